@@ -1,0 +1,3 @@
+export async function main(_argv: readonly string[]): Promise<number> {
+  return 0;
+}

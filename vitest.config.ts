@@ -1,0 +1,14 @@
+import { defaultServerConditions } from "vite";
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  // Tests import workspace packages straight from their TypeScript sources.
+  ssr: { resolve: { conditions: ["source", ...defaultServerConditions] } },
+  resolve: { conditions: ["source"] },
+  test: {
+    include: ["packages/*/test/**/*.test.ts", "bench/test/**/*.test.ts"],
+    globalSetup: ["./scripts/vitest-global-setup.ts"],
+    testTimeout: 30_000,
+    hookTimeout: 120_000,
+  },
+});
