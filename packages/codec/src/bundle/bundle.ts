@@ -1,0 +1,50 @@
+/**
+ * The bundle: what compile writes at build time and a dispatcher loads at run
+ * time. Plain JSON, versioned, with a digest over everything else in it.
+ * The digest detects damage and accidental edits; it is not a signature.
+ */
+import { createHash } from "node:crypto";
+import type { Plan, Presence } from "../ir/nodes.js";
+import { canonicalJson, type JsonObject, type JsonValue } from "../json.js";
+import type { ParseLimits } from "../parse/parser.js";
+import type { TargetName } from "../targets/profile.js";
+
+export const BUNDLE_FORMAT = "strictwire/bundle@1";
+
+/** Reading a bundle is reading untrusted input: these bound it. */
+export const BUNDLE_READ_LIMITS: ParseLimits = Object.freeze({
+  maxBytes: 32 * 1024 * 1024,
+  maxNodes: 4_000_000,
+  maxDepth: 1024,
+});
+
+export interface BundleOptions {
+  readonly target: TargetName;
+  readonly presence: Exclude<Presence, "native">;
+  readonly openObjects: "close" | "preserve";
+  readonly factored: boolean;
+  readonly dialect?: "bfcl";
+}
+
+export interface Bundle {
+  readonly format: typeof BUNDLE_FORMAT;
+  readonly name: string;
+  readonly description?: string;
+  readonly options: BundleOptions;
+  /** The source schema as given (before any dialect adapter). */
+  readonly source: JsonValue;
+  /** The strict schema the model is given, under `arguments`. */
+  readonly wire: JsonObject;
+  readonly plan: Plan;
+  /** The decoder's parse limits for this tool's arguments. */
+  readonly limits: ParseLimits;
+  /** "sha256-" + hex of the canonical JSON of every other member. */
+  readonly digest: string;
+}
+
+export type UnsignedBundle = Omit<Bundle, "digest">;
+
+export function digestOf(bundle: UnsignedBundle | Bundle): string {
+  const { digest: _ignored, ...rest } = bundle as Bundle;
+  return `sha256-${createHash("sha256").update(canonicalJson(rest)).digest("hex")}`;
+}

@@ -1,0 +1,167 @@
+/**
+ * The run-time half: a loaded bundle with its validators compiled once.
+ * decode: model output -> original value (bounded parse, wire check, rebuild, contract check).
+ * encode: original value -> wire value (contract check, transform, wire check, fits the decoder).
+ */
+
+import type { Bundle } from "./bundle/bundle.js";
+import { ABSENT, type EncodeContext, FAIL, type WalkContext } from "./constructs/context.js";
+import { decodeNode, encodeNode } from "./constructs/dispatch.js";
+import { type CodecError, type ErrorCode, fail, type Issue, ok, type Result } from "./errors.js";
+import type { Node, UnionNode } from "./ir/nodes.js";
+import { jsonTypeOf } from "./json.js";
+import { type ParseLimits, parseJson } from "./parse/parser.js";
+import { describeIssues } from "./validate/ajv.js";
+import type { Validators } from "./validate/validators.js";
+import { measureValue } from "./value-limits.js";
+import { originalPath } from "./wire/paths.js";
+
+/** What a decode may be given: the raw arguments text, its bytes, or an already parsed value. */
+export type RawArguments = string | Uint8Array | unknown;
+
+export interface DecodeOptions {
+  /** Override the bundle's parse limits for this call. */
+  readonly limits?: Partial<ParseLimits>;
+}
+
+export class Codec<T = unknown> {
+  readonly name: string;
+  readonly limits: ParseLimits;
+
+  constructor(
+    readonly bundle: Bundle,
+    private readonly validators: Validators,
+  ) {
+    this.name = bundle.name;
+    this.limits = bundle.limits;
+  }
+
+  /** The strict schema to give the model. */
+  get wire(): Bundle["wire"] {
+    return this.bundle.wire;
+  }
+
+  decode(raw: RawArguments, options: DecodeOptions = {}): Result<T> {
+    const limits = options.limits ? { ...this.limits, ...options.limits } : this.limits;
+    let wire: unknown;
+    if (typeof raw === "string" || raw instanceof Uint8Array) {
+      const parsed = parseJson(raw, limits);
+      if (!parsed.ok) return parsed;
+      wire = parsed.value;
+    } else {
+      // Already parsed by someone else: hold it to the same limits before walking it.
+      const measured = measureValue(raw, limits);
+      if (!measured.ok) return measured;
+      wire = raw;
+    }
+
+    const wireIssues = this.validators.checkWire(wire);
+    if (wireIssues !== undefined) return this.wireViolation(wire, wireIssues);
+
+    const ctx: WalkContext = { defs: this.bundle.plan.defs, path: [], error: undefined, limits };
+    const value = decodeNode(this.bundle.plan.root, (wire as { arguments: unknown }).arguments, ctx);
+    if (value === FAIL || value === ABSENT) return { ok: false, error: this.withFeedback(ctx.error) };
+
+    const issues = this.validators.checkSource(value);
+    if (issues !== undefined) return this.contractViolation(issues);
+    return ok(value as T);
+  }
+
+  encode(value: T): Result<{ arguments: unknown }> {
+    const measured = measureValue(value, { ...this.limits, maxBytes: Number.POSITIVE_INFINITY });
+    if (!measured.ok) {
+      return fail(
+        "exceeds-decoder-limits",
+        measured.error.path,
+        `${measured.error.message}; the decoder could not read its wire form`,
+      );
+    }
+    const issues = this.validators.checkSource(value);
+    if (issues !== undefined) {
+      return fail("invalid-value", issues[0]?.path ?? "", `the value breaks the schema: ${describeIssues(issues)}`, {
+        issues,
+      });
+    }
+    const ctx: EncodeContext = {
+      defs: this.bundle.plan.defs,
+      path: [],
+      error: undefined,
+      limits: this.limits,
+      branchOrder: (node, v) => this.branchOrder(node, v),
+    };
+    const encoded = encodeNode(this.bundle.plan.root, value, ctx);
+    if (encoded === FAIL)
+      return { ok: false, error: ctx.error ?? fail("invalid-value", "", "the value has no wire form").error };
+    const wire = { arguments: encoded };
+    const wireIssues = this.validators.checkWire(wire);
+    if (wireIssues !== undefined) {
+      return fail(
+        "invalid-value",
+        "",
+        `the value has no wire form the wire schema accepts: ${describeIssues(wireIssues)}`,
+        {
+          issues: wireIssues,
+        },
+      );
+    }
+    const fits = measureValue(wire, this.limits, JSON.stringify(wire));
+    if (!fits.ok) {
+      return fail("exceeds-decoder-limits", "", `the wire form is beyond the decoder's limits: ${fits.error.message}`);
+    }
+    return ok(wire);
+  }
+
+  /** Check a value against the original contract only. */
+  validate(value: unknown): Result<T> {
+    const issues = this.validators.checkSource(value);
+    return issues === undefined ? ok(value as T) : this.contractViolation(issues);
+  }
+
+  /** Candidate branches for a value, most likely first. */
+  private branchOrder(node: UnionNode, value: unknown): readonly number[] {
+    const all = node.branches.map((_, i) => i);
+    if (node.branchTypes !== undefined) {
+      const t = jsonTypeOf(value);
+      return all.filter((i) => t !== undefined && node.branchTypes![i]!.includes(t));
+    }
+    const valid: number[] = [];
+    const unknown: number[] = [];
+    for (const i of all) {
+      const verdict = this.validators.satisfies(node.branchSources[i]!, value);
+      if (verdict === true) valid.push(i);
+      else if (verdict === undefined) unknown.push(i);
+    }
+    return [...valid, ...unknown];
+  }
+
+  private wireViolation(wire: unknown, issues: Issue[]): Result<T> {
+    const mapped = issues.map((i) => ({ ...i, path: originalPath(this.bundle.plan, wire, i.path) }));
+    const first = issues[0];
+    const where = first?.path ?? "";
+    const message = `the arguments do not match the wire schema: ${describeIssues(issues)}`;
+    const feedback =
+      `The arguments for ${this.name} do not follow the tool's parameter schema (${describeIssues(issues, 3)}). ` +
+      "Write them again exactly in the schema's shape.";
+    return fail("wire-violation", mapped[0]?.path ?? where, message, { issues: mapped, feedback });
+  }
+
+  private contractViolation(issues: Issue[]): Result<T> {
+    const message = `the decoded arguments break the tool's contract: ${describeIssues(issues)}`;
+    const feedback = `The arguments for ${this.name} are well-formed but not acceptable: ${describeIssues(issues, 3)}. Correct these values and call ${this.name} again.`;
+    return fail("contract-violation", issues[0]?.path ?? "", message, { issues, feedback });
+  }
+
+  private withFeedback(error: CodecError | undefined): CodecError {
+    const e = error ?? fail("wire-violation", "", "the arguments could not be rebuilt").error;
+    const hints: Partial<Record<ErrorCode, string>> = {
+      "duplicate-entry": "Give each key once.",
+      "entry-shadows-field": 'Set declared fields under "fields", not as entries.',
+      "wire-violation": "Write the arguments again exactly in the schema's shape.",
+    };
+    const feedback =
+      `The arguments for ${this.name} were rejected at ${e.path || "(root)"}: ${e.message}. ${hints[e.code] ?? ""}`.trim();
+    return { ...e, feedback };
+  }
+}
+
+export type { Node };

@@ -1,0 +1,170 @@
+/**
+ * Build time: source schema -> bundle. The expensive work (IR, wire schema,
+ * validator compilation as a check) happens here, once.
+ */
+import {
+  BUNDLE_FORMAT,
+  BUNDLE_READ_LIMITS,
+  type Bundle,
+  type BundleOptions,
+  digestOf,
+  type UnsignedBundle,
+} from "./bundle/bundle.js";
+import { Codec } from "./codec.js";
+import { fail, ok, type Result } from "./errors.js";
+import { buildPlan } from "./ir/build.js";
+import { Refusal } from "./ir/refusal.js";
+import { cloneJson, deepFreeze, isPlainObject, type JsonObject, type JsonValue } from "./json.js";
+import { DEFAULT_PARSE_LIMITS, type ParseLimits } from "./parse/parser.js";
+import { adapterFor } from "./schema/adapters.js";
+import { measureDocument } from "./schema/dialect.js";
+import { prepareSource } from "./schema/prepare.js";
+import { Resources } from "./schema/resources.js";
+import { TARGET_NAMES, type TargetName, targetProfile } from "./targets/index.js";
+import { createAjv, toIssues } from "./validate/ajv.js";
+import { Validators } from "./validate/validators.js";
+import { measureValue } from "./value-limits.js";
+import { wireSchema } from "./wire/assemble.js";
+import { factorWire } from "./wire/factor.js";
+
+export interface CompileOptions {
+  /** Tool name (letters, digits, _ and -, at most 64). Default: "tool". */
+  readonly name?: string;
+  /** Tool description. Default: the schema's own description. */
+  readonly description?: string;
+  readonly target?: TargetName;
+  readonly presence?: "tagged" | "compact";
+  readonly openObjects?: "close" | "preserve";
+  /** Share repeated subschemas through wire $defs. */
+  readonly factored?: boolean;
+  /** Input dialect adapter for schemas that are not quite JSON Schema. */
+  readonly dialect?: "bfcl";
+  /** The decoder's parse limits for this tool. */
+  readonly limits?: Partial<ParseLimits>;
+}
+
+/** Largest source document read, in JSON values, and its deepest nesting. */
+const MAX_SOURCE_NODES = 200_000;
+const MAX_SOURCE_DEPTH = 256;
+/** Absolute cap on IR nodes, whatever the source size. */
+const MAX_EXPANSION = 50_000;
+
+const NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
+export function compile(schema: unknown, options: CompileOptions = {}): Result<Bundle> {
+  const r = compileInternal(schema, options);
+  return r.ok ? ok(r.value.bundle) : r;
+}
+
+/** Compile and keep the validators: for callers that decode right away (tests, CLIs, servers). */
+export function compileCodec<T = unknown>(schema: unknown, options: CompileOptions = {}): Result<Codec<T>> {
+  const r = compileInternal(schema, options);
+  return r.ok ? ok(new Codec<T>(r.value.bundle, r.value.validators)) : r;
+}
+
+function compileInternal(schema: unknown, options: CompileOptions): Result<{ bundle: Bundle; validators: Validators }> {
+  const resolved = resolveOptions(options);
+  if (!resolved.ok) return resolved;
+  const { bundleOptions, name, limits } = resolved.value;
+  const target = targetProfile(bundleOptions.target);
+  if (target === undefined)
+    return fail("invalid-options", "", `the ${bundleOptions.target} target is not supported yet`);
+
+  const size = measureDocument(schema, MAX_SOURCE_NODES);
+  if (size.capped) return fail("schema-too-large", "", `the schema has more than ${MAX_SOURCE_NODES} JSON values`);
+  if (size.depth > MAX_SOURCE_DEPTH)
+    return fail("schema-too-large", "", `the schema nests deeper than ${MAX_SOURCE_DEPTH} levels`);
+  const asJson = measureValue(schema, {
+    maxBytes: Number.POSITIVE_INFINITY,
+    maxNodes: MAX_SOURCE_NODES + 1,
+    maxDepth: MAX_SOURCE_DEPTH + 1,
+  });
+  if (!asJson.ok) return fail("invalid-schema", asJson.error.path, `the schema is not JSON: ${asJson.error.message}`);
+
+  const prepared = prepareSource(schema, adapterFor(bundleOptions.dialect));
+  if (!prepared.ok) return fail("invalid-schema", "", prepared.reason);
+  const meta = createAjv(prepared.value.family, true);
+  if (!meta.validateSchema(prepared.value.schema)) {
+    const issues = toIssues(meta.errors);
+    return fail(
+      "invalid-schema",
+      issues[0]?.path ?? "",
+      `the schema is not valid against its meta-schema: ${issues.map((i) => `${i.path || "/"} ${i.message}`).join("; ")}`,
+      { issues },
+    );
+  }
+
+  let built: ReturnType<typeof buildPlan>;
+  try {
+    const resources = new Resources(prepared.value.schema);
+    built = buildPlan(prepared.value.schema, resources, {
+      openObjects: bundleOptions.openObjects,
+      presence: bundleOptions.presence,
+      target,
+      maxNodes: Math.min(MAX_EXPANSION, 1_000 + 20 * size.nodes),
+      draft07: prepared.value.family === "07",
+    });
+  } catch (error) {
+    if (error instanceof Refusal) return fail(error.code, error.path, error.reason);
+    throw error;
+  }
+
+  let wire = wireSchema(built, target);
+  if (bundleOptions.factored) wire = factorWire(wire);
+
+  const validators = Validators.create(prepared.value, wire);
+  if (!validators.ok) return fail(validators.pattern ? "unsafe-pattern" : "invalid-schema", "", validators.reason);
+
+  const description =
+    options.description ??
+    (isPlainObject(schema) && typeof schema.description === "string" ? schema.description : undefined);
+  const unsigned: UnsignedBundle = {
+    format: BUNDLE_FORMAT,
+    name,
+    ...(description !== undefined ? { description } : {}),
+    options: bundleOptions,
+    source: cloneJson(schema) as JsonValue,
+    wire,
+    plan: built,
+    limits,
+  };
+  const bundle: Bundle = { ...unsigned, digest: digestOf(unsigned) };
+  // What compile writes must be readable by the bundle reader.
+  const fits = measureValue(bundle, BUNDLE_READ_LIMITS);
+  if (!fits.ok)
+    return fail("expansion-limit", "", `the bundle would be beyond the bundle reader's limits: ${fits.error.message}`);
+  return ok({ bundle: deepFreeze(bundle), validators: validators.value });
+}
+
+function resolveOptions(
+  o: CompileOptions,
+): Result<{ bundleOptions: BundleOptions; name: string; limits: ParseLimits }> {
+  const name = o.name ?? "tool";
+  if (!NAME.test(name))
+    return fail("invalid-options", "", `tool name ${JSON.stringify(name)} must be 1 to 64 letters, digits, _ or -`);
+  const target = o.target ?? "openai";
+  if (!TARGET_NAMES.includes(target)) return fail("invalid-options", "", `unknown target ${JSON.stringify(target)}`);
+  const presence = o.presence ?? "tagged";
+  if (presence !== "tagged" && presence !== "compact")
+    return fail("invalid-options", "", `unknown presence ${JSON.stringify(presence)}`);
+  const openObjects = o.openObjects ?? "close";
+  if (openObjects !== "close" && openObjects !== "preserve") {
+    return fail("invalid-options", "", `unknown openObjects policy ${JSON.stringify(openObjects)}`);
+  }
+  if (o.dialect !== undefined && o.dialect !== "bfcl")
+    return fail("invalid-options", "", `unknown dialect ${JSON.stringify(o.dialect)}`);
+  const limits = { ...DEFAULT_PARSE_LIMITS, ...(o.limits ?? {}) };
+  for (const [k, v] of Object.entries(limits)) {
+    if (!Number.isInteger(v) || v < 1) return fail("invalid-options", "", `limit ${k} must be a positive integer`);
+  }
+  const bundleOptions: BundleOptions = {
+    target,
+    presence,
+    openObjects,
+    factored: o.factored === true,
+    ...(o.dialect !== undefined ? { dialect: o.dialect } : {}),
+  };
+  return ok({ bundleOptions, name, limits });
+}
+
+export type { JsonObject };

@@ -1,0 +1,60 @@
+/**
+ * What the three directions of every construct share: the definitions to
+ * follow references through, the path walked so far (in the original value's
+ * terms, for error messages), and the first error met.
+ *
+ * The walkers return FAIL instead of throwing: failures on model output are
+ * expected, and a sentinel costs nothing on the success path.
+ */
+import { type CodecError, type ErrorCode, fail, pointerToken } from "../errors.js";
+import type { Node, UnionNode } from "../ir/nodes.js";
+import type { JsonObject } from "../json.js";
+import type { ParseLimits } from "../parse/parser.js";
+
+export const FAIL: unique symbol = Symbol("strictwire.fail");
+export type Fail = typeof FAIL;
+
+/** An optional member that is not there. */
+export const ABSENT: unique symbol = Symbol("strictwire.absent");
+export type Absent = typeof ABSENT;
+
+export interface WalkContext {
+  readonly defs: Readonly<Record<string, Node>>;
+  /** Path tokens of the original value being walked. */
+  readonly path: (string | number)[];
+  error: CodecError | undefined;
+  /** Limits for JSON text carried inside the wire (json-text nodes). */
+  readonly limits: ParseLimits;
+}
+
+export interface EncodeContext extends WalkContext {
+  /** Branch indices to try for a value, best first. */
+  branchOrder(node: UnionNode, value: unknown): readonly number[];
+}
+
+export interface WireContext {
+  readonly defs: Readonly<Record<string, Node>>;
+  /** Wire definitions the constructs asked for (the any-JSON form, the absent tag). */
+  readonly extraDefs: Record<string, JsonObject>;
+  readonly target: { readonly recursion: boolean };
+}
+
+export function pathOf(ctx: WalkContext, token?: string | number): string {
+  let out = "";
+  for (const t of ctx.path) out += `/${pointerToken(t)}`;
+  if (token !== undefined) out += `/${pointerToken(token)}`;
+  return out;
+}
+
+/** Record the first failure at the current path (plus one token) and return FAIL. */
+export function failAt(ctx: WalkContext, code: ErrorCode, message: string, token?: string | number): Fail {
+  if (ctx.error === undefined) ctx.error = fail(code, pathOf(ctx, token), message).error;
+  return FAIL;
+}
+
+export function describe(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  if (typeof value === "object") return "an object";
+  return `a ${typeof value}`;
+}

@@ -1,0 +1,29 @@
+/**
+ * Any JSON value carried as a JSON string, for targets whose strict mode
+ * refuses recursive definitions. The string is read by the same bounded parser
+ * as the arguments themselves.
+ */
+
+import type { JsonTextNode } from "../ir/nodes.js";
+import type { JsonObject } from "../json.js";
+import { parseJson } from "../parse/parser.js";
+import { FAIL, type Fail, failAt, type WalkContext } from "./context.js";
+
+export function jsonTextWire(node: JsonTextNode): JsonObject {
+  return { description: "a JSON value, written as JSON text", ...node.schema, type: "string" };
+}
+
+export function encodeJsonText(value: unknown, ctx: WalkContext): unknown | Fail {
+  const text = JSON.stringify(value);
+  return typeof text === "string" ? text : failAt(ctx, "invalid-value", "not a JSON value");
+}
+
+export function decodeJsonText(wire: unknown, ctx: WalkContext): unknown | Fail {
+  if (typeof wire !== "string") return failAt(ctx, "wire-violation", "expected a string holding JSON text");
+  const parsed = parseJson(wire, ctx.limits);
+  if (!parsed.ok) {
+    failAt(ctx, parsed.error.code, `the JSON text inside does not parse: ${parsed.error.message}`);
+    return FAIL;
+  }
+  return parsed.value;
+}

@@ -1,0 +1,88 @@
+/** Closed objects: only declared members travel, each in its own (presence-aware) form. */
+
+import type { Field, ObjectNode } from "../ir/nodes.js";
+import { isPlainObject, type JsonObject, setOwn } from "../json.js";
+import { ABSENT, type EncodeContext, FAIL, type Fail, failAt, type WalkContext, type WireContext } from "./context.js";
+import { decodeField, encodeField, fieldWire, wireRequired } from "./presence.js";
+
+export function fieldsWire(fields: readonly Field[], wctx: WireContext): JsonObject {
+  const properties: JsonObject = {};
+  const required: string[] = [];
+  for (const f of fields) {
+    properties[f.name] = fieldWire(f, wctx);
+    if (wireRequired(f)) required.push(f.name);
+  }
+  return { type: "object", properties, required, additionalProperties: false };
+}
+
+export function objectWire(node: ObjectNode, wctx: WireContext): JsonObject {
+  return { ...node.schema, ...fieldsWire(node.fields, wctx) };
+}
+
+/** Encode the declared members of `value` into `out`. */
+export function encodeFields(
+  fields: readonly Field[],
+  value: Record<string, unknown>,
+  out: Record<string, unknown>,
+  ctx: EncodeContext,
+): boolean {
+  for (const f of fields) {
+    const has = Object.hasOwn(value, f.name);
+    const wire = encodeField(f, has, has ? value[f.name] : undefined, ctx);
+    if (wire === FAIL) return false;
+    if (wire !== ABSENT) setOwn(out, f.name, wire);
+  }
+  return true;
+}
+
+/** Decode declared members from a wire object into `out`; undeclared wire members are violations. */
+export function decodeFields(
+  fields: readonly Field[],
+  wire: Record<string, unknown>,
+  out: Record<string, unknown>,
+  ctx: WalkContext,
+): boolean {
+  let seen = 0;
+  for (const f of fields) {
+    const has = Object.hasOwn(wire, f.name);
+    if (has) seen++;
+    const value = decodeField(f, has, has ? wire[f.name] : undefined, ctx);
+    if (value === FAIL) return false;
+    if (value !== ABSENT) setOwn(out, f.name, value);
+  }
+  if (seen !== Object.keys(wire).length) {
+    const declared = new Set(fields.map((f) => f.name));
+    const extra = Object.keys(wire).find((k) => !declared.has(k)) ?? "";
+    failAt(ctx, "wire-violation", "not declared, and the wire schema forbids extra members", extra);
+    return false;
+  }
+  return true;
+}
+
+export function encodeObject(node: ObjectNode, value: unknown, ctx: EncodeContext): unknown | Fail {
+  if (!isPlainObject(value)) return failAt(ctx, "invalid-value", "expected an object");
+  if (Object.keys(value).length > node.fields.length || !allDeclared(node.fields, value)) {
+    const declared = new Set(node.fields.map((f) => f.name));
+    const extra = Object.keys(value).find((k) => !declared.has(k)) ?? "";
+    return failAt(
+      ctx,
+      "undeclared-member",
+      'this member is not declared in the schema; with openObjects "close" only declared members travel (compile with openObjects "preserve" to carry it)',
+      extra,
+    );
+  }
+  const out: Record<string, unknown> = {};
+  return encodeFields(node.fields, value, out, ctx) ? out : FAIL;
+}
+
+function allDeclared(fields: readonly Field[], value: Record<string, unknown>): boolean {
+  let present = 0;
+  for (const f of fields) if (Object.hasOwn(value, f.name)) present++;
+  return present === Object.keys(value).length;
+}
+
+export function decodeObject(node: ObjectNode, wire: unknown, ctx: WalkContext): unknown | Fail {
+  if (!isPlainObject(wire)) return failAt(ctx, "wire-violation", "expected an object");
+  const out: Record<string, unknown> = {};
+  return decodeFields(node.fields, wire, out, ctx) ? out : FAIL;
+}

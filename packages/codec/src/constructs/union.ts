@@ -1,0 +1,181 @@
+/**
+ * Unions (anyOf, oneOf, type lists). Decoding must know which branch a wire
+ * value belongs to, because branches may decode differently. The rule is the
+ * cheapest that is exact, chosen at compile time:
+ * - same: every branch decodes as the identity, so the branch does not matter;
+ * - type: the wire JSON type names the branch;
+ * - discriminator: a required constant member of object branches names it;
+ * - tag: {"branch": i, "value": W(branch i)}.
+ * Exclusivity (oneOf) is not the wire's job: the final validation enforces it.
+ */
+
+import type { Node, ObjectNode, UnionNode, UnionRule } from "../ir/nodes.js";
+import { canonicalJson, isPlainObject, JSON_TYPES, type JsonObject, type JsonType, jsonTypeOf } from "../json.js";
+import { type EncodeContext, FAIL, type Fail, failAt, type WalkContext, type WireContext } from "./context.js";
+import { decodeNode, encodeNode, isIdentity, wireOf, wireTypesOf } from "./dispatch.js";
+
+type Defs = Readonly<Record<string, Node>>;
+
+export function unionWire(node: UnionNode, wctx: WireContext): JsonObject {
+  const annotations = node.schema;
+  if (node.rule.by === "tag") {
+    return {
+      ...annotations,
+      anyOf: node.branches.map((b, i) => ({
+        type: "object",
+        properties: { branch: { type: "integer", const: i }, value: wireOf(b, wctx) },
+        required: ["branch", "value"],
+        additionalProperties: false,
+      })),
+    };
+  }
+  const wires = node.branches.map((b) => wireOf(b, wctx));
+  if (wires.length === 1) return { ...annotations, ...wires[0] };
+  return { ...annotations, anyOf: wires };
+}
+
+export function unionWireTypes(node: UnionNode, defs: Defs, seen: Set<string>): JsonType[] {
+  if (node.rule.by === "tag") return ["object"];
+  const out = new Set<JsonType>();
+  for (const b of node.branches) for (const t of wireTypesOf(b, defs, seen)) out.add(t);
+  return [...out];
+}
+
+/** Pick the cheapest exact rule for these branches. */
+export function chooseRule(
+  branches: readonly Node[],
+  defs: Defs,
+  unsettled: ReadonlySet<string> = new Set(),
+): UnionRule {
+  // Definitions still being settled count as "any type": conservative, never wrong.
+  const info = branches.map((b) => ({
+    types: wireTypesOf(b, defs, new Set(unsettled)),
+    identity: isIdentity(b, defs),
+  }));
+  if (info.every((i) => i.identity)) return { by: "same" };
+
+  const byType: Partial<Record<JsonType, number>> = {};
+  let typed = true;
+  for (const t of JSON_TYPES) {
+    const producers: number[] = [];
+    info.forEach((x, i) => {
+      if (x.types.includes(t)) producers.push(i);
+    });
+    if (producers.length === 0) continue;
+    if (producers.length === 1 || producers.every((i) => info[i]!.identity)) byType[t] = producers[0]!;
+    else {
+      typed = false;
+      break;
+    }
+  }
+  if (typed) return { by: "type", types: byType };
+
+  const discriminator = findDiscriminator(branches, defs);
+  if (discriminator !== undefined) return discriminator;
+  return { by: "tag" };
+}
+
+function resolveObject(node: Node, defs: Defs): ObjectNode | undefined {
+  let n: Node | undefined = node;
+  for (let hops = 0; n !== undefined && n.kind === "ref" && hops < 16; hops++) n = defs[n.def];
+  return n?.kind === "object" ? n : undefined;
+}
+
+/** A required member whose constant values differ in every branch. */
+function findDiscriminator(branches: readonly Node[], defs: Defs): UnionRule | undefined {
+  const objects = branches.map((b) => resolveObject(b, defs));
+  if (objects.some((o) => o === undefined)) return undefined;
+  const first = objects[0]!;
+  for (const candidate of first.fields) {
+    const values: Record<string, number> = {};
+    let usable = true;
+    objects.forEach((o, i) => {
+      if (!usable) return;
+      const field = o!.fields.find((f) => f.name === candidate.name);
+      const constants = field && !field.optional ? constantsOf(field.node, defs) : undefined;
+      if (constants === undefined) {
+        usable = false;
+        return;
+      }
+      for (const c of constants) {
+        if (values[c] !== undefined) usable = false;
+        values[c] = i;
+      }
+    });
+    if (usable) return { by: "discriminator", field: candidate.name, values };
+  }
+  return undefined;
+}
+
+function constantsOf(node: Node, defs: Defs): string[] | undefined {
+  let n: Node | undefined = node;
+  for (let hops = 0; n !== undefined && n.kind === "ref" && hops < 16; hops++) n = defs[n.def];
+  if (n?.kind !== "scalar") return undefined;
+  if (n.schema.const !== undefined) return [canonicalJson(n.schema.const)];
+  if (Array.isArray(n.schema.enum) && n.schema.enum.length > 0) return n.schema.enum.map(canonicalJson);
+  return undefined;
+}
+
+/** The branch index the decoder picks for a wire value, or -1. */
+function decoderBranch(node: UnionNode, wire: unknown): number {
+  const rule = node.rule;
+  switch (rule.by) {
+    case "same":
+      return 0;
+    case "type": {
+      const t = jsonTypeOf(wire);
+      return t === undefined ? -1 : (rule.types[t] ?? -1);
+    }
+    case "discriminator": {
+      if (!isPlainObject(wire) || !Object.hasOwn(wire, rule.field)) return -1;
+      return rule.values[canonicalJson(wire[rule.field])] ?? -1;
+    }
+    case "tag": {
+      if (!isPlainObject(wire)) return -1;
+      const i = wire.branch;
+      return typeof i === "number" && Number.isInteger(i) && i >= 0 && i < node.branches.length ? i : -1;
+    }
+  }
+}
+
+export function encodeUnion(node: UnionNode, value: unknown, ctx: EncodeContext): unknown | Fail {
+  let firstError = ctx.error;
+  for (const i of ctx.branchOrder(node, value)) {
+    const branch = node.branches[i]!;
+    const depth = ctx.path.length;
+    const wire = encodeNode(branch, value, ctx);
+    ctx.path.length = depth;
+    if (wire === FAIL) {
+      firstError ??= ctx.error;
+      ctx.error = undefined;
+      continue;
+    }
+    if (node.rule.by === "tag") return { branch: i, value: wire };
+    // The decoder must come back through this branch, or through one that decodes the same way.
+    const j = decoderBranch(node, wire);
+    if (j === i || (j >= 0 && node.rule.by !== "discriminator" && isIdentitySafe(node, i, j, ctx))) return wire;
+  }
+  ctx.error = firstError;
+  return firstError === undefined ? failAt(ctx, "invalid-value", "the value fits no alternative of this union") : FAIL;
+}
+
+function isIdentitySafe(node: UnionNode, i: number, j: number, ctx: EncodeContext): boolean {
+  return isIdentity(node.branches[i]!, ctx.defs) && isIdentity(node.branches[j]!, ctx.defs);
+}
+
+export function decodeUnion(node: UnionNode, wire: unknown, ctx: WalkContext): unknown | Fail {
+  if (node.rule.by === "same") return wire;
+  const i = decoderBranch(node, wire);
+  if (i < 0) {
+    const what =
+      node.rule.by === "tag"
+        ? `a union tag {"branch": 0..${node.branches.length - 1}, "value": ...}`
+        : "a value of one of the alternatives";
+    return failAt(ctx, "wire-violation", `expected ${what}`);
+  }
+  const payload = node.rule.by === "tag" ? (wire as Record<string, unknown>).value : wire;
+  if (node.rule.by === "tag" && (Object.keys(wire as object).length !== 2 || !Object.hasOwn(wire as object, "value"))) {
+    return failAt(ctx, "wire-violation", 'a union tag is exactly {"branch": i, "value": ...}');
+  }
+  return decodeNode(node.branches[i]!, payload, ctx);
+}

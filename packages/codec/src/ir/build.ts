@@ -1,0 +1,731 @@
+/**
+ * Source schema -> IR. Each schema position becomes one node that says how its
+ * values travel. Anything the wire cannot carry exactly travels in a form that
+ * can represent every valid value (ultimately: any JSON value), and the
+ * constraint it could not carry is recorded as relaxed: the final validation
+ * against the original schema enforces it.
+ */
+import { pointerJoin } from "../errors.js";
+import { isPlainObject, type JsonObject, type JsonType, type JsonValue, pointerTokens } from "../json.js";
+import type { Resources } from "../schema/resources.js";
+import type { TargetProfile } from "../targets/profile.js";
+import { patternProblem } from "../validate/regexp.js";
+import { finalizePlan } from "./finalize.js";
+import {
+  ARRAY_SHAPE,
+  CONSTRAINT_KEYWORDS,
+  NUMBER_KEYWORDS,
+  OBJECT_KEYWORDS,
+  OBJECT_SHAPE,
+  SHAPE_KEYWORDS,
+} from "./keywords.js";
+import type { Field, KeySchema, Node, Plan, Presence, RelaxedConstraint, UnionNode } from "./nodes.js";
+import { Refusal } from "./refusal.js";
+
+export interface BuildOptions {
+  readonly openObjects: "close" | "preserve";
+  readonly presence: Presence;
+  readonly target: TargetProfile;
+  /** IR nodes at most: the expansion budget. */
+  readonly maxNodes: number;
+  /** Whether the source is read with draft-07 rules (items arrays, additionalItems). */
+  readonly draft07: boolean;
+}
+
+/** A schema position: the schema and the source pointers it stands for (a conjunction, after merging). */
+interface View {
+  readonly schema: unknown;
+  readonly pointers: readonly string[];
+}
+
+type Schema = Record<string, unknown>;
+
+/** Names the wire reserves for its own definitions. */
+export const RESERVED_DEFS = new Set(["strictwire_json", "strictwire_absent"]);
+
+const MAX_DISTRIBUTED_BRANCHES = 32;
+const MAX_BUILD_DEPTH = 256;
+const MAX_COMBINATION_DEPTH = 8;
+
+export function buildPlan(root: unknown, resources: Resources, options: BuildOptions): Plan {
+  return new Builder(resources, options).run(root);
+}
+
+class Builder {
+  private readonly defs: Record<string, Node> = {};
+  private readonly defByPointer = new Map<string, string>();
+  private readonly usedNames = new Set<string>(RESERVED_DEFS);
+  private readonly pending: { name: string; view: View }[] = [];
+  private readonly relaxed: RelaxedConstraint[] = [];
+  private readonly relaxedKeys = new Set<string>();
+  private count = 0;
+  /** Nesting of node() calls and of unions distributed inside unions: both bounded. */
+  private depth = 0;
+  private combinationDepth = 0;
+
+  constructor(
+    private readonly resources: Resources,
+    private readonly options: BuildOptions,
+  ) {}
+
+  run(root: unknown): Plan {
+    const rootNode = this.node({ schema: root, pointers: [""] });
+    // Definitions are built from a work list, not by recursion: a long $ref
+    // chain must not grow the stack.
+    while (this.pending.length > 0) {
+      const { name, view } = this.pending.pop()!;
+      this.defs[name] = this.node(view);
+    }
+    return finalizePlan({ root: rootNode, defs: this.defs, relaxed: this.relaxed, nodes: this.count }, this.options);
+  }
+
+  // ---- bookkeeping -------------------------------------------------------
+
+  private tick(pointer: string): void {
+    this.count++;
+    if (this.count > this.options.maxNodes) {
+      throw new Refusal(
+        "expansion-limit",
+        pointer,
+        `the wire form needs more than ${this.options.maxNodes} nodes (the expansion budget for this schema)`,
+      );
+    }
+  }
+
+  private relax(pointer: string, keyword: string, reason: string): void {
+    const key = `${pointer}\u0000${keyword}`;
+    if (this.relaxedKeys.has(key)) return;
+    this.relaxedKeys.add(key);
+    this.relaxed.push({ path: pointer, keyword, reason });
+  }
+
+  private relaxAll(view: View, reason: string, except: ReadonlySet<string> = new Set()): void {
+    const s = view.schema;
+    if (!isPlainObject(s)) return;
+    for (const k of CONSTRAINT_KEYWORDS) if (s[k] !== undefined && !except.has(k)) this.relax(primary(view), k, reason);
+  }
+
+  // ---- dispatch ----------------------------------------------------------
+
+  private node(view: View): Node {
+    const pointer = primary(view);
+    this.tick(pointer);
+    if (this.depth > MAX_BUILD_DEPTH) {
+      throw new Refusal("schema-too-large", pointer, `the schema nests deeper than ${MAX_BUILD_DEPTH} levels`);
+    }
+    this.depth++;
+    try {
+      return this.nodeAt(view, pointer);
+    } finally {
+      this.depth--;
+    }
+  }
+
+  private nodeAt(view: View, pointer: string): Node {
+    const s = view.schema;
+    if (s === true) return anyNode({});
+    if (s === false) {
+      throw new Refusal(
+        "unsupported-schema",
+        pointer,
+        "the schema `false` accepts no value, so nothing can travel here",
+      );
+    }
+    if (!isPlainObject(s)) throw new Refusal("invalid-schema", pointer, "a schema must be an object or a boolean");
+    if (s.$dynamicRef !== undefined || s.$recursiveRef !== undefined) {
+      throw new Refusal("dynamic-ref", pointer, "dynamic references ($dynamicRef, $recursiveRef) are not supported");
+    }
+    if (typeof s.$ref === "string") return this.reference(view, s, s.$ref);
+    if (hasAny(s, ["allOf", "anyOf", "oneOf"])) return this.combination(view, s);
+    return this.plain(view, s);
+  }
+
+  // ---- $ref -------------------------------------------------------------
+
+  private reference(view: View, s: Schema, ref: string): Node {
+    const pointer = primary(view);
+    const siblings = Object.keys(s).filter((k) => k !== "$ref" && SHAPE_KEYWORDS.has(k));
+    // Shape beside $ref: the validator applies both, so the pair travels as their merge.
+    if (siblings.length > 0) return this.combination(view, s);
+    for (const k of CONSTRAINT_KEYWORDS) {
+      if (s[k] !== undefined) this.relax(pointer, k, "beside $ref: enforced by the final validation");
+    }
+    return { kind: "ref", def: this.defFor(ref, pointer) };
+  }
+
+  private resolve(ref: string, pointer: string): { schema: unknown; pointer: string } {
+    const r = this.resources.resolve(ref, pointer);
+    if (r.ok) return r.target;
+    if (r.reason === "remote") {
+      throw new Refusal(
+        "remote-ref",
+        pointer,
+        `the reference ${JSON.stringify(ref)} leaves this document; only local references are followed`,
+      );
+    }
+    throw new Refusal(
+      "unresolved-ref",
+      pointer,
+      `the reference ${JSON.stringify(ref)} does not resolve inside this document`,
+    );
+  }
+
+  private defFor(ref: string, pointer: string): string {
+    const target = this.resolve(ref, pointer);
+    const known = this.defByPointer.get(target.pointer);
+    if (known !== undefined) return known;
+    const name = this.nameFor(target.pointer);
+    this.defByPointer.set(target.pointer, name);
+    this.pending.push({ name, view: { schema: target.schema, pointers: [target.pointer] } });
+    return name;
+  }
+
+  private nameFor(pointer: string): string {
+    const tokens = pointerTokens(pointer);
+    let base: string;
+    if (tokens.length === 0) base = "root";
+    else if (tokens.length === 2 && (tokens[0] === "$defs" || tokens[0] === "definitions")) base = tokens[1]!;
+    else base = tokens.join("_");
+    base = base.replace(/[^A-Za-z0-9_.-]/g, "_").slice(0, 60) || "def";
+    let name = base;
+    for (let i = 2; this.usedNames.has(name); i++) name = `${base}_${i}`;
+    this.usedNames.add(name);
+    return name;
+  }
+
+  // ---- allOf / anyOf / oneOf -------------------------------------------
+
+  /**
+   * A conjunction of parts, some of which may be unions. Plain parts merge into
+   * one schema; unions distribute over it (A ∧ (B ∨ C) = (A∧B) ∨ (A∧C)).
+   */
+  private combination(view: View, s: Schema): Node {
+    if (this.combinationDepth >= MAX_COMBINATION_DEPTH) {
+      return this.fallback(view, "anyOf", "unions nested in merged unions too deeply");
+    }
+    this.combinationDepth++;
+    try {
+      return this.combine(view, s);
+    } finally {
+      this.combinationDepth--;
+    }
+  }
+
+  private combine(view: View, s: Schema): Node {
+    const pointer = primary(view);
+    const flat = this.flatten(view, s);
+    if (flat === undefined)
+      return this.fallback(view, "allOf", "an allOf the wire cannot merge (recursive or conflicting)");
+    const { plain, unions } = flat;
+
+    // Unions whose branches add no shape only narrow: relax them, keep the plain part.
+    const shaping = unions.filter((u) => u.branches.some((b) => hasShape(b.schema)));
+    for (const u of unions) {
+      if (!shaping.includes(u))
+        this.relax(u.pointer, u.keyword, "its branches only narrow values: enforced by the final validation");
+    }
+    if (unions.some((u) => u.keyword === "oneOf")) {
+      for (const u of shaping)
+        if (u.keyword === "oneOf") this.relax(u.pointer, "oneOf", "exclusivity is enforced by the final validation");
+    }
+
+    if (shaping.length === 0) return this.plainOrMerged(plain, pointer);
+
+    let combos: View[][] = [[]];
+    for (const u of shaping) {
+      const next: View[][] = [];
+      for (const combo of combos) for (const b of u.branches) next.push([...combo, b]);
+      combos = next;
+      if (combos.length > MAX_DISTRIBUTED_BRANCHES) {
+        return this.fallback(
+          view,
+          u.keyword,
+          `more than ${MAX_DISTRIBUTED_BRANCHES} alternatives after distributing unions`,
+        );
+      }
+    }
+    const branches: View[] = [];
+    for (const combo of combos) {
+      const parts = [...plain, ...combo];
+      const merged = mergeViews(parts);
+      if (merged === undefined) continue; // contradictory types: this alternative accepts nothing
+      branches.push(merged);
+    }
+    if (branches.length === 0) {
+      throw new Refusal(
+        "unsupported-schema",
+        pointer,
+        "no alternative of this union can hold a value (contradictory types)",
+      );
+    }
+    if (branches.length === 1) return this.node(branches[0]!);
+    return this.union(view, branches);
+  }
+
+  private plainOrMerged(plain: View[], pointer: string): Node {
+    const merged = mergeViews(plain);
+    if (merged === undefined)
+      throw new Refusal("unsupported-schema", pointer, "the parts of this allOf have no type in common");
+    if (isPlainObject(merged.schema)) return this.plain(merged, merged.schema);
+    return this.node(merged);
+  }
+
+  /** Split a schema into plain conjuncts and unions, inlining allOf members and $ref targets. */
+  private flatten(
+    view: View,
+    s: Schema,
+  ): { plain: View[]; unions: { keyword: string; pointer: string; branches: View[] }[] } | undefined {
+    const plain: View[] = [];
+    const unions: { keyword: string; pointer: string; branches: View[] }[] = [];
+    const work: View[] = [{ schema: s, pointers: view.pointers }];
+    const inlined = new Set<string>();
+    let steps = 0;
+    while (work.length > 0) {
+      if (++steps > 256) return undefined;
+      const part = work.pop()!;
+      const p = part.schema;
+      const at = primary(part);
+      if (p === true) continue;
+      if (p === false) throw new Refusal("unsupported-schema", at, "allOf contains `false`: no value is valid here");
+      if (!isPlainObject(p)) throw new Refusal("invalid-schema", at, "a schema must be an object or a boolean");
+      if (p.$dynamicRef !== undefined || p.$recursiveRef !== undefined) {
+        throw new Refusal("dynamic-ref", at, "dynamic references ($dynamicRef, $recursiveRef) are not supported");
+      }
+      const rest: Schema = { ...p };
+      if (typeof p.$ref === "string") {
+        const target = this.resolve(p.$ref, at);
+        // A ∧ A = A: a conjunct already inlined (recursion included) adds nothing.
+        if (!inlined.has(target.pointer)) {
+          inlined.add(target.pointer);
+          work.push({ schema: target.schema, pointers: [target.pointer] });
+        }
+        delete rest.$ref;
+      }
+      if (Array.isArray(p.allOf)) {
+        p.allOf.forEach((sub, i) => {
+          work.push({ schema: sub, pointers: [pointerJoin(`${at}/allOf`, i)] });
+        });
+        delete rest.allOf;
+      }
+      for (const keyword of ["anyOf", "oneOf"] as const) {
+        const list = p[keyword];
+        if (Array.isArray(list)) {
+          unions.push({
+            keyword,
+            pointer: at,
+            branches: list.map((sub, i) => ({ schema: sub, pointers: [pointerJoin(`${at}/${keyword}`, i)] })),
+          });
+          delete rest[keyword];
+        }
+      }
+      plain.push({ schema: rest, pointers: part.pointers });
+    }
+    return { plain, unions };
+  }
+
+  private fallback(view: View, keyword: string, reason: string): Node {
+    this.relax(primary(view), keyword, `${reason}: travels as any JSON value, enforced by the final validation`);
+    this.relaxAll(view, "travels as any JSON value: enforced by the final validation");
+    return anyNode(annotationsOf(view.schema));
+  }
+
+  private union(view: View, branches: readonly View[]): UnionNode {
+    const nodes = branches.map((b) => this.node(b));
+    return {
+      kind: "union",
+      branches: nodes,
+      rule: { by: "tag" }, // decided in finalizePlan, once every definition exists
+      source: primary(view),
+      branchSources: branches.map((b) => b.pointers.join(" ")),
+      schema: annotationsOf(view.schema),
+    };
+  }
+
+  // ---- plain schemas ----------------------------------------------------
+
+  private plain(view: View, s: Schema): Node {
+    const types = typeSet(s);
+    const pointer = primary(view);
+
+    if (s.enum !== undefined || s.const !== undefined) {
+      const values: unknown[] = s.const !== undefined ? [s.const] : Array.isArray(s.enum) ? s.enum : [];
+      if (values.some((v) => v !== null && typeof v === "object")) {
+        return this.fallback(view, s.const !== undefined ? "const" : "enum", "a structured enum or const value");
+      }
+    }
+
+    const wantsObject = types.has("object");
+    const wantsArray = types.has("array");
+    const primitives = ["string", "number", "integer", "boolean", "null"].filter((t) =>
+      types.has(t as JsonType | "integer"),
+    );
+    const typeless = s.type === undefined;
+
+    if (typeless && !hasAny(s, [...OBJECT_SHAPE, ...ARRAY_SHAPE]) && s.enum === undefined && s.const === undefined) {
+      this.relaxAll(view, "no type is declared, so any JSON value travels: enforced by the final validation");
+      return anyNode(annotationsOf(s));
+    }
+
+    const parts: { node: Node; types: JsonType[] }[] = [];
+    if (primitives.length > 0)
+      parts.push({ node: this.scalar(view, s, primitives), types: primitiveJsonTypes(primitives) });
+    if (wantsObject) parts.push({ node: this.objectLike(view, s), types: ["object"] });
+    if (wantsArray) parts.push({ node: this.array(view, s), types: ["array"] });
+    if (parts.length === 0) throw new Refusal("unsupported-schema", pointer, "no type can satisfy this schema");
+    if (parts.length === 1) return parts[0]!.node;
+    this.tick(pointer);
+    return {
+      kind: "union",
+      branches: parts.map((p) => p.node),
+      rule: { by: "tag" },
+      source: pointer,
+      branchSources: parts.map(() => view.pointers.join(" ")),
+      // Each branch takes the values of its own JSON types: encode picks by type.
+      branchTypes: parts.map((p) => p.types),
+      schema: annotationsOf(s),
+    };
+  }
+
+  private scalar(view: View, s: Schema, primitives: string[]): Node {
+    const pointer = primary(view);
+    const target = this.options.target;
+    const schema: JsonObject = { ...annotationsOf(s) };
+    schema.type = primitives.length === 1 ? primitives[0]! : primitives;
+    if (s.enum !== undefined) schema.enum = s.enum as JsonValue;
+    if (s.const !== undefined) schema.const = s.const as JsonValue;
+    const hasString = primitives.includes("string");
+    const hasNumber = primitives.includes("number") || primitives.includes("integer");
+
+    for (const k of ["minLength", "maxLength", "pattern", "format"]) {
+      if (s[k] === undefined) continue;
+      if (k === "pattern" && typeof s.pattern === "string") {
+        const problem = patternProblem(s.pattern);
+        if (problem !== undefined) {
+          throw new Refusal(
+            "unsafe-pattern",
+            pointer,
+            `pattern ${JSON.stringify(s.pattern)} cannot run in linear time: ${problem}`,
+          );
+        }
+      }
+      const keep =
+        hasString &&
+        target.keeps.string.has(k) &&
+        (k !== "format" || target.formats.has(String(s.format))) &&
+        (k !== "pattern" || target.patterns === "any" || isSimplePattern(String(s.pattern)));
+      if (keep) schema[k] = s[k] as JsonValue;
+      else this.relax(pointer, k, `the ${target.name} target does not take it: enforced by the final validation`);
+    }
+    for (const k of NUMBER_KEYWORDS) {
+      if (s[k] === undefined) continue;
+      if (hasNumber && target.keeps.number.has(k) && typeof s[k] === "number") schema[k] = s[k] as number;
+      else this.relax(pointer, k, `the ${target.name} target does not take it: enforced by the final validation`);
+    }
+    this.relaxGeneral(view, s);
+    return { kind: "scalar", schema, types: primitiveJsonTypes(primitives) };
+  }
+
+  /** not, if/then/else: they only narrow, wherever they stand. */
+  private relaxGeneral(view: View, s: Schema): void {
+    for (const k of ["not", "if", "then", "else"]) {
+      if (s[k] !== undefined) this.relax(primary(view), k, "only narrows values: enforced by the final validation");
+    }
+  }
+
+  private array(view: View, s: Schema): Node {
+    const pointer = primary(view);
+    const target = this.options.target;
+    const schema: JsonObject = {};
+    if (typeof s.description === "string") schema.description = s.description;
+    for (const k of ["minItems", "maxItems"] as const) {
+      if (typeof s[k] !== "number") continue;
+      const value = s[k] as number;
+      const keep = target.keeps.array.has(k) && !(k === "minItems" && target.minItemsAtMostOne && value > 1);
+      if (keep) schema[k] = value;
+      else this.relax(pointer, k, `the ${target.name} target does not take it: enforced by the final validation`);
+    }
+    for (const k of ["uniqueItems", "contains", "minContains", "maxContains", "unevaluatedItems"]) {
+      if (s[k] !== undefined) this.relax(pointer, k, "only narrows values: enforced by the final validation");
+    }
+
+    let prefix: unknown[] = [];
+    let rest: unknown = s.items;
+    let restAt = `${pointer}/items`;
+    if (Array.isArray(s.prefixItems)) prefix = s.prefixItems;
+    if (Array.isArray(s.items)) {
+      prefix = s.items;
+      rest = s.additionalItems;
+      restAt = `${pointer}/additionalItems`;
+    }
+    let items: Node;
+    if (prefix.length === 0) {
+      items = rest === undefined || rest === false ? anyNode({}) : this.node({ schema: rest, pointers: [restAt] });
+      if (rest === false)
+        this.relax(pointer, "items", "items: false travels as any JSON: enforced by the final validation");
+    } else {
+      // Positions travel as a union of what each may hold; the final validation checks positions.
+      const key = Array.isArray(s.prefixItems) ? "prefixItems" : "items";
+      this.relax(pointer, key, "element positions are checked by the final validation");
+      const views: View[] = prefix.map((p, i) => ({ schema: p, pointers: [pointerJoin(`${pointer}/${key}`, i)] }));
+      if (rest !== undefined && rest !== false) views.push({ schema: rest, pointers: [restAt] });
+      items = views.length === 1 ? this.node(views[0]!) : this.union({ schema: {}, pointers: [pointer] }, views);
+    }
+    this.relaxGeneral(view, s);
+    return { kind: "array", items, schema };
+  }
+
+  private objectLike(view: View, s: Schema): Node {
+    const pointer = primary(view);
+    const properties = isPlainObject(s.properties) ? s.properties : {};
+    const required = new Set(
+      Array.isArray(s.required) ? s.required.filter((r): r is string => typeof r === "string") : [],
+    );
+    const additional = s.additionalProperties ?? (this.options.draft07 ? undefined : s.unevaluatedProperties);
+    const patterns = isPlainObject(s.patternProperties) ? s.patternProperties : {};
+    const patternKeys = Object.keys(patterns);
+
+    for (const k of OBJECT_KEYWORDS) {
+      if (s[k] !== undefined && k !== "propertyNames")
+        this.relax(pointer, k, "only narrows values: enforced by the final validation");
+    }
+    this.relaxGeneral(view, s);
+
+    const fields: Field[] = [];
+    for (const name of Object.keys(properties)) {
+      const sub = properties[name];
+      const at = pointerJoin(`${pointer}/properties`, name);
+      if (sub === false) {
+        this.relax(at, "false", "this member can never be present: it does not travel");
+        continue;
+      }
+      fields.push({
+        name,
+        node: this.node({ schema: sub, pointers: [at] }),
+        optional: !required.has(name),
+        ...(isPlainObject(sub) && hasAnnotations(sub) ? { annotations: annotationsOf(sub) } : {}),
+      });
+    }
+    for (const name of required) {
+      if (Object.hasOwn(properties, name)) continue;
+      // Required but undeclared: it must be there, with whatever the dynamic members allow.
+      const sub = isPlainObject(additional) || additional === true ? additional : true;
+      fields.push({ name, node: this.node({ schema: sub, pointers: [`${pointer}/required`] }), optional: false });
+    }
+
+    // Dynamic members: what may appear beside the declared ones.
+    let value: Node | undefined;
+    const key: KeySchema = this.keySchema(view, s);
+    if (patternKeys.length > 0) {
+      this.relax(
+        pointer,
+        "patternProperties",
+        "names and values of matching members are checked by the final validation",
+      );
+      if (patternKeys.length === 1 && additional === false) {
+        const only = patternKeys[0]!;
+        value = this.node({ schema: patterns[only], pointers: [pointerJoin(`${pointer}/patternProperties`, only)] });
+        if (
+          this.options.target.keeps.string.has("pattern") &&
+          patternProblem(only) === undefined &&
+          key.pattern === undefined
+        ) {
+          key.pattern = only;
+        }
+      } else {
+        value = anyNode({});
+      }
+    } else if (additional === false) {
+      value = undefined;
+    } else if (isPlainObject(additional) || additional === true) {
+      value = this.node({ schema: additional, pointers: [`${pointer}/additionalProperties`] });
+    } else if (this.options.openObjects === "preserve") {
+      value = anyNode({});
+    }
+
+    const schema: JsonObject = typeof s.description === "string" ? { description: s.description } : {};
+    if (value === undefined) return { kind: "object", fields, schema };
+    if (fields.length === 0) return { kind: "map", key, value, schema };
+    return { kind: "mixed", fields, key, value, schema };
+  }
+
+  private keySchema(view: View, s: Schema): KeySchema {
+    const key: KeySchema = { type: "string" };
+    const names = s.propertyNames;
+    if (names === undefined || names === true) return key;
+    const pointer = primary(view);
+    const target = this.options.target;
+    if (
+      isPlainObject(names) &&
+      Object.keys(names).every((k) =>
+        ["pattern", "format", "enum", "const", "type", "minLength", "maxLength", "description"].includes(k),
+      )
+    ) {
+      if (typeof names.pattern === "string") {
+        const problem = patternProblem(names.pattern);
+        if (problem !== undefined) {
+          throw new Refusal(
+            "unsafe-pattern",
+            `${pointer}/propertyNames`,
+            `pattern ${JSON.stringify(names.pattern)} cannot run in linear time: ${problem}`,
+          );
+        }
+        if (target.keeps.string.has("pattern")) key.pattern = names.pattern;
+        else this.relax(`${pointer}/propertyNames`, "pattern", "enforced by the final validation");
+      }
+      if (Array.isArray(names.enum) && names.enum.every((v) => typeof v === "string"))
+        key.enum = names.enum as string[];
+      if (typeof names.const === "string") key.const = names.const;
+      for (const k of ["format", "minLength", "maxLength"]) {
+        if (names[k] === undefined) continue;
+        if (target.keeps.string.has(k) && (k !== "format" || target.formats.has(String(names[k]))))
+          key[k] = names[k] as JsonValue;
+        else this.relax(`${pointer}/propertyNames`, k, "enforced by the final validation");
+      }
+      return key;
+    }
+    this.relax(pointer, "propertyNames", "member names are checked by the final validation");
+    return key;
+  }
+}
+
+// ---- pure helpers ---------------------------------------------------------
+
+function primary(view: View): string {
+  return view.pointers[0] ?? "";
+}
+
+function hasAny(s: Schema, keys: readonly string[]): boolean {
+  for (const k of keys) if (s[k] !== undefined) return true;
+  return false;
+}
+
+function hasShape(schema: unknown): boolean {
+  if (!isPlainObject(schema)) return schema === false;
+  for (const k of Object.keys(schema)) if (SHAPE_KEYWORDS.has(k)) return true;
+  return false;
+}
+
+function hasAnnotations(s: Schema): boolean {
+  return typeof s.description === "string" || typeof s.title === "string";
+}
+
+/** Description (and title) travel with a member: they are how the model knows what to write. */
+export function annotationsOf(schema: unknown): JsonObject {
+  const out: JsonObject = {};
+  if (!isPlainObject(schema)) return out;
+  if (typeof schema.description === "string") out.description = schema.description;
+  return out;
+}
+
+function anyNode(schema: JsonObject): Node {
+  return { kind: "any", schema };
+}
+
+type TypeName = JsonType | "integer";
+const ALL_TYPES: readonly TypeName[] = ["object", "array", "string", "number", "integer", "boolean", "null"];
+
+/** The types a schema admits, from `type`, else from enum/const values, else all. */
+function typeSet(s: Schema): Set<TypeName> {
+  let types: Set<TypeName>;
+  if (typeof s.type === "string") types = new Set([s.type as TypeName]);
+  else if (Array.isArray(s.type)) types = new Set(s.type.filter((t): t is TypeName => typeof t === "string"));
+  else types = new Set(ALL_TYPES);
+  if (types.has("number")) types.delete("integer");
+  const values: unknown[] | undefined = s.const !== undefined ? [s.const] : Array.isArray(s.enum) ? s.enum : undefined;
+  if (values !== undefined) {
+    const allowed = new Set<TypeName>();
+    for (const v of values) {
+      if (v === null) allowed.add("null");
+      else if (typeof v === "string") allowed.add("string");
+      else if (typeof v === "boolean") allowed.add("boolean");
+      else if (typeof v === "number") {
+        if (types.has("number")) allowed.add("number");
+        else if (Number.isInteger(v)) allowed.add(types.has("integer") ? "integer" : "number");
+        else allowed.add("number");
+      } else if (Array.isArray(v)) allowed.add("array");
+      else if (typeof v === "object") allowed.add("object");
+    }
+    types = new Set([...types].filter((t) => allowed.has(t) || (t === "integer" && allowed.has("number"))));
+  }
+  return types;
+}
+
+function primitiveJsonTypes(primitives: readonly string[]): JsonType[] {
+  const out = new Set<JsonType>();
+  for (const p of primitives) out.add(p === "integer" ? "number" : (p as JsonType));
+  return [...out];
+}
+
+/** Anthropic-style "simple" patterns: no backreferences, lookaround or word boundaries. */
+function isSimplePattern(pattern: string): boolean {
+  return !/\\[1-9bB]|\(\?[=!<]/.test(pattern);
+}
+
+/**
+ * Merge plain conjuncts into one schema that can carry every value all of them
+ * accept. The merged wire may accept more; the final validation narrows it.
+ * Returns undefined when the types have nothing in common.
+ */
+export function mergeViews(parts: readonly View[]): View | undefined {
+  if (parts.length === 1) return parts[0];
+  const pointers = parts.flatMap((p) => p.pointers);
+  const merged: Schema = {};
+  let types: Set<TypeName> | undefined;
+  const properties: Record<string, unknown[]> = {};
+  const required = new Set<string>();
+  const additional: unknown[] = [];
+  for (const part of parts) {
+    const s = part.schema;
+    if (s === true) continue;
+    if (!isPlainObject(s)) return undefined;
+    if (s.type !== undefined) {
+      const t = typeSet({ type: s.type });
+      types = types === undefined ? t : intersectTypes(types, t);
+    }
+    if (isPlainObject(s.properties)) {
+      for (const [name, sub] of Object.entries(s.properties)) {
+        properties[name] ??= [];
+        properties[name].push(sub);
+      }
+    }
+    if (Array.isArray(s.required)) for (const r of s.required) if (typeof r === "string") required.add(r);
+    if (s.additionalProperties !== undefined) additional.push(s.additionalProperties);
+    for (const [k, v] of Object.entries(s)) {
+      if (k === "type" || k === "properties" || k === "required" || k === "additionalProperties") continue;
+      // First writer wins for the wire; every part is still enforced by the final validation.
+      if (merged[k] === undefined) merged[k] = v;
+    }
+  }
+  if (types !== undefined) {
+    if (types.size === 0) return undefined;
+    merged.type = [...types];
+  }
+  const names = Object.keys(properties);
+  if (names.length > 0) {
+    const props: Schema = {};
+    for (const name of names) {
+      const subs = properties[name]!;
+      props[name] = subs.length === 1 ? subs[0] : { allOf: subs };
+    }
+    merged.properties = props;
+  }
+  if (required.size > 0) merged.required = [...required];
+  if (additional.length > 0) {
+    merged.additionalProperties = additional.includes(false)
+      ? false
+      : additional.length === 1
+        ? additional[0]
+        : { allOf: additional };
+  }
+  return { schema: merged, pointers };
+}
+
+function intersectTypes(a: Set<TypeName>, b: Set<TypeName>): Set<TypeName> {
+  const out = new Set<TypeName>();
+  for (const t of a) {
+    if (b.has(t)) out.add(t);
+    else if (t === "integer" && b.has("number")) out.add("integer");
+    else if (t === "number" && b.has("integer")) out.add("integer");
+  }
+  return out;
+}

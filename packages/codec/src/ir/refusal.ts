@@ -1,0 +1,16 @@
+import type { ErrorCode } from "../errors.js";
+
+/**
+ * Building the IR recurses through the schema; a refusal unwinds it to the
+ * compile() boundary, where it becomes an ordinary `{ ok: false, error }`.
+ * It never escapes the compile module.
+ */
+export class Refusal extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    readonly path: string,
+    readonly reason: string,
+  ) {
+    super(reason);
+  }
+}

@@ -1,0 +1,47 @@
+/** Run time: read a bundle (untrusted, bounded), check it, and compile its validators once. */
+import { BUNDLE_FORMAT, BUNDLE_READ_LIMITS, type Bundle, digestOf } from "./bundle/bundle.js";
+import { checkBundleShape } from "./bundle/check.js";
+import { Codec } from "./codec.js";
+import { fail, ok, type Result } from "./errors.js";
+import { isPlainObject } from "./json.js";
+import { parseJson } from "./parse/parser.js";
+import { adapterFor } from "./schema/adapters.js";
+import { prepareSource } from "./schema/prepare.js";
+import { Validators } from "./validate/validators.js";
+
+export function loadBundle<T = unknown>(input: string | Uint8Array | unknown): Result<Codec<T>> {
+  let value: unknown = input;
+  if (typeof input === "string" || input instanceof Uint8Array) {
+    const parsed = parseJson(input, BUNDLE_READ_LIMITS);
+    if (!parsed.ok)
+      return fail(
+        "invalid-bundle",
+        parsed.error.path,
+        `the bundle is not readable JSON (${parsed.error.code}): ${parsed.error.message}`,
+      );
+    value = parsed.value;
+  }
+  if (!isPlainObject(value)) return fail("invalid-bundle", "", "a bundle is a JSON object");
+  if (value.format !== BUNDLE_FORMAT) {
+    return fail(
+      "unsupported-format",
+      "/format",
+      `expected format ${JSON.stringify(BUNDLE_FORMAT)}, found ${JSON.stringify(value.format)}`,
+    );
+  }
+  const shape = checkBundleShape(value);
+  if (!shape.ok) return fail("invalid-bundle", shape.path, shape.reason);
+  const bundle = value as unknown as Bundle;
+  if (digestOf(bundle) !== bundle.digest) {
+    return fail(
+      "digest-mismatch",
+      "/digest",
+      "the bundle's content does not match its digest: it was changed after compile, or damaged",
+    );
+  }
+  const prepared = prepareSource(bundle.source, adapterFor(bundle.options.dialect));
+  if (!prepared.ok) return fail("invalid-bundle", "/source", prepared.reason);
+  const validators = Validators.create(prepared.value, bundle.wire);
+  if (!validators.ok) return fail("invalid-bundle", "", validators.reason);
+  return ok(new Codec<T>(bundle, validators.value));
+}

@@ -1,0 +1,143 @@
+/**
+ * Which JSON Schema dialect a source schema speaks, and the draft-04 rewrite
+ * that lets it be validated as draft-07 where the two mean the same.
+ */
+import { isPlainObject } from "../json.js";
+
+export type Dialect = "2020-12" | "2019-09" | "draft-07" | "draft-06" | "draft-04";
+
+/** The validator family a dialect is checked with. */
+export type ValidatorFamily = "2020" | "07";
+
+const BY_URI: readonly [string, Dialect][] = [
+  ["json-schema.org/draft/2020-12/schema", "2020-12"],
+  ["json-schema.org/draft/2019-09/schema", "2019-09"],
+  ["json-schema.org/draft-07/schema", "draft-07"],
+  ["json-schema.org/draft-06/schema", "draft-06"],
+  ["json-schema.org/draft-04/schema", "draft-04"],
+];
+
+/** Keywords that only 2019-09 and later define: without $schema, their presence means 2020-12. */
+const MODERN_KEYWORDS = new Set([
+  "prefixItems",
+  "dependentRequired",
+  "dependentSchemas",
+  "unevaluatedProperties",
+  "unevaluatedItems",
+  "$anchor",
+  "$dynamicRef",
+  "$dynamicAnchor",
+  "$recursiveRef",
+  "minContains",
+  "maxContains",
+]);
+
+export type DialectResult =
+  | { readonly ok: true; readonly dialect: Dialect }
+  | { readonly ok: false; readonly uri: string };
+
+/**
+ * Without $schema: 2020-12 when a modern keyword appears, draft-04 when a
+ * boolean exclusiveMinimum/Maximum does, draft-07 otherwise (what most
+ * real-world tool schemas are written against).
+ */
+export function detectDialect(schema: unknown): DialectResult {
+  if (isPlainObject(schema) && typeof schema.$schema === "string") {
+    const uri = schema.$schema;
+    for (const [needle, dialect] of BY_URI) if (uri.includes(needle)) return { ok: true, dialect };
+    return { ok: false, uri };
+  }
+  let modern = false;
+  let draft04 = false;
+  walkSchemas(schema, (node) => {
+    for (const key of Object.keys(node)) if (MODERN_KEYWORDS.has(key)) modern = true;
+    if (typeof node.exclusiveMinimum === "boolean" || typeof node.exclusiveMaximum === "boolean") draft04 = true;
+  });
+  if (modern) return { ok: true, dialect: "2020-12" };
+  return { ok: true, dialect: draft04 ? "draft-04" : "draft-07" };
+}
+
+export function familyOf(dialect: Dialect): ValidatorFamily {
+  return dialect === "2020-12" || dialect === "2019-09" ? "2020" : "07";
+}
+
+/**
+ * Rewrite draft-04 into draft-07 terms: boolean exclusiveMinimum/Maximum become
+ * numbers, `id` becomes `$id`. Works on a copy the caller owns.
+ */
+export function rewriteDraft04(schema: unknown): unknown {
+  walkSchemas(schema, (node) => {
+    if (typeof node.exclusiveMinimum === "boolean") {
+      if (node.exclusiveMinimum && typeof node.minimum === "number") {
+        node.exclusiveMinimum = node.minimum;
+        delete node.minimum;
+      } else delete node.exclusiveMinimum;
+    }
+    if (typeof node.exclusiveMaximum === "boolean") {
+      if (node.exclusiveMaximum && typeof node.maximum === "number") {
+        node.exclusiveMaximum = node.maximum;
+        delete node.maximum;
+      } else delete node.exclusiveMaximum;
+    }
+    if (typeof node.id === "string" && node.$id === undefined) {
+      node.$id = node.id;
+      delete node.id;
+    }
+    if (typeof node.$schema === "string" && node.$schema.includes("draft-04")) {
+      node.$schema = "http://json-schema.org/draft-07/schema#";
+    }
+  });
+  return schema;
+}
+
+/** Keywords whose values are schemas, maps of schemas, or arrays of schemas. */
+const SCHEMA_KEYS = new Set([
+  "items",
+  "additionalItems",
+  "contains",
+  "additionalProperties",
+  "propertyNames",
+  "not",
+  "if",
+  "then",
+  "else",
+  "unevaluatedItems",
+  "unevaluatedProperties",
+]);
+const SCHEMA_ARRAY_KEYS = new Set(["allOf", "anyOf", "oneOf", "prefixItems", "items"]);
+const SCHEMA_MAP_KEYS = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"]);
+
+/** Visit every subschema object, iteratively (schemas may be hostile and deep). */
+export function walkSchemas(root: unknown, visit: (node: Record<string, unknown>) => void): void {
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (!isPlainObject(node)) continue;
+    visit(node);
+    for (const key of Object.keys(node)) {
+      const value = node[key];
+      if (SCHEMA_KEYS.has(key) && isPlainObject(value)) stack.push(value);
+      if (SCHEMA_ARRAY_KEYS.has(key) && Array.isArray(value)) stack.push(...value);
+      if (SCHEMA_MAP_KEYS.has(key) && isPlainObject(value)) stack.push(...Object.values(value));
+      if (key === "dependencies" && isPlainObject(value)) {
+        for (const dep of Object.values(value)) if (isPlainObject(dep)) stack.push(dep);
+      }
+    }
+  }
+}
+
+/** Size and depth of a schema document, measured with a cap so a bomb costs little. */
+export function measureDocument(root: unknown, cap: number): { nodes: number; depth: number; capped: boolean } {
+  const stack: [unknown, number][] = [[root, 1]];
+  let nodes = 0;
+  let depth = 0;
+  while (stack.length > 0) {
+    const [node, d] = stack.pop()!;
+    nodes++;
+    if (d > depth) depth = d;
+    if (nodes > cap) return { nodes, depth, capped: true };
+    if (Array.isArray(node)) for (const child of node) stack.push([child, d + 1]);
+    else if (isPlainObject(node)) for (const key of Object.keys(node)) stack.push([node[key], d + 1]);
+  }
+  return { nodes, depth, capped: false };
+}

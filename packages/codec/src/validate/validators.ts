@@ -1,0 +1,99 @@
+/**
+ * The two validators a codec runs: the wire schema (is this what the model was
+ * asked to write?) and the original contract (is the decoded value acceptable?).
+ * The hot path uses first-error validators; when one fails, an all-errors twin
+ * is compiled once and run for the diagnosis.
+ */
+import type { ValidateFunction } from "ajv";
+import type { Issue } from "../errors.js";
+import type { JsonObject } from "../json.js";
+import type { PreparedSource } from "../schema/prepare.js";
+import { type AnyAjv, createAjv, toIssues } from "./ajv.js";
+
+export type Compiled<T> = { ok: true; value: T } | { ok: false; reason: string; pattern: boolean };
+
+interface Pair {
+  readonly fast: ValidateFunction;
+  diagnose?: ValidateFunction;
+}
+
+export class Validators {
+  private readonly branches = new Map<string, ValidateFunction | null>();
+  private diagnosticAjv: { source?: AnyAjv; wire?: AnyAjv } = {};
+
+  private constructor(
+    private readonly prepared: PreparedSource,
+    private readonly wireSchema: JsonObject,
+    private readonly sourceAjv: AnyAjv,
+    private readonly sourcePair: Pair,
+    private readonly wirePair: Pair,
+  ) {}
+
+  static create(prepared: PreparedSource, wire: JsonObject): Compiled<Validators> {
+    const sourceAjv = createAjv(prepared.family, false);
+    const wireAjv = prepared.family === "2020" ? sourceAjv : createAjv("2020", false);
+    let stage = "source";
+    try {
+      const source = sourceAjv.compile(prepared.schema);
+      stage = "wire";
+      const wireValidate = wireAjv.compile(wire);
+      return { ok: true, value: new Validators(prepared, wire, sourceAjv, { fast: source }, { fast: wireValidate }) };
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      return {
+        ok: false,
+        reason: `${stage} schema does not compile: ${message}`,
+        pattern: /RE2JS|regex|pattern/i.test(message),
+      };
+    }
+  }
+
+  /** Issues, or undefined when the original contract accepts the value. */
+  checkSource(value: unknown): Issue[] | undefined {
+    if (this.sourcePair.fast(value)) return undefined;
+    this.sourcePair.diagnose ??= this.diagnostic("source").compile(this.prepared.schema);
+    this.sourcePair.diagnose(value);
+    return toIssues(this.sourcePair.diagnose.errors ?? this.sourcePair.fast.errors);
+  }
+
+  checkWire(value: unknown): Issue[] | undefined {
+    if (this.wirePair.fast(value)) return undefined;
+    this.wirePair.diagnose ??= this.diagnostic("wire").compile(this.wireSchema);
+    this.wirePair.diagnose(value);
+    return toIssues(this.wirePair.diagnose.errors ?? this.wirePair.fast.errors);
+  }
+
+  /** Whether the value satisfies every source location named (space-separated pointers); undefined if unknown. */
+  satisfies(pointers: string, value: unknown): boolean | undefined {
+    let all = true;
+    for (const pointer of pointers.split(" ")) {
+      const v = this.branchValidator(pointer);
+      if (v === undefined) return undefined;
+      if (!v(value)) all = false;
+    }
+    return all;
+  }
+
+  private branchValidator(pointer: string): ValidateFunction | undefined {
+    let v = this.branches.get(pointer);
+    if (v === undefined) {
+      try {
+        v = this.sourceAjv.compile({ $ref: `${this.prepared.id}#${encodeURI(pointer)}` });
+      } catch {
+        v = null;
+      }
+      this.branches.set(pointer, v);
+    }
+    return v ?? undefined;
+  }
+
+  private diagnostic(which: "source" | "wire"): AnyAjv {
+    const family = which === "source" ? this.prepared.family : "2020";
+    let ajv = this.diagnosticAjv[which];
+    if (ajv === undefined) {
+      ajv = createAjv(family, true);
+      this.diagnosticAjv[which] = ajv;
+    }
+    return ajv;
+  }
+}

@@ -1,0 +1,22 @@
+/** The wire schema: derived from the plan, wrapped in the `arguments` root. */
+
+import type { WireContext } from "../constructs/context.js";
+import { wireOf } from "../constructs/dispatch.js";
+import type { Plan } from "../ir/nodes.js";
+import type { JsonObject } from "../json.js";
+
+export function wireSchema(plan: Plan, target: { readonly recursion: boolean }): JsonObject {
+  const wctx: WireContext = { defs: plan.defs, extraDefs: {}, target };
+  const root = wireOf(plan.root, wctx);
+  const defs: JsonObject = {};
+  for (const name of Object.keys(plan.defs).sort()) defs[name] = wireOf(plan.defs[name]!, wctx);
+  for (const name of Object.keys(wctx.extraDefs).sort()) defs[name] = wctx.extraDefs[name]!;
+  const schema: JsonObject = {
+    type: "object",
+    properties: { arguments: root },
+    required: ["arguments"],
+    additionalProperties: false,
+  };
+  if (Object.keys(defs).length > 0) schema.$defs = defs;
+  return schema;
+}
