@@ -70,8 +70,9 @@ export class Codec<T = unknown> {
   encode(value: T): Result<{ arguments: unknown }> {
     const measured = measureValue(value, { ...this.limits, maxBytes: Number.POSITIVE_INFINITY });
     if (!measured.ok) {
+      const passThrough = measured.error.code === "unsafe-number" || measured.error.code === "invalid-json";
       return fail(
-        "exceeds-decoder-limits",
+        passThrough ? measured.error.code : "exceeds-decoder-limits",
         measured.error.path,
         `${measured.error.message}; the decoder could not read its wire form`,
       );

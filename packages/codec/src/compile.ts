@@ -21,7 +21,7 @@ import { measureDocument } from "./schema/dialect.js";
 import { prepareSource } from "./schema/prepare.js";
 import { Resources } from "./schema/resources.js";
 import { TARGET_NAMES, type TargetName, targetProfile } from "./targets/index.js";
-import { createAjv, toIssues } from "./validate/ajv.js";
+import { metaValidator, toIssues } from "./validate/ajv.js";
 import { Validators } from "./validate/validators.js";
 import { measureValue } from "./value-limits.js";
 import { wireSchema } from "./wire/assemble.js";
@@ -83,7 +83,7 @@ function compileInternal(schema: unknown, options: CompileOptions): Result<{ bun
 
   const prepared = prepareSource(schema, adapterFor(bundleOptions.dialect));
   if (!prepared.ok) return fail("invalid-schema", "", prepared.reason);
-  const meta = createAjv(prepared.value.family, true);
+  const meta = metaValidator(prepared.value.family);
   if (!meta.validateSchema(prepared.value.schema)) {
     const issues = toIssues(meta.errors);
     return fail(

@@ -23,6 +23,10 @@ export function measureValue(
     if (v === null || typeof v === "string" || typeof v === "boolean") continue;
     if (typeof v === "number") {
       if (!Number.isFinite(v)) return fail("invalid-json", "", "a number that JSON cannot carry (NaN or Infinity)");
+      // The parser refuses integers it would round; a value that holds one could not come back.
+      if (Number.isInteger(v) && Math.abs(v) > Number.MAX_SAFE_INTEGER) {
+        return fail("unsafe-number", "", `the number ${v} is beyond ±${Number.MAX_SAFE_INTEGER} and would be rounded`);
+      }
       continue;
     }
     if (typeof v !== "object") return fail("invalid-json", "", `a ${typeof v} is not a JSON value`);

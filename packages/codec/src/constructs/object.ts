@@ -9,7 +9,7 @@ export function fieldsWire(fields: readonly Field[], wctx: WireContext): JsonObj
   const properties: JsonObject = {};
   const required: string[] = [];
   for (const f of fields) {
-    properties[f.name] = fieldWire(f, wctx);
+    setOwn(properties, f.name, fieldWire(f, wctx));
     if (wireRequired(f)) required.push(f.name);
   }
   return { type: "object", properties, required, additionalProperties: false };

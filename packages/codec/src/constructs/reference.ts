@@ -9,7 +9,7 @@ export function refWire(node: RefNode): JsonObject {
 }
 
 export function target(node: RefNode, ctx: { readonly defs: Readonly<Record<string, Node>> } | WalkContext): Node {
-  const def = ctx.defs[node.def];
+  const def = Object.hasOwn(ctx.defs, node.def) ? ctx.defs[node.def] : undefined;
   // The plan is checked when loaded, so a dangling name is a bug, not bad input.
   if (def === undefined) throw new Error(`strictwire: plan has no definition ${node.def}`);
   return def;

@@ -6,12 +6,13 @@
  * against the original schema enforces it.
  */
 import { pointerJoin } from "../errors.js";
-import { isPlainObject, type JsonObject, type JsonType, type JsonValue, pointerTokens } from "../json.js";
+import { isPlainObject, type JsonObject, type JsonType, type JsonValue, pointerTokens, setOwn } from "../json.js";
 import type { Resources } from "../schema/resources.js";
 import type { TargetProfile } from "../targets/profile.js";
 import { patternProblem } from "../validate/regexp.js";
 import { finalizePlan } from "./finalize.js";
 import {
+  ANNOTATIONS,
   ARRAY_SHAPE,
   CONSTRAINT_KEYWORDS,
   NUMBER_KEYWORDS,
@@ -36,6 +37,13 @@ export interface BuildOptions {
 interface View {
   readonly schema: unknown;
   readonly pointers: readonly string[];
+  /**
+   * After a merge, where each keyword came from (keyword -> pointer of the
+   * schema that holds it), so nested unions and refs keep their true locations.
+   */
+  readonly origins?: ReadonlyMap<string, string>;
+  /** After a merge, every source view of each declared property. */
+  readonly propertyParts?: ReadonlyMap<string, readonly View[]>;
 }
 
 type Schema = Record<string, unknown>;
@@ -150,7 +158,7 @@ class Builder {
     for (const k of CONSTRAINT_KEYWORDS) {
       if (s[k] !== undefined) this.relax(pointer, k, "beside $ref: enforced by the final validation");
     }
-    return { kind: "ref", def: this.defFor(ref, pointer) };
+    return { kind: "ref", def: this.defFor(ref, originOf(view, "$ref")) };
   }
 
   private resolve(ref: string, pointer: string): { schema: unknown; pointer: string } {
@@ -187,6 +195,8 @@ class Builder {
     else if (tokens.length === 2 && (tokens[0] === "$defs" || tokens[0] === "definitions")) base = tokens[1]!;
     else base = tokens.join("_");
     base = base.replace(/[^A-Za-z0-9_.-]/g, "_").slice(0, 60) || "def";
+    // Names become object keys: "__proto__" would not be an ordinary one.
+    if (base === "__proto__") base = "proto";
     let name = base;
     for (let i = 2; this.usedNames.has(name); i++) name = `${base}_${i}`;
     this.usedNames.add(name);
@@ -285,6 +295,7 @@ class Builder {
       const part = work.pop()!;
       const p = part.schema;
       const at = primary(part);
+      const originOf = (k: string): string => part.origins?.get(k) ?? at;
       if (p === true) continue;
       if (p === false) throw new Refusal("unsupported-schema", at, "allOf contains `false`: no value is valid here");
       if (!isPlainObject(p)) throw new Refusal("invalid-schema", at, "a schema must be an object or a boolean");
@@ -293,7 +304,7 @@ class Builder {
       }
       const rest: Schema = { ...p };
       if (typeof p.$ref === "string") {
-        const target = this.resolve(p.$ref, at);
+        const target = this.resolve(p.$ref, originOf("$ref"));
         // A ∧ A = A: a conjunct already inlined (recursion included) adds nothing.
         if (!inlined.has(target.pointer)) {
           inlined.add(target.pointer);
@@ -303,22 +314,23 @@ class Builder {
       }
       if (Array.isArray(p.allOf)) {
         p.allOf.forEach((sub, i) => {
-          work.push({ schema: sub, pointers: [pointerJoin(`${at}/allOf`, i)] });
+          work.push({ schema: sub, pointers: [pointerJoin(`${originOf("allOf")}/allOf`, i)] });
         });
         delete rest.allOf;
       }
       for (const keyword of ["anyOf", "oneOf"] as const) {
         const list = p[keyword];
         if (Array.isArray(list)) {
+          const base = originOf(keyword);
           unions.push({
             keyword,
-            pointer: at,
-            branches: list.map((sub, i) => ({ schema: sub, pointers: [pointerJoin(`${at}/${keyword}`, i)] })),
+            pointer: base,
+            branches: list.map((sub, i) => ({ schema: sub, pointers: [pointerJoin(`${base}/${keyword}`, i)] })),
           });
           delete rest[keyword];
         }
       }
-      plain.push({ schema: rest, pointers: part.pointers });
+      plain.push({ ...part, schema: rest });
     }
     return { plain, unions };
   }
@@ -450,12 +462,12 @@ class Builder {
 
     let prefix: unknown[] = [];
     let rest: unknown = s.items;
-    let restAt = `${pointer}/items`;
+    let restAt = `${originOf(view, "items")}/items`;
     if (Array.isArray(s.prefixItems)) prefix = s.prefixItems;
     if (Array.isArray(s.items)) {
       prefix = s.items;
       rest = s.additionalItems;
-      restAt = `${pointer}/additionalItems`;
+      restAt = `${originOf(view, "additionalItems")}/additionalItems`;
     }
     let items: Node;
     if (prefix.length === 0) {
@@ -466,7 +478,10 @@ class Builder {
       // Positions travel as a union of what each may hold; the final validation checks positions.
       const key = Array.isArray(s.prefixItems) ? "prefixItems" : "items";
       this.relax(pointer, key, "element positions are checked by the final validation");
-      const views: View[] = prefix.map((p, i) => ({ schema: p, pointers: [pointerJoin(`${pointer}/${key}`, i)] }));
+      const views: View[] = prefix.map((p, i) => ({
+        schema: p,
+        pointers: [pointerJoin(`${originOf(view, key)}/${key}`, i)],
+      }));
       if (rest !== undefined && rest !== false) views.push({ schema: rest, pointers: [restAt] });
       items = views.length === 1 ? this.node(views[0]!) : this.union({ schema: {}, pointers: [pointer] }, views);
     }
@@ -493,14 +508,22 @@ class Builder {
     const fields: Field[] = [];
     for (const name of Object.keys(properties)) {
       const sub = properties[name];
-      const at = pointerJoin(`${pointer}/properties`, name);
+      const at = pointerJoin(`${originOf(view, "properties")}/properties`, name);
+      if (name === "__proto__") {
+        // ajv 8 drops a declared "__proto__" from `properties`, so neither contract could be checked.
+        throw new Refusal(
+          "unsupported-schema",
+          at,
+          "a declared member named __proto__ cannot be validated reliably; use a map (additionalProperties) for such keys",
+        );
+      }
       if (sub === false) {
         this.relax(at, "false", "this member can never be present: it does not travel");
         continue;
       }
       fields.push({
         name,
-        node: this.node({ schema: sub, pointers: [at] }),
+        node: this.propertyNode(view, name, sub, at),
         optional: !required.has(name),
         ...(isPlainObject(sub) && hasAnnotations(sub) ? { annotations: annotationsOf(sub) } : {}),
       });
@@ -523,7 +546,10 @@ class Builder {
       );
       if (patternKeys.length === 1 && additional === false) {
         const only = patternKeys[0]!;
-        value = this.node({ schema: patterns[only], pointers: [pointerJoin(`${pointer}/patternProperties`, only)] });
+        value = this.node({
+          schema: patterns[only],
+          pointers: [pointerJoin(`${originOf(view, "patternProperties")}/patternProperties`, only)],
+        });
         if (
           this.options.target.keeps.string.has("pattern") &&
           patternProblem(only) === undefined &&
@@ -537,7 +563,10 @@ class Builder {
     } else if (additional === false) {
       value = undefined;
     } else if (isPlainObject(additional) || additional === true) {
-      value = this.node({ schema: additional, pointers: [`${pointer}/additionalProperties`] });
+      value = this.node({
+        schema: additional,
+        pointers: [`${originOf(view, "additionalProperties")}/additionalProperties`],
+      });
     } else if (this.options.openObjects === "preserve") {
       value = anyNode({});
     }
@@ -546,6 +575,17 @@ class Builder {
     if (value === undefined) return { kind: "object", fields, schema };
     if (fields.length === 0) return { kind: "map", key, value, schema };
     return { kind: "mixed", fields, key, value, schema };
+  }
+
+  /** A declared member's node; after a merge, the merge of every part that declared it. */
+  private propertyNode(view: View, name: string, sub: unknown, at: string): Node {
+    const parts = view.propertyParts?.get(name);
+    if (parts === undefined || parts.length < 2)
+      return this.node({ schema: sub, pointers: [parts?.[0]?.pointers[0] ?? at] });
+    const merged = mergeViews(parts);
+    if (merged === undefined)
+      throw new Refusal("unsupported-schema", at, "the parts of this member have no type in common");
+    return this.node(merged);
   }
 
   private keySchema(view: View, s: Schema): KeySchema {
@@ -592,6 +632,11 @@ class Builder {
 
 function primary(view: View): string {
   return view.pointers[0] ?? "";
+}
+
+/** The pointer of the schema that holds keyword `k` (differs from primary only after a merge). */
+function originOf(view: View, k: string): string {
+  return view.origins?.get(k) ?? primary(view);
 }
 
 function hasAny(s: Schema, keys: readonly string[]): boolean {
@@ -666,26 +711,33 @@ function isSimplePattern(pattern: string): boolean {
  * accept. The merged wire may accept more; the final validation narrows it.
  * Returns undefined when the types have nothing in common.
  */
-export function mergeViews(parts: readonly View[]): View | undefined {
+export function mergeViews(all: readonly View[]): View | undefined {
+  // Parts that say nothing (true, {}, annotations only) add nothing to a conjunction.
+  const parts = all.filter((p) => !isTrivial(p.schema));
+  if (parts.length === 0) return all[0];
   if (parts.length === 1) return parts[0];
   const pointers = parts.flatMap((p) => p.pointers);
   const merged: Schema = {};
+  const origins = new Map<string, string>();
   let types: Set<TypeName> | undefined;
-  const properties: Record<string, unknown[]> = {};
+  const properties = new Map<string, View[]>();
   const required = new Set<string>();
   const additional: unknown[] = [];
   for (const part of parts) {
     const s = part.schema;
-    if (s === true) continue;
     if (!isPlainObject(s)) return undefined;
+    const originOf = (k: string): string => part.origins?.get(k) ?? primary(part);
     if (s.type !== undefined) {
       const t = typeSet({ type: s.type });
       types = types === undefined ? t : intersectTypes(types, t);
     }
     if (isPlainObject(s.properties)) {
       for (const [name, sub] of Object.entries(s.properties)) {
-        properties[name] ??= [];
-        properties[name].push(sub);
+        const list = properties.get(name) ?? [];
+        const nested = part.propertyParts?.get(name);
+        if (nested) list.push(...nested);
+        else list.push({ schema: sub, pointers: [pointerJoin(`${originOf("properties")}/properties`, name)] });
+        properties.set(name, list);
       }
     }
     if (Array.isArray(s.required)) for (const r of s.required) if (typeof r === "string") required.add(r);
@@ -693,20 +745,20 @@ export function mergeViews(parts: readonly View[]): View | undefined {
     for (const [k, v] of Object.entries(s)) {
       if (k === "type" || k === "properties" || k === "required" || k === "additionalProperties") continue;
       // First writer wins for the wire; every part is still enforced by the final validation.
-      if (merged[k] === undefined) merged[k] = v;
+      if (merged[k] === undefined) {
+        setOwn(merged, k, v);
+        origins.set(k, originOf(k));
+      }
     }
   }
   if (types !== undefined) {
     if (types.size === 0) return undefined;
     merged.type = [...types];
   }
-  const names = Object.keys(properties);
-  if (names.length > 0) {
+  if (properties.size > 0) {
     const props: Schema = {};
-    for (const name of names) {
-      const subs = properties[name]!;
-      props[name] = subs.length === 1 ? subs[0] : { allOf: subs };
-    }
+    for (const [name, views] of properties)
+      setOwn(props, name, views.length === 1 ? views[0]!.schema : { allOf: views.map((v) => v.schema) });
     merged.properties = props;
   }
   if (required.size > 0) merged.required = [...required];
@@ -717,7 +769,14 @@ export function mergeViews(parts: readonly View[]): View | undefined {
         ? additional[0]
         : { allOf: additional };
   }
-  return { schema: merged, pointers };
+  return { schema: merged, pointers, origins, propertyParts: properties };
+}
+
+function isTrivial(schema: unknown): boolean {
+  if (schema === true) return true;
+  if (!isPlainObject(schema)) return false;
+  for (const k of Object.keys(schema)) if (!ANNOTATIONS.has(k)) return false;
+  return true;
 }
 
 function intersectTypes(a: Set<TypeName>, b: Set<TypeName>): Set<TypeName> {

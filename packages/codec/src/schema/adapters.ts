@@ -1,12 +1,15 @@
 /** Input dialect adapters: schemas that are almost JSON Schema, made into it before anything else reads them. */
+import { bfclToJsonSchema } from "./bfcl.js";
 import type { Adapter } from "./prepare.js";
 
-const ADAPTERS: Record<string, Adapter> = {};
+// Built-in dialects are in the table from the moment the codec is imported.
+const ADAPTERS: Record<string, Adapter> = { bfcl: bfclToJsonSchema };
 
 export function registerAdapter(name: string, adapter: Adapter): void {
   ADAPTERS[name] = adapter;
 }
 
 export function adapterFor(dialect: string | undefined): Adapter | undefined {
-  return dialect === undefined ? undefined : ADAPTERS[dialect];
+  // Own entries only: a name like "constructor" must not reach Object.prototype.
+  return dialect !== undefined && Object.hasOwn(ADAPTERS, dialect) ? ADAPTERS[dialect] : undefined;
 }

@@ -26,7 +26,9 @@ const OPTIONS: Options = {
 
 /** `allErrors` costs time on every call: the hot path stops at the first error, diagnosis collects all. */
 export function createAjv(family: ValidatorFamily, allErrors: boolean): AnyAjv {
-  const options = { ...OPTIONS, allErrors };
+  // Schemas are checked against their meta-schema once, at compile (metaValidator): a
+  // codec's own instances skip that, which spares compiling the meta-schema per bundle.
+  const options = { ...OPTIONS, allErrors, validateSchema: false };
   const ajv = family === "2020" ? new Ajv2020(options) : new Ajv(options);
   addFormats(ajv);
   return ajv;
@@ -75,4 +77,18 @@ export function describeIssues(issues: readonly Issue[], limit = 5): string {
   const shown = issues.slice(0, limit).map((i) => `${i.path === "" ? "(root)" : i.path}: ${i.message}`);
   if (issues.length > limit) shown.push(`and ${issues.length - limit} more`);
   return shown.join("; ");
+}
+
+const metaValidators: Partial<Record<ValidatorFamily, AnyAjv>> = {};
+
+/** One shared instance per family, used only for validateSchema (it keeps no schemas). */
+export function metaValidator(family: ValidatorFamily): AnyAjv {
+  let ajv = metaValidators[family];
+  if (ajv === undefined) {
+    const options = { ...OPTIONS, allErrors: true };
+    ajv = family === "2020" ? new Ajv2020(options) : new Ajv(options);
+    addFormats(ajv);
+    metaValidators[family] = ajv;
+  }
+  return ajv;
 }

@@ -8,6 +8,7 @@ import { RE2JS } from "re2js";
 
 export interface RegExpLike {
   test(input: string): boolean;
+  toString(): string;
 }
 
 const cache = new Map<string, RegExpLike>();
@@ -18,7 +19,9 @@ export function re2(pattern: string, _flags?: string): RegExpLike {
   let compiled = cache.get(pattern);
   if (compiled === undefined) {
     const re = RE2JS.compile(pattern);
-    compiled = { test: (input: string) => re.test(input) };
+    // ajv keys compiled patterns by toString(): without a distinct one, every pattern
+    // in a schema would share the first one's matcher.
+    compiled = { test: (input: string) => re.test(input), toString: () => `re2:${pattern}` };
     if (cache.size >= CACHE_LIMIT) cache.clear();
     cache.set(pattern, compiled);
   }

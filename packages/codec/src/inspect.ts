@@ -1,0 +1,214 @@
+/**
+ * Inspection: what a bundle costs and how each member travels. Pure data, so
+ * that a CLI can print it for people or as JSON, and a test can assert on it.
+ * Token counts are the caller's: the codec carries no tokenizer.
+ */
+import type { Bundle, BundleOptions } from "./bundle/bundle.js";
+import { compile } from "./compile.js";
+import type { Field, KeySchema, Node, Presence, RelaxedConstraint, UnionRule } from "./ir/nodes.js";
+import type { JsonValue } from "./json.js";
+
+export interface InspectOptions {
+  /** Counts the tokens of a JSON text; sizes carry no token count without it. */
+  readonly countTokens?: (text: string) => number;
+}
+
+/** The size of one JSON document, written compactly (JSON.stringify). */
+export interface Size {
+  readonly bytes: number;
+  readonly tokens?: number;
+}
+
+export interface Sizes {
+  readonly source: Size;
+  readonly wire: Size;
+  /** Wire size over source size, to two decimals. */
+  readonly ratio: { readonly bytes: number; readonly tokens?: number };
+  /** The wire compiled with `factored: true`; null when that compile fails. */
+  readonly factored: Size | null;
+}
+
+/** One position of the plan, as it travels. */
+export interface TravelNode {
+  /** Where it sits under its parent: a member name, "[]" for items, "{}" for dynamic members, "|0" for a branch. */
+  readonly at: string;
+  readonly kind: Node["kind"];
+  /** What values it holds, briefly: "string", "integer | null", "enum (3)", "object", "→ Tree". */
+  readonly type: string;
+  /** How it is written on the wire, briefly; "" when it travels as itself. */
+  readonly travels: string;
+  /** Members only: whether the member may be left out, and then how absence travels. */
+  readonly optional?: boolean;
+  readonly presence?: Presence;
+  /** Unions only. */
+  readonly rule?: UnionRule["by"];
+  readonly discriminator?: string;
+  /** References only: the wire definition. */
+  readonly def?: string;
+  /** Maps and mixed objects: the constraint on dynamic member names. */
+  readonly key?: KeySchema;
+  readonly children: readonly TravelNode[];
+}
+
+export interface Inspection {
+  readonly name: string;
+  readonly digest: string;
+  readonly options: BundleOptions;
+  readonly sizes: Sizes;
+  readonly relaxed: readonly RelaxedConstraint[];
+  /** IR nodes built: the figure the expansion budget counts. */
+  readonly nodes: number;
+  readonly tree: TravelNode;
+  readonly defs: readonly { readonly name: string; readonly tree: TravelNode }[];
+}
+
+export function inspect(bundle: Bundle, options: InspectOptions = {}): Inspection {
+  const plan = bundle.plan;
+  return {
+    name: bundle.name,
+    digest: bundle.digest,
+    options: bundle.options,
+    sizes: sizesOf(bundle, options.countTokens),
+    relaxed: plan.relaxed,
+    nodes: plan.nodes,
+    tree: travelTree("arguments", plan.root),
+    defs: Object.keys(plan.defs)
+      .sort()
+      .map((name) => ({ name, tree: travelTree(name, plan.defs[name]!) })),
+  };
+}
+
+function sizesOf(bundle: Bundle, countTokens: InspectOptions["countTokens"]): Sizes {
+  const source = sizeOf(bundle.source, countTokens);
+  const wire = sizeOf(bundle.wire, countTokens);
+  const factoredWire = bundle.options.factored ? bundle.wire : factoredWireOf(bundle);
+  const ratio = {
+    bytes: round2(wire.bytes / source.bytes),
+    ...(wire.tokens !== undefined && source.tokens ? { tokens: round2(wire.tokens / source.tokens) } : {}),
+  };
+  return {
+    source,
+    wire,
+    ratio,
+    factored: factoredWire === undefined ? null : sizeOf(factoredWire, countTokens),
+  };
+}
+
+/** The same source and options, compiled again with factoring on. */
+function factoredWireOf(bundle: Bundle): JsonValue | undefined {
+  const { target, presence, openObjects, dialect } = bundle.options;
+  const again = compile(bundle.source, {
+    name: bundle.name,
+    ...(bundle.description !== undefined ? { description: bundle.description } : {}),
+    target,
+    presence,
+    openObjects,
+    ...(dialect !== undefined ? { dialect } : {}),
+    limits: bundle.limits,
+    factored: true,
+  });
+  return again.ok ? again.value.wire : undefined;
+}
+
+function sizeOf(value: JsonValue, countTokens: InspectOptions["countTokens"]): Size {
+  const text = JSON.stringify(value);
+  const bytes = Buffer.byteLength(text, "utf8");
+  return countTokens === undefined ? { bytes } : { bytes, tokens: countTokens(text) };
+}
+
+function round2(x: number): number {
+  return Math.round(x * 100) / 100;
+}
+
+// ---- the tree ------------------------------------------------------------
+
+function travelTree(at: string, node: Node): TravelNode {
+  return { at, ...describe(node) };
+}
+
+function memberTree(field: Field): TravelNode {
+  const base = travelTree(field.name, field.node);
+  const membership = field.optional
+    ? { optional: true, ...(field.presence !== undefined ? { presence: field.presence } : {}) }
+    : { optional: false };
+  return { ...base, ...membership };
+}
+
+type Described = Omit<TravelNode, "at">;
+
+function describe(node: Node): Described {
+  switch (node.kind) {
+    case "scalar":
+      return { kind: "scalar", type: scalarType(node.schema), travels: "", children: [] };
+    case "array":
+      return { kind: "array", type: "array", travels: "", children: [travelTree("[]", node.items)] };
+    case "object":
+      return { kind: "object", type: "object", travels: "", children: node.fields.map(memberTree) };
+    case "map":
+      return {
+        kind: "map",
+        type: "map",
+        travels: "entries [{key, value}]",
+        key: node.key,
+        children: [travelTree("{}", node.value)],
+      };
+    case "mixed":
+      return {
+        kind: "mixed",
+        type: "object + map",
+        travels: "{fields, entries}",
+        key: node.key,
+        children: [...node.fields.map(memberTree), travelTree("{}", node.value)],
+      };
+    case "union":
+      return {
+        kind: "union",
+        type: `union (${node.branches.length})`,
+        travels: unionTravels(node.rule),
+        rule: node.rule.by,
+        ...(node.rule.by === "discriminator" ? { discriminator: node.rule.field } : {}),
+        children: node.branches.map((b, i) => travelTree(`|${i}`, b)),
+      };
+    case "ref":
+      return {
+        kind: "ref",
+        type: `→ ${node.def}`,
+        travels: `reference to $defs/${node.def}`,
+        def: node.def,
+        children: [],
+      };
+    case "any":
+      return { kind: "any", type: "any JSON", travels: "any JSON, objects as entries", children: [] };
+    case "json-text":
+      return { kind: "json-text", type: "any JSON", travels: "JSON text in a string", children: [] };
+  }
+}
+
+function unionTravels(rule: UnionRule): string {
+  switch (rule.by) {
+    case "same":
+      return "as is, every branch alike";
+    case "type":
+      return "by JSON type";
+    case "discriminator":
+      return `by discriminator ${JSON.stringify(rule.field)}`;
+    case "tag":
+      return "tagged {branch, value}";
+  }
+}
+
+const MAX_ENUM_SHOWN = 3;
+
+function scalarType(schema: Readonly<Record<string, JsonValue>>): string {
+  if (schema.const !== undefined) return `const ${JSON.stringify(schema.const)}`;
+  if (Array.isArray(schema.enum)) {
+    const values = schema.enum;
+    // A short enum is clearer spelt out; a long one only by its size.
+    return values.length <= MAX_ENUM_SHOWN
+      ? values.map((v) => JSON.stringify(v)).join(" | ")
+      : `enum (${values.length})`;
+  }
+  const type = schema.type;
+  const base = Array.isArray(type) ? type.join(" | ") : typeof type === "string" ? type : "any";
+  return typeof schema.format === "string" ? `${base} (${schema.format})` : base;
+}

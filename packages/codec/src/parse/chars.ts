@@ -1,0 +1,22 @@
+/** Character helpers shared by the scanner and its error wording. */
+
+export function isLowSurrogate(c: number): boolean {
+  return c >= 0xdc00 && c <= 0xdfff;
+}
+
+/** Value of the four hex digits at i, or -1 (also past the end, where charCodeAt gives NaN). */
+export function hex4(s: string, i: number): number {
+  let v = 0;
+  for (let k = i; k < i + 4; k++) {
+    const d = hexDigit(s.charCodeAt(k));
+    if (d < 0) return -1;
+    v = v * 16 + d;
+  }
+  return v;
+}
+
+function hexDigit(c: number): number {
+  if (c >= 48 && c <= 57) return c - 48;
+  const lower = c | 0x20;
+  return lower >= 97 && lower <= 102 ? lower - 87 : -1;
+}

@@ -1,0 +1,259 @@
+/**
+ * Error wording for the parser. These run only once a parse has already
+ * failed, so they may look around the failing offset to say what went wrong
+ * in words a person, and the model that wrote the text, can act on.
+ */
+import type { ErrorCode } from "../errors.js";
+import { hex4, isLowSurrogate } from "./chars.js";
+
+export interface Problem {
+  readonly code: ErrorCode;
+  /** For a person reading logs. */
+  readonly message: string;
+  /** The rule to follow, for the model's feedback. */
+  readonly hint: string;
+}
+
+const ARRAY = 1;
+
+const STRICT_JSON = "Send strict JSON (RFC 8259).";
+const DOUBLE_QUOTES = "Use double quotes for strings and member names.";
+const NO_COMMENTS = "Remove the comments; JSON has none.";
+const NO_TRAILING_COMMA = "Remove the comma before the closing bracket or brace.";
+const CLOSE_ALL = "Close every array with ] and every object with }.";
+const FINITE = "Use a finite number (or null); NaN and Infinity are not JSON.";
+
+const problem = (code: ErrorCode, message: string, hint: string): Problem => ({ code, message, hint });
+
+export function emptyInput(length: number): Problem {
+  const what = length === 0 ? "the input is empty" : "the input contains only whitespace";
+  return problem("invalid-json", what, "Send one JSON value.");
+}
+
+export function tooDeep(maxDepth: number): Problem {
+  return problem(
+    "too-deep",
+    `arrays and objects are nested more than ${maxDepth} levels deep`,
+    `Nest arrays and objects at most ${maxDepth} levels deep.`,
+  );
+}
+
+export function tooManyNodes(maxNodes: number): Problem {
+  return problem(
+    "too-many-nodes",
+    `the input has more than ${maxNodes} values`,
+    `Send at most ${maxNodes} values (objects, arrays, strings, numbers, booleans and nulls) in total.`,
+  );
+}
+
+export function duplicateKey(name: string): Problem {
+  return problem(
+    "duplicate-key",
+    `the member name ${quote(name)} appears twice in one object`,
+    "Give each member of an object only once.",
+  );
+}
+
+export function unsafeNumber(s: string, start: number, end: number): Problem {
+  const text = excerpt(s.slice(start, Math.min(end, start + 41)));
+  const overflow = !Number.isFinite(Number(s.slice(start, end)));
+  const message = overflow
+    ? `the number ${text} is too large to represent`
+    : `the number ${text} is beyond the safe integer range of ±${Number.MAX_SAFE_INTEGER} and would be rounded`;
+  return problem("unsafe-number", message, `Keep numbers within ±${Number.MAX_SAFE_INTEGER}.`);
+}
+
+export function isValueStart(c: number): boolean {
+  return c === 34 || c === 91 || c === 123 || c === 45 || (c >= 48 && c <= 57) || c === 116 || c === 102 || c === 110;
+}
+
+/** A value was due at i but something else is there. */
+export function describeExpectedValue(s: string, i: number, container: number | undefined): Problem {
+  const c = s.charCodeAt(i);
+  if (i >= s.length) return unterminated(container);
+  const special = commonMistake(s, i);
+  if (special) return special;
+  if ((c === 93 || c === 125) && previousToken(s, i) === 44) {
+    return problem("invalid-json", `trailing comma before '${s[i]}'`, NO_TRAILING_COMMA);
+  }
+  if (c === 0x2b) return problem("invalid-json", "a number starts with '+'", "Write numbers without a leading '+'.");
+  if (c === 0x2e) {
+    return problem("invalid-json", "a number starts with '.'", "Write a digit before the decimal point, e.g. 0.5.");
+  }
+  if (s.startsWith("NaN", i) || s.startsWith("Infinity", i)) {
+    return problem("invalid-json", `${s.startsWith("NaN", i) ? "NaN" : "Infinity"} is not a JSON number`, FINITE);
+  }
+  if (isIdentifierChar(c)) {
+    return problem("invalid-json", `unquoted text ${quote(word(s, i))} where a value was expected`, DOUBLE_QUOTES);
+  }
+  return problem("invalid-json", `unexpected ${charName(c)} where a value was expected`, STRICT_JSON);
+}
+
+/** A member name was due at i. */
+export function describeExpectedKey(s: string, i: number): Problem {
+  const c = s.charCodeAt(i);
+  if (i >= s.length) return unterminated(2);
+  const special = commonMistake(s, i);
+  if (special) return special;
+  if (c === 125 && previousToken(s, i) === 44)
+    return problem("invalid-json", "trailing comma before '}'", NO_TRAILING_COMMA);
+  if (isIdentifierChar(c)) {
+    return problem("invalid-json", `unquoted member name ${quote(word(s, i))}`, DOUBLE_QUOTES);
+  }
+  return problem("invalid-json", `unexpected ${charName(c)} where a member name was expected`, DOUBLE_QUOTES);
+}
+
+export function describeMissingColon(s: string, i: number): Problem {
+  if (i >= s.length) return unterminated(2);
+  const special = commonMistake(s, i);
+  if (special) return special;
+  return problem(
+    "invalid-json",
+    `unexpected ${charName(s.charCodeAt(i))} after a member name; expected ':'`,
+    "Separate each member name from its value with ':'.",
+  );
+}
+
+/** A value ended inside a container and neither ',' nor the closer follows. */
+export function describeAfterValue(s: string, i: number, container: number): Problem {
+  if (i >= s.length) return unterminated(container);
+  const special = commonMistake(s, i);
+  if (special) return special;
+  const expected = container === ARRAY ? "',' or ']'" : "',' or '}'";
+  return problem(
+    "invalid-json",
+    `unexpected ${charName(s.charCodeAt(i))} after a value; expected ${expected}`,
+    "Separate values with ',' and close every array and object.",
+  );
+}
+
+/** Something follows the complete root value. */
+export function describeTrailing(s: string, i: number): Problem {
+  const special = commonMistake(s, i);
+  if (special) return special;
+  return problem(
+    "invalid-json",
+    `unexpected ${charName(s.charCodeAt(i))} after the end of the JSON value`,
+    "Send exactly one JSON value with nothing after it.",
+  );
+}
+
+/** The string scan stopped at i (the end of input, a control character, a bad escape or a lone surrogate). */
+export function describeStringError(s: string, i: number): Problem {
+  if (i >= s.length) return problem("invalid-json", "unterminated string", "Close every string with a double quote.");
+  const c = s.charCodeAt(i);
+  if (c < 0x20) {
+    return problem(
+      "invalid-json",
+      `raw control character ${charName(c)} inside a string`,
+      "Escape control characters inside strings, e.g. \\n for a line break and \\t for a tab.",
+    );
+  }
+  if (c === 92) {
+    const u = s.charCodeAt(i + 1) === 117 ? hex4(s, i + 2) : -1;
+    if (u >= 0xd800 && u <= 0xdfff) {
+      return problem(
+        "invalid-utf8",
+        `the escape ${excerpt(s.slice(i, i + 6))} is an unpaired surrogate`,
+        "Escape a character outside the Basic Multilingual Plane as a surrogate pair (e.g. \\ud83d\\ude00) or send it unescaped.",
+      );
+    }
+    return problem(
+      "invalid-json",
+      `invalid escape sequence ${excerpt(s.slice(i, i + 6))}`,
+      'The only escapes are \\" \\\\ \\/ \\b \\f \\n \\r \\t and \\u followed by four hex digits.',
+    );
+  }
+  return loneSurrogate(c);
+}
+
+/** The number scan at start stopped at i. */
+export function describeNumberError(s: string, start: number, i: number): Problem {
+  const c = s.charCodeAt(i);
+  const prev = s.charCodeAt(i - 1);
+  if (i === start + 1 && prev === 45) {
+    if (s.startsWith("Infinity", i)) return problem("invalid-json", "-Infinity is not a JSON number", FINITE);
+    return problem("invalid-json", "expected a digit after '-'", "Write a digit after a minus sign.");
+  }
+  if (c >= 48 && c <= 57) {
+    return problem(
+      "invalid-json",
+      "a number has a leading zero",
+      "Write numbers without leading zeros, e.g. 7 not 07.",
+    );
+  }
+  if (prev === 46) {
+    return problem("invalid-json", "expected a digit after the decimal point", "Write 1.0 or 1, not 1.");
+  }
+  return problem("invalid-json", "expected a digit in the exponent", "Write an exponent as e.g. 1e5 or 1.5E-3.");
+}
+
+/** Mistakes worth naming wherever they appear: quotes, comments, a BOM, lone surrogates. */
+function commonMistake(s: string, i: number): Problem | undefined {
+  const c = s.charCodeAt(i);
+  if (c === 39) return problem("invalid-json", "single-quoted string", DOUBLE_QUOTES);
+  if (c === 47 && (s.charCodeAt(i + 1) === 47 || s.charCodeAt(i + 1) === 42)) {
+    return problem("invalid-json", "comments are not allowed in JSON", NO_COMMENTS);
+  }
+  if (c === 0xfeff) {
+    return problem(
+      "invalid-json",
+      i === 0 ? "the input starts with a byte order mark (U+FEFF)" : "unexpected byte order mark (U+FEFF)",
+      "Send the JSON text without a byte order mark.",
+    );
+  }
+  if (c >= 0xd800 && c <= 0xdfff && !(c <= 0xdbff && isLowSurrogate(s.charCodeAt(i + 1)))) return loneSurrogate(c);
+  return undefined;
+}
+
+function loneSurrogate(c: number): Problem {
+  return problem(
+    "invalid-utf8",
+    `unpaired surrogate ${charName(c)} in the text`,
+    "Send well-formed Unicode text; it cannot be encoded as UTF-8.",
+  );
+}
+
+function unterminated(container: number | undefined): Problem {
+  if (container === undefined || container === 0) {
+    return problem("invalid-json", "the input ends where a value was expected", "Send one complete JSON value.");
+  }
+  const what = container === ARRAY ? "an array" : "an object";
+  return problem("invalid-json", `the input ends inside ${what} that is never closed`, CLOSE_ALL);
+}
+
+/** The last non-whitespace character before i, or NaN. */
+function previousToken(s: string, i: number): number {
+  let j = i - 1;
+  while (j >= 0 && isWs(s.charCodeAt(j))) j--;
+  return s.charCodeAt(j);
+}
+
+function isWs(c: number): boolean {
+  return c === 32 || c === 10 || c === 13 || c === 9;
+}
+
+function isIdentifierChar(c: number): boolean {
+  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 95 || c === 36;
+}
+
+function word(s: string, i: number): string {
+  let j = i;
+  while (j < s.length && j < i + 40 && isIdentifierChar(s.charCodeAt(j))) j++;
+  return s.slice(i, j);
+}
+
+/** How a character is named in a message: the glyph for printable ASCII, else its code point. */
+export function charName(c: number): string {
+  if (c > 0x20 && c < 0x7f) return `'${String.fromCharCode(c)}'`;
+  return `U+${c.toString(16).toUpperCase().padStart(4, "0")}`;
+}
+
+/** A JSON-quoted, length-capped rendering of text for a message. */
+export function quote(text: string): string {
+  return JSON.stringify(text.length > 60 ? `${text.slice(0, 60)}…` : text);
+}
+
+function excerpt(text: string): string {
+  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
+}

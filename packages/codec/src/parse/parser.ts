@@ -1,0 +1,160 @@
+/**
+ * The bounded JSON parser: the trust boundary where raw tool-call argument
+ * text written by a model becomes a value.
+ *
+ * Design: a fast validating scanner (scanner.ts) checks every rule in one
+ * iterative pass without building anything; only text it accepts reaches
+ * native JSON.parse, which builds the value. Results are therefore plain
+ * JSON.parse values: ordinary objects whose `__proto__`, `constructor` and
+ * `prototype` members are own data properties, with Object.prototype as their
+ * prototype.
+ *
+ * Number spelling is not preserved: `1.0` is 1 and `-0` is 0 (the sign of a
+ * zero carries no meaning in tool arguments, and values must round-trip
+ * through JSON.stringify, which writes -0 as 0).
+ *
+ * Offsets count UTF-16 code units for string input and bytes for Uint8Array
+ * input, so they index the caller's own text either way.
+ */
+import { type CodecError, fail, ok, type Result } from "../errors.js";
+import type { Problem } from "./describe.js";
+import { type ScanFailure, type ScanOptions, scanJson } from "./scanner.js";
+import { firstInvalidUtf8, utf8Offset } from "./utf8.js";
+
+export interface ParseLimits {
+  /** UTF-8 bytes of the whole input. */
+  readonly maxBytes: number;
+  /** Values of every kind: objects, arrays, strings, numbers, booleans, nulls. */
+  readonly maxNodes: number;
+  /** Nesting of arrays and objects; a root container is depth 1. */
+  readonly maxDepth: number;
+}
+
+export const DEFAULT_PARSE_LIMITS: ParseLimits = Object.freeze({ maxBytes: 1_000_000, maxNodes: 20_000, maxDepth: 64 });
+
+// Fatal, and keeping a BOM so that it is rejected rather than silently dropped.
+const utf8Decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/** Parses JSON text under limits. Never throws: every failure is a CodecError value. */
+export function parseJson(input: string | Uint8Array, limits: Partial<ParseLimits> = {}): Result<unknown, CodecError> {
+  const maxBytes = limits.maxBytes ?? DEFAULT_PARSE_LIMITS.maxBytes;
+  const maxNodes = limits.maxNodes ?? DEFAULT_PARSE_LIMITS.maxNodes;
+  const maxDepth = limits.maxDepth ?? DEFAULT_PARSE_LIMITS.maxDepth;
+  try {
+    let text: string;
+    if (typeof input === "string") {
+      if (exceedsUtf8Bytes(input, maxBytes)) return tooLarge(maxBytes);
+      text = input;
+    } else if (input instanceof Uint8Array) {
+      if (input.byteLength > maxBytes) return tooLarge(maxBytes, input.byteLength);
+      const decoded = decodeUtf8(input);
+      if (typeof decoded !== "string") return decoded;
+      text = decoded;
+    } else {
+      return failWith(
+        { code: "invalid-json", message: "the input is neither a string nor bytes", hint: SEND_JSON },
+        "",
+      );
+    }
+    // Decoded bytes are well-formed by construction; for a string, one native
+    // check (free for one-byte strings) spares the scanner checking surrogates.
+    const wellFormed = typeof input !== "string" || isWellFormed(input);
+    return scanThenBuild(text, { maxNodes, maxDepth, wellFormed, trustControls: true }, typeof input !== "string");
+  } catch (error) {
+    // Unreachable for any input the scanner accepts; kept so that no input can make parseJson throw.
+    return failWith(
+      { code: "invalid-json", message: `the input could not be parsed (${String(error)})`, hint: SEND_JSON },
+      "",
+    );
+  }
+}
+
+// Node 20 has String.prototype.isWellFormed; the ES2023 lib does not declare it.
+const isWellFormed = (s: string): boolean => (s as unknown as { isWellFormed(): boolean }).isWellFormed();
+
+const SEND_JSON = "Send the arguments as one strict JSON value.";
+
+/**
+ * The fast scan leaves raw control characters inside long strings to
+ * JSON.parse. If either fails, a full scan names the first problem in the
+ * text, so what is reported never depends on the shortcut.
+ */
+function scanThenBuild(text: string, options: ScanOptions, bytes: boolean): Result<unknown, CodecError> {
+  const fast = scanJson(text, options);
+  if (fast.ok) {
+    const value = tryJsonParse(text);
+    if (value !== FAILED) return ok(fast.negativeZero ? withoutNegativeZero(value) : value);
+  } else return scanFailed(fast, text, bytes);
+  const full = scanJson(text, { ...options, trustControls: false });
+  if (!full.ok) return scanFailed(full, text, bytes);
+  // Unreachable: the full scan accepts only what JSON.parse accepts.
+  return failWith({ code: "invalid-json", message: "the input could not be parsed", hint: SEND_JSON }, "");
+}
+
+const FAILED: unique symbol = Symbol("failed");
+
+function tryJsonParse(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return FAILED;
+  }
+}
+
+/** Decided without scanning when the length alone settles it: a UTF-16 code unit is 1 to 3 UTF-8 bytes. */
+function exceedsUtf8Bytes(s: string, maxBytes: number): boolean {
+  if (s.length > maxBytes) return true;
+  return s.length * 3 > maxBytes && Buffer.byteLength(s, "utf8") > maxBytes;
+}
+
+function decodeUtf8(bytes: Uint8Array): string | ReturnType<typeof fail> {
+  try {
+    return utf8Decoder.decode(bytes);
+  } catch {
+    const offset = Math.max(0, firstInvalidUtf8(bytes));
+    const byte = (bytes[offset] ?? 0).toString(16).toUpperCase().padStart(2, "0");
+    const problem: Problem = {
+      code: "invalid-utf8",
+      message: `the input is not valid UTF-8 (byte 0x${byte} at offset ${offset})`,
+      hint: "Send the arguments as well-formed UTF-8 text.",
+    };
+    return failWith(problem, "", offset);
+  }
+}
+
+function tooLarge(maxBytes: number, size?: number): ReturnType<typeof fail> {
+  const actual = size === undefined ? "" : ` (${size} bytes)`;
+  const problem: Problem = {
+    code: "input-too-large",
+    message: `the input is larger than the limit of ${maxBytes} bytes${actual}`,
+    hint: `Send at most ${maxBytes} bytes of arguments.`,
+  };
+  return failWith(problem, "");
+}
+
+function scanFailed(scan: ScanFailure, text: string, bytes: boolean): ReturnType<typeof fail> {
+  return failWith(scan, scan.path, bytes ? utf8Offset(text, scan.offset) : scan.offset);
+}
+
+function failWith(problem: Problem, path: string, offset?: number): ReturnType<typeof fail> {
+  const where = path === "" ? "" : ` at ${path}`;
+  const feedback = `The arguments were rejected (${problem.code}${where}): ${problem.message}. ${problem.hint}`;
+  return fail(problem.code, path, problem.message, offset === undefined ? { feedback } : { feedback, offset });
+}
+
+/** Replaces every -0 in a freshly parsed value by 0, iteratively (depth is only bounded by the caller's limits). */
+function withoutNegativeZero(root: unknown): unknown {
+  if (Object.is(root, -0)) return 0;
+  const pending: object[] = [];
+  if (typeof root === "object" && root !== null) pending.push(root);
+  for (let node = pending.pop(); node !== undefined; node = pending.pop()) {
+    const record = node as Record<string, unknown>;
+    for (const key of Object.keys(record)) {
+      const v = record[key];
+      // Assignment is safe for a "__proto__" key: it is an own data property here, so [[Set]] never reaches the accessor.
+      if (Object.is(v, -0)) record[key] = 0;
+      else if (typeof v === "object" && v !== null) pending.push(v);
+    }
+  }
+  return root;
+}

@@ -1,0 +1,477 @@
+/**
+ * Validating JSON scanner: one iterative pass (no recursion, so nesting can
+ * never exhaust the JS stack) that checks RFC 8259 syntax and the strictwire
+ * rules: depth, node count, duplicate member names, unsafe numbers and lone
+ * surrogates. It builds nothing. Once it accepts a text, native JSON.parse
+ * builds the value: the accepted grammar is exactly JSON.parse's minus the
+ * inputs rejected here, and native building is faster than building in JS.
+ */
+import { pointerJoin } from "../errors.js";
+import { hex4, isLowSurrogate } from "./chars.js";
+import {
+  describeAfterValue,
+  describeExpectedKey,
+  describeExpectedValue,
+  describeMissingColon,
+  describeNumberError,
+  describeStringError,
+  describeTrailing,
+  duplicateKey,
+  emptyInput,
+  isValueStart,
+  type Problem,
+  tooDeep,
+  tooManyNodes,
+  unsafeNumber,
+} from "./describe.js";
+
+/** Where and why the scanner stopped, in the terms of the text it read. */
+export interface ScanFailure extends Problem {
+  readonly ok: false;
+  /** Index into the scanned string, in UTF-16 code units. */
+  readonly offset: number;
+  /** JSON Pointer to the member or element concerned. */
+  readonly path: string;
+}
+
+export interface ScanSuccess {
+  readonly ok: true;
+  /** A number whose value is -0 was seen, so the built value needs normalising. */
+  readonly negativeZero: boolean;
+}
+
+export interface ScanOptions {
+  readonly maxNodes: number;
+  readonly maxDepth: number;
+  /** The caller knows the text has no lone surrogates, so raw surrogates need no checking. */
+  readonly wellFormed: boolean;
+  /**
+   * Skip looking for raw control characters inside long strings. Only for a
+   * caller that lets JSON.parse, which rejects them, check the text after
+   * an accepting scan, and scans again without this when either fails.
+   */
+  readonly trustControls: boolean;
+}
+
+const QUOTE = 34;
+const COMMA = 44;
+const MINUS = 45;
+const COLON = 58;
+const LBRACKET = 91;
+const BACKSLASH = 92;
+const RBRACKET = 93;
+const LBRACE = 123;
+const RBRACE = 125;
+
+const ARRAY = 1;
+const OBJECT = 2;
+
+/** Objects with up to this many members compare names linearly; bigger ones switch to a Set. */
+const LINEAR_NAMES = 12;
+
+/** Strings are scanned char by char up to this length, then by native searches. */
+const SHORT_STRING = 16;
+/** Raw characters a long string must stop at, besides quotes and backslashes (which indexOf finds faster). */
+const CONTROL = /[\u0000-\u001f]/g;
+const SURROGATE = /[\ud800-\udfff]/g;
+const CONTROL_OR_SURROGATE = /[\u0000-\u001f\ud800-\udfff]/g;
+
+/** A number below 10^15 is a safe integer or not an integer. */
+const SAFE_MAGNITUDE = 15;
+/** A number below 10^-300 might underflow to zero (the smallest double is about 5e-324). */
+const UNDERFLOW_MAGNITUDE = -300;
+
+export function scanJson(s: string, options: ScanOptions): ScanSuccess | ScanFailure {
+  return new Scanner(s, options).run();
+}
+
+class Scanner {
+  private readonly n: number;
+  private negativeZero = false;
+  /** Set by number() when the failing number was well-formed but unsafe. */
+  private unsafe = false;
+  /** Set by string() when it met a backslash, so a member name needs decoding. */
+  private escaped = false;
+  /** Set by member() when it returns -1. */
+  private failure: ScanFailure | undefined;
+  // Per-depth state; index 1 is the root container. A member name is kept
+  // as the span of its text, `start` negated (~start) when it has escapes.
+  private readonly kind: number[] = [0];
+  private readonly index: number[] = [0];
+  private readonly nameStart: number[] = [0];
+  private readonly nameEnd: number[] = [0];
+  private readonly namesBase: number[] = [0];
+  private readonly nameSet: (Set<string> | undefined)[] = [undefined];
+  /** Name spans of the open objects still in linear mode, innermost last. */
+  private readonly namesStart: number[] = [];
+  private readonly namesEnd: number[] = [];
+  private namesLen = 0;
+  /** Cached positions for longString(): the next quote, backslash, and other stop character. */
+  private nextQuote = -1;
+  private nextBackslash = -1;
+  private nextOther = -1;
+  private readonly other: RegExp | undefined;
+
+  constructor(
+    private readonly s: string,
+    private readonly options: ScanOptions,
+  ) {
+    this.n = s.length;
+    this.other = stopCharacters(options);
+    // With nothing else to stop at, the next other stop is the end.
+    if (this.other === undefined) this.nextOther = this.n;
+  }
+
+  run(): ScanSuccess | ScanFailure {
+    const { s, n, kind, index } = this;
+    const { maxNodes, maxDepth } = this.options;
+    let i = skipWs(s, 0, n);
+    let depth = 0;
+    let nodes = 0;
+    if (i >= n) return this.failAt(i, 0, false, emptyInput(n));
+
+    // Each turn reads one value at i, then consumes separators and closers
+    // until the next value is due.
+    for (;;) {
+      let c = s.charCodeAt(i);
+      if (++nodes > maxNodes) {
+        const problem = isValueStart(c) ? tooManyNodes(maxNodes) : describeExpectedValue(s, i, kind[depth]);
+        return this.failAt(i, depth, true, problem);
+      }
+      if (c === QUOTE) {
+        const end = this.string(i + 1);
+        if (end < 0) return this.failAt(~end, depth, true, describeStringError(s, ~end));
+        i = end + 1;
+      } else if (c === LBRACKET || c === LBRACE) {
+        if (++depth > maxDepth) return this.failAt(i, depth - 1, true, tooDeep(maxDepth));
+        i = skipWs(s, i + 1, n);
+        if (c === LBRACKET) {
+          kind[depth] = ARRAY;
+          index[depth] = 0;
+          if (s.charCodeAt(i) !== RBRACKET) continue;
+        } else {
+          kind[depth] = OBJECT;
+          if (s.charCodeAt(i) !== RBRACE) {
+            this.openObject(depth);
+            i = this.member(i, depth);
+            if (i < 0) return this.failure!;
+            continue;
+          }
+        }
+        // An empty container: it closes at once.
+        i++;
+        depth--;
+      } else if (c === MINUS || (c >= 48 && c <= 57)) {
+        const end = this.number(i);
+        if (end < 0) {
+          const problem = this.unsafe ? unsafeNumber(s, i, ~end) : describeNumberError(s, i, ~end);
+          return this.failAt(this.unsafe ? i : ~end, depth, true, problem);
+        }
+        i = end;
+      } else {
+        const end = literalEnd(s, i, c);
+        if (end < 0) return this.failAt(i, depth, true, describeExpectedValue(s, i, kind[depth]));
+        i = end;
+      }
+
+      for (;;) {
+        i = skipWs(s, i, n);
+        if (depth === 0) return i < n ? this.failAt(i, 0, false, describeTrailing(s, i)) : this.success();
+        c = s.charCodeAt(i);
+        if (kind[depth] === ARRAY) {
+          if (c === COMMA) {
+            index[depth] = index[depth]! + 1;
+            i = skipWs(s, i + 1, n);
+            break;
+          }
+          if (c !== RBRACKET) return this.failAt(i, depth, false, describeAfterValue(s, i, ARRAY));
+        } else {
+          if (c === COMMA) {
+            i = this.member(skipWs(s, i + 1, n), depth);
+            if (i < 0) return this.failure!;
+            break;
+          }
+          if (c !== RBRACE) return this.failAt(i, depth, false, describeAfterValue(s, i, OBJECT));
+          this.closeObject(depth);
+        }
+        i++;
+        depth--;
+      }
+    }
+  }
+
+  private success(): ScanSuccess {
+    return { ok: true, negativeZero: this.negativeZero };
+  }
+
+  /**
+   * Reads `"name" :` at i and records the name. Returns the index of the
+   * member's value, or -1 with `failure` set.
+   */
+  private member(i: number, depth: number): number {
+    const { s, n } = this;
+    if (s.charCodeAt(i) !== QUOTE) return this.fail(i, depth, false, describeExpectedKey(s, i));
+    this.escaped = false;
+    const end = this.string(i + 1);
+    if (end < 0) return this.fail(~end, depth, false, describeStringError(s, ~end));
+    const start = this.escaped ? ~(i + 1) : i + 1;
+    this.nameStart[depth] = start;
+    this.nameEnd[depth] = end;
+    if (this.isDuplicate(start, end, depth)) return this.fail(i, depth, true, duplicateKey(this.name(start, end)));
+    const colon = skipWs(s, end + 1, n);
+    if (s.charCodeAt(colon) !== COLON) return this.fail(colon, depth, true, describeMissingColon(s, colon));
+    return skipWs(s, colon + 1, n);
+  }
+
+  /** The decoded member name of a span (start negated when it has escapes). */
+  private name(start: number, end: number): string {
+    // The text is already validated, so JSON.parse only decodes the escapes.
+    return start < 0 ? (JSON.parse(this.s.slice(~start - 1, end + 1)) as string) : this.s.slice(start, end);
+  }
+
+  private openObject(depth: number): void {
+    this.namesBase[depth] = this.namesLen;
+    this.nameSet[depth] = undefined;
+  }
+
+  private closeObject(depth: number): void {
+    const base = this.namesBase[depth];
+    if (base !== undefined) this.namesLen = base;
+    this.nameSet[depth] = undefined;
+  }
+
+  /**
+   * Records a member name of the object at depth; true if it was already
+   * there. Small objects compare spans of the text, allocating nothing; names
+   * with escapes are compared decoded.
+   */
+  private isDuplicate(start: number, end: number, depth: number): boolean {
+    const set = this.nameSet[depth];
+    if (set !== undefined) {
+      const name = this.name(start, end);
+      if (set.has(name)) return true;
+      set.add(name);
+      return false;
+    }
+    const { s, namesStart, namesEnd } = this;
+    const base = this.namesBase[depth]!;
+    const len = this.namesLen;
+    const length = end - start;
+    for (let k = base; k < len; k++) {
+      const otherStart = namesStart[k]!;
+      const otherEnd = namesEnd[k]!;
+      if (start >= 0 && otherStart >= 0) {
+        if (otherEnd - otherStart === length && sameText(s, otherStart, start, length)) return true;
+      } else if (this.name(otherStart, otherEnd) === this.name(start, end)) {
+        return true;
+      }
+    }
+    if (len - base < LINEAR_NAMES) {
+      namesStart[len] = start;
+      namesEnd[len] = end;
+      this.namesLen = len + 1;
+      return false;
+    }
+    // Big object: move its names to a Set so the check stays linear overall.
+    const big = new Set<string>();
+    for (let k = base; k < len; k++) big.add(this.name(namesStart[k]!, namesEnd[k]!));
+    big.add(this.name(start, end));
+    this.nameSet[depth] = big;
+    this.namesLen = base;
+    return false;
+  }
+
+  /** Scans a string body from i (just after the quote). Returns the closing quote's index, or ~offset of the fault. */
+  private string(i: number): number {
+    const { s, n } = this;
+    // Short strings (most names and many values) are cheapest char by char.
+    const stop = i + SHORT_STRING < n ? i + SHORT_STRING : n;
+    for (; i < stop; i++) {
+      const c = s.charCodeAt(i);
+      // Ordered so that a lowercase letter costs two comparisons.
+      if (c <= BACKSLASH ? c === QUOTE || c === BACKSLASH || c < 0x20 : c >= 0xd800 && c <= 0xdfff) {
+        if (c === QUOTE) return i;
+        const next = this.special(i, c);
+        if (next < 0) return next;
+        i = next - 1;
+      }
+    }
+    return i < n ? this.longString(i) : ~n;
+  }
+
+  /**
+   * The rest of a long string: native searches jump to the next quote,
+   * backslash and other stop character. Each position is cached (nothing to
+   * find lies between its search start and it, and i only grows), so the
+   * searches cost linear time over the whole text.
+   */
+  private longString(i: number): number {
+    const { s, n } = this;
+    for (;;) {
+      let quote = this.nextQuote;
+      if (quote < i) this.nextQuote = quote = indexOrEnd(s.indexOf('"', i), n);
+      let backslash = this.nextBackslash;
+      if (backslash < i) this.nextBackslash = backslash = indexOrEnd(s.indexOf("\\", i), n);
+      let other = this.nextOther;
+      if (other < i) this.nextOther = other = this.searchOther(i);
+      const stop = backslash < other ? backslash : other;
+      if (quote < stop) return quote;
+      if (stop >= n) return ~n;
+      i = this.special(stop, s.charCodeAt(stop));
+      if (i < 0) return i;
+    }
+  }
+
+  private searchOther(i: number): number {
+    const other = this.other!;
+    other.lastIndex = i;
+    return other.test(this.s) ? other.lastIndex - 1 : this.n;
+  }
+
+  /** Handles a backslash, control character or surrogate at i inside a string: the index after it, or ~i. */
+  private special(i: number, c: number): number {
+    if (c === BACKSLASH) {
+      this.escaped = true;
+      return escapeEnd(this.s, i);
+    }
+    // A raw surrogate must be a high one followed by a low one.
+    if (c >= 0xd800 && c <= 0xdbff && isLowSurrogate(this.s.charCodeAt(i + 1))) return i + 2;
+    return ~i;
+  }
+
+  /** Scans a number at start. Returns its end, or ~offset of the fault (and sets `unsafe` for an unsafe value). */
+  private number(start: number): number {
+    const s = this.s;
+    let i = start;
+    let c = s.charCodeAt(i);
+    const negative = c === MINUS;
+    if (negative) c = s.charCodeAt(++i);
+    const intStart = i;
+    if (c === 48) {
+      c = s.charCodeAt(++i);
+      if (isDigit(c)) return ~i;
+    } else if (c >= 49 && c <= 57) {
+      do c = s.charCodeAt(++i);
+      while (isDigit(c));
+    } else {
+      return ~i;
+    }
+    const intZero = s.charCodeAt(intStart) === 48;
+    // The value is below 10^magnitude.
+    let magnitude = intZero ? 0 : i - intStart;
+    if (c === 46) {
+      c = s.charCodeAt(++i);
+      if (!isDigit(c)) return ~i;
+      do c = s.charCodeAt(++i);
+      while (isDigit(c));
+    }
+    if (c === 101 || c === 69) {
+      c = s.charCodeAt(++i);
+      const negativeExponent = c === MINUS;
+      if (c === 43 || c === MINUS) c = s.charCodeAt(++i);
+      if (!isDigit(c)) return ~i;
+      let exponent = 0;
+      do {
+        // Capped: beyond this the magnitude test below has its answer anyway.
+        if (exponent < 100_000) exponent = exponent * 10 + c - 48;
+        c = s.charCodeAt(++i);
+      } while (isDigit(c));
+      magnitude += negativeExponent ? -exponent : exponent;
+    }
+    // Only numbers that might be unsafe, or a negative zero (written so, or a
+    // negative underflow), are materialised; the -0 is noted for normalising.
+    if (magnitude > SAFE_MAGNITUDE || (negative && (intZero || magnitude < UNDERFLOW_MAGNITUDE))) {
+      const value = Number(s.slice(start, i));
+      if (!(Math.abs(value) <= Number.MAX_SAFE_INTEGER)) {
+        this.unsafe = true;
+        return ~i;
+      }
+      if (value === 0 && negative) this.negativeZero = true;
+    }
+    return i;
+  }
+
+  private fail(offset: number, depth: number, includeTop: boolean, problem: Problem): -1 {
+    this.failure = this.failAt(offset, depth, includeTop, problem);
+    return -1;
+  }
+
+  private failAt(offset: number, depth: number, includeTop: boolean, problem: Problem): ScanFailure {
+    return { ok: false, ...problem, offset, path: this.pathTo(includeTop ? depth : depth - 1) };
+  }
+
+  /** JSON Pointer to the element or member being read at each level up to depth. */
+  private pathTo(depth: number): string {
+    let path = "";
+    for (let d = 1; d <= depth; d++) {
+      path =
+        this.kind[d] === ARRAY
+          ? `${path}/${this.index[d]}`
+          : pointerJoin(path, this.name(this.nameStart[d] ?? 0, this.nameEnd[d] ?? 0));
+    }
+    return path;
+  }
+}
+
+function skipWs(s: string, i: number, n: number): number {
+  // Most JSON from models is compact: one comparison settles it.
+  if (s.charCodeAt(i) > 32) return i;
+  for (; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c !== 32 && c !== 10 && c !== 13 && c !== 9) return i;
+  }
+  return n;
+}
+
+/** What a long string must stop at besides quotes and backslashes, given what the caller vouches for. */
+function stopCharacters({ wellFormed, trustControls }: ScanOptions): RegExp | undefined {
+  if (wellFormed) return trustControls ? undefined : CONTROL;
+  return trustControls ? SURROGATE : CONTROL_OR_SURROGATE;
+}
+
+function indexOrEnd(found: number, n: number): number {
+  return found < 0 ? n : found;
+}
+
+/** Whether the length chars at a and at b are the same. */
+function sameText(s: string, a: number, b: number, length: number): boolean {
+  for (let k = 0; k < length; k++) if (s.charCodeAt(a + k) !== s.charCodeAt(b + k)) return false;
+  return true;
+}
+
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
+
+/** End of `true`, `false` or `null` at i, or -1. */
+function literalEnd(s: string, i: number, c: number): number {
+  if (c === 116)
+    return s.charCodeAt(i + 1) === 114 && s.charCodeAt(i + 2) === 117 && s.charCodeAt(i + 3) === 101 ? i + 4 : -1;
+  if (c === 110)
+    return s.charCodeAt(i + 1) === 117 && s.charCodeAt(i + 2) === 108 && s.charCodeAt(i + 3) === 108 ? i + 4 : -1;
+  if (c === 102) {
+    const ok = s.charCodeAt(i + 1) === 97 && s.charCodeAt(i + 2) === 108 && s.charCodeAt(i + 3) === 115;
+    return ok && s.charCodeAt(i + 4) === 101 ? i + 5 : -1;
+  }
+  return -1;
+}
+
+/**
+ * End of the escape sequence whose backslash is at i, or ~i. An escaped high
+ * surrogate must be followed at once by an escaped low one; anything else would
+ * decode to a lone surrogate.
+ */
+function escapeEnd(s: string, i: number): number {
+  const c = s.charCodeAt(i + 1);
+  if (c !== 117) {
+    const simple = c === 34 || c === 92 || c === 47 || c === 98 || c === 102 || c === 110 || c === 114 || c === 116;
+    return simple ? i + 2 : ~i;
+  }
+  const u = hex4(s, i + 2);
+  if (u < 0) return ~i;
+  if (u < 0xd800 || u > 0xdfff) return i + 6;
+  if (u <= 0xdbff && s.charCodeAt(i + 6) === BACKSLASH && s.charCodeAt(i + 7) === 117) {
+    if (isLowSurrogate(hex4(s, i + 8))) return i + 12;
+  }
+  return ~i;
+}

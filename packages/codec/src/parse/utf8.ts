@@ -1,0 +1,52 @@
+/** UTF-8 helpers for the error path: they run only after a parse has failed. */
+
+/**
+ * Offset of the first byte that starts an ill-formed UTF-8 sequence, by the
+ * table of well-formed sequences in Unicode §3.9 (no overlongs, no surrogates,
+ * nothing above U+10FFFF); -1 if every sequence is well-formed.
+ */
+export function firstInvalidUtf8(bytes: Uint8Array): number {
+  const n = bytes.length;
+  let i = 0;
+  while (i < n) {
+    const lead = bytes[i]!;
+    if (lead < 0x80) {
+      i++;
+      continue;
+    }
+    const length =
+      lead >= 0xc2 && lead <= 0xdf ? 2 : lead >= 0xe0 && lead <= 0xef ? 3 : lead >= 0xf0 && lead <= 0xf4 ? 4 : 0;
+    if (length === 0 || !continuationsOk(bytes, i, lead, length)) return i;
+    i += length;
+  }
+  return -1;
+}
+
+function continuationsOk(bytes: Uint8Array, i: number, lead: number, length: number): boolean {
+  // The second byte's range is narrowed for some leads to exclude overlongs, surrogates and > U+10FFFF.
+  const low = lead === 0xe0 ? 0xa0 : lead === 0xf0 ? 0x90 : 0x80;
+  const high = lead === 0xed ? 0x9f : lead === 0xf4 ? 0x8f : 0xbf;
+  const second = bytes[i + 1];
+  if (second === undefined || second < low || second > high) return false;
+  for (let k = 2; k < length; k++) {
+    const b = bytes[i + k];
+    if (b === undefined || b < 0x80 || b > 0xbf) return false;
+  }
+  return true;
+}
+
+/** UTF-8 byte offset of the UTF-16 index `index` in a well-formed prefix of s. */
+export function utf8Offset(s: string, index: number): number {
+  let bytes = 0;
+  for (let i = 0; i < index && i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) bytes += 1;
+    else if (c < 0x800) bytes += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < index) {
+      // A surrogate pair is one 4-byte character.
+      bytes += 4;
+      i++;
+    } else bytes += 3;
+  }
+  return bytes;
+}
