@@ -7,3 +7,4 @@ export type { Field, Node, Plan, Presence, RelaxedConstraint, UnionRule } from "
 export { loadBundle } from "./load.js";
 export { DEFAULT_PARSE_LIMITS, type ParseLimits, parseJson } from "./parse/parser.js";
 export { TARGET_NAMES, type TargetName, type TargetProfile, targetProfile } from "./targets/index.js";
+export { re2 as linearRegExp } from "./validate/regexp.js";

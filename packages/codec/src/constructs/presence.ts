@@ -39,7 +39,9 @@ export function fieldWire(field: Field, wctx: WireContext): JsonObject {
   const child = wireOf(field.node, wctx);
   const annotations = field.annotations ?? {};
   if (!field.optional || field.presence === "native") return withAnnotations(child, annotations);
-  if (field.presence === "compact") return { ...annotations, anyOf: [child, { type: "null" }] };
+  // The member's description goes on the wrapper, where the model reads it, and only there.
+  const inner = withoutDescription(child, annotations);
+  if (field.presence === "compact") return { ...annotations, anyOf: [inner, { type: "null" }] };
   wctx.extraDefs[ABSENT_DEF] = ABSENT_SCHEMA;
   return {
     ...annotations,
@@ -47,12 +49,18 @@ export function fieldWire(field: Field, wctx: WireContext): JsonObject {
       { $ref: `#/$defs/${ABSENT_DEF}` },
       {
         type: "object",
-        properties: { state: { type: "string", const: "present" }, value: child },
+        properties: { state: { type: "string", const: "present" }, value: inner },
         required: ["state", "value"],
         additionalProperties: false,
       },
     ],
   };
+}
+
+function withoutDescription(child: JsonObject, annotations: JsonObject): JsonObject {
+  if (annotations.description === undefined || child.description !== annotations.description) return child;
+  const { description: _moved, ...rest } = child;
+  return rest;
 }
 
 function withAnnotations(child: JsonObject, annotations: JsonObject): JsonObject {

@@ -7,7 +7,7 @@ import { isPlainObject } from "../json.js";
 export type Dialect = "2020-12" | "2019-09" | "draft-07" | "draft-06" | "draft-04";
 
 /** The validator family a dialect is checked with. */
-export type ValidatorFamily = "2020" | "07";
+export type ValidatorFamily = "2020" | "2019" | "07";
 
 const BY_URI: readonly [string, Dialect][] = [
   ["json-schema.org/draft/2020-12/schema", "2020-12"],
@@ -58,7 +58,8 @@ export function detectDialect(schema: unknown): DialectResult {
 }
 
 export function familyOf(dialect: Dialect): ValidatorFamily {
-  return dialect === "2020-12" || dialect === "2019-09" ? "2020" : "07";
+  if (dialect === "2020-12") return "2020";
+  return dialect === "2019-09" ? "2019" : "07";
 }
 
 /**

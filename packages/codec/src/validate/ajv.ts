@@ -3,6 +3,7 @@
  * become Issues with JSON Pointer paths in the terms of the validated value.
  */
 import { Ajv, type ErrorObject, type Options, type ValidateFunction } from "ajv";
+import { Ajv2019 } from "ajv/dist/2019.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import * as addFormatsModule from "ajv-formats";
 import type { Issue } from "../errors.js";
@@ -13,7 +14,12 @@ import { re2 } from "./regexp.js";
 // ajv-formats is CommonJS: under NodeNext its plugin is the default export's default.
 const addFormats = addFormatsModule.default as unknown as typeof addFormatsModule.default.default;
 
-export type AnyAjv = Ajv | Ajv2020;
+export type AnyAjv = Ajv | Ajv2019 | Ajv2020;
+
+function newAjv(family: ValidatorFamily, options: Options): AnyAjv {
+  if (family === "2020") return new Ajv2020(options);
+  return family === "2019" ? new Ajv2019(options) : new Ajv(options);
+}
 
 const OPTIONS: Options = {
   strict: false,
@@ -29,7 +35,7 @@ export function createAjv(family: ValidatorFamily, allErrors: boolean): AnyAjv {
   // Schemas are checked against their meta-schema once, at compile (metaValidator): a
   // codec's own instances skip that, which spares compiling the meta-schema per bundle.
   const options = { ...OPTIONS, allErrors, validateSchema: false };
-  const ajv = family === "2020" ? new Ajv2020(options) : new Ajv(options);
+  const ajv = newAjv(family, options);
   addFormats(ajv);
   return ajv;
 }
@@ -86,7 +92,7 @@ export function metaValidator(family: ValidatorFamily): AnyAjv {
   let ajv = metaValidators[family];
   if (ajv === undefined) {
     const options = { ...OPTIONS, allErrors: true };
-    ajv = family === "2020" ? new Ajv2020(options) : new Ajv(options);
+    ajv = newAjv(family, options);
     addFormats(ajv);
     metaValidators[family] = ajv;
   }

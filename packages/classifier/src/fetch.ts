@@ -1,0 +1,188 @@
+/**
+ * Read-only fetch of stored responses: GET {base}/responses/{id}. Bounded in
+ * time per request, retried on 429 and 5xx, a few at a time, results in the
+ * order of the ids. The key goes into one header and nowhere else: no message
+ * built here contains it, and no response body is ever echoed (an API's 401
+ * body can quote part of the key).
+ */
+import { setTimeout as sleep } from "node:timers/promises";
+import { parseJson, type Result } from "@strictwire/codec";
+import { DOCUMENT_LIMITS } from "./input.js";
+import { errorMessage, isRecord } from "./json.js";
+
+export const DEFAULT_BASE_URL = "https://api.openai.com/v1";
+
+export interface FetchTuning {
+  /** Per request, body included. */
+  readonly timeoutMs?: number | undefined;
+  /** Tries per id, the first included. */
+  readonly maxAttempts?: number | undefined;
+  readonly concurrency?: number | undefined;
+  /** No wait between tries is longer than this, whatever Retry-After says. */
+  readonly maxRetryWaitMs?: number | undefined;
+  /** The first backoff; each later one doubles. */
+  readonly baseDelayMs?: number | undefined;
+}
+
+export interface FetchOptions extends FetchTuning {
+  readonly apiKey: string;
+  readonly baseUrl?: string | undefined;
+}
+
+/** Every tuning setting, filled in. */
+export type ResolvedTuning = { readonly [K in keyof FetchTuning]-?: number };
+
+export const DEFAULT_TUNING: ResolvedTuning = Object.freeze({
+  timeoutMs: 30_000,
+  maxAttempts: 4,
+  concurrency: 4,
+  maxRetryWaitMs: 30_000,
+  baseDelayMs: 500,
+});
+
+export type FetchOutcome =
+  | { readonly id: string; readonly kind: "ok"; readonly response: unknown }
+  | { readonly id: string; readonly kind: "not-found" }
+  | { readonly id: string; readonly kind: "failed"; readonly reason: string };
+
+/** 401 or 403: the key cannot read stored responses, so the run stops. */
+export interface AuthFailure {
+  readonly status: number;
+  readonly message: string;
+}
+
+type Attempt = FetchOutcome | { readonly kind: "auth"; readonly status: number } | { readonly kind: "stopped" };
+
+function setting(value: number | undefined, fallback: number, min: number): number {
+  return value !== undefined && Number.isFinite(value) ? Math.max(min, Math.floor(value)) : fallback;
+}
+
+function tuningOf(options: FetchTuning): ResolvedTuning {
+  return {
+    timeoutMs: setting(options.timeoutMs, DEFAULT_TUNING.timeoutMs, 1),
+    maxAttempts: setting(options.maxAttempts, DEFAULT_TUNING.maxAttempts, 1),
+    concurrency: setting(options.concurrency, DEFAULT_TUNING.concurrency, 1),
+    maxRetryWaitMs: setting(options.maxRetryWaitMs, DEFAULT_TUNING.maxRetryWaitMs, 0),
+    baseDelayMs: setting(options.baseDelayMs, DEFAULT_TUNING.baseDelayMs, 0),
+  };
+}
+
+/** Milliseconds a Retry-After value asks for: delay-seconds or an HTTP date. */
+export function parseRetryAfter(value: string | null | undefined, now: number): number | undefined {
+  if (value === null || value === undefined) return undefined;
+  const text = value.trim();
+  if (/^\d+(\.\d+)?$/.test(text)) return Number(text) * 1000;
+  const date = Date.parse(text);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/** The wait before try number attempt + 1: what the server asked for, else doubling backoff; capped. */
+export function retryDelayMs(
+  retryAfter: string | null | undefined,
+  attempt: number,
+  tuning: { readonly baseDelayMs: number; readonly maxRetryWaitMs: number },
+  now: number = Date.now(),
+): number {
+  const asked = parseRetryAfter(retryAfter, now);
+  const backoff = tuning.baseDelayMs * 2 ** Math.max(0, attempt - 1);
+  return Math.min(tuning.maxRetryWaitMs, asked ?? backoff);
+}
+
+function shouldRetry(status: number): boolean {
+  return status === 429 || status >= 500;
+}
+
+function failureReason(error: unknown, timeoutMs: number): string {
+  if (error instanceof Error && error.name === "TimeoutError") return `no answer within ${timeoutMs} ms`;
+  const cause = error instanceof Error && error.cause !== undefined ? errorMessage(error.cause) : undefined;
+  return `network error: ${cause ?? errorMessage(error)}`;
+}
+
+interface Context {
+  readonly url: (id: string) => string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly tuning: ResolvedTuning;
+  readonly stop: AbortSignal;
+}
+
+async function readBody(id: string, response: Response): Promise<FetchOutcome> {
+  const text = await response.text();
+  const parsed = parseJson(text, DOCUMENT_LIMITS);
+  if (!parsed.ok) return { id, kind: "failed", reason: `the body is not JSON (${parsed.error.code})` };
+  if (!isRecord(parsed.value)) return { id, kind: "failed", reason: "the body is not a JSON object" };
+  return { id, kind: "ok", response: parsed.value };
+}
+
+async function fetchOne(id: string, context: Context): Promise<Attempt> {
+  const { tuning, stop } = context;
+  for (let attempt = 1; ; attempt += 1) {
+    let reason: string;
+    let retryAfter: string | null = null;
+    try {
+      const signal = AbortSignal.any([AbortSignal.timeout(tuning.timeoutMs), stop]);
+      const response = await fetch(context.url(id), { headers: context.headers, signal });
+      if (response.ok) return await readBody(id, response);
+      await response.body?.cancel();
+      if (response.status === 404) return { id, kind: "not-found" };
+      if (response.status === 401 || response.status === 403) return { kind: "auth", status: response.status };
+      if (!shouldRetry(response.status)) return { id, kind: "failed", reason: `HTTP ${response.status}` };
+      reason = `HTTP ${response.status}`;
+      retryAfter = response.headers.get("retry-after");
+    } catch (error) {
+      if (stop.aborted) return { kind: "stopped" };
+      reason = failureReason(error, tuning.timeoutMs);
+    }
+    if (attempt >= tuning.maxAttempts) {
+      return { id, kind: "failed", reason: `${reason}, after ${attempt} attempt(s)` };
+    }
+    try {
+      await sleep(retryDelayMs(retryAfter, attempt, tuning), undefined, { signal: stop });
+    } catch {
+      return { kind: "stopped" };
+    }
+  }
+}
+
+export function authMessage(status: number): string {
+  return `${status} from OpenAI: this needs a project key that can read stored responses`;
+}
+
+/**
+ * Fetch every id, at most `concurrency` at a time. A 401 or 403 stops the
+ * whole run (every other id would fail the same way); anything else is an
+ * outcome for that id.
+ */
+export async function fetchStoredResponses(
+  ids: readonly string[],
+  options: FetchOptions,
+): Promise<Result<FetchOutcome[], AuthFailure>> {
+  const tuning = tuningOf(options);
+  const base = (options.baseUrl || DEFAULT_BASE_URL).replace(/\/+$/, "");
+  const stopper = new AbortController();
+  const context: Context = {
+    url: (id) => `${base}/responses/${encodeURIComponent(id)}`,
+    headers: { Authorization: `Bearer ${options.apiKey}`, Accept: "application/json" },
+    tuning,
+    stop: stopper.signal,
+  };
+  const outcomes: FetchOutcome[] = new Array(ids.length);
+  let next = 0;
+  let denied: number | undefined;
+  const worker = async (): Promise<void> => {
+    while (denied === undefined && next < ids.length) {
+      const index = next;
+      next += 1;
+      const result = await fetchOne(ids[index]!, context);
+      if (result.kind === "stopped") return;
+      if (result.kind === "auth") {
+        denied ??= result.status;
+        stopper.abort();
+        return;
+      }
+      outcomes[index] = result;
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(tuning.concurrency, ids.length) }, worker));
+  if (denied !== undefined) return { ok: false, error: { status: denied, message: authMessage(denied) } };
+  return { ok: true, value: outcomes };
+}

@@ -1,0 +1,40 @@
+/**
+ * JSON Pointers rendered the way the seed prints paths: arguments.rows[0].sku.
+ * Walking the value tells an array index from an object key named "0"; without
+ * a value, a numeric token is taken to be an index.
+ */
+import { isRecord } from "./json.js";
+
+export function pointerTokens(pointer: string): string[] {
+  if (pointer === "") return [];
+  return pointer
+    .slice(pointer.startsWith("/") ? 1 : 0)
+    .split("/")
+    .map((token) => token.replaceAll("~1", "/").replaceAll("~0", "~"));
+}
+
+export function escapeToken(token: string): string {
+  return token.replaceAll("~", "~0").replaceAll("/", "~1");
+}
+
+const PLAIN_KEY = /^[A-Za-z_$][\w$-]*$/;
+
+function keySegment(key: string): string {
+  return PLAIN_KEY.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`;
+}
+
+const NO_VALUE = Symbol("no value");
+
+/** Render a pointer under a label; pass the value it points into when known. */
+export function renderPath(label: string, pointer: string, root: unknown = NO_VALUE): string {
+  let out = label;
+  let current: unknown = root;
+  for (const token of pointerTokens(pointer)) {
+    const isIndex = current === NO_VALUE ? /^(0|[1-9]\d*)$/.test(token) : Array.isArray(current);
+    out += isIndex ? `[${token}]` : keySegment(token);
+    if (Array.isArray(current)) current = current[Number(token)];
+    else if (isRecord(current)) current = Object.hasOwn(current, token) ? current[token] : undefined;
+    else if (current !== NO_VALUE) current = undefined;
+  }
+  return out;
+}

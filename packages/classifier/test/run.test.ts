@@ -1,0 +1,233 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import { EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE, runClassify } from "../src/index.js";
+import { capture } from "./support/io.js";
+import { json, type StoredServer, startStoredServer, storedResponse } from "./support/server.js";
+
+const KEY = "sk-proj-NEVER-PRINT-9f8e7d6c5b4a";
+const FAST = { baseDelayMs: 5, maxRetryWaitMs: 100, timeoutMs: 2_000 };
+const pad = (state: string) => state.padEnd(27);
+
+const GOOD = storedResponse("resp_good", '{"amount_cents": 1200}');
+const BAD = storedResponse("resp_bad", '{"amount_cents": "1200"}');
+const LOOSE = storedResponse("resp_loose", '{"amount_cents": 5}', false);
+const PARALLEL = {
+  id: "resp_par",
+  tools: (GOOD as { tools: unknown }).tools,
+  output: [
+    { type: "function_call", name: "charge", call_id: "call_a", arguments: '{"amount_cents": 1}' },
+    { type: "function_call", name: "refund", call_id: "call_b", arguments: "{}" },
+  ],
+};
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "strictwire-classify-"));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function idsFile(text: string): Promise<string> {
+  const path = join(dir, `ids-${Math.random().toString(36).slice(2)}.txt`);
+  await writeFile(path, text);
+  return path;
+}
+
+describe("offline runs", () => {
+  test("the seed's lines: findings with repairs, notes, parallel calls, and the count", async () => {
+    const c = capture();
+    const code = await runClassify({ responsesText: JSON.stringify([GOOD, BAD, LOOSE, PARALLEL]) }, c.io);
+    expect(code).toBe(EXIT_FINDINGS);
+    expect(c.outLines()).toEqual([
+      `${pad("arguments-violate-schema")} resp_bad charge/call_resp_bad  the arguments parse cleanly and break the ` +
+        "declared schema in 1 place(s): arguments.amount_cents: expected integer, got string",
+      expect.stringMatching(/^ {2}repair: Validate arguments against the tool schema before dispatch/),
+      expect.stringMatching(/^ {2}repair: Set strict: true on tool charge, with additionalProperties: false/),
+      `${pad("dispatchable-unconstrained")} resp_loose charge/call_resp_loose  this call matches the schema, but the ` +
+        "tool was declared without strict: true, so nothing guaranteed that it would",
+      "  note: This call was fine. Set strict: true on the tool anyway, because nothing about this response promised it would be.",
+      `${pad("parallel-calls")} resp_par  2 call(s) in one turn`,
+      `${pad("unknown-tool")} resp_par refund/call_b  the arguments parse cleanly and no tool named 'refund' was ` +
+        "declared on this response. A dispatcher that indexes a handler map by name raises here, not at the parse.",
+      expect.stringMatching(/^ {2}repair: Handle an unknown tool name explicitly/),
+      expect.stringMatching(/^ {2}repair: Check that the tool list sent on this call matches the handler map/),
+      "5 tool call(s) checked, 2 your dispatcher cannot use",
+    ]);
+    expect(c.err()).toBe("");
+  });
+
+  test("--show-all adds the dispatchable calls", async () => {
+    const c = capture();
+    expect(await runClassify({ responsesText: JSON.stringify(GOOD), showAll: true }, c.io)).toBe(EXIT_CLEAN);
+    expect(c.outLines()).toEqual([
+      `${pad("dispatchable")} resp_good charge/call_resp_good  parses and matches the declared schema`,
+      "1 tool call(s) checked, 0 your dispatcher cannot use",
+    ]);
+  });
+
+  test("a clean input exits 0 and prints only the count", async () => {
+    const c = capture();
+    expect(await runClassify({ responsesText: JSON.stringify([GOOD, LOOSE]) }, c.io)).toBe(EXIT_CLEAN);
+    expect(c.outLines().at(-1)).toBe("2 tool call(s) checked, 0 your dispatcher cannot use");
+  });
+
+  test("JSON lines in, one JSON object per call out, every call, then the summary", async () => {
+    const text = [GOOD, BAD, PARALLEL, 7].map((r) => JSON.stringify(r)).join("\n");
+    const c = capture();
+    expect(await runClassify({ responsesText: text, json: true }, c.io)).toBe(EXIT_FINDINGS);
+    const objects = c.outLines().map((line) => JSON.parse(line));
+    expect(objects).toHaveLength(5);
+    expect(objects[0]).toEqual({
+      state: "dispatchable",
+      responseId: "resp_good",
+      name: "charge",
+      callId: "call_resp_good",
+      detail: "parses and matches the declared schema",
+      repairs: [],
+    });
+    expect(Object.keys(objects[1])).toEqual(["state", "responseId", "name", "callId", "detail", "repairs"]);
+    expect(objects[1].repairs).toHaveLength(2);
+    expect(objects[4]).toEqual({
+      summary: {
+        checked: 4,
+        findings: 2,
+        byState: {
+          "arguments-truncated": 0,
+          "arguments-unparseable": 0,
+          "unknown-tool": 1,
+          "schema-invalid": 0,
+          "arguments-violate-schema": 1,
+          "dispatchable-unconstrained": 0,
+          dispatchable: 2,
+        },
+        unreadable: [{ responseId: "#4", reason: "entry 4 is integer, not a response object" }],
+        parallel: [{ responseId: "resp_par", calls: 2 }],
+      },
+    });
+    expect(c.err()).toBe(`${pad("unreadable")} #4  entry 4 is integer, not a response object\n`);
+  });
+
+  test("a truncated response gets the truncation note, not a finding", async () => {
+    const cut = {
+      ...(storedResponse("resp_cut", '{"amount_c') as object),
+      status: "incomplete",
+      incomplete_details: { reason: "max_output_tokens" },
+    };
+    const c = capture();
+    expect(await runClassify({ responsesText: JSON.stringify(cut) }, c.io)).toBe(EXIT_CLEAN);
+    expect(c.outLines()[0]).toMatch(/^arguments-truncated {9}resp_cut charge\/call_resp_cut {2}the arguments string/);
+    expect(c.outLines()[1]).toMatch(/^ {2}note: Not a schema problem/);
+  });
+
+  test("responses text that is not JSON is a usage error", async () => {
+    const c = capture();
+    expect(await runClassify({ responsesText: "{oops" }, c.io)).toBe(EXIT_USAGE);
+    expect(c.err()).toMatch(/^the responses input is not JSON or JSON lines/);
+    expect(c.out()).toBe("");
+  });
+
+  test("neither input, or both, is a usage error", async () => {
+    const neither = capture();
+    expect(await runClassify({}, neither.io)).toBe(EXIT_USAGE);
+    expect(neither.err()).toContain("--responses");
+    const both = capture();
+    expect(await runClassify({ responsesText: "[]", idsFile: "ids.txt" }, both.io)).toBe(EXIT_USAGE);
+    expect(both.err()).toContain("not both");
+  });
+});
+
+describe("live runs against a real server", () => {
+  let server: StoredServer | undefined;
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+
+  const env = (s: StoredServer) => ({ OPENAI_API_KEY: KEY, OPENAI_BASE_URL: s.baseUrl });
+
+  test("fetches the ids in order, reports a 404 as unreadable, and never prints the key", async () => {
+    server = await startStoredServer({
+      resp_good: () => ({ ...json(GOOD), delayMs: 50 }),
+      resp_bad: () => json(BAD),
+      resp_flaky: (n) => (n === 1 ? { status: 502 } : json(storedResponse("resp_flaky", '{"amount_cents": 2}'))),
+    });
+    const file = await idsFile("# last week\nresp_good\n\nresp_gone\nresp_bad\nresp_flaky\n");
+    const c = capture(env(server));
+    const code = await runClassify({ idsFile: file, showAll: true, fetch: FAST }, c.io);
+    expect(code).toBe(EXIT_FINDINGS);
+    expect(c.outLines().filter((line) => !line.startsWith("  "))).toEqual([
+      `${pad("dispatchable")} resp_good charge/call_resp_good  parses and matches the declared schema`,
+      expect.stringMatching(/^arguments-violate-schema {4}resp_bad charge\/call_resp_bad/),
+      `${pad("dispatchable")} resp_flaky charge/call_resp_flaky  parses and matches the declared schema`,
+      "3 tool call(s) checked, 1 your dispatcher cannot use",
+    ]);
+    expect(c.err()).toBe(
+      `${pad("unreadable")} resp_gone  not found. Stored responses expire, and a response created without storage was never readable.\n`,
+    );
+    expect(server.hits.every((hit) => hit.authorization === `Bearer ${KEY}`)).toBe(true);
+    expect(c.out() + c.err()).not.toContain(KEY);
+  });
+
+  test("401 stops the run with a clear message and exit 2; the key is not printed though the body quotes it", async () => {
+    const denied = () => json({ error: { message: `Incorrect API key provided: ${KEY}` } }, 401);
+    server = await startStoredServer({ a: denied, b: denied });
+    const c = capture(env(server));
+    const code = await runClassify({ idsFile: await idsFile("a\nb\n"), json: true, fetch: FAST }, c.io);
+    expect(code).toBe(EXIT_USAGE);
+    expect(c.err()).toBe("401 from OpenAI: this needs a project key that can read stored responses\n");
+    expect(c.out()).toBe("");
+    expect(c.out() + c.err()).not.toContain(KEY);
+  });
+
+  test("403 stops the run too", async () => {
+    server = await startStoredServer({ a: () => ({ status: 403 }) });
+    const c = capture(env(server));
+    expect(await runClassify({ idsFile: await idsFile("a\n"), fetch: FAST }, c.io)).toBe(EXIT_USAGE);
+    expect(c.err()).toMatch(/^403 from OpenAI/);
+  });
+
+  test("a response that cannot be fetched leaves the check incomplete: exit 2 when nothing else was found", async () => {
+    server = await startStoredServer({ resp_good: () => json(GOOD), down: () => ({ status: 503 }) });
+    const c = capture(env(server));
+    const code = await runClassify(
+      { idsFile: await idsFile("resp_good\ndown\n"), fetch: { ...FAST, maxAttempts: 2 } },
+      c.io,
+    );
+    expect(code).toBe(EXIT_USAGE);
+    expect(c.err()).toContain(`${pad("unreadable")} down  HTTP 503, after 2 attempt(s)`);
+    expect(c.err()).toContain("1 response(s) could not be read, so this check is incomplete");
+    expect(c.outLines()).toEqual(["1 tool call(s) checked, 0 your dispatcher cannot use"]);
+  });
+
+  test("findings still exit 1 when another response could not be fetched", async () => {
+    server = await startStoredServer({ resp_bad: () => json(BAD), slow: () => ({ ...json(GOOD), delayMs: 3_000 }) });
+    const c = capture(env(server));
+    const tuning = { ...FAST, timeoutMs: 80, maxAttempts: 1 };
+    expect(await runClassify({ idsFile: await idsFile("slow\nresp_bad\n"), fetch: tuning }, c.io)).toBe(EXIT_FINDINGS);
+    expect(c.err()).toContain("no answer within 80 ms, after 1 attempt(s)");
+  });
+
+  test("no key: exit 2 before any request", async () => {
+    server = await startStoredServer({});
+    const c = capture({ OPENAI_BASE_URL: server.baseUrl, OPENAI_API_KEY: "  " });
+    expect(await runClassify({ idsFile: await idsFile("a\n") }, c.io)).toBe(EXIT_USAGE);
+    expect(c.err()).toBe("set OPENAI_API_KEY, a project key set to Read Only\n");
+    expect(server.hits).toHaveLength(0);
+  });
+
+  test("a key with a space or line break inside is refused without being echoed", async () => {
+    const c = capture({ OPENAI_API_KEY: `${KEY} extra` });
+    expect(await runClassify({ idsFile: await idsFile("a\n") }, c.io)).toBe(EXIT_USAGE);
+    expect(c.err()).toMatch(/^OPENAI_API_KEY holds spaces/);
+    expect(c.err()).not.toContain(KEY);
+  });
+
+  test("a missing ids file: exit 2", async () => {
+    const c = capture({ OPENAI_API_KEY: KEY });
+    expect(await runClassify({ idsFile: join(dir, "no-such-ids.txt") }, c.io)).toBe(EXIT_USAGE);
+    expect(c.err()).toMatch(/^cannot read the ids file \(ENOENT/);
+  });
+});
