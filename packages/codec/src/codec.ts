@@ -7,6 +7,7 @@
 import type { Bundle } from "./bundle/bundle.js";
 import { ABSENT, type EncodeContext, FAIL, type WalkContext } from "./constructs/context.js";
 import { decodeNode, encodeNode } from "./constructs/dispatch.js";
+import { type StandardCodecProps, standardProps } from "./dispatch/standard.js";
 import { type CodecError, type ErrorCode, fail, type Issue, ok, type Result } from "./errors.js";
 import type { Node, UnionNode } from "./ir/nodes.js";
 import { jsonTypeOf } from "./json.js";
@@ -22,6 +23,21 @@ export type RawArguments = string | Uint8Array | unknown;
 export interface DecodeOptions {
   /** Override the bundle's parse limits for this call. */
   readonly limits?: Partial<ParseLimits>;
+  /**
+   * Also run the wire schema's validator before rebuilding. It accepts exactly what the
+   * default accepts (the plan walk checks the wire's structure); it costs time and helps
+   * when debugging a bundle.
+   */
+  readonly checkWireSchema?: boolean;
+}
+
+const NO_ARGUMENTS: unique symbol = Symbol("no-arguments");
+
+/** The wire root is exactly {"arguments": ...}. */
+function argumentsOf(wire: unknown): unknown {
+  if (typeof wire !== "object" || wire === null || Array.isArray(wire)) return NO_ARGUMENTS;
+  const keys = Object.keys(wire);
+  return keys.length === 1 && keys[0] === "arguments" ? (wire as { arguments: unknown }).arguments : NO_ARGUMENTS;
 }
 
 export class Codec<T = unknown> {
@@ -41,6 +57,11 @@ export class Codec<T = unknown> {
     return this.bundle.wire;
   }
 
+  /** Standard Schema V1 (validate = decode) and Standard JSON Schema V1 (input = wire, output = source). */
+  get "~standard"(): StandardCodecProps<T> {
+    return standardProps(this);
+  }
+
   decode(raw: RawArguments, options: DecodeOptions = {}): Result<T> {
     const limits = options.limits ? { ...this.limits, ...options.limits } : this.limits;
     let wire: unknown;
@@ -55,15 +76,31 @@ export class Codec<T = unknown> {
       wire = raw;
     }
 
-    const wireIssues = this.validators.checkWire(wire);
-    if (wireIssues !== undefined) return this.wireViolation(wire, wireIssues);
+    if (options.checkWireSchema === true) {
+      const wireIssues = this.validators.checkWire(wire);
+      if (wireIssues !== undefined) return this.wireViolation(wire, wireIssues);
+    }
 
+    // The walk enforces the wire's structure (closed objects, tags, entries, JSON types) as it
+    // rebuilds; the final validation enforces every value constraint. Together they accept what
+    // the wire schema and the contract accept, without running the wire validator on success.
     const ctx: WalkContext = { defs: this.bundle.plan.defs, path: [], error: undefined, limits };
-    const value = decodeNode(this.bundle.plan.root, (wire as { arguments: unknown }).arguments, ctx);
-    if (value === FAIL || value === ABSENT) return { ok: false, error: this.withFeedback(ctx.error) };
+    const args = argumentsOf(wire);
+    const value = args === NO_ARGUMENTS ? FAIL : decodeNode(this.bundle.plan.root, args, ctx);
+    if (value === FAIL || value === ABSENT) {
+      // Diagnose with the wire schema: its verdict comes first, as if it had run up front.
+      const wireIssues = this.validators.checkWire(wire);
+      if (wireIssues !== undefined) return this.wireViolation(wire, wireIssues);
+      return { ok: false, error: this.withFeedback(ctx.error) };
+    }
 
     const issues = this.validators.checkSource(value);
-    if (issues !== undefined) return this.contractViolation(issues);
+    if (issues !== undefined) {
+      // A value the wire schema itself forbids is the model not following the wire: say that first.
+      const wireIssues = this.validators.checkWire(wire);
+      if (wireIssues !== undefined) return this.wireViolation(wire, wireIssues);
+      return this.contractViolation(issues);
+    }
     return ok(value as T);
   }
 

@@ -22,6 +22,8 @@ describe("round trip on generated schemas", () => {
     fc.assert(
       fc.property(caseArb, fc.boolean(), ([schema, presence, openObjects, value], factored) => {
         const compiled = compileCodec(schema, { presence, openObjects, factored });
+        // A generated schema may be deeper than the target allows: that refusal is the right answer.
+        fc.pre(compiled.ok || compiled.error.code !== "target-limit");
         expect(compiled.ok, JSON.stringify(!compiled.ok && compiled.error)).toBe(true);
         if (!compiled.ok) return;
         const codec = compiled.value;

@@ -164,7 +164,7 @@ function isIdentitySafe(node: UnionNode, i: number, j: number, ctx: EncodeContex
 }
 
 export function decodeUnion(node: UnionNode, wire: unknown, ctx: WalkContext): unknown | Fail {
-  if (node.rule.by === "same") return wire;
+  if (node.rule.by === "same") return decodeAnyBranch(node, wire, ctx);
   const i = decoderBranch(node, wire);
   if (i < 0) {
     const what =
@@ -177,5 +177,41 @@ export function decodeUnion(node: UnionNode, wire: unknown, ctx: WalkContext): u
   if (node.rule.by === "tag" && (Object.keys(wire as object).length !== 2 || !Object.hasOwn(wire as object, "value"))) {
     return failAt(ctx, "wire-violation", 'a union tag is exactly {"branch": i, "value": ...}');
   }
-  return decodeNode(node.branches[i]!, payload, ctx);
+  const depth = ctx.path.length;
+  const value = decodeNode(node.branches[i]!, payload, ctx);
+  if (value !== FAIL || node.rule.by !== "type") return value;
+  // Several identity branches may share a JSON type; the rule names the first. Try the others.
+  const t = jsonTypeOf(wire);
+  for (let j = 0; j < node.branches.length; j++) {
+    const branch = node.branches[j]!;
+    if (
+      j === i ||
+      t === undefined ||
+      !isIdentity(branch, ctx.defs) ||
+      !wireTypesOf(branch, ctx.defs, new Set()).includes(t)
+    )
+      continue;
+    const saved = ctx.error;
+    ctx.error = undefined;
+    ctx.path.length = depth;
+    const other = decodeNode(branch, payload, ctx);
+    if (other !== FAIL) return other;
+    ctx.error = saved;
+  }
+  return FAIL;
+}
+
+/**
+ * Every branch decodes as the identity, so any branch that takes the wire value
+ * structurally gives the same result; trying them keeps closed objects closed.
+ */
+function decodeAnyBranch(node: UnionNode, wire: unknown, ctx: WalkContext): unknown | Fail {
+  const depth = ctx.path.length;
+  for (const branch of node.branches) {
+    const value = decodeNode(branch, wire, ctx);
+    ctx.path.length = depth;
+    if (value !== FAIL) return value;
+    ctx.error = undefined;
+  }
+  return failAt(ctx, "wire-violation", "expected a value of one of the alternatives");
 }
