@@ -1,3 +1,175 @@
-export async function main(_argv: readonly string[]): Promise<number> {
-  return 0;
+/**
+ * The command line. Commander parses; each command lives in src/commands and
+ * returns its exit code. Commander's own usage errors exit 2 like ours.
+ * Commands load on demand: help and usage errors should not wait for the
+ * validators, and compile has no use for the classifier.
+ */
+import { readFileSync } from "node:fs";
+import { Command, CommanderError, Option } from "commander";
+import type { CheckFlags } from "./commands/check.js";
+import type { ClassifyFlags } from "./commands/classify.js";
+import type { CompileCommandFlags } from "./commands/compile.js";
+import { EMIT_NAMES } from "./emit/emitter.js";
+import { EXIT_OK, EXIT_USAGE, type ExitCode, type Failure } from "./failure.js";
+import { type Io, processIo } from "./io.js";
+import { addCompileOptions, type CompileFlags, targetOption } from "./options.js";
+import { PROGRAM, Reporter } from "./report.js";
+import { colourAllowed } from "./style.js";
+
+interface JsonFlag {
+  readonly json?: boolean;
+}
+
+export async function main(argv: readonly string[], io: Io = processIo()): Promise<number> {
+  let exit: ExitCode = EXIT_OK;
+  const program = buildProgram(io, (code) => {
+    exit = code;
+  });
+  try {
+    await program.parseAsync([...argv], { from: "user" });
+  } catch (error) {
+    if (error instanceof CommanderError) return commanderExit(error, argv, io);
+    throw error;
+  }
+  return exit;
+}
+
+/** Help asked for and version are successes; every other stop commander makes is a usage error. */
+function commanderExit(error: CommanderError, argv: readonly string[], io: Io): ExitCode {
+  if (error.exitCode === 0) return EXIT_OK;
+  // Commander has already written its message; --json still owes stdout its one document.
+  if (argv.includes("--json") && error.code !== "commander.help") {
+    const message = error.message.replace(/^error: /, "");
+    const failure: Failure = { exit: EXIT_USAGE, error: { code: "usage", path: "", message, feedback: message } };
+    io.stdout.write(`${JSON.stringify({ ok: false, error: failure.error })}\n`);
+  }
+  return EXIT_USAGE;
+}
+
+function buildProgram(io: Io, setExit: (code: ExitCode) => void): Command {
+  const reporter = (flags: JsonFlag): Reporter => new Reporter(io, flags.json === true);
+  const program = new Command()
+    .name(PROGRAM)
+    .description("Reversible schema codec for strict LLM tool calling.")
+    .version(version(), "-V, --version")
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+      outputError: (text, write) => write(`${PROGRAM}: ${text}`),
+      getOutHasColors: () => colourAllowed(io.stdout, io.env),
+      getErrHasColors: () => colourAllowed(io.stderr, io.env),
+    })
+    .showHelpAfterError(`(run "${PROGRAM} help" for usage)`);
+
+  const json = (): Option => new Option("--json", "print the result, or the error, as JSON on stdout");
+
+  addCompileOptions(
+    program
+      .command("compile")
+      .summary("compile JSON Schemas into bundles")
+      .description(
+        "Compile a JSON Schema into a bundle: the strict wire schema to give the model, and the plan to decode its calls.",
+      )
+      .argument(
+        "[schemas...]",
+        "a schema file, or - or nothing for standard input; with --out-dir, files, directories or quoted globs",
+      )
+      .option("-o, --out <bundle.json>", "write the bundle to this file (default: standard output)")
+      .option("--out-dir <dir>", "compile many schemas, writing <dir>/<basename>.bundle.json for each"),
+    true,
+  )
+    .addOption(new Option("--emit <kind>", "what to write").choices(EMIT_NAMES).default("bundle"))
+    .addOption(json())
+    .action(async (schemas: string[], flags: CompileCommandFlags & JsonFlag) => {
+      const { runCompile } = await import("./commands/compile.js");
+      setExit(await runCompile(schemas, flags, reporter(flags)));
+    });
+
+  program
+    .command("encode")
+    .summary("original value -> wire value")
+    .description("Encode a value of the original schema into the wire value a model would write, printed as JSON.")
+    .argument("<bundle.json>", "the bundle")
+    .argument("[value.json]", "the value; - or nothing for standard input")
+    .addOption(json())
+    .action(async (bundle: string, value: string | undefined, flags: JsonFlag) => {
+      const { runEncode } = await import("./commands/encode.js");
+      setExit(await runEncode(bundle, value, reporter(flags)));
+    });
+
+  program
+    .command("decode")
+    .summary("wire arguments text -> original value")
+    .description("Decode the arguments text a model wrote, byte for byte, into the original value, printed as JSON.")
+    .argument("<bundle.json>", "the bundle")
+    .argument("[arguments.txt]", "the arguments text; - or nothing for standard input")
+    .addOption(json())
+    .action(async (bundle: string, args: string | undefined, flags: JsonFlag) => {
+      const { runDecode } = await import("./commands/decode.js");
+      setExit(await runDecode(bundle, args, reporter(flags)));
+    });
+
+  addCompileOptions(
+    program
+      .command("inspect")
+      .summary("sizes, relaxed constraints, and how each member travels")
+      .description(
+        "Show a schema's or a bundle's wire cost (bytes and o200k_base tokens), the constraints left to the final validation, and how each member travels.",
+      )
+      .argument("[file]", "a schema or a bundle; - or nothing for standard input"),
+    false,
+  )
+    .addOption(json())
+    .action(async (file: string | undefined, flags: CompileFlags & JsonFlag) => {
+      const { runInspect } = await import("./commands/inspect.js");
+      setExit(await runInspect(file, flags, reporter(flags)));
+    });
+
+  program
+    .command("check")
+    .summary("does this tool set fit the target's limits")
+    .argument("<bundles...>", "the bundles of one request's tools")
+    .addOption(targetOption())
+    .addOption(json())
+    .action(async (bundles: string[], flags: CheckFlags & JsonFlag) => {
+      const { runCheck } = await import("./commands/check.js");
+      setExit(await runCheck(bundles, flags, reporter(flags)));
+    });
+
+  program
+    .command("classify")
+    .summary("which stored tool calls a dispatcher can use, and why not")
+    .option("--responses <file>", "stored responses: JSON, a JSON array, or JSON lines; - for standard input")
+    .option("--ids <file>", "response ids, one per line, fetched with OPENAI_API_KEY")
+    .option("--bundles <dir>", "bundles to decode calls of strictwire tools with")
+    .option("--show-all", "also list the calls that can be used")
+    .addOption(json())
+    .action(async (flags: ClassifyFlags & JsonFlag) => {
+      const { runClassifyCommand } = await import("./commands/classify.js");
+      setExit(await runClassifyCommand(flags, reporter(flags)));
+    });
+
+  program.addHelpText("after", EXAMPLES);
+  return program;
+}
+
+const EXAMPLES = `
+Exit codes: 0 success, 1 the input was rejected, 2 usage or environment error.
+
+Examples:
+  ${PROGRAM} compile settings.json -o settings.bundle.json
+  ${PROGRAM} compile 'schemas/*.json' --out-dir bundles
+  ${PROGRAM} encode settings.bundle.json value.json
+  ${PROGRAM} decode settings.bundle.json arguments.txt
+  ${PROGRAM} inspect settings.json --presence compact`;
+
+function version(): string {
+  try {
+    const pkg: unknown = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
+    const v = typeof pkg === "object" && pkg !== null ? (pkg as { version?: unknown }).version : undefined;
+    return typeof v === "string" ? v : "unknown";
+  } catch {
+    return "unknown";
+  }
 }

@@ -197,16 +197,16 @@ function unionTravels(rule: UnionRule): string {
   }
 }
 
-const MAX_ENUM_SHOWN = 3;
+/** A short enum is clearer spelt out; a long one only by its size. */
+const MAX_ENUM_TEXT = 40;
+
+const clip = (text: string): string => (text.length <= MAX_ENUM_TEXT ? text : `${text.slice(0, MAX_ENUM_TEXT - 1)}…`);
 
 function scalarType(schema: Readonly<Record<string, JsonValue>>): string {
-  if (schema.const !== undefined) return `const ${JSON.stringify(schema.const)}`;
+  if (schema.const !== undefined) return `const ${clip(JSON.stringify(schema.const))}`;
   if (Array.isArray(schema.enum)) {
-    const values = schema.enum;
-    // A short enum is clearer spelt out; a long one only by its size.
-    return values.length <= MAX_ENUM_SHOWN
-      ? values.map((v) => JSON.stringify(v)).join(" | ")
-      : `enum (${values.length})`;
+    const spelt = schema.enum.map((v) => JSON.stringify(v)).join(" | ");
+    return spelt.length <= MAX_ENUM_TEXT ? spelt : `enum (${schema.enum.length})`;
   }
   const type = schema.type;
   const base = Array.isArray(type) ? type.join(" | ") : typeof type === "string" ? type : "any";

@@ -1,0 +1,97 @@
+/**
+ * Every way a command can fail, as a value. The exit code travels with the
+ * error: 1 when the input was judged and rejected, 2 when the run itself
+ * could not happen (usage, files, environment, features not built yet).
+ */
+import type { CodecError, Result } from "@strictwire/codec";
+
+export const EXIT_OK = 0;
+export const EXIT_REJECTED = 1;
+export const EXIT_USAGE = 2;
+
+export type ExitCode = typeof EXIT_OK | typeof EXIT_REJECTED | typeof EXIT_USAGE;
+
+/** Codes of the CLI's own failures; rejections keep the codec's codes. */
+export type CliErrorCode = "usage" | "not-found" | "unreadable" | "write-failed" | "overwrites-input" | "not-supported";
+
+const CLI_CODES: ReadonlySet<string> = new Set<CliErrorCode>([
+  "usage",
+  "not-found",
+  "unreadable",
+  "write-failed",
+  "overwrites-input",
+  "not-supported",
+]);
+
+export const isCliCode = (code: string): boolean => CLI_CODES.has(code);
+
+/** The shape `--json` prints: the codec's error, reduced to what every failure has. */
+export interface ErrorView {
+  readonly code: string;
+  readonly path: string;
+  readonly message: string;
+  readonly feedback: string;
+}
+
+export interface Failure {
+  readonly exit: typeof EXIT_REJECTED | typeof EXIT_USAGE;
+  readonly error: ErrorView;
+  /** What was being read or judged, for the human message: a file name, "standard input". */
+  readonly subject?: string;
+}
+
+export type Outcome<T> = Result<T, Failure>;
+
+export const succeed = <T>(value: T): { readonly ok: true; readonly value: T } => ({ ok: true, value });
+
+function cliFailure(code: CliErrorCode, message: string, subject?: string): { ok: false; error: Failure } {
+  const error: ErrorView = { code, path: "", message, feedback: message };
+  return { ok: false, error: { exit: EXIT_USAGE, error, ...(subject !== undefined ? { subject } : {}) } };
+}
+
+export const usage = (message: string) => cliFailure("usage", message);
+export const notSupported = (message: string) => cliFailure("not-supported", message);
+export const notFound = (subject: string) => cliFailure("not-found", "no such file or directory", subject);
+export const unreadable = (subject: string, why: string) =>
+  cliFailure("unreadable", `cannot read it (${why})`, subject);
+export const writeFailed = (subject: string, why: string) =>
+  cliFailure("write-failed", `cannot write it (${why})`, subject);
+export const overwritesInput = (subject: string, input: string) =>
+  cliFailure("overwrites-input", `it is the input ${input}; strictwire never overwrites an input`, subject);
+
+/** A codec error: the input was judged and rejected (exit 1), unless options were at fault (exit 2). */
+export function fromCodec(error: CodecError, subject?: string): { ok: false; error: Failure } {
+  const view: ErrorView = { code: error.code, path: error.path, message: error.message, feedback: error.feedback };
+  const exit = error.code === "invalid-options" ? EXIT_USAGE : EXIT_REJECTED;
+  return { ok: false, error: { exit, error: view, ...(subject !== undefined ? { subject } : {}) } };
+}
+
+/** The same codec error, judged as configuration rather than input (a bundle given to encode or decode). */
+export function asEnvironment(failure: Failure): Failure {
+  return { ...failure, exit: EXIT_USAGE };
+}
+
+const SYSTEM_REASONS: Readonly<Record<string, string>> = {
+  EACCES: "permission denied",
+  EPERM: "operation not permitted",
+  EISDIR: "it is a directory",
+  ENOTDIR: "a parent is not a directory",
+  ENOENT: "no such file or directory",
+  ENOSPC: "no space left on the device",
+  EROFS: "read-only file system",
+  EEXIST: "a file is in the way",
+};
+
+/** A Node system error's code ("ENOENT"), if it has one. */
+export function errorCode(error: unknown): string | undefined {
+  return typeof error === "object" && error !== null && "code" in error && typeof error.code === "string"
+    ? error.code
+    : undefined;
+}
+
+/** A Node system error, in words. */
+export function systemReason(error: unknown): string {
+  const code = errorCode(error);
+  if (code !== undefined) return SYSTEM_REASONS[code] ?? code;
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,57 @@
+/**
+ * The process as the commands see it. Commands never touch `process`
+ * directly, so that main(argv, io) can run them against any streams.
+ */
+
+export interface OutStream {
+  write(text: string): void;
+  readonly isTTY: boolean;
+}
+
+export interface Io {
+  readonly stdout: OutStream;
+  readonly stderr: OutStream;
+  readonly stdinIsTTY: boolean;
+  /** Every byte of standard input, or as many as `cap` + 1 when it holds more. */
+  readStdin(cap: number): Promise<Uint8Array>;
+  readonly env: Readonly<Record<string, string | undefined>>;
+}
+
+export function processIo(): Io {
+  quietOnClosedPipe(process.stdout);
+  quietOnClosedPipe(process.stderr);
+  return {
+    stdout: { write: (text) => void process.stdout.write(text), isTTY: process.stdout.isTTY === true },
+    stderr: { write: (text) => void process.stderr.write(text), isTTY: process.stderr.isTTY === true },
+    stdinIsTTY: process.stdin.isTTY === true,
+    readStdin: (cap) => readStream(process.stdin, cap),
+    env: process.env,
+  };
+}
+
+async function readStream(stream: NodeJS.ReadableStream, cap: number): Promise<Uint8Array> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    const bytes = typeof chunk === "string" ? Buffer.from(chunk, "utf8") : chunk;
+    chunks.push(bytes);
+    size += bytes.length;
+    // Stop early: an endless producer must not exhaust memory.
+    if (size > cap) break;
+  }
+  const all = Buffer.concat(chunks, size);
+  return new Uint8Array(all.buffer, all.byteOffset, Math.min(size, cap + 1));
+}
+
+/**
+ * `strictwire ... | head` closes the pipe early: that reader has seen enough,
+ * which is no error worth a stack trace. Other write errors are reported once.
+ */
+function quietOnClosedPipe(stream: NodeJS.WriteStream): void {
+  stream.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code === "EPIPE") return;
+    process.exitCode = 2;
+    if (stream !== process.stderr)
+      process.stderr.write(`strictwire: cannot write output (${error.code ?? error.message})\n`);
+  });
+}

@@ -1,0 +1,61 @@
+/** The compile flags, shared by compile and inspect, and their translation into CompileOptions. */
+import { type CompileOptions, TARGET_NAMES, type TargetName } from "@strictwire/codec";
+import { type Command, Option } from "commander";
+
+export interface CompileFlags {
+  readonly name?: string;
+  readonly description?: string;
+  readonly target?: TargetName;
+  readonly presence?: "tagged" | "compact";
+  readonly openObjects?: "close" | "preserve";
+  readonly factored?: boolean;
+  readonly dialect?: "bfcl";
+}
+
+export const targetOption = (): Option =>
+  new Option("--target <target>", "the provider whose strict mode the wire schema is for").choices(TARGET_NAMES);
+
+/** Adds the flags that shape a compile; `naming` adds --name and --description too. */
+export function addCompileOptions(command: Command, naming: boolean): Command {
+  if (naming) {
+    command
+      .option("--name <tool>", "tool name (default: the schema file's name)")
+      .option("--description <text>", "tool description (default: the schema's own)");
+  }
+  return command
+    .addOption(targetOption())
+    .addOption(
+      new Option(
+        "--presence <presence>",
+        "how optional members travel: tagged, or compact (null means absent)",
+      ).choices(["tagged", "compact"]),
+    )
+    .addOption(
+      new Option("--open-objects <policy>", "objects with undeclared members: close them, or preserve them").choices([
+        "close",
+        "preserve",
+      ]),
+    )
+    .option("--factored", "share repeated subschemas through wire $defs")
+    .addOption(
+      new Option("--dialect <dialect>", "read the schema in a dialect that is not quite JSON Schema").choices(["bfcl"]),
+    );
+}
+
+/**
+ * The library's options for these flags; `fallbackName` is used when --name
+ * is not given. Targets and dialects are the codec's to accept or refuse
+ * (invalid-options, exit 2), so that one it gains needs no change here.
+ */
+export function compileOptions(flags: CompileFlags, fallbackName: string | undefined): CompileOptions {
+  const name = flags.name ?? fallbackName;
+  return {
+    ...(name !== undefined ? { name } : {}),
+    ...(flags.description !== undefined ? { description: flags.description } : {}),
+    ...(flags.target !== undefined ? { target: flags.target } : {}),
+    ...(flags.presence !== undefined ? { presence: flags.presence } : {}),
+    ...(flags.openObjects !== undefined ? { openObjects: flags.openObjects } : {}),
+    ...(flags.factored === true ? { factored: true } : {}),
+    ...(flags.dialect !== undefined ? { dialect: flags.dialect } : {}),
+  };
+}

@@ -1,0 +1,180 @@
+#!/usr/bin/env node
+/**
+ * The README's Quick start, end to end with the built CLI: compile fixture
+ * schemas into bundles, show how each expands on the wire (inspect), and
+ * round-trip one value (encode it, then decode the wire text it gives).
+ *
+ *   pnpm build && pnpm demo [fixture-name...]
+ *
+ * Each fixture file is {description, schema, options?, valid, invalid}; the
+ * CLI takes a plain JSON Schema, so the demo writes the `schema` member to a
+ * temp file first.
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { isDeepStrictEqual } from "node:util";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const bin = join(root, "packages/cli/bin/strictwire.js");
+const schemasDir = join(root, "fixtures/schemas");
+
+const colour = process.stdout.isTTY && process.env.NO_COLOR === undefined;
+const bold = (s) => (colour ? `\u001b[1m${s}\u001b[22m` : s);
+const dim = (s) => (colour ? `\u001b[2m${s}\u001b[22m` : s);
+
+/** Used only when no fixture is there yet, so that the demo always shows something. */
+const BUILT_IN = {
+  description: "built-in example: a settings patch where absent and null mean different things",
+  schema: {
+    type: "object",
+    description: "Update account settings. Omit a field to leave it unchanged; send null to reset it.",
+    properties: {
+      name: { type: ["string", "null"], minLength: 1 },
+      theme: { enum: ["light", "dark", "system", null] },
+      labels: { type: "object", additionalProperties: { type: "string" } },
+    },
+    additionalProperties: false,
+  },
+  valid: [{ name: null, labels: { team: "core" } }],
+};
+
+/** Compile options a fixture may carry, as CLI flags. */
+const FLAGS = {
+  target: (v) => ["--target", v],
+  presence: (v) => ["--presence", v],
+  openObjects: (v) => ["--open-objects", v],
+  factored: (v) => (v ? ["--factored"] : []),
+  dialect: (v) => ["--dialect", v],
+};
+
+function main(requested) {
+  if (!existsSync(join(root, "packages/cli/dist/main.js"))) {
+    console.error("demo: the CLI is not built yet; run `pnpm build` first");
+    return 2;
+  }
+  const fixtures = chooseFixtures(requested);
+  const work = mkdtempSync(join(tmpdir(), "strictwire-demo-"));
+  try {
+    const outcomes = fixtures.map(({ name, fixture }) => demo(name, fixture, work));
+    const failed = outcomes.filter((o) => o === "failed").length;
+    const skipped = outcomes.filter((o) => o === "skipped").length;
+    console.log(
+      bold(`\n${fixtures.length - failed - skipped} of ${fixtures.length} fixtures compiled and round-tripped`) +
+        (skipped > 0 ? dim(` (${skipped} skipped: not supported yet)`) : ""),
+    );
+    return failed > 0 ? 1 : 0;
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/** The settings fixtures and labels-map, else whatever fixtures exist, else the built-in example. */
+function chooseFixtures(requested) {
+  const all = existsSync(schemasDir)
+    ? readdirSync(schemasDir)
+        .filter((n) => n.endsWith(".json"))
+        .sort()
+    : [];
+  let names;
+  if (requested.length > 0) names = requested.map((n) => (n.endsWith(".json") ? n : `${n}.json`));
+  else {
+    // The settings fixtures first: absent, null and a value are the story the Quick start tells.
+    const preferred = [...all.filter((n) => n.startsWith("settings-")), ...all.filter((n) => n === "labels-map.json")];
+    names = preferred.length > 0 ? preferred : all;
+  }
+  const loaded = [];
+  for (const file of names) {
+    try {
+      loaded.push({
+        name: file.slice(0, -".json".length),
+        fixture: JSON.parse(readFileSync(join(schemasDir, file), "utf8")),
+      });
+    } catch (error) {
+      console.error(`demo: skipping ${file}: ${error.message}`);
+    }
+  }
+  if (loaded.length === 0) {
+    console.error(dim("demo: no fixtures in fixtures/schemas yet; using a built-in example"));
+    loaded.push({ name: "settings-example", fixture: BUILT_IN });
+  }
+  return loaded;
+}
+
+/** One fixture: compile, inspect, round trip. Returns "ok", "skipped" or "failed". */
+function demo(name, fixture, work) {
+  console.log(bold(`\n━━ ${name} ━━`));
+  if (typeof fixture.description === "string") console.log(dim(fixture.description));
+  if (fixture.schema === undefined) {
+    console.log("  no `schema` member: not a fixture file");
+    return "failed";
+  }
+  // The CLI runs in the work directory, so that its messages show short relative names.
+  const schemaFile = `${name}.json`;
+  const bundleFile = `${name}.bundle.json`;
+  writeFileSync(join(work, schemaFile), JSON.stringify(fixture.schema));
+
+  const flags = Object.entries(fixture.options ?? {}).flatMap(([k, v]) => FLAGS[k]?.(v) ?? []);
+  const compiled = run(["compile", schemaFile, "-o", bundleFile, ...flags], work, "inherit");
+  if (compiled.status === 2) return "skipped";
+  if (compiled.status !== 0) return "failed";
+
+  console.log();
+  if (run(["inspect", bundleFile], work, "inherit").status !== 0) return "failed";
+  return roundTrip(fixture, bundleFile, work, name);
+}
+
+function roundTrip(fixture, bundleFile, work, name) {
+  const value = pickValue(fixture.valid ?? []);
+  if (value === undefined) {
+    console.log("\n  (no valid value to round-trip)");
+    return "ok";
+  }
+  const valueFile = `${name}.value.json`;
+  const wireFile = `${name}.wire.txt`;
+  writeFileSync(join(work, valueFile), JSON.stringify(value));
+
+  console.log(`\n${bold("round trip")}`);
+  console.log(`  value    ${JSON.stringify(value)}`);
+  const encoded = run(["encode", bundleFile, valueFile], work, "pipe");
+  if (encoded.status !== 0) return "failed";
+  const wireText = encoded.stdout.trim();
+  console.log(`  wire     ${wireText}`);
+  writeFileSync(join(work, wireFile), wireText);
+  const decoded = run(["decode", bundleFile, wireFile], work, "pipe");
+  if (decoded.status !== 0) return "failed";
+  const back = JSON.parse(decoded.stdout);
+  console.log(`  decoded  ${JSON.stringify(back)}`);
+  const same = isDeepStrictEqual(back, value);
+  console.log(same ? "  ✓ decoded value equals the original" : "  ✗ decoded value differs from the original");
+  return same ? "ok" : "failed";
+}
+
+/** The valid value with the most members that still reads on one line: it shows the most of the wire. */
+function pickValue(valid) {
+  const fits = valid.filter((v) => JSON.stringify(v).length <= 160);
+  const pool = fits.length > 0 ? fits : valid;
+  return pool.reduce((best, v) => (best === undefined || members(v) > members(best) ? v : best), undefined);
+}
+
+function members(value) {
+  if (value === null || typeof value !== "object") return 0;
+  const children = Array.isArray(value) ? value : Object.values(value);
+  return children.length + children.reduce((n, child) => n + members(child), 0);
+}
+
+/** Runs the built CLI, showing the command; "pipe" captures stdout, and stderr always reaches the terminal. */
+function run(args, cwd, stdout) {
+  if (stdout === "inherit") console.log(dim(`$ strictwire ${args.join(" ")}`));
+  const result = spawnSync(process.execPath, [bin, ...args], {
+    cwd,
+    stdio: ["ignore", stdout, "inherit"],
+    encoding: "utf8",
+  });
+  if (result.error) console.error(`demo: cannot run the CLI: ${result.error.message}`);
+  return result;
+}
+
+process.exitCode = main(process.argv.slice(2));
