@@ -18,7 +18,16 @@ class Rejected {
 
 const NUMBER_LIKE = /-?\d*(?:\.\d*)?(?:[eE][+-]?\d*)?/y;
 const STRICT_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
-const SIMPLE_ESCAPES: Record<string, string> = { '"': '"', "\\": "\\", "/": "/", b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" };
+const SIMPLE_ESCAPES: Record<string, string> = {
+  '"': '"',
+  "\\": "\\",
+  "/": "/",
+  b: "\b",
+  f: "\f",
+  n: "\n",
+  r: "\r",
+  t: "\t",
+};
 
 /**
  * The rules written as plainly as possible, for small inputs only: a
@@ -39,7 +48,8 @@ function referenceParse(text: string): Reference {
     const lone = isLow(c) || (isHigh(c) && !isLow(text.charCodeAt(i + 1)));
     return new Rejected(lone ? "invalid-utf8" : "invalid-json", path);
   };
-  const hex = (at: number) => (/^[0-9a-fA-F]{4}$/.test(text.slice(at, at + 4)) ? Number.parseInt(text.slice(at, at + 4), 16) : -1);
+  const hex = (at: number) =>
+    /^[0-9a-fA-F]{4}$/.test(text.slice(at, at + 4)) ? Number.parseInt(text.slice(at, at + 4), 16) : -1;
 
   function string(path: string): string {
     let out = "";
@@ -180,7 +190,8 @@ function withoutNegativeZero(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(withoutNegativeZero);
   if (typeof v === "object" && v !== null) {
     const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v)) Object.defineProperty(out, k, { value: withoutNegativeZero(x), enumerable: true });
+    for (const [k, x] of Object.entries(v))
+      Object.defineProperty(out, k, { value: withoutNegativeZero(x), enumerable: true });
     return out;
   }
   return v;
@@ -352,6 +363,8 @@ describe("parseJson against JSON.parse and a reference parser", () => {
       "x\ud800",
       "\ufeff1",
       '{"\\u0000":1,"\\u0000":2}',
+      // Found by the damaged-JSON property: a raw control character in a long escaped name.
+      '{"\\"lorem ipsum do\rlor sit amet ":null,"":null}',
     ]) {
       checkAgainstOracles(text);
     }

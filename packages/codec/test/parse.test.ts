@@ -35,7 +35,7 @@ describe("parseJson accepts RFC 8259 JSON", () => {
     ["[]", []],
     ["{}", {}],
     ['{"a":[1,{"b":null}],"c":"d"}', { a: [1, { b: null }], c: "d" }],
-    [' \t\r\n[ 1 , 2 ]\n ', [1, 2]],
+    [" \t\r\n[ 1 , 2 ]\n ", [1, 2]],
     ['"\\"\\\\\\/\\b\\f\\n\\r\\t\\u0041\\u00e9"', '"\\/\b\f\n\r\tAé'],
     ['"😀 and \\ud83d\\ude00"', "😀 and 😀"],
     ['{"":1}', { "": 1 }],
@@ -50,7 +50,7 @@ describe("parseJson accepts RFC 8259 JSON", () => {
   });
 
   it("reads a Uint8Array view into a larger buffer", () => {
-    const whole = utf8('xx[1,2]yy');
+    const whole = utf8("xx[1,2]yy");
     expect(value(whole.subarray(2, 7))).toEqual([1, 2]);
   });
 });
@@ -128,6 +128,7 @@ describe("invalid-json", () => {
     for (const input of [null, undefined, 42, {}, [1]]) {
       expect(error(input as unknown as string).code).toBe("invalid-json");
     }
+    expect(error("[1]", null as unknown as ParseLimits).code).toBe("invalid-json");
   });
 });
 
@@ -151,7 +152,15 @@ describe("error values", () => {
       error(Uint8Array.of(0xff)),
     ];
     expect(new Set(failures.map((e) => e.code))).toEqual(
-      new Set(["invalid-json", "input-too-large", "too-deep", "too-many-nodes", "duplicate-key", "unsafe-number", "invalid-utf8"]),
+      new Set([
+        "invalid-json",
+        "input-too-large",
+        "too-deep",
+        "too-many-nodes",
+        "duplicate-key",
+        "unsafe-number",
+        "invalid-utf8",
+      ]),
     );
     for (const e of failures) {
       expect(e.message.length).toBeGreaterThan(10);
@@ -218,6 +227,10 @@ describe("too-deep", () => {
     }
     expect(depth).toBe(n);
     expectError(`${nestedArrays(n)}x`, "invalid-json", "", limits);
+    // Normalising a -0 walks the built value, also without recursion.
+    let inner = value(`${"[".repeat(n)}-0${"]".repeat(n)}`, limits);
+    for (let d = 0; d < n; d++) inner = (inner as unknown[])[0];
+    expect(Object.is(inner, 0)).toBe(true);
   });
 });
 
@@ -299,7 +312,7 @@ describe("unsafe-number", () => {
     ["-9007199254740991", -9007199254740991],
     ["999999999999999", 999999999999999],
     ["1e15", 1e15],
-    ["0.1234567890123456789", 0.1234567890123456789],
+    ["0.1234567890123456789", 0.12345678901234568],
     ["1e-400", 0],
     ["12345678901234567e-5", 123456789012.34567],
     ["1.7976931348623157e-300", 1.7976931348623157e-300],
@@ -360,12 +373,7 @@ describe("long strings (scanned by native searches)", () => {
   const long = "lorem ipsum dolor sit amet ".repeat(3);
 
   it("accepts them with escapes, quotes and surrogate pairs anywhere", () => {
-    for (const body of [
-      long,
-      `${long}\\"${long}\\n😀`,
-      `😀${long}\\u00e9\\ud83d\\ude00${long}é`,
-      `${long}\\\\`,
-    ]) {
+    for (const body of [long, `${long}\\"${long}\\n😀`, `😀${long}\\u00e9\\ud83d\\ude00${long}é`, `${long}\\\\`]) {
       const text = `{"${long}${body}":"${body}","k":["${body}"]}`;
       expect(value(text)).toEqual(JSON.parse(text));
       expect(value(utf8(text))).toEqual(JSON.parse(text));
@@ -393,6 +401,9 @@ describe("long strings (scanned by native searches)", () => {
     expectError(`["${long}\u001f",[[[[1]]]]]`, "invalid-json", "/0", { maxDepth: 3 });
     expectError(`["${long}\u0000",1,2,3]`, "invalid-json", "/0", { maxNodes: 3 });
     expectError(`{"b":1,"b":"${long}\n"}`, "duplicate-key", "/b");
+    // An escaped name hiding a raw control character, then a duplicate of it.
+    const e = expectError(`{"\\"${long}\r":1,"\\"${long}\r":2}`, "invalid-json", "");
+    expect(e.offset).toBe(85);
   });
 
   it("finds duplicates among long and escaped member names", () => {

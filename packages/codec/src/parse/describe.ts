@@ -244,13 +244,13 @@ function word(s: string, i: number): string {
 }
 
 /** How a character is named in a message: the glyph for printable ASCII, else its code point. */
-export function charName(c: number): string {
+function charName(c: number): string {
   if (c > 0x20 && c < 0x7f) return `'${String.fromCharCode(c)}'`;
   return `U+${c.toString(16).toUpperCase().padStart(4, "0")}`;
 }
 
 /** A JSON-quoted, length-capped rendering of text for a message. */
-export function quote(text: string): string {
+function quote(text: string): string {
   return JSON.stringify(text.length > 60 ? `${text.slice(0, 60)}…` : text);
 }
 

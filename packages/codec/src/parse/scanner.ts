@@ -94,9 +94,9 @@ class Scanner {
   private escaped = false;
   /** Set by member() when it returns -1. */
   private failure: ScanFailure | undefined;
-  // Per-depth state; index 1 is the root container. A member name is kept
-  // as the span of its text, `start` negated (~start) when it has escapes.
-  private readonly kind: number[] = [0];
+  // Per-depth state; index 1 is the root container. `index` is the current
+  // element's index in an array and -1 in an object. A member name is kept as
+  // the span of its text, `start` negated (~start) when it has escapes.
   private readonly index: number[] = [0];
   private readonly nameStart: number[] = [0];
   private readonly nameEnd: number[] = [0];
@@ -123,7 +123,7 @@ class Scanner {
   }
 
   run(): ScanSuccess | ScanFailure {
-    const { s, n, kind, index } = this;
+    const { s, n, index } = this;
     const { maxNodes, maxDepth } = this.options;
     let i = skipWs(s, 0, n);
     let depth = 0;
@@ -135,7 +135,7 @@ class Scanner {
     for (;;) {
       let c = s.charCodeAt(i);
       if (++nodes > maxNodes) {
-        const problem = isValueStart(c) ? tooManyNodes(maxNodes) : describeExpectedValue(s, i, kind[depth]);
+        const problem = isValueStart(c) ? tooManyNodes(maxNodes) : describeExpectedValue(s, i, this.container(depth));
         return this.failAt(i, depth, true, problem);
       }
       if (c === QUOTE) {
@@ -146,11 +146,10 @@ class Scanner {
         if (++depth > maxDepth) return this.failAt(i, depth - 1, true, tooDeep(maxDepth));
         i = skipWs(s, i + 1, n);
         if (c === LBRACKET) {
-          kind[depth] = ARRAY;
           index[depth] = 0;
           if (s.charCodeAt(i) !== RBRACKET) continue;
         } else {
-          kind[depth] = OBJECT;
+          index[depth] = -1;
           if (s.charCodeAt(i) !== RBRACE) {
             this.openObject(depth);
             i = this.member(i, depth);
@@ -170,7 +169,7 @@ class Scanner {
         i = end;
       } else {
         const end = literalEnd(s, i, c);
-        if (end < 0) return this.failAt(i, depth, true, describeExpectedValue(s, i, kind[depth]));
+        if (end < 0) return this.failAt(i, depth, true, describeExpectedValue(s, i, this.container(depth)));
         i = end;
       }
 
@@ -178,9 +177,10 @@ class Scanner {
         i = skipWs(s, i, n);
         if (depth === 0) return i < n ? this.failAt(i, 0, false, describeTrailing(s, i)) : this.success();
         c = s.charCodeAt(i);
-        if (kind[depth] === ARRAY) {
+        const element = index[depth]!;
+        if (element >= 0) {
           if (c === COMMA) {
-            index[depth] = index[depth]! + 1;
+            index[depth] = element + 1;
             i = skipWs(s, i + 1, n);
             break;
           }
@@ -198,6 +198,12 @@ class Scanner {
         depth--;
       }
     }
+  }
+
+  /** What is open at depth: nothing, an array or an object. */
+  private container(depth: number): number {
+    if (depth === 0) return 0;
+    return this.index[depth]! >= 0 ? ARRAY : OBJECT;
   }
 
   private success(): ScanSuccess {
@@ -225,8 +231,16 @@ class Scanner {
 
   /** The decoded member name of a span (start negated when it has escapes). */
   private name(start: number, end: number): string {
-    // The text is already validated, so JSON.parse only decodes the escapes.
-    return start < 0 ? (JSON.parse(this.s.slice(~start - 1, end + 1)) as string) : this.s.slice(start, end);
+    if (start >= 0) return this.s.slice(start, end);
+    // The name is validated, so JSON.parse only decodes its escapes; unless a
+    // scan trusting controls let a raw one through, and then that scan's
+    // verdict is discarded anyway (see ScanOptions.trustControls).
+    const quoted = this.s.slice(~start - 1, end + 1);
+    try {
+      return JSON.parse(quoted) as string;
+    } catch {
+      return quoted;
+    }
   }
 
   private openObject(depth: number): void {
@@ -285,7 +299,7 @@ class Scanner {
   private string(i: number): number {
     const { s, n } = this;
     // Short strings (most names and many values) are cheapest char by char.
-    const stop = i + SHORT_STRING < n ? i + SHORT_STRING : n;
+    const stop = Math.min(i + SHORT_STRING, n);
     for (; i < stop; i++) {
       const c = s.charCodeAt(i);
       // Ordered so that a lowercase letter costs two comparisons.
@@ -314,7 +328,7 @@ class Scanner {
       if (backslash < i) this.nextBackslash = backslash = indexOrEnd(s.indexOf("\\", i), n);
       let other = this.nextOther;
       if (other < i) this.nextOther = other = this.searchOther(i);
-      const stop = backslash < other ? backslash : other;
+      const stop = Math.min(backslash, other);
       if (quote < stop) return quote;
       if (stop >= n) return ~n;
       i = this.special(stop, s.charCodeAt(stop));
@@ -404,9 +418,10 @@ class Scanner {
   private pathTo(depth: number): string {
     let path = "";
     for (let d = 1; d <= depth; d++) {
+      const element = this.index[d]!;
       path =
-        this.kind[d] === ARRAY
-          ? `${path}/${this.index[d]}`
+        element >= 0
+          ? `${path}/${element}`
           : pointerJoin(path, this.name(this.nameStart[d] ?? 0, this.nameEnd[d] ?? 0));
     }
     return path;
