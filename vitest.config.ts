@@ -6,7 +6,7 @@ export default defineConfig({
   ssr: { resolve: { conditions: ["source", ...defaultServerConditions] } },
   resolve: { conditions: ["source"] },
   test: {
-    include: ["packages/*/test/**/*.test.ts", "bench/test/**/*.test.ts"],
+    include: ["packages/*/test/**/*.test.ts", "bench/test/**/*.test.ts", "examples/test/**/*.test.ts"],
     globalSetup: ["./scripts/vitest-global-setup.ts"],
     testTimeout: 30_000,
     hookTimeout: 120_000,

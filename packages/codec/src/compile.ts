@@ -20,7 +20,8 @@ import { adapterFor } from "./schema/adapters.js";
 import { measureDocument } from "./schema/dialect.js";
 import { prepareSource } from "./schema/prepare.js";
 import { Resources } from "./schema/resources.js";
-import { TARGET_NAMES, type TargetName, targetProfile } from "./targets/index.js";
+import { toDialect } from "./targets/dialect.js";
+import { checkSchemaLimits, TARGET_NAMES, type TargetName, targetProfile } from "./targets/index.js";
 import { metaValidator, toIssues } from "./validate/ajv.js";
 import { Validators } from "./validate/validators.js";
 import { measureValue } from "./value-limits.js";
@@ -67,8 +68,6 @@ function compileInternal(schema: unknown, options: CompileOptions): Result<{ bun
   if (!resolved.ok) return resolved;
   const { bundleOptions, name, limits } = resolved.value;
   const target = targetProfile(bundleOptions.target);
-  if (target === undefined)
-    return fail("invalid-options", "", `the ${bundleOptions.target} target is not supported yet`);
 
   const size = measureDocument(schema, MAX_SOURCE_NODES);
   if (size.capped) return fail("schema-too-large", "", `the schema has more than ${MAX_SOURCE_NODES} JSON values`);
@@ -111,6 +110,9 @@ function compileInternal(schema: unknown, options: CompileOptions): Result<{ bun
 
   let wire = wireSchema(built, target);
   if (bundleOptions.factored) wire = factorWire(wire);
+  wire = toDialect(wire, target.dialect);
+  const withinLimits = checkSchemaLimits(name, wire, target);
+  if (!withinLimits.ok) return withinLimits;
 
   const validators = Validators.create(prepared.value, wire);
   if (!validators.ok) return fail(validators.pattern ? "unsafe-pattern" : "invalid-schema", "", validators.reason);

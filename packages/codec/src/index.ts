@@ -1,10 +1,62 @@
 export { BUNDLE_FORMAT, type Bundle, type BundleOptions } from "./bundle/bundle.js";
 export { Codec, type DecodeOptions, type RawArguments } from "./codec.js";
 export { type CompileOptions, compile, compileCodec } from "./compile.js";
+// Dispatch (guarded calls, provider tool results, Standard Schema, AI SDK) and the types emitter.
+export { aiSdkInputSchema, aiSdkWireMessages } from "./dispatch/ai-sdk.js";
+export {
+  type CallOutcome,
+  type CallReport,
+  type CodecValue,
+  createDispatcher,
+  type Dispatched,
+  Dispatcher,
+  type DispatchOptions,
+  type ToolCodecs,
+  type ToolHandlers,
+} from "./dispatch/dispatcher.js";
+export {
+  type GuardedCall,
+  type GuardedResult,
+  type GuardOptions,
+  guardedCall,
+  type ToolCallInfo,
+  type ToolHandler,
+} from "./dispatch/guard.js";
+export type {
+  AnthropicContentBlockLike,
+  AnthropicMessageLike,
+  AnthropicToolResultBlock,
+  AnthropicToolResultMessage,
+  ChatCompletionLike,
+  ChatToolMessage,
+  ResponsesFunctionCallOutput,
+  ResponsesOutputItemLike,
+  ResponsesResponseLike,
+} from "./dispatch/providers.js";
+export type { StandardCodecProps, StandardCodecSchema } from "./dispatch/standard.js";
+export { type EmitTypesOptions, emitTypes } from "./emit/types.js";
 export type { CodecError, ErrorCode, Issue, Result } from "./errors.js";
 export { type Inspection, type InspectOptions, inspect, type Size, type Sizes, type TravelNode } from "./inspect.js";
 export type { Field, Node, Plan, Presence, RelaxedConstraint, UnionRule } from "./ir/nodes.js";
 export { loadBundle } from "./load.js";
 export { DEFAULT_PARSE_LIMITS, type ParseLimits, parseJson } from "./parse/parser.js";
-export { TARGET_NAMES, type TargetName, type TargetProfile, targetProfile } from "./targets/index.js";
+export { codecFromModule, type LoadOptions, type PrecompiledValidators, standaloneModule } from "./standalone.js";
+// Targets: each provider's tool definition for a bundle, and the limits of a tool set sent together.
+export {
+  checkToolSet,
+  describeFinding,
+  type Fact,
+  type GeminiFunctionDeclaration,
+  type LimitFinding,
+  type LimitName,
+  TARGET_NAMES,
+  type TargetLimits,
+  type TargetName,
+  type TargetProfile,
+  type ToolApi,
+  type ToolDefinitions,
+  type ToolSetLimits,
+  targetProfile,
+  toolDefinition,
+} from "./targets/index.js";
 export { re2 as linearRegExp } from "./validate/regexp.js";

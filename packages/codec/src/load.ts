@@ -7,9 +7,25 @@ import { isPlainObject } from "./json.js";
 import { parseJson } from "./parse/parser.js";
 import { adapterFor } from "./schema/adapters.js";
 import { prepareSource } from "./schema/prepare.js";
-import { Validators } from "./validate/validators.js";
+import { type FastValidator, Validators } from "./validate/validators.js";
 
-export function loadBundle<T = unknown>(input: string | Uint8Array | unknown): Result<Codec<T>> {
+/** First-error validators compiled ahead of time from one bundle (a module standaloneModule wrote). */
+export interface PrecompiledValidators {
+  /** The digest of the bundle they were compiled from: with another bundle they are refused. */
+  readonly digest: string;
+  readonly source: FastValidator;
+  readonly wire: FastValidator;
+}
+
+export interface LoadOptions {
+  /** Use these instead of compiling the validators (the all-errors ones still compile, on the first rejection). */
+  readonly precompiled?: PrecompiledValidators;
+}
+
+export function loadBundle<T = unknown>(
+  input: string | Uint8Array | unknown,
+  options: LoadOptions = {},
+): Result<Codec<T>> {
   let value: unknown = input;
   if (typeof input === "string" || input instanceof Uint8Array) {
     const parsed = parseJson(input, BUNDLE_READ_LIMITS);
@@ -41,6 +57,13 @@ export function loadBundle<T = unknown>(input: string | Uint8Array | unknown): R
   }
   const prepared = prepareSource(bundle.source, adapterFor(bundle.options.dialect));
   if (!prepared.ok) return fail("invalid-bundle", "/source", prepared.reason);
+  const pre = options.precompiled;
+  if (pre !== undefined) {
+    if (pre.digest !== bundle.digest) {
+      return fail("digest-mismatch", "/digest", "the precompiled validators were compiled from another bundle");
+    }
+    return ok(new Codec<T>(bundle, Validators.precompiled(prepared.value, bundle.wire, pre.source, pre.wire)));
+  }
   const validators = Validators.create(prepared.value, bundle.wire);
   if (!validators.ok) return fail("invalid-bundle", "", validators.reason);
   return ok(new Codec<T>(bundle, validators.value));

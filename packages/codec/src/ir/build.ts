@@ -10,6 +10,7 @@ import { isPlainObject, type JsonObject, type JsonType, type JsonValue, pointerT
 import type { Resources } from "../schema/resources.js";
 import type { TargetProfile } from "../targets/profile.js";
 import { patternProblem } from "../validate/regexp.js";
+import { breakCycles, jsonTextNode } from "./cycles.js";
 import { finalizePlan } from "./finalize.js";
 import {
   ANNOTATIONS,
@@ -84,7 +85,15 @@ class Builder {
       const { name, view } = this.pending.pop()!;
       this.defs[name] = this.node(view);
     }
-    return finalizePlan({ root: rootNode, defs: this.defs, relaxed: this.relaxed, nodes: this.count }, this.options);
+    const sources = new Map(
+      [...this.defByPointer].map(([pointer, name]) => [name, { pointer, schema: this.resources.at(pointer)?.schema }]),
+    );
+    const plan = breakCycles(
+      { root: rootNode, defs: this.defs, relaxed: this.relaxed, nodes: this.count },
+      this.options.target,
+      sources,
+    );
+    return finalizePlan(plan, this.options);
   }
 
   // ---- bookkeeping -------------------------------------------------------
@@ -131,7 +140,7 @@ class Builder {
 
   private nodeAt(view: View, pointer: string): Node {
     const s = view.schema;
-    if (s === true) return anyNode({});
+    if (s === true) return anyNode({}, this.options.target);
     if (s === false) {
       throw new Refusal(
         "unsupported-schema",
@@ -338,7 +347,7 @@ class Builder {
   private fallback(view: View, keyword: string, reason: string): Node {
     this.relax(primary(view), keyword, `${reason}: travels as any JSON value, enforced by the final validation`);
     this.relaxAll(view, "travels as any JSON value: enforced by the final validation");
-    return anyNode(annotationsOf(view.schema));
+    return anyNode(annotationsOf(view.schema), this.options.target);
   }
 
   private union(view: View, branches: readonly View[]): UnionNode {
@@ -375,7 +384,7 @@ class Builder {
 
     if (typeless && !hasAny(s, [...OBJECT_SHAPE, ...ARRAY_SHAPE]) && s.enum === undefined && s.const === undefined) {
       this.relaxAll(view, "no type is declared, so any JSON value travels: enforced by the final validation");
-      return anyNode(annotationsOf(s));
+      return anyNode(annotationsOf(s), this.options.target);
     }
 
     const parts: { node: Node; types: JsonType[] }[] = [];
@@ -471,7 +480,8 @@ class Builder {
     }
     let items: Node;
     if (prefix.length === 0) {
-      items = rest === undefined || rest === false ? anyNode({}) : this.node({ schema: rest, pointers: [restAt] });
+      items =
+        rest === undefined || rest === false ? anyNode({}, target) : this.node({ schema: rest, pointers: [restAt] });
       if (rest === false)
         this.relax(pointer, "items", "items: false travels as any JSON: enforced by the final validation");
     } else {
@@ -558,7 +568,7 @@ class Builder {
           key.pattern = only;
         }
       } else {
-        value = anyNode({});
+        value = anyNode({}, this.options.target);
       }
     } else if (additional === false) {
       value = undefined;
@@ -568,7 +578,7 @@ class Builder {
         pointers: [`${originOf(view, "additionalProperties")}/additionalProperties`],
       });
     } else if (this.options.openObjects === "preserve") {
-      value = anyNode({});
+      value = anyNode({}, this.options.target);
     }
 
     const schema: JsonObject = typeof s.description === "string" ? { description: s.description } : {};
@@ -662,8 +672,9 @@ export function annotationsOf(schema: unknown): JsonObject {
   return out;
 }
 
-function anyNode(schema: JsonObject): Node {
-  return { kind: "any", schema };
+/** Any JSON value: its recursive wire form, or JSON text where the target refuses recursion. */
+function anyNode(schema: JsonObject, target: { readonly recursion: boolean }): Node {
+  return target.recursion ? { kind: "any", schema } : jsonTextNode(schema);
 }
 
 type TypeName = JsonType | "integer";

@@ -3,6 +3,10 @@
  * how each optional member travels (compact presence needs to know whether
  * the member can itself be null). Definitions are settled before the unions
  * that use them; inside a cycle the answer is the conservative one.
+ *
+ * Where the target takes optional members natively, at most its per-request
+ * cap of them travel natively, the first in document order (depth first, a
+ * definition where it is first used); the rest travel as `presence` says.
  */
 
 import { wireTypesOf } from "../constructs/dispatch.js";
@@ -17,7 +21,10 @@ const MAX_ALIAS_HOPS = 64;
 
 export interface FinalizeOptions {
   readonly presence: Presence;
-  readonly target: { readonly presence: Presence };
+  readonly target: {
+    readonly presence: Presence;
+    readonly toolSet: { readonly maxOptionalParameters?: number };
+  };
 }
 
 export function finalizePlan(plan: Plan, options: FinalizeOptions): Plan {
@@ -25,6 +32,10 @@ export function finalizePlan(plan: Plan, options: FinalizeOptions): Plan {
   const defs = plan.defs;
   checkAliases(defs);
   let depth = 0;
+  let nativeLeft =
+    options.target.presence === "native"
+      ? (options.target.toolSet.maxOptionalParameters ?? Number.POSITIVE_INFINITY)
+      : 0;
 
   const visit = (node: Node): void => {
     switch (node.kind) {
@@ -71,13 +82,15 @@ export function finalizePlan(plan: Plan, options: FinalizeOptions): Plan {
 
   const settleFields = (fields: readonly Field[]): void => {
     for (const f of fields) {
+      // Taken before the member's own members: document order.
+      const native = f.optional && nativeLeft > 0;
+      if (native) nativeLeft--;
       visit(f.node);
-      if (f.optional) (f as { presence?: Presence }).presence = presenceFor(f.node);
+      if (f.optional) (f as { presence?: Presence }).presence = native ? "native" : presenceFor(f.node);
     }
   };
 
   const presenceFor = (child: Node): Presence => {
-    if (options.target.presence === "native") return "native";
     if (options.presence !== "compact") return "tagged";
     // null already means something for this member, so it cannot also mean "absent".
     return wireTypesOf(child, defs, unsettled()).includes("null") ? "tagged" : "compact";

@@ -1,12 +1,5 @@
-import { openai } from "./openai.js";
-import type { TargetName, TargetProfile } from "./profile.js";
-
-export type { Fact, TargetLimits, TargetName, TargetProfile, ToolSetLimits } from "./profile.js";
-
-const PROFILES: Partial<Record<TargetName, TargetProfile>> = { openai };
-
-export const TARGET_NAMES: readonly TargetName[] = ["openai", "anthropic", "gemini"];
-
-export function targetProfile(name: TargetName): TargetProfile | undefined {
-  return PROFILES[name];
-}
+export { checkSchemaLimits, describeFinding, type LimitFinding, type LimitName } from "./limits.js";
+export type { Fact, TargetLimits, TargetName, TargetProfile, ToolSetLimits, WireDialect } from "./profile.js";
+export { TARGET_NAMES, targetProfile } from "./profiles.js";
+export { type GeminiFunctionDeclaration, type ToolApi, type ToolDefinitions, toolDefinition } from "./tools.js";
+export { checkToolSet } from "./toolset.js";

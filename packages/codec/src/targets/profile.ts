@@ -4,6 +4,7 @@
  * so a profile can be updated when a provider changes.
  */
 import type { Presence } from "../ir/nodes.js";
+import type { JsonType } from "../json.js";
 
 export type TargetName = "openai" | "anthropic" | "gemini";
 
@@ -26,13 +27,31 @@ export interface TargetLimits {
   /** For a string enum of more than `largeEnumThreshold` values, its total characters. */
   readonly largeEnumThreshold?: number;
   readonly maxLargeEnumChars?: number;
+  /** Characters of the whole wire schema as JSON text: a guard where the provider publishes no figure. */
+  readonly maxSchemaChars?: number;
 }
 
 /** Per-request caps that count across every strict tool in one request. */
 export interface ToolSetLimits {
   readonly maxStrictTools?: number;
+  /** Object members left out of `required`, across every schema. */
   readonly maxOptionalParameters?: number;
+  /** Schemas with `anyOf` or a list of types, across every schema. */
   readonly maxUnionParameters?: number;
+}
+
+/** How the wire is spelt for the target, beyond which keywords it keeps. */
+export interface WireDialect {
+  /**
+   * What to do with keywords (annotations) beside `$ref`, which these targets refuse:
+   * "wrap" moves the reference into a one-branch `anyOf`; "inline" writes the definition in place
+   * where that is its only use, and otherwise drops the annotations.
+   */
+  readonly refSiblings: "wrap" | "inline";
+  /** Whether `const` is understood; if not, a string or number constant travels as a one-value `enum`. */
+  readonly constKeyword: boolean;
+  /** JSON types `enum` values may have. */
+  readonly enumTypes: ReadonlySet<JsonType>;
 }
 
 export interface TargetProfile {
@@ -48,13 +67,19 @@ export interface TargetProfile {
   readonly formats: ReadonlySet<string>;
   /** Whether wire `$defs` may be recursive. */
   readonly recursion: boolean;
-  /** How optional members travel by default. */
+  /**
+   * How optional members travel by default. "native" members are left out of
+   * `required`; `toolSet.maxOptionalParameters`, when set, caps how many per schema.
+   */
   readonly presence: Presence;
   /** Whether `pattern` may be any RE2 pattern, or only simple ones. */
   readonly patterns: "any" | "simple";
   /** Whether array `minItems` is limited to 0 or 1. */
   readonly minItemsAtMostOne: boolean;
+  /** Per schema: checked when a tool compiles. */
   readonly limits: TargetLimits;
+  /** Per request: checked across a tool set; a schema that alone breaks one is refused at compile. */
   readonly toolSet: ToolSetLimits;
+  readonly dialect: WireDialect;
   readonly facts: readonly Fact[];
 }

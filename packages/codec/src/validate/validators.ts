@@ -4,7 +4,7 @@
  * The hot path uses first-error validators; when one fails, an all-errors twin
  * is compiled once and run for the diagnosis.
  */
-import type { ValidateFunction } from "ajv";
+import type { ErrorObject, ValidateFunction } from "ajv";
 import type { Issue } from "../errors.js";
 import type { JsonObject } from "../json.js";
 import type { PreparedSource } from "../schema/prepare.js";
@@ -12,8 +12,14 @@ import { type AnyAjv, createAjv, toIssues } from "./ajv.js";
 
 export type Compiled<T> = { ok: true; value: T } | { ok: false; reason: string; pattern: boolean };
 
+/** A first-error validator: ajv's, or one compiled ahead of time (ajv standalone code). */
+export interface FastValidator {
+  (value: unknown): boolean;
+  errors?: ErrorObject[] | null;
+}
+
 interface Pair {
-  readonly fast: ValidateFunction;
+  readonly fast: FastValidator;
   diagnose?: ValidateFunction;
 }
 
@@ -24,7 +30,7 @@ export class Validators {
   private constructor(
     private readonly prepared: PreparedSource,
     private readonly wireSchema: JsonObject,
-    private readonly sourceAjv: AnyAjv,
+    private sourceAjv: AnyAjv | undefined,
     private readonly sourcePair: Pair,
     private readonly wirePair: Pair,
   ) {}
@@ -46,6 +52,16 @@ export class Validators {
         pattern: /RE2JS|regex|pattern/i.test(message),
       };
     }
+  }
+
+  /** From validators compiled ahead of time: ajv compiles nothing until a diagnosis or a branch choice needs it. */
+  static precompiled(
+    prepared: PreparedSource,
+    wire: JsonObject,
+    source: FastValidator,
+    wireValidate: FastValidator,
+  ): Validators {
+    return new Validators(prepared, wire, undefined, { fast: source }, { fast: wireValidate });
   }
 
   /** Issues, or undefined when the original contract accepts the value. */
@@ -78,6 +94,7 @@ export class Validators {
     let v = this.branches.get(pointer);
     if (v === undefined) {
       try {
+        this.sourceAjv ??= sourceAjvFor(this.prepared);
         v = this.sourceAjv.compile({ $ref: `${this.prepared.id}#${encodeURI(pointer)}` });
       } catch {
         v = null;
@@ -96,4 +113,11 @@ export class Validators {
     }
     return ajv;
   }
+}
+
+/** Branch validators point into the source schema: an instance that knows it, without compiling it whole. */
+function sourceAjvFor(prepared: PreparedSource): AnyAjv {
+  const ajv = createAjv(prepared.family, false);
+  if (typeof prepared.schema !== "boolean") ajv.addSchema(prepared.schema);
+  return ajv;
 }

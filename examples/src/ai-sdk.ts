@@ -1,0 +1,73 @@
+/**
+ * Vercel AI SDK (v6) `generateText` with tools, offline: a small Chat
+ * Completions model (chat-completions-model.ts) talks to a local server that
+ * answers with a recorded turn of five parallel tool calls. Each tool's
+ * inputSchema is strictwire's adapter: the SDK sends the wire schema, and
+ * `execute` receives the decoded original value. Calls that break the
+ * contract, and the unknown tool, go back to the model as the SDK's tool
+ * errors, carrying strictwire's feedback.
+ *
+ *   pnpm --filter @strictwire/examples ai-sdk
+ */
+import { aiSdkInputSchema, aiSdkWireMessages } from "@strictwire/codec";
+import { generateText, stepCountIs, tool } from "ai";
+import { chatCompletionsModel } from "./chat-completions-model.js";
+import { readRecording, startReplay } from "./replay-server.js";
+import { handlers, toolSet } from "./tools.js";
+
+const server = await startReplay(readRecording("ai-sdk"));
+try {
+  const model = chatCompletionsModel({
+    baseURL: `${server.origin}/v1`,
+    apiKey: "sk-offline-example",
+    modelId: "gpt-4.1",
+  });
+  const codecs = toolSet("openai");
+  const { get_weather, update_contact } = codecs;
+  const tools = {
+    get_weather: tool({
+      ...(get_weather.bundle.description !== undefined ? { description: get_weather.bundle.description } : {}),
+      inputSchema: aiSdkInputSchema(get_weather),
+      execute: async (args, { toolCallId }) => handlers.get_weather(args, { id: toolCallId, name: "get_weather" }),
+    }),
+    update_contact: tool({
+      ...(update_contact.bundle.description !== undefined ? { description: update_contact.bundle.description } : {}),
+      inputSchema: aiSdkInputSchema(update_contact),
+      execute: async (args, { toolCallId }) =>
+        handlers.update_contact(args, { id: toolCallId, name: "update_contact" }),
+    }),
+  };
+
+  console.log(`ai sdk: ${server.origin}/v1/chat/completions, ${Object.keys(tools).length} strict tools`);
+  const result = await generateText({
+    model,
+    tools,
+    prompt: "What's the weather in Oslo and in Lima? And clear Ada's phone number, but keep her email.",
+    stopWhen: stepCountIs(3),
+    // The SDK keeps decoded values as the calls' inputs; show the model the wire form it wrote.
+    prepareStep: ({ messages }) => ({ messages: aiSdkWireMessages(messages, codecs) }),
+  });
+
+  const [first] = result.steps;
+  console.log(`model called ${first?.toolCalls.length ?? 0} tools in one turn:`);
+  for (const part of first?.content ?? []) {
+    if (part.type === "tool-result") {
+      console.log(
+        `  ok            ${part.toolName.padEnd(15)} ${part.toolCallId}\n      -> ${JSON.stringify(part.output)}`,
+      );
+    } else if (part.type === "tool-error") {
+      console.log(`  tool-error    ${part.toolName.padEnd(15)} ${part.toolCallId}\n      -> ${String(part.error)}`);
+    }
+  }
+  console.log(`steps: ${result.steps.length}`);
+  // What the second request showed the model as its own earlier calls.
+  const history = server.requests[1] as {
+    messages?: { role: string; tool_calls?: { function: { arguments: string } }[] }[];
+  };
+  const replayed = history.messages?.find((m) => m.role === "assistant")?.tool_calls ?? [];
+  const wireForm = replayed.filter((c) => c.function.arguments.startsWith('{"arguments":')).length;
+  console.log(`history replays ${wireForm} of ${replayed.length} calls in the wire form`);
+  console.log(`answer: ${result.text}`);
+} finally {
+  await server.close();
+}

@@ -1,0 +1,47 @@
+/**
+ * Vercel AI SDK (v6) adapter, with no `ai` import: the SDK accepts, as a
+ * tool's `inputSchema`, any Standard Schema that also carries Standard JSON
+ * Schema. The JSON Schema it sends the model is the wire schema; `validate`
+ * decodes, so `execute` receives the original value.
+ *
+ *   tool({ description, inputSchema: aiSdkInputSchema(codec), execute: async (args) => ... })
+ *
+ * A codec is such a schema itself (`codec["~standard"]`); this adapter differs
+ * in what a failure says: one issue carrying the codec's feedback, which the SDK
+ * passes back to the model in its tool-error result.
+ */
+import type { Codec } from "../codec.js";
+import { isPlainObject } from "../json.js";
+import type { ToolCodecs } from "./dispatcher.js";
+import { buildProps, issueAt, type StandardCodecSchema } from "./standard.js";
+
+export function aiSdkInputSchema<T>(codec: Codec<T>): StandardCodecSchema<T> {
+  return { "~standard": buildProps(codec, (error) => [issueAt(error.feedback, error.path)]) };
+}
+
+/**
+ * The SDK keeps the validated value as a call's `input` in the message
+ * history, so later steps would show the model its own calls in the original
+ * form, not the wire form it is asked to write, and a model copies what it
+ * sees. This puts the wire form back, for the model's eyes only:
+ *
+ *   prepareStep: ({ messages }) => ({ messages: aiSdkWireMessages(messages, codecs) })
+ *
+ * Messages are not changed in place. A call whose input does not encode (one
+ * the SDK already found invalid holds the model's own text) is left as it is.
+ */
+export function aiSdkWireMessages<M>(messages: readonly M[], codecs: ToolCodecs): M[] {
+  return messages.map((message) => {
+    if (!isPlainObject(message) || message.role !== "assistant" || !Array.isArray(message.content)) return message;
+    let changed = false;
+    const content = message.content.map((part: unknown) => {
+      if (!isPlainObject(part) || part.type !== "tool-call" || typeof part.toolName !== "string") return part;
+      const codec = Object.hasOwn(codecs, part.toolName) ? codecs[part.toolName] : undefined;
+      const wire = codec?.encode(part.input);
+      if (wire === undefined || !wire.ok) return part;
+      changed = true;
+      return { ...part, input: wire.value };
+    });
+    return changed ? ({ ...message, content } as M) : message;
+  });
+}

@@ -1,0 +1,223 @@
+/**
+ * A dispatcher over a tool set: take a provider response, run every tool call
+ * through its guard (concurrently), and give back the tool results in that
+ * provider's own message format, call ids matched and call order kept.
+ *
+ * Nothing the model sends makes it throw: an unknown tool, arguments that
+ * break the contract, arguments cut off by the output limit and a handler that
+ * throws each become a tool result the model can act on. Only a programming
+ * mistake in the tool set itself (a missing handler, a codec under the wrong
+ * name) throws, when the dispatcher is created.
+ *
+ * Like guardedCall, it checks shape, not permission: it does not authenticate,
+ * authorise or sandbox anything.
+ */
+import type { Codec, RawArguments } from "../codec.js";
+import { type CodecError, ok, type Result } from "../errors.js";
+import { type ToolApi, type ToolDefinitions, toolDefinition } from "../targets/tools.js";
+import { describeHandlerError, type GuardOptions, runHandler, type ToolCallInfo, type ToolHandler } from "./guard.js";
+import {
+  type AnthropicMessageLike,
+  type AnthropicToolResultBlock,
+  type AnthropicToolResultMessage,
+  anthropicCalls,
+  type ChatCompletionLike,
+  type ChatToolMessage,
+  chatCalls,
+  type ExtractedCalls,
+  type RawCall,
+  type ResponsesFunctionCallOutput,
+  type ResponsesResponseLike,
+  responsesCalls,
+} from "./providers.js";
+
+/** Codecs by tool name; each key must be its codec's name. */
+export type ToolCodecs = Readonly<Record<string, Codec<unknown>>>;
+
+/** The original value type a codec decodes to. */
+export type CodecValue<C> = C extends Codec<infer T> ? T : never;
+
+/** One handler per tool, typed by its codec. */
+export type ToolHandlers<C extends ToolCodecs> = { readonly [K in keyof C]: ToolHandler<CodecValue<C[K]>> };
+
+export type DispatchOptions = GuardOptions;
+
+/** What became of one call. `output` is the text sent back as its tool result. */
+export type CallOutcome =
+  /** The handler ran; `result` is what it returned, `output` its text. */
+  | { readonly ok: true; readonly kind: "ok"; readonly output: string; readonly result: unknown }
+  | { readonly ok: false; readonly kind: "rejected"; readonly output: string; readonly error: CodecError }
+  | { readonly ok: false; readonly kind: "handler-error"; readonly output: string; readonly error: unknown }
+  | { readonly ok: false; readonly kind: "unknown-tool"; readonly output: string }
+  /** The response was cut off inside these arguments; the handler did not run. */
+  | { readonly ok: false; readonly kind: "truncated"; readonly output: string; readonly error?: CodecError }
+  /** The response gave the call no id (or no name): it cannot be answered, so no message carries it. */
+  | { readonly ok: false; readonly kind: "malformed"; readonly output: string };
+
+export type CallReport = { readonly id: string; readonly name: string } & CallOutcome;
+
+export interface Dispatched<M> {
+  /** The tool-result messages to append to the next request, in call order. */
+  readonly messages: M[];
+  /** One report per call, in call order: for logs and metrics. */
+  readonly calls: readonly CallReport[];
+  /** Why the response was cut off ("max_output_tokens", "length", "max_tokens"), when it was. */
+  readonly truncation: string | undefined;
+}
+
+export function createDispatcher<const C extends ToolCodecs>(
+  codecs: C,
+  handlers: ToolHandlers<C>,
+  options: DispatchOptions = {},
+): Dispatcher<C> {
+  return new Dispatcher(codecs, handlers, options);
+}
+
+export class Dispatcher<C extends ToolCodecs> {
+  private readonly byName: ReadonlyMap<string, { codec: Codec<unknown>; handler: ToolHandler<unknown> }>;
+
+  constructor(
+    readonly codecs: C,
+    handlers: ToolHandlers<C>,
+    private readonly options: DispatchOptions = {},
+  ) {
+    const byName = new Map<string, { codec: Codec<unknown>; handler: ToolHandler<unknown> }>();
+    for (const [key, codec] of Object.entries(codecs)) {
+      // The model calls a tool by the name in its definition, which is the codec's.
+      if (codec.name !== key) throw new TypeError(`tool set key ${JSON.stringify(key)} holds codec ${codec.name}`);
+      const handler = (handlers as Readonly<Record<string, unknown>>)[key];
+      if (typeof handler !== "function") throw new TypeError(`no handler for tool ${key}`);
+      byName.set(key, { codec, handler: handler as ToolHandler<unknown> });
+    }
+    this.byName = byName;
+  }
+
+  /** Tool names, in the order the tool set lists them. */
+  get names(): string[] {
+    return [...this.byName.keys()];
+  }
+
+  // ---- definitions for the request ----------------------------------------
+
+  /**
+   * Every tool's definition for one API, in tool-set order. A tool compiled
+   * for another provider's target is refused: its wire may hold what this API
+   * does not accept.
+   */
+  tools<A extends ToolApi>(api: A): Result<ToolDefinitions[A][]> {
+    const out: ToolDefinitions[A][] = [];
+    for (const { codec } of this.byName.values()) {
+      const definition = toolDefinition(codec.bundle, api);
+      if (!definition.ok) return definition;
+      out.push(definition.value);
+    }
+    return ok(out);
+  }
+
+  // ---- responses in, tool results out --------------------------------------
+
+  /** OpenAI Responses: `function_call_output` items to add to the next request's `input`. */
+  async responses(response: ResponsesResponseLike): Promise<Dispatched<ResponsesFunctionCallOutput>> {
+    return this.dispatch(responsesCalls(response), (calls) =>
+      calls.map((c) => ({ type: "function_call_output", call_id: c.id, output: c.output })),
+    );
+  }
+
+  /** OpenAI Chat Completions: `tool` messages to append after the assistant message. */
+  async chat(completion: ChatCompletionLike): Promise<Dispatched<ChatToolMessage>> {
+    return this.dispatch(chatCalls(completion), (calls) =>
+      calls.map((c) => ({ role: "tool", tool_call_id: c.id, content: c.output })),
+    );
+  }
+
+  /** Anthropic Messages: one user message of `tool_result` blocks (none when there were no calls). */
+  async anthropic(message: AnthropicMessageLike): Promise<Dispatched<AnthropicToolResultMessage>> {
+    return this.dispatch(anthropicCalls(message), (calls) => {
+      if (calls.length === 0) return [];
+      const content = calls.map(
+        (c): AnthropicToolResultBlock => ({
+          type: "tool_result",
+          tool_use_id: c.id,
+          content: c.output,
+          ...(c.ok ? {} : { is_error: true as const }),
+        }),
+      );
+      return [{ role: "user", content }];
+    });
+  }
+
+  /** One call, outside any provider response: the same checks, one report. */
+  async call(name: string, raw: RawArguments, id = ""): Promise<CallReport> {
+    return this.run({ id, name, arguments: raw, cutOff: false }, undefined);
+  }
+
+  // ---- internals -----------------------------------------------------------
+
+  private async dispatch<M>(
+    extracted: ExtractedCalls,
+    toMessages: (answerable: (CallReport & { readonly id: string })[]) => M[],
+  ): Promise<Dispatched<M>> {
+    // Concurrently: calls in one turn are independent by the providers' own contract.
+    const calls = await Promise.all(extracted.calls.map((c) => this.run(c, extracted.truncation)));
+    const answerable = calls.filter((c) => c.kind !== "malformed");
+    return { messages: toMessages(answerable), calls, truncation: extracted.truncation };
+  }
+
+  private async run(raw: RawCall, truncation: string | undefined): Promise<CallReport> {
+    const id = raw.id ?? "";
+    const name = raw.name ?? "";
+    if (raw.id === undefined || raw.name === undefined) {
+      return { id, name, ok: false, kind: "malformed", output: "The tool call had no id or no name." };
+    }
+    const tool = this.byName.get(name);
+    if (tool === undefined) return { id, name, ok: false, kind: "unknown-tool", output: this.unknownTool(name) };
+    if (raw.cutOff) return { id, name, ok: false, kind: "truncated", output: cutOffText(name, truncation) };
+
+    const decoded = tool.codec.decode(raw.arguments, this.options.decode);
+    if (!decoded.ok) {
+      // Arguments that do not parse in a cut-off response were cut, not miswritten.
+      if (truncation !== undefined && decoded.error.code === "invalid-json") {
+        return { id, name, ok: false, kind: "truncated", output: cutOffText(name, truncation), error: decoded.error };
+      }
+      return { id, name, ok: false, kind: "rejected", output: decoded.error.feedback, error: decoded.error };
+    }
+    const info: ToolCallInfo = { id, name };
+    const result = await runHandler(tool.handler, decoded.value, info, this.options);
+    if (!result.ok) return { id, name, ...result };
+    const text = toolText(result.output);
+    if (text === undefined) {
+      const error = new TypeError(`the ${name} handler returned a value that is not JSON`);
+      return {
+        id,
+        name,
+        ok: false,
+        kind: "handler-error",
+        output: describeHandlerError(error, info, this.options),
+        error,
+      };
+    }
+    return { id, name, ok: true, kind: "ok", output: text, result: result.output };
+  }
+
+  private unknownTool(name: string): string {
+    // The name is model text: quoted and clipped before it is echoed back.
+    const shown = JSON.stringify(name.length > 64 ? `${name.slice(0, 64)}…` : name);
+    return `There is no tool named ${shown}. The tools are: ${this.names.join(", ")}. Call one of them instead.`;
+  }
+}
+
+function cutOffText(name: string, truncation: string | undefined): string {
+  const why = truncation === undefined ? "" : ` (${truncation})`;
+  return `Your output was cut off${why} before the arguments for ${name} were complete, so the call was not run. Call ${name} again with complete arguments, shorter if you can.`;
+}
+
+/** A handler's result as tool-result text: strings as they are, anything else as JSON. */
+function toolText(output: unknown): string | undefined {
+  if (typeof output === "string") return output;
+  if (output === undefined) return "";
+  try {
+    return JSON.stringify(output) ?? undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,157 @@
+/**
+ * Provider wire shapes: what a response holds (tool calls, and whether the
+ * output was cut off) and what a tool result looks like in the next request.
+ * Input types are structural and loose on purpose: the SDKs' own response
+ * types are accepted, and every field is still checked at run time, because a
+ * response is data from the network.
+ */
+import { isPlainObject } from "../json.js";
+
+// ---- responses in ---------------------------------------------------------
+
+/** An OpenAI Responses API response (`client.responses.create`). */
+export interface ResponsesResponseLike {
+  readonly status?: unknown;
+  readonly incomplete_details?: unknown;
+  readonly output: readonly ResponsesOutputItemLike[];
+}
+
+export interface ResponsesOutputItemLike {
+  readonly type?: unknown;
+  readonly call_id?: unknown;
+  readonly name?: unknown;
+  readonly arguments?: unknown;
+  readonly status?: unknown;
+}
+
+/** An OpenAI Chat Completions response (`client.chat.completions.create`); choice 0 is read. */
+export interface ChatCompletionLike {
+  readonly choices: readonly { readonly finish_reason?: unknown; readonly message?: unknown }[];
+}
+
+/** An Anthropic Messages API response (`client.messages.create`). */
+export interface AnthropicMessageLike {
+  readonly stop_reason?: unknown;
+  readonly content: readonly AnthropicContentBlockLike[];
+}
+
+export interface AnthropicContentBlockLike {
+  readonly type?: unknown;
+  readonly id?: unknown;
+  readonly name?: unknown;
+  readonly input?: unknown;
+}
+
+// ---- tool results out -----------------------------------------------------
+
+/** A Responses API input item answering one function call. */
+export interface ResponsesFunctionCallOutput {
+  type: "function_call_output";
+  call_id: string;
+  output: string;
+}
+
+/** A Chat Completions tool message answering one tool call. */
+export interface ChatToolMessage {
+  role: "tool";
+  tool_call_id: string;
+  content: string;
+}
+
+export interface AnthropicToolResultBlock {
+  type: "tool_result";
+  tool_use_id: string;
+  content: string;
+  /** Set (true) only when the call did not succeed. */
+  is_error?: true;
+}
+
+/** The one user message carrying every tool result of a turn, in call order. */
+export interface AnthropicToolResultMessage {
+  role: "user";
+  content: AnthropicToolResultBlock[];
+}
+
+// ---- reading calls out of a response ----------------------------------------
+
+/** One tool call, provider-neutral. */
+export interface RawCall {
+  /** Undefined when the response gave no usable id: such a call cannot be answered. */
+  readonly id: string | undefined;
+  readonly name: string | undefined;
+  readonly arguments: unknown;
+  /** The provider marked this very call as cut off (or it is the one a cut-off ended in). */
+  readonly cutOff: boolean;
+}
+
+export interface ExtractedCalls {
+  readonly calls: readonly RawCall[];
+  /** Why the response was cut off (e.g. "max_output_tokens"), when it was. */
+  readonly truncation: string | undefined;
+}
+
+export function responsesCalls(response: ResponsesResponseLike): ExtractedCalls {
+  let truncation: string | undefined;
+  if (response.status === "incomplete") {
+    const reason = isPlainObject(response.incomplete_details) ? response.incomplete_details.reason : undefined;
+    truncation = typeof reason === "string" ? reason : "incomplete";
+  }
+  const calls: RawCall[] = [];
+  for (const item of listOf(response.output)) {
+    if (!isPlainObject(item) || item.type !== "function_call") continue;
+    calls.push({
+      id: stringOr(item.call_id),
+      name: stringOr(item.name),
+      arguments: item.arguments,
+      cutOff: item.status === "incomplete",
+    });
+  }
+  return { calls, truncation };
+}
+
+export function chatCalls(completion: ChatCompletionLike): ExtractedCalls {
+  const choice = listOf(completion.choices)[0];
+  if (!isPlainObject(choice)) return { calls: [], truncation: undefined };
+  const truncation = choice.finish_reason === "length" ? "length" : undefined;
+  const message = isPlainObject(choice.message) ? choice.message : {};
+  const calls: RawCall[] = [];
+  for (const call of listOf(message.tool_calls)) {
+    if (!isPlainObject(call)) continue;
+    // A custom (free-text) tool call needs an answer too, or the next request is refused.
+    const fn = isPlainObject(call.function) ? call.function : isPlainObject(call.custom) ? call.custom : {};
+    calls.push({
+      id: stringOr(call.id),
+      name: stringOr(fn.name),
+      arguments: call.type === "custom" ? fn.input : fn.arguments,
+      cutOff: false,
+    });
+  }
+  return { calls, truncation };
+}
+
+export function anthropicCalls(message: AnthropicMessageLike): ExtractedCalls {
+  const stop = message.stop_reason;
+  const truncation = stop === "max_tokens" || stop === "model_context_window_exceeded" ? stop : undefined;
+  const content = listOf(message.content);
+  const calls: RawCall[] = [];
+  content.forEach((block, i) => {
+    if (!isPlainObject(block) || block.type !== "tool_use") return;
+    calls.push({
+      id: stringOr(block.id),
+      name: stringOr(block.name),
+      arguments: block.input,
+      // Anthropic gives input as an object, so a cut shows no syntax error: the
+      // block the output ended in cannot be trusted to be whole.
+      cutOff: truncation !== undefined && i === content.length - 1,
+    });
+  });
+  return { calls, truncation };
+}
+
+function listOf(value: unknown): readonly unknown[] {
+  return Array.isArray(value) ? value : [];
+}
+
+function stringOr(value: unknown): string | undefined {
+  return typeof value === "string" ? value : undefined;
+}

@@ -1,0 +1,208 @@
+/**
+ * Recursion on targets that refuse recursive schemas. A definition that can
+ * reach itself through references has no finite wire form there, so every
+ * reference into it travels as JSON text, read back by the same bounded
+ * parser, and the final validation enforces its schema. Definitions nothing
+ * references any more are dropped.
+ */
+
+import { isPlainObject, type JsonObject, setOwn } from "../json.js";
+import type { Field, JsonTextNode, Node, Plan, RelaxedConstraint } from "./nodes.js";
+
+export interface CycleTarget {
+  readonly name: string;
+  readonly recursion: boolean;
+}
+
+/** Where a definition stands in the source, and its schema there. */
+export interface DefSource {
+  readonly pointer: string;
+  readonly schema: unknown;
+}
+
+/** Longest source schema spelt out in a description; past it the model gets only the name. */
+const MAX_SCHEMA_TEXT = 4000;
+/** Members of a described schema that say nothing about its values. */
+const UNSAID = new Set(["$defs", "definitions", "$schema", "$id", "$comment", "examples"]);
+
+/** A node for a JSON value carried as text; `what` says what the text must hold. */
+export function jsonTextNode(annotations: JsonObject, what = "Any JSON value"): JsonTextNode {
+  const said = typeof annotations.description === "string" ? `${annotations.description} ` : "";
+  return { kind: "json-text", schema: { ...annotations, description: `${said}${what}, written as JSON text.` } };
+}
+
+/**
+ * `sources` says where each definition stands in the source: what is relaxed
+ * names the place, and JSON text names the schema its value must match.
+ */
+export function breakCycles(plan: Plan, target: CycleTarget, sources: ReadonlyMap<string, DefSource>): Plan {
+  const recursive = target.recursion ? new Set<string>() : recursiveDefs(plan.defs);
+  const what = new Map([...recursive].map((name) => [name, heldBy(name, sources.get(name))]));
+  const rewrite = (node: Node): Node => rewriteNode(node, what);
+  const root = rewrite(plan.root);
+  const defs: Record<string, Node> = {};
+  for (const name of reachable(root, plan.defs, what)) defs[name] = rewrite(plan.defs[name]!);
+  const relaxed: RelaxedConstraint[] = [...plan.relaxed];
+  for (const name of recursive) {
+    relaxed.push({
+      path: sources.get(name)?.pointer ?? "",
+      keyword: "$ref",
+      reason: `a recursive definition, which the ${target.name} target does not take: its values travel as JSON text, enforced by the final validation`,
+    });
+  }
+  return { ...plan, root, defs, relaxed };
+}
+
+/** What JSON text standing for a definition must hold: its schema, when short enough to say. */
+function heldBy(name: string, source: DefSource | undefined): string {
+  const schema = source?.schema;
+  if (!isPlainObject(schema)) return `A ${name} value`;
+  const said: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(schema)) if (!UNSAID.has(k)) setOwn(said, k, v);
+  const text = JSON.stringify(said);
+  return text.length <= MAX_SCHEMA_TEXT ? `A ${name} value (JSON Schema ${text})` : `A ${name} value`;
+}
+
+// ---- the reference graph --------------------------------------------------
+
+/** Definitions a node refers to directly (not through other definitions). */
+function refsOf(node: Node, out: Set<string>): Set<string> {
+  switch (node.kind) {
+    case "ref":
+      out.add(node.def);
+      break;
+    case "array":
+      refsOf(node.items, out);
+      break;
+    case "object":
+      for (const f of node.fields) refsOf(f.node, out);
+      break;
+    case "mixed":
+      for (const f of node.fields) refsOf(f.node, out);
+      refsOf(node.value, out);
+      break;
+    case "map":
+      refsOf(node.value, out);
+      break;
+    case "union":
+      for (const b of node.branches) refsOf(b, out);
+      break;
+    default:
+      break;
+  }
+  return out;
+}
+
+/**
+ * Definitions on a cycle: Tarjan's strongly connected components, kept
+ * iterative because a long chain of references must not grow the stack.
+ */
+export function recursiveDefs(defs: Readonly<Record<string, Node>>): Set<string> {
+  const edges = new Map<string, string[]>();
+  for (const name of Object.keys(defs)) {
+    edges.set(
+      name,
+      [...refsOf(defs[name]!, new Set())].filter((d) => Object.hasOwn(defs, d)),
+    );
+  }
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const onStack = new Set<string>();
+  const stack: string[] = [];
+  const out = new Set<string>();
+  let next = 0;
+
+  for (const start of edges.keys()) {
+    if (index.has(start)) continue;
+    const work: { name: string; edge: number }[] = [{ name: start, edge: 0 }];
+    index.set(start, next);
+    low.set(start, next++);
+    stack.push(start);
+    onStack.add(start);
+    while (work.length > 0) {
+      const frame = work[work.length - 1]!;
+      const targets = edges.get(frame.name)!;
+      if (frame.edge < targets.length) {
+        const to = targets[frame.edge++]!;
+        if (!index.has(to)) {
+          index.set(to, next);
+          low.set(to, next++);
+          stack.push(to);
+          onStack.add(to);
+          work.push({ name: to, edge: 0 });
+        } else if (onStack.has(to)) {
+          low.set(frame.name, Math.min(low.get(frame.name)!, index.get(to)!));
+        }
+        continue;
+      }
+      work.pop();
+      const parent = work[work.length - 1];
+      if (parent !== undefined) low.set(parent.name, Math.min(low.get(parent.name)!, low.get(frame.name)!));
+      if (low.get(frame.name) !== index.get(frame.name)) continue;
+      const component: string[] = [];
+      let member: string;
+      do {
+        member = stack.pop()!;
+        onStack.delete(member);
+        component.push(member);
+      } while (member !== frame.name);
+      const selfLoop = targets.includes(frame.name);
+      if (component.length > 1 || selfLoop) for (const m of component) out.add(m);
+    }
+  }
+  return out;
+}
+
+/** Definitions still referenced from the root, following references. */
+function reachable(root: Node, defs: Readonly<Record<string, Node>>, recursive: ReadonlyMap<string, string>): string[] {
+  const seen = new Set<string>();
+  const work = [...refsOf(root, new Set())];
+  while (work.length > 0) {
+    const name = work.pop()!;
+    if (seen.has(name) || recursive.has(name) || !Object.hasOwn(defs, name)) continue;
+    seen.add(name);
+    work.push(...refsOf(defs[name]!, new Set()));
+  }
+  // Keep the builder's order: the wire sorts names anyway, the plan reads better unchanged.
+  return Object.keys(defs).filter((name) => seen.has(name));
+}
+
+// ---- rewriting ------------------------------------------------------------
+
+/**
+ * The node with every reference into a recursive definition (the keys of
+ * `recursive`, each with what its text holds) turned into JSON text.
+ */
+function rewriteNode(node: Node, recursive: ReadonlyMap<string, string>): Node {
+  if (recursive.size === 0) return node;
+  switch (node.kind) {
+    case "ref": {
+      const what = recursive.get(node.def);
+      return what !== undefined ? jsonTextNode({}, what) : node;
+    }
+    case "array":
+      return { ...node, items: rewriteNode(node.items, recursive) };
+    case "object":
+      return { ...node, fields: node.fields.map((f) => rewriteField(f, recursive)) };
+    case "mixed":
+      return {
+        ...node,
+        fields: node.fields.map((f) => rewriteField(f, recursive)),
+        value: rewriteNode(node.value, recursive),
+      };
+    case "map":
+      return { ...node, value: rewriteNode(node.value, recursive) };
+    case "union":
+      return { ...node, branches: node.branches.map((b) => rewriteNode(b, recursive)) };
+    default:
+      return node;
+  }
+}
+
+/** A member's description goes onto its JSON text, where the wire shows it. */
+function rewriteField(field: Field, recursive: ReadonlyMap<string, string>): Field {
+  const node = field.node;
+  const what = node.kind === "ref" ? recursive.get(node.def) : undefined;
+  if (what !== undefined) return { ...field, node: jsonTextNode(field.annotations ?? {}, what) };
+  return { ...field, node: rewriteNode(node, recursive) };
+}

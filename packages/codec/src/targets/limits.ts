@@ -1,0 +1,120 @@
+/**
+ * A target's limits held against measured wire schemas: per schema (its
+ * `limits`) and per request (its `toolSet`, counted across every tool sent
+ * together). Findings are data; compile turns the first into `target-limit`.
+ */
+import { fail, ok, type Result } from "../errors.js";
+import type { JsonObject } from "../json.js";
+import { type Contribution, measureWire, type WireMeasures } from "./measure.js";
+import type { TargetLimits, TargetProfile, ToolSetLimits } from "./profile.js";
+
+export type LimitName = keyof TargetLimits | keyof ToolSetLimits;
+
+export interface LimitFinding {
+  readonly limit: LimitName;
+  readonly measured: number;
+  readonly max: number;
+  /** JSON Pointer into the tool's wire schema where the limit is crossed ("" for the whole schema or set). */
+  readonly path: string;
+  /** The tool concerned; for a total across tools, the one whose schema crosses the limit. */
+  readonly tool: string;
+}
+
+/** What each limit counts, for messages. */
+const COUNTS: Readonly<Record<LimitName, string>> = {
+  maxProperties: "object properties",
+  maxNesting: "levels of object nesting",
+  maxStringBudget: "characters of property names, definition names, enum and const values",
+  maxEnumValues: "enum values",
+  largeEnumThreshold: "values in one string enum",
+  maxLargeEnumChars: "characters in one large string enum",
+  maxSchemaChars: "characters of wire schema",
+  maxStrictTools: "strict tools",
+  maxOptionalParameters: "optional parameters",
+  maxUnionParameters: "parameters with union types (anyOf or a type list)",
+};
+
+export function describeFinding(f: LimitFinding, target: string): string {
+  const where = f.path === "" ? "" : ` (crossed at ${f.path})`;
+  return `${f.tool}: ${f.measured} ${COUNTS[f.limit]}, where the ${target} target allows at most ${f.max}${where}`;
+}
+
+export interface MeasuredTool {
+  readonly tool: string;
+  readonly measures: WireMeasures;
+}
+
+export function measureTool(tool: string, wire: JsonObject): MeasuredTool {
+  return { tool, measures: measureWire(wire) };
+}
+
+/** The target's per-schema limits. */
+export function schemaFindings({ tool, measures: m }: MeasuredTool, limits: TargetLimits): LimitFinding[] {
+  const out: LimitFinding[] = [];
+  const add = (limit: LimitName, contributions: readonly Contribution[], max: number | undefined): void => {
+    const crossed = total(contributions, max);
+    if (crossed !== undefined)
+      out.push({ limit, measured: crossed.measured, max: crossed.max, path: crossed.path, tool });
+  };
+  add("maxProperties", m.properties, limits.maxProperties);
+  if (limits.maxNesting !== undefined && m.nesting.depth > limits.maxNesting) {
+    out.push({ limit: "maxNesting", measured: m.nesting.depth, max: limits.maxNesting, path: m.nesting.at, tool });
+  }
+  add("maxStringBudget", m.stringChars, limits.maxStringBudget);
+  add("maxEnumValues", m.enumValues, limits.maxEnumValues);
+  const threshold = limits.largeEnumThreshold;
+  const maxChars = limits.maxLargeEnumChars;
+  if (threshold !== undefined && maxChars !== undefined) {
+    for (const e of m.stringEnums) {
+      if (e.values > threshold && e.chars > maxChars) {
+        out.push({ limit: "maxLargeEnumChars", measured: e.chars, max: maxChars, path: e.at, tool });
+      }
+    }
+  }
+  if (limits.maxSchemaChars !== undefined && m.schemaChars > limits.maxSchemaChars) {
+    out.push({ limit: "maxSchemaChars", measured: m.schemaChars, max: limits.maxSchemaChars, path: "", tool });
+  }
+  return out;
+}
+
+/** The target's per-request caps, counted across every tool in the request, in order. */
+export function requestFindings(tools: readonly MeasuredTool[], caps: ToolSetLimits): LimitFinding[] {
+  const out: LimitFinding[] = [];
+  if (caps.maxStrictTools !== undefined && tools.length > caps.maxStrictTools) {
+    const first = tools[caps.maxStrictTools]!;
+    out.push({ limit: "maxStrictTools", measured: tools.length, max: caps.maxStrictTools, path: "", tool: first.tool });
+  }
+  const across = (limit: LimitName, pick: (m: WireMeasures) => readonly Contribution[], max: number | undefined) => {
+    if (max === undefined) return;
+    const all = tools.flatMap((t) => pick(t.measures).map((c) => ({ ...c, tool: t.tool })));
+    const crossed = total(all, max);
+    if (crossed === undefined) return;
+    out.push({ limit, measured: crossed.measured, max, path: crossed.path, tool: all[crossed.index]!.tool });
+  };
+  across("maxOptionalParameters", (m) => m.optional, caps.maxOptionalParameters);
+  across("maxUnionParameters", (m) => m.unions, caps.maxUnionParameters);
+  return out;
+}
+
+/** Every finding for one schema sent alone: compile's check. */
+export function checkSchemaLimits(tool: string, wire: JsonObject, target: TargetProfile): Result<void> {
+  const measured = measureTool(tool, wire);
+  const first = [...schemaFindings(measured, target.limits), ...requestFindings([measured], target.toolSet)][0];
+  if (first === undefined) return ok(undefined);
+  return fail("target-limit", first.path, `${first.limit}: ${describeFinding(first, target.name)}`);
+}
+
+/** The sum, and the contribution that first takes it over `max`; undefined within the limit. */
+function total(
+  contributions: readonly Contribution[],
+  max: number | undefined,
+): { measured: number; max: number; path: string; index: number } | undefined {
+  if (max === undefined) return undefined;
+  let sum = 0;
+  let index = -1;
+  contributions.forEach((c, i) => {
+    sum += c.amount;
+    if (index < 0 && sum > max) index = i;
+  });
+  return index < 0 ? undefined : { measured: sum, max, path: contributions[index]!.at, index };
+}

@@ -1,0 +1,13 @@
+/** The targets by name. */
+import { anthropic } from "./anthropic.js";
+import { gemini } from "./gemini.js";
+import { openai } from "./openai.js";
+import type { TargetName, TargetProfile } from "./profile.js";
+
+const PROFILES: Readonly<Record<TargetName, TargetProfile>> = { openai, anthropic, gemini };
+
+export const TARGET_NAMES: readonly TargetName[] = ["openai", "anthropic", "gemini"];
+
+export function targetProfile(name: TargetName): TargetProfile {
+  return PROFILES[name];
+}

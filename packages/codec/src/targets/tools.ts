@@ -1,0 +1,80 @@
+/**
+ * A bundle as the provider's tool definition: the wire schema under the key
+ * and in the envelope each API expects, strict mode on where the API has it.
+ * A bundle compiled for another target is refused: its wire may use what
+ * this provider does not accept.
+ */
+import type { Bundle } from "../bundle/bundle.js";
+import { fail, ok, type Result } from "../errors.js";
+import type { JsonObject } from "../json.js";
+import type { TargetName } from "./profile.js";
+
+export type ToolApi = "openai-responses" | "openai-chat" | "anthropic" | "gemini";
+
+export interface OpenAIResponsesTool {
+  readonly type: "function";
+  readonly name: string;
+  readonly description?: string;
+  readonly parameters: JsonObject;
+  readonly strict: true;
+}
+
+export interface OpenAIChatTool {
+  readonly type: "function";
+  readonly function: {
+    readonly name: string;
+    readonly description?: string;
+    readonly parameters: JsonObject;
+    readonly strict: true;
+  };
+}
+
+export interface AnthropicTool {
+  readonly name: string;
+  readonly description?: string;
+  readonly input_schema: JsonObject;
+  readonly strict: true;
+}
+
+export interface GeminiFunctionDeclaration {
+  readonly name: string;
+  readonly description?: string;
+  readonly parametersJsonSchema: JsonObject;
+}
+
+export interface ToolDefinitions {
+  readonly "openai-responses": OpenAIResponsesTool;
+  readonly "openai-chat": OpenAIChatTool;
+  readonly anthropic: AnthropicTool;
+  readonly gemini: GeminiFunctionDeclaration;
+}
+
+const TARGET_OF: Readonly<Record<ToolApi, TargetName>> = {
+  "openai-responses": "openai",
+  "openai-chat": "openai",
+  anthropic: "anthropic",
+  gemini: "gemini",
+};
+
+export function toolDefinition<A extends ToolApi>(bundle: Bundle, api: A): Result<ToolDefinitions[A]> {
+  const want = TARGET_OF[api];
+  if (bundle.options.target !== want) {
+    return fail(
+      "invalid-options",
+      "",
+      `tool ${bundle.name} was compiled for the ${bundle.options.target} target; compile it with target "${want}" for ${api}`,
+    );
+  }
+  return ok(BUILDERS[api](bundle) as ToolDefinitions[A]);
+}
+
+const BUILDERS: { readonly [A in ToolApi]: (b: Bundle) => ToolDefinitions[A] } = {
+  "openai-responses": (b) => ({ type: "function", ...named(b), parameters: b.wire, strict: true }),
+  "openai-chat": (b) => ({ type: "function", function: { ...named(b), parameters: b.wire, strict: true } }),
+  anthropic: (b) => ({ ...named(b), input_schema: b.wire, strict: true }),
+  gemini: (b) => ({ ...named(b), parametersJsonSchema: b.wire }),
+};
+
+function named(b: Bundle): { name: string; description?: string } {
+  return b.description !== undefined ? { name: b.name, description: b.description } : { name: b.name };
+}

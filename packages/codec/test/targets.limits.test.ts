@@ -1,0 +1,239 @@
+/**
+ * Limits: per schema at compile time (`target-limit`, naming the limit, the
+ * measured figure and where it is crossed), per request across a tool set
+ * (`checkToolSet`), and the provider tool definitions built from bundles.
+ */
+import {
+  type Bundle,
+  type CompileOptions,
+  checkToolSet,
+  compile,
+  describeFinding,
+  type TargetName,
+  toolDefinition,
+} from "@strictwire/codec";
+import { describe, expect, it } from "vitest";
+
+type Json = Record<string, unknown>;
+
+function bundleOf(schema: unknown, options: CompileOptions): Bundle {
+  const compiled = compile(schema, { name: "tool", ...options });
+  if (!compiled.ok) throw new Error(JSON.stringify(compiled.error));
+  return compiled.value;
+}
+
+function refusal(schema: unknown, target: TargetName, options: CompileOptions = {}) {
+  const compiled = compile(schema, { name: "tool", target, ...options });
+  if (compiled.ok) throw new Error(`${target} compiled a schema over its limits`);
+  return compiled.error;
+}
+
+const object = (properties: Json, required = Object.keys(properties)): Json => ({
+  type: "object",
+  properties,
+  required,
+  additionalProperties: false,
+});
+
+const many = (count: number, make: (i: number) => [string, unknown]): Json =>
+  Object.fromEntries(Array.from({ length: count }, (_, i) => make(i)));
+
+describe("openai per-schema limits", () => {
+  it("refuse more than 5,000 object properties, and name the 5,001st", () => {
+    const group = object(many(100, (i) => [`p${i}`, { type: "integer" }]));
+    const error = refusal(object(many(50, (g) => [`g${g}`, group])), "openai");
+    expect(error.code).toBe("target-limit");
+    expect(error.message).toContain("maxProperties: tool: 5051 object properties");
+    expect(error.message).toContain("at most 5000");
+    // The wire's own `arguments` is the first; 49 groups of 1 + 100 make 4,950; then g49 and p0..p48.
+    expect(error.path).toBe("/properties/arguments/properties/g49/properties/p49");
+  });
+
+  it("refuse more than 10 levels of object nesting, and say where the deepest is", () => {
+    let schema: Json = object({ leaf: { type: "string" } });
+    for (let i = 0; i < 9; i++) schema = object({ [`l${i}`]: schema });
+    const error = refusal(schema, "openai");
+    expect(error.message).toContain("maxNesting: tool: 11 levels of object nesting");
+    expect(error.path).toMatch(/^\/properties\/arguments(\/properties\/l\d)+$/);
+    // Tagged presence wraps an optional member in an object: one level more than compact.
+    const inner = object({ x: { type: "object", properties: { y: { type: "string" } } } }, []);
+    let nine: Json = inner;
+    for (let i = 0; i < 6; i++) nine = object({ [`l${i}`]: nine });
+    expect(compile(nine, { target: "openai", presence: "compact" }).ok).toBe(true);
+    expect(compile(nine, { target: "openai" }).ok).toBe(false);
+  });
+
+  it("refuse more than 120,000 characters of names and enum values", () => {
+    const long = (i: number): [string, unknown] => [`${i}`.padEnd(10_000, "n"), { type: "boolean" }];
+    const error = refusal(object(many(13, long)), "openai");
+    expect(error.message).toMatch(/^maxStringBudget: tool: 130\d{3} characters/);
+  });
+
+  it("refuse more than 1,000 enum values across the schema", () => {
+    const schema = object({
+      a: { enum: Array.from({ length: 600 }, (_, i) => i) },
+      b: { enum: Array.from({ length: 401 }, (_, i) => i) },
+    });
+    const error = refusal(schema, "openai");
+    expect(error.message).toContain("maxEnumValues: tool: 1001 enum values");
+    expect(error.path).toBe("/properties/arguments/properties/b/enum");
+  });
+
+  it("refuse a string enum of more than 250 values past 15,000 characters", () => {
+    const values = Array.from({ length: 251 }, (_, i) => `${i}`.padEnd(60, "v"));
+    const error = refusal(object({ pick: { enum: values } }), "openai");
+    expect(error.message).toContain("maxLargeEnumChars: tool: 15060 characters in one large string enum");
+    expect(error.path).toBe("/properties/arguments/properties/pick/enum");
+    expect(compile(object({ pick: { enum: values.slice(0, 250) } }), { target: "openai" }).ok).toBe(true);
+  });
+});
+
+describe("anthropic limits a single schema can break", () => {
+  it("refuse more than 16 union parameters: a nullable type counts", () => {
+    const schema = object(many(17, (i) => [`n${i}`, { type: ["string", "null"] }]));
+    const error = refusal(schema, "anthropic");
+    expect(error.message).toContain("maxUnionParameters: tool: 17 parameters with union types");
+    expect(error.path).toBe("/properties/arguments/properties/n16");
+    expect(compile(object(many(16, (i) => [`n${i}`, { type: ["string", "null"] }])), { target: "anthropic" }).ok).toBe(
+      true,
+    );
+  });
+
+  it("count the anyOf of members past the native budget", () => {
+    const schema = { type: "object", properties: many(41, (i) => [`o${i}`, { type: "string" }]) };
+    const error = refusal(schema, "anthropic");
+    expect(error.message).toContain("maxUnionParameters: tool: 17");
+    expect(
+      compile({ ...schema, properties: many(40, (i) => [`o${i}`, { type: "string" }]) }, { target: "anthropic" }).ok,
+    ).toBe(true);
+  });
+});
+
+describe("gemini limits", () => {
+  it("refuse a wire schema past strictwire's own size guard", () => {
+    const schema = object({ q: { type: "string", description: "d".repeat(50_000) } });
+    const error = refusal(schema, "gemini");
+    expect(error.message).toMatch(/^maxSchemaChars: tool: 50\d{3} characters of wire schema/);
+    expect(error.path).toBe("");
+    expect(compile(schema, { target: "openai" }).ok).toBe(true);
+  });
+});
+
+describe("checkToolSet", () => {
+  const small = (name: string, optional = 0, unions = 0): Bundle =>
+    bundleOf(
+      {
+        type: "object",
+        properties: {
+          ...many(optional, (i) => [`o${i}`, { type: "string" }]),
+          ...many(unions, (i) => [`u${i}`, { type: ["integer", "null"] }]),
+        },
+        required: Array.from({ length: unions }, (_, i) => `u${i}`),
+      },
+      { name, target: "anthropic" },
+    );
+
+  it("finds nothing for a set within every cap", () => {
+    expect(checkToolSet([small("a", 10, 5), small("b", 14, 11)], "anthropic")).toEqual([]);
+  });
+
+  it("counts strict tools per request", () => {
+    const set = Array.from({ length: 21 }, (_, i) => small(`t${i}`));
+    expect(checkToolSet(set, "anthropic")).toEqual([
+      { limit: "maxStrictTools", measured: 21, max: 20, path: "", tool: "t20" },
+    ]);
+    expect(checkToolSet(set.slice(0, 20), "anthropic")).toEqual([]);
+  });
+
+  it("counts optional parameters across tools and names the tool that crosses", () => {
+    const findings = checkToolSet([small("a", 20), small("b", 20)], "anthropic");
+    expect(findings).toEqual([
+      { limit: "maxOptionalParameters", measured: 40, max: 24, path: "/properties/arguments/properties/o4", tool: "b" },
+    ]);
+    expect(describeFinding(findings[0]!, "anthropic")).toBe(
+      "b: 40 optional parameters, where the anthropic target allows at most 24 (crossed at /properties/arguments/properties/o4)",
+    );
+  });
+
+  it("counts union parameters across tools", () => {
+    const findings = checkToolSet([small("a", 0, 10), small("b", 0, 10)], "anthropic");
+    expect(findings).toEqual([
+      { limit: "maxUnionParameters", measured: 20, max: 16, path: "/properties/arguments/properties/u6", tool: "b" },
+    ]);
+  });
+
+  it("holds each schema to the per-schema limits of the target named", () => {
+    const big = bundleOf(object({ q: { type: "string", description: "d".repeat(50_000) } }), { name: "big" });
+    const findings = checkToolSet([big], "gemini");
+    expect(findings).toHaveLength(1);
+    expect(findings[0]).toMatchObject({ limit: "maxSchemaChars", max: 50_000, path: "", tool: "big" });
+    expect(checkToolSet([big], "openai")).toEqual([]);
+  });
+
+  it("has no per-request caps on openai", () => {
+    const set = Array.from({ length: 30 }, (_, i) =>
+      bundleOf(object({ v: { type: ["string", "null"] } }), { name: `t${i}` }),
+    );
+    expect(checkToolSet(set, "openai")).toEqual([]);
+    expect(checkToolSet(set, "anthropic").map((f) => f.limit)).toEqual(["maxStrictTools", "maxUnionParameters"]);
+  });
+});
+
+describe("tool definitions", () => {
+  const schema = {
+    type: "object",
+    description: "Find a user.",
+    properties: { q: { type: "string" } },
+    required: ["q"],
+  };
+
+  it("wrap the wire in each provider's envelope, strict where the API has it", () => {
+    const openai = bundleOf(schema, { name: "find_user" });
+    const responses = toolDefinition(openai, "openai-responses");
+    const chat = toolDefinition(openai, "openai-chat");
+    expect(responses.ok && responses.value).toEqual({
+      type: "function",
+      name: "find_user",
+      description: "Find a user.",
+      parameters: openai.wire,
+      strict: true,
+    });
+    expect(chat.ok && chat.value).toEqual({
+      type: "function",
+      function: { name: "find_user", description: "Find a user.", parameters: openai.wire, strict: true },
+    });
+    const anthropic = bundleOf(schema, { name: "find_user", target: "anthropic" });
+    const claude = toolDefinition(anthropic, "anthropic");
+    expect(claude.ok && claude.value).toEqual({
+      name: "find_user",
+      description: "Find a user.",
+      input_schema: anthropic.wire,
+      strict: true,
+    });
+    const gemini = bundleOf(schema, { name: "find_user", target: "gemini" });
+    const declaration = toolDefinition(gemini, "gemini");
+    expect(declaration.ok && declaration.value).toEqual({
+      name: "find_user",
+      description: "Find a user.",
+      parametersJsonSchema: gemini.wire,
+    });
+  });
+
+  it("leave out a description the bundle does not have", () => {
+    const bare = bundleOf({ type: "object" }, { name: "bare", target: "gemini" });
+    const declaration = toolDefinition(bare, "gemini");
+    expect(declaration.ok && Object.keys(declaration.value)).toEqual(["name", "parametersJsonSchema"]);
+  });
+
+  it("refuse a bundle compiled for another target", () => {
+    const openai = bundleOf(schema, { name: "find_user" });
+    for (const api of ["anthropic", "gemini"] as const) {
+      const r = toolDefinition(openai, api);
+      expect(r.ok).toBe(false);
+      if (!r.ok) {
+        expect(r.error.code).toBe("invalid-options");
+        expect(r.error.message).toContain("compiled for the openai target");
+      }
+    }
+  });
+});
