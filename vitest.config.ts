@@ -3,8 +3,8 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   // Tests import workspace packages straight from their TypeScript sources.
-  ssr: { resolve: { conditions: ["source", ...defaultServerConditions] } },
-  resolve: { conditions: ["source"] },
+  ssr: { resolve: { conditions: ["strictwire-source", ...defaultServerConditions] } },
+  resolve: { conditions: ["strictwire-source"] },
   test: {
     include: ["packages/*/test/**/*.test.ts", "bench/test/**/*.test.ts", "examples/test/**/*.test.ts"],
     globalSetup: ["./scripts/vitest-global-setup.ts"],

@@ -18,7 +18,7 @@ const tsx = createRequire(import.meta.url).resolve("tsx/cli");
 const examples = fileURLToPath(new URL("..", import.meta.url));
 
 async function example(file: string): Promise<string> {
-  const { stdout } = await run(process.execPath, [tsx, "--conditions=source", `src/${file}`], {
+  const { stdout } = await run(process.execPath, [tsx, "--conditions=strictwire-source", `src/${file}`], {
     cwd: examples,
     timeout: 90_000,
     // The examples must not reach the network: no proxy may redirect them, and no real key is given.
