@@ -129,6 +129,9 @@ function buildProgram(io: Io, setExit: (code: ExitCode) => void): Command {
   program
     .command("check")
     .summary("does this tool set fit the target's limits")
+    .description(
+      "Check that the tools of one request fit the target's limits: each wire schema's, and the caps counted across all of them. Exits 1 when a limit is crossed.",
+    )
     .argument("<bundles...>", "the bundles of one request's tools")
     .addOption(targetOption())
     .addOption(json())
@@ -162,7 +165,9 @@ Examples:
   ${PROGRAM} compile 'schemas/*.json' --out-dir bundles
   ${PROGRAM} encode settings.bundle.json value.json
   ${PROGRAM} decode settings.bundle.json arguments.txt
-  ${PROGRAM} inspect settings.json --presence compact`;
+  ${PROGRAM} inspect settings.json --presence compact
+  ${PROGRAM} compile settings.json --emit module -o settings.bundle.mjs
+  ${PROGRAM} check bundles/*.bundle.json --target anthropic`;
 
 function version(): string {
   try {

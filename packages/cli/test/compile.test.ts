@@ -232,19 +232,6 @@ describe("compile usage and environment errors (exit 2)", () => {
     expect(await listDir(dir)).toEqual(["a.json", "b.json"]);
   });
 
-  test.each([
-    [["--emit", "module"], "--emit module is not supported yet"],
-    [["--emit", "types"], "--emit types is not supported yet"],
-  ])("%j is wired but refused: not supported yet, exit 2, nothing written", async (flags, message) => {
-    const schema = await writeJson(join(dir, "settings.json"), SETTINGS);
-    const out = join(dir, "out.json");
-    const run = await strictwire(["compile", schema, "-o", out, ...flags, "--json"]);
-    expect(run.code).toBe(2);
-    expect(run.stderr).toContain(message);
-    expect(jsonOf(run).error).toMatchObject({ code: "not-supported", message });
-    expect(await listDir(dir)).toEqual(["settings.json"]);
-  });
-
   test("an unknown choice for a flag is commander's usage error, exit 2", async () => {
     const schema = await writeJson(join(dir, "settings.json"), SETTINGS);
     const run = await strictwire(["compile", schema, "--presence", "sometimes"]);

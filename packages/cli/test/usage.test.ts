@@ -1,7 +1,6 @@
 import { readFile } from "node:fs/promises";
-import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { ANSI, ERROR_KEYS, jsonOf, makeTempDir, removeDir, SETTINGS, STACK, strictwire, writeJson } from "./helpers.js";
+import { ANSI, ERROR_KEYS, jsonOf, makeTempDir, removeDir, STACK, strictwire } from "./helpers.js";
 
 let dir: string;
 beforeEach(async () => {
@@ -72,16 +71,5 @@ describe("usage errors (exit 2, on stderr, no stack trace)", () => {
     const run = await strictwire(["inspect", dir]);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain("it is a directory");
-  });
-});
-
-describe("check (wired, not built yet)", () => {
-  test("says so and exits 2, with --json too", async () => {
-    const bundle = join(dir, "b.bundle.json");
-    await strictwire(["compile", await writeJson(join(dir, "s.json"), SETTINGS), "-o", bundle]);
-    const run = await strictwire(["check", bundle, "--target", "openai", "--json"]);
-    expect(run.code).toBe(2);
-    expect(run.stderr).toContain("check is not supported yet");
-    expect(jsonOf(run).error).toMatchObject({ code: "not-supported" });
   });
 });

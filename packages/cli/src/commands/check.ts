@@ -1,16 +1,116 @@
 /**
- * check: does this tool set fit the target's limits (per tool and per
- * request). Not built yet; build it here. The command line is wired:
- * `files` are the bundle paths as given, `target` the --target flag.
+ * check: does this tool set, sent together in one request, fit the target's
+ * limits? Each wire schema against the per-schema limits, then the caps that
+ * count across every tool (Anthropic's strict tools, optional and union
+ * parameters). Crossing a limit is a rejection (exit 1); a bundle that does
+ * not load is the deployment's problem (exit 2), as for encode and decode.
  */
-import type { TargetName } from "@strictwire/codec";
-import { type ExitCode, notSupported } from "../failure.js";
+import { type Bundle, checkToolSet, describeFinding, type LimitFinding, type TargetName } from "@strictwire/codec";
+import { type ErrorView, EXIT_OK, EXIT_REJECTED, type ExitCode, type Outcome, succeed, usage } from "../failure.js";
+import { plural } from "../format.js";
+import { isStdin, oneStdin, STDIN_LABEL } from "../input.js";
 import type { Reporter } from "../report.js";
+import { readCodec } from "./bundle-input.js";
 
 export interface CheckFlags {
   readonly target?: TargetName;
 }
 
-export async function runCheck(_files: readonly string[], _flags: CheckFlags, reporter: Reporter): Promise<ExitCode> {
-  return reporter.fail(notSupported("check is not supported yet").error);
+interface Tool {
+  readonly name: string;
+  /** The bundle it was read from, as given. */
+  readonly input: string;
+  readonly bundle: Bundle;
+}
+
+/** What --json reports for each finding: the codec's, with the bundle it concerns and a sentence. */
+interface Finding extends LimitFinding {
+  readonly input: string;
+  readonly message: string;
+}
+
+export async function runCheck(files: readonly string[], flags: CheckFlags, reporter: Reporter): Promise<ExitCode> {
+  const single = oneStdin(files);
+  if (!single.ok) return reporter.fail(single.error);
+  const tools: Tool[] = [];
+  for (const file of files) {
+    // Loaded as encode and decode load it: a bundle that would not serve calls is no tool of this set.
+    const codec = await readCodec(file, reporter);
+    if (!codec.ok) return reporter.fail(codec.error);
+    tools.push({ name: codec.value.name, input: isStdin(file) ? STDIN_LABEL : file, bundle: codec.value.bundle });
+  }
+  const unique = uniqueNames(tools);
+  if (!unique.ok) return reporter.fail(unique.error);
+  const target = targetFor(tools, flags.target);
+  if (!target.ok) return reporter.fail(target.error);
+
+  const inputOf = new Map(tools.map((t) => [t.name, t.input]));
+  const findings: Finding[] = checkToolSet(
+    tools.map((t) => t.bundle),
+    target.value,
+  ).map((f) => ({ ...f, input: inputOf.get(f.tool) ?? "", message: describeFinding(f, target.value) }));
+  const fits = findings.length === 0;
+
+  if (reporter.json) {
+    const first = findings[0];
+    reporter.data({
+      ok: fits,
+      // The first finding as an error, in the shape of compile's own target-limit refusal.
+      ...(first !== undefined ? { error: limitError(first) } : {}),
+      target: target.value,
+      tools: tools.map((t) => ({ name: t.name, input: t.input })),
+      findings,
+    });
+  } else {
+    reporter.result(render(findings, tools.length, target.value, reporter));
+  }
+  return fits ? EXIT_OK : EXIT_REJECTED;
+}
+
+/** A request cannot hold two tools of one name: the provider would refuse it before any limit. */
+function uniqueNames(tools: readonly Tool[]): Outcome<void> {
+  const seen = new Map<string, string>();
+  for (const t of tools) {
+    const other = seen.get(t.name);
+    if (other !== undefined)
+      return usage(`${other} and ${t.input} are both tool ${t.name}: a request holds each tool once`);
+    seen.set(t.name, t.input);
+  }
+  return succeed(undefined);
+}
+
+/**
+ * The bundles' own target unless --target names one. A wire compiled for
+ * another target is not what this one would be sent (presence and dialect
+ * differ), so measuring it would answer the wrong question: recompile instead.
+ */
+function targetFor(tools: readonly Tool[], flag: TargetName | undefined): Outcome<TargetName> {
+  const compiledFor = [...new Set(tools.map((t) => t.bundle.options.target))];
+  if (flag !== undefined) {
+    const other = tools.find((t) => t.bundle.options.target !== flag);
+    if (other === undefined) return succeed(flag);
+    return usage(
+      `${other.input} was compiled for ${other.bundle.options.target}, not ${flag}: compile it again with --target ${flag} to check it against ${flag}`,
+    );
+  }
+  const [only, ...more] = compiledFor;
+  if (only !== undefined && more.length === 0) return succeed(only);
+  return usage(
+    `the bundles were compiled for different targets (${compiledFor.join(", ")}): one request has one target`,
+  );
+}
+
+function limitError(f: Finding): ErrorView {
+  const message = `${f.limit}: ${f.message}`;
+  return { code: "target-limit", path: f.path, message, feedback: message };
+}
+
+function render(findings: readonly Finding[], tools: number, target: TargetName, reporter: Reporter): string {
+  const s = reporter.out;
+  const set = `this set of ${plural(tools, "tool")}`;
+  if (findings.length === 0) return `${set} fits the ${target} target's limits`;
+  const width = findings.reduce((w, f) => Math.max(w, f.limit.length), 0);
+  const lines = findings.map((f) => `${s.red(f.limit.padEnd(width))}  ${f.message}`);
+  lines.push(`${set} does not fit the ${target} target: ${plural(findings.length, "limit")} crossed`);
+  return lines.join("\n");
 }

@@ -1,15 +1,17 @@
 /**
- * --emit module: the bundle as an importable module. Not built yet; to build
- * it, write render, drop `unsupported`, and pick the suffix.
+ * --emit module: an ES module holding the bundle and its first-error
+ * validators compiled to code, so that loading the tool runs no ajv compile.
+ * `.mjs`, because the module is ESM whatever the user's package.json says.
  */
-import { notSupported } from "../failure.js";
+import { standaloneModule } from "@strictwire/codec";
+import { fromCodec, succeed } from "../failure.js";
 import type { Emitter } from "./emitter.js";
-
-const UNSUPPORTED = "--emit module is not supported yet";
 
 export const moduleEmitter: Emitter = {
   name: "module",
-  suffix: ".bundle.js",
-  unsupported: UNSUPPORTED,
-  render: () => notSupported(UNSUPPORTED),
+  suffix: ".bundle.mjs",
+  render: (bundle) => {
+    const text = standaloneModule(bundle);
+    return text.ok ? succeed(text.value) : fromCodec(text.error);
+  },
 };

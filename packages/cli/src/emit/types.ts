@@ -1,15 +1,16 @@
 /**
- * --emit types: TypeScript declarations for the tool's original value. Not
- * built yet; to build it, write render, drop `unsupported`, and pick the suffix.
+ * --emit types: TypeScript declarations of the tool's original contract, the
+ * value a handler receives from decode. The codec writes them from the plan.
  */
-import { notSupported } from "../failure.js";
+import { emitTypes } from "@strictwire/codec";
+import { fromCodec, succeed } from "../failure.js";
 import type { Emitter } from "./emitter.js";
-
-const UNSUPPORTED = "--emit types is not supported yet";
 
 export const typesEmitter: Emitter = {
   name: "types",
   suffix: ".d.ts",
-  unsupported: UNSUPPORTED,
-  render: () => notSupported(UNSUPPORTED),
+  render: (bundle) => {
+    const text = emitTypes(bundle);
+    return text.ok ? succeed(text.value) : fromCodec(text.error);
+  },
 };

@@ -1,0 +1,175 @@
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { ANSI, ERROR_KEYS, jsonOf, makeTempDir, removeDir, SETTINGS, STACK, strictwire, writeJson } from "./helpers.js";
+
+let dir: string;
+beforeEach(async () => {
+  dir = await makeTempDir();
+});
+afterEach(async () => {
+  await removeDir(dir);
+});
+
+/** An object schema with `optional` optional string members and `unions` required nullable ones. */
+function schemaWith(optional: number, unions = 0): Record<string, unknown> {
+  const properties: Record<string, unknown> = {};
+  for (let i = 0; i < optional; i++) properties[`o${i}`] = { type: "string" };
+  for (let i = 0; i < unions; i++) properties[`u${i}`] = { type: ["string", "null"] };
+  return {
+    type: "object",
+    properties,
+    required: Object.keys(properties).filter((k) => k.startsWith("u")),
+    additionalProperties: false,
+  };
+}
+
+/** Compiles schemas (by tool name) into bundles in one run of the binary; returns the bundle paths, in order. */
+async function bundles(schemas: Record<string, unknown>, target: string): Promise<string[]> {
+  const inputs: string[] = [];
+  for (const [name, schema] of Object.entries(schemas)) inputs.push(await writeJson(join(dir, `${name}.json`), schema));
+  const out = join(dir, target);
+  const run = await strictwire(["compile", ...inputs, "--out-dir", out, "--target", target]);
+  expect(run.code, run.stderr).toBe(0);
+  return Object.keys(schemas).map((name) => join(out, `${name}.bundle.json`));
+}
+
+describe("check: a set that fits", () => {
+  test("exits 0 and says so, checked against the target the bundles were compiled for", async () => {
+    const files = await bundles({ a: schemaWith(10), b: schemaWith(10) }, "anthropic");
+    const run = await strictwire(["check", ...files]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe("this set of 2 tools fits the anthropic target's limits\n");
+    expect(run.stderr).toBe("");
+  });
+
+  test("--json: ok, the target, the tools and no findings", async () => {
+    const files = await bundles({ a: schemaWith(3), b: SETTINGS }, "openai");
+    const run = await strictwire(["check", ...files, "--target", "openai", "--json"]);
+    expect(run.code).toBe(0);
+    expect(jsonOf(run)).toEqual({
+      ok: true,
+      target: "openai",
+      tools: [
+        { name: "a", input: files[0] },
+        { name: "b", input: files[1] },
+      ],
+      findings: [],
+    });
+  });
+});
+
+describe("check: a set that crosses a limit", () => {
+  test("Anthropic's 24 optional parameters across the request: exit 1, one line per finding, a summary", async () => {
+    // 10 each: every tool compiles alone, three together have 30.
+    const files = await bundles({ a: schemaWith(10), b: schemaWith(10), c: schemaWith(10) }, "anthropic");
+    const run = await strictwire(["check", ...files, "--target", "anthropic"]);
+    expect(run.code).toBe(1);
+    const lines = run.stdout.trimEnd().split("\n");
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^maxOptionalParameters {2}c: 30 optional parameters/);
+    expect(lines[0]).toContain("at most 24");
+    // The 25th optional parameter is c's fifth.
+    expect(lines[0]).toContain("/properties/arguments/properties/o4");
+    expect(lines[1]).toBe("this set of 3 tools does not fit the anthropic target: 1 limit crossed");
+    expect(run.stdout + run.stderr).not.toMatch(ANSI);
+  });
+
+  test("--json: the findings as data, and the first as a target-limit error", async () => {
+    const files = await bundles({ a: schemaWith(10), b: schemaWith(10), c: schemaWith(10) }, "anthropic");
+    const run = await strictwire(["check", ...files, "--json"]);
+    expect(run.code).toBe(1);
+    const report = jsonOf(run);
+    expect(report).toMatchObject({ ok: false, target: "anthropic" });
+    expect(report.tools).toEqual(["a", "b", "c"].map((name, i) => ({ name, input: files[i] })));
+    expect(report.findings).toEqual([
+      {
+        limit: "maxOptionalParameters",
+        measured: 30,
+        max: 24,
+        tool: "c",
+        input: files[2],
+        path: "/properties/arguments/properties/o4",
+        message: expect.stringContaining("30 optional parameters"),
+      },
+    ]);
+    const error = report.error as Record<string, unknown>;
+    expect(Object.keys(error).sort()).toEqual(ERROR_KEYS);
+    expect(error).toMatchObject({ code: "target-limit", path: "/properties/arguments/properties/o4" });
+  });
+
+  test("several caps at once: optional and union parameters", async () => {
+    const files = await bundles({ a: schemaWith(12, 9), b: schemaWith(13, 9) }, "anthropic");
+    const run = await strictwire(["check", ...files, "--json"]);
+    expect(run.code).toBe(1);
+    const findings = jsonOf(run).findings as { limit: string; measured: number; max: number }[];
+    expect(findings.map((f) => [f.limit, f.measured, f.max])).toEqual([
+      ["maxOptionalParameters", 25, 24],
+      ["maxUnionParameters", 18, 16],
+    ]);
+  });
+
+  test("Anthropic's 20 strict tools", async () => {
+    const schemas: Record<string, unknown> = {};
+    for (let i = 0; i < 21; i++) schemas[`t${String(i).padStart(2, "0")}`] = schemaWith(0);
+    const files = await bundles(schemas, "anthropic");
+    const run = await strictwire(["check", ...files, "--json"]);
+    expect(run.code).toBe(1);
+    expect(jsonOf(run).findings).toEqual([
+      expect.objectContaining({ limit: "maxStrictTools", measured: 21, max: 20, tool: "t20" }),
+    ]);
+  });
+});
+
+describe("check: what it will not judge (exit 2)", () => {
+  test("a bundle compiled for another target than --target: its wire is not what that target gets", async () => {
+    const files = await bundles({ a: SETTINGS }, "openai");
+    const run = await strictwire(["check", ...files, "--target", "anthropic", "--json"]);
+    expect(run.code).toBe(2);
+    expect(jsonOf(run).error).toMatchObject({ code: "usage" });
+    expect(run.stderr).toContain("was compiled for openai, not anthropic");
+  });
+
+  test("bundles of different targets and no --target", async () => {
+    const [a] = await bundles({ a: SETTINGS }, "openai");
+    const [b] = await bundles({ b: SETTINGS }, "gemini");
+    const run = await strictwire(["check", a!, b!]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("compiled for different targets (openai, gemini)");
+  });
+
+  test("two tools of one name", async () => {
+    const [a] = await bundles({ a: SETTINGS }, "openai");
+    const run = await strictwire(["check", a!, a!]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("are both tool a");
+  });
+
+  test("a missing file, a damaged bundle, a file that is no bundle: exit 2, one JSON document, no stack", async () => {
+    const [good] = await bundles({ a: SETTINGS }, "openai");
+    const damaged = join(dir, "damaged.bundle.json");
+    const bundle = JSON.parse(await readFile(good!, "utf8"));
+    await writeJson(damaged, { ...bundle, name: "renamed" });
+    const notJson = join(dir, "not.json");
+    await writeFile(notJson, "{");
+    for (const [file, code] of [
+      [join(dir, "missing.json"), "not-found"],
+      [damaged, "digest-mismatch"],
+      [notJson, "invalid-bundle"],
+    ] as const) {
+      const run = await strictwire(["check", good!, file, "--json"]);
+      expect(run.code).toBe(2);
+      expect(jsonOf(run)).toMatchObject({ ok: false, error: { code } });
+      expect(run.stdout.trimEnd().split("\n")).toHaveLength(1);
+      expect(run.stderr).not.toMatch(STACK);
+    }
+  });
+
+  test("no bundle at all, and an unknown target, are commander's usage errors", async () => {
+    expect((await strictwire(["check"])).code).toBe(2);
+    const [a] = await bundles({ a: SETTINGS }, "openai");
+    const run = await strictwire(["check", a!, "--target", "mistral"]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("Allowed choices are openai, anthropic, gemini");
+  });
+});

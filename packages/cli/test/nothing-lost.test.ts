@@ -1,0 +1,188 @@
+/**
+ * Nothing lost: `strictwire compile -o` never overwrites an input, and a run
+ * that fails, or is killed with SIGKILL at any point, leaves the previous
+ * output intact. The output is always either the old file, byte for byte, or
+ * a complete new bundle. SIGKILL cannot be caught, so a run killed between
+ * creating its temp file and renaming it leaves that temp file behind: such
+ * files are hidden, named after the output and the dead process, and never
+ * take the output's place. The test counts them and removes them.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { watch } from "node:fs";
+import { link, mkdir, readdir, readFile, rm, stat, symlink, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { loadBundle } from "@strictwire/codec";
+import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { BIN, makeTempDir, REFUSED, removeDir, SETTINGS, strictwire, writeJson } from "./helpers.js";
+
+let dir: string;
+beforeEach(async () => {
+  dir = await makeTempDir();
+});
+afterEach(async () => {
+  await removeDir(dir);
+});
+
+/** A schema whose bundle is about 8 MB, so that writing it takes long enough to be interrupted. */
+function bigSchema(): unknown {
+  return {
+    type: "object",
+    description: "d".repeat(1_500_000),
+    properties: {
+      note: { type: "string", description: "n".repeat(500_000) },
+      ids: { type: "array", items: { type: "integer" } },
+    },
+    required: ["note"],
+    additionalProperties: false,
+  };
+}
+
+const TEMP = /^\.out\.json\.\d+\.[0-9a-f]+\.tmp$/;
+
+/** What the output is now: the previous bytes, or a complete bundle named `name` that loads. */
+async function outputState(out: string, previous: Buffer, name: string): Promise<"old" | "new"> {
+  const now = await readFile(out);
+  if (now.equals(previous)) return "old";
+  const loaded = loadBundle(new Uint8Array(now));
+  if (!loaded.ok)
+    throw new Error(`the output is neither the old file nor a bundle: ${loaded.error.code} (${now.length} bytes)`);
+  expect(loaded.value.name).toBe(name);
+  return "new";
+}
+
+interface Trial {
+  readonly state: "old" | "new";
+  readonly exit: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly sawTemp: boolean;
+  readonly leftTemps: number;
+}
+
+/**
+ * One run of compile -o, SIGKILLed `delay` ms after its temp file appears
+ * (mid-write), or `delay` ms after it starts when `afterStart` is set.
+ */
+async function killedRun(
+  schema: string,
+  out: string,
+  name: string,
+  delay: number,
+  afterStart: boolean,
+): Promise<Trial> {
+  const previous = await readFile(out);
+  let sawTemp = false;
+  let child: ChildProcess | undefined;
+  const kill = () => {
+    if (child && child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+  };
+  const watcher = watch(dir, (_event, file) => {
+    if (typeof file === "string" && TEMP.test(file) && !sawTemp) {
+      sawTemp = true;
+      if (!afterStart) setTimeout(kill, delay);
+    }
+  });
+  const exited = new Promise<{ exit: number | null; signal: NodeJS.Signals | null }>((done) => {
+    child = spawn(process.execPath, [BIN, "compile", schema, "-o", out, "--name", name], { stdio: "ignore" });
+    child.on("exit", (exit, signal) => done({ exit, signal }));
+  });
+  if (afterStart) setTimeout(kill, delay);
+  const { exit, signal } = await exited;
+  watcher.close();
+  const state = await outputState(out, previous, name);
+  const temps = (await readdir(dir)).filter((f) => f.startsWith("."));
+  for (const t of temps) {
+    // Anything hidden left behind must be one of compile's own temp files, and never the output itself.
+    expect(t).toMatch(TEMP);
+    await rm(join(dir, t));
+  }
+  return { state, exit, signal, sawTemp, leftTemps: temps.length };
+}
+
+describe("compile -o killed at any point", () => {
+  test("leaves the old output or a complete new one, never a part; temp files never replace it", {
+    timeout: 600_000,
+  }, async () => {
+    const schema = await writeJson(join(dir, "big.json"), bigSchema());
+    const out = join(dir, "out.json");
+    // The previous output: a complete bundle of another schema.
+    const first = await strictwire(["compile", await writeJson(join(dir, "small.json"), SETTINGS), "-o", out]);
+    expect(first.code).toBe(0);
+
+    const trials: Trial[] = [];
+    // Killed while writing: right after the temp file appears, and a little later each time.
+    for (const [i, delay] of [0, 0, 2, 5, 10, 20, 40, 80].entries()) {
+      trials.push(await killedRun(schema, out, `mid_write_${i}`, delay, false));
+    }
+    // Killed by the clock: early (reading, compiling), and late (after the rename, or at exit).
+    for (const [i, delay] of [50, 300, 1000, 2000, 4000].entries()) {
+      trials.push(await killedRun(schema, out, `timed_${i}`, delay, true));
+    }
+    // An uninterrupted run still replaces the output, with nothing left behind.
+    const done = await killedRun(schema, out, "complete", 600_000, true);
+    expect(done).toMatchObject({ state: "new", exit: 0, leftTemps: 0 });
+
+    const killed = trials.filter((t) => t.signal === "SIGKILL");
+    expect(killed.length).toBeGreaterThan(5);
+    // Some kills did land mid-write: the temp file existed and the output stayed the old one.
+    expect(killed.some((t) => t.sawTemp && t.state === "old")).toBe(true);
+    // A run that exited by itself succeeded, and replaced the output.
+    for (const t of trials.filter((t) => t.signal === null)) expect(t).toMatchObject({ exit: 0, state: "new" });
+    // Temp files are left only by runs killed after creating them: SIGKILL cannot be caught.
+    for (const t of trials) if (t.leftTemps > 0) expect(t.signal === "SIGKILL" && t.sawTemp).toBe(true);
+  });
+});
+
+describe("a failed run", () => {
+  test("a refused schema leaves the previous output byte for byte, and no temp file", async () => {
+    const out = join(dir, "out.json");
+    expect((await strictwire(["compile", await writeJson(join(dir, "ok.json"), SETTINGS), "-o", out])).code).toBe(0);
+    const before = await readFile(out);
+    const run = await strictwire(["compile", await writeJson(join(dir, "refused.json"), REFUSED), "-o", out]);
+    expect(run.code).not.toBe(0);
+    expect((await readFile(out)).equals(before)).toBe(true);
+    expect((await readdir(dir)).filter((f) => f.startsWith("."))).toEqual([]);
+  });
+
+  test("an input that is not JSON leaves the previous output intact", async () => {
+    const out = join(dir, "out.json");
+    expect((await strictwire(["compile", await writeJson(join(dir, "ok.json"), SETTINGS), "-o", out])).code).toBe(0);
+    const before = await readFile(out);
+    const bad = join(dir, "bad.json");
+    await writeFile(bad, '{"type": "object",');
+    expect((await strictwire(["compile", bad, "-o", out])).code).not.toBe(0);
+    expect((await readFile(out)).equals(before)).toBe(true);
+  });
+
+  test("an output that is a directory is refused and left as it was", async () => {
+    const out = join(dir, "out.json");
+    await mkdir(out);
+    await writeFile(join(out, "keep.txt"), "keep");
+    const run = await strictwire(["compile", await writeJson(join(dir, "s.json"), SETTINGS), "-o", out]);
+    expect(run.code).not.toBe(0);
+    expect((await stat(out)).isDirectory()).toBe(true);
+    expect(await readFile(join(out, "keep.txt"), "utf8")).toBe("keep");
+    expect((await readdir(dir)).filter((f) => f.startsWith("."))).toEqual([]);
+  });
+
+  test("an output in a directory that does not exist creates nothing", async () => {
+    const out = join(dir, "missing", "out.json");
+    const run = await strictwire(["compile", await writeJson(join(dir, "s.json"), SETTINGS), "-o", out]);
+    expect(run.code).not.toBe(0);
+    expect(await readdir(dir)).toEqual(["s.json"]);
+  });
+});
+
+describe("inputs are never overwritten", () => {
+  test("not by name, symbolic link or hard link: refused, the input byte for byte as it was", async () => {
+    const schema = await writeJson(join(dir, "s.json"), SETTINGS);
+    const before = await readFile(schema);
+    await symlink(schema, join(dir, "sym.json"));
+    await link(schema, join(dir, "hard.json"));
+    for (const out of [schema, join(dir, "sym.json"), join(dir, "hard.json"), join(dir, ".", "s.json")]) {
+      const run = await strictwire(["compile", schema, "-o", out]);
+      expect(run.code, out).not.toBe(0);
+      expect((await readFile(schema)).equals(before), out).toBe(true);
+    }
+    expect((await readdir(dir)).filter((f) => f.startsWith("."))).toEqual([]);
+  });
+});
