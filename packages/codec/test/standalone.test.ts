@@ -1,0 +1,222 @@
+import { mkdir, mkdtemp, rm, rmdir, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { Ajv } from "ajv";
+import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
+import {
+  type Bundle,
+  type Codec,
+  codecFromModule,
+  compile,
+  loadBundle,
+  type Result,
+  standaloneModule,
+  TARGET_NAMES,
+} from "../src/index.js";
+import type { FastValidator } from "../src/standalone.js";
+import { hostileCases, rawInput, schemaFixtures } from "./support/fixtures.js";
+import { canonical } from "./support/same.js";
+
+/** What a generated module exports. */
+interface Generated {
+  readonly bundle: unknown;
+  readonly validateSource: FastValidator;
+  readonly validateWire: FastValidator;
+  load(): Result<Codec>;
+}
+
+// Inside the workspace (and git-ignored), so that the module's import of @strictwire/codec resolves.
+const HERE = dirname(fileURLToPath(import.meta.url));
+let dir: string;
+beforeAll(async () => {
+  await mkdir(join(HERE, ".tmp"), { recursive: true });
+  dir = await mkdtemp(join(HERE, ".tmp", "standalone-"));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+  // The parent too, unless another run still has its own directory there.
+  await rmdir(join(HERE, ".tmp")).catch(() => undefined);
+});
+
+let written = 0;
+async function generate(bundle: Bundle): Promise<Generated> {
+  const text = standaloneModule(bundle);
+  if (!text.ok) throw new Error(`standaloneModule: ${text.error.message}`);
+  const file = join(dir, `m${written++}.mjs`);
+  await writeFile(file, text.value);
+  return (await import(pathToFileURL(file).href)) as Generated;
+}
+
+function compiled(schema: unknown, options = {}): Bundle {
+  const bundle = compile(schema, options);
+  if (!bundle.ok) throw new Error(`compile: ${bundle.error.message}`);
+  return bundle.value;
+}
+
+function loaded(result: Result<Codec>): Codec {
+  if (!result.ok) throw new Error(`load: ${result.error.message}`);
+  return result.value;
+}
+
+const outcome = (r: Result<unknown>): string =>
+  r.ok ? `ok ${canonical(r.value)}` : `${r.error.code} ${r.error.path} ${r.error.message}`;
+
+const MEETING = {
+  type: "object",
+  properties: {
+    id: { type: "string", format: "uuid" },
+    start: { type: "string", format: "date-time" },
+    room: { type: "string", pattern: "^[A-Z]{2}-[0-9]{3}$" },
+    note: { type: "string", maxLength: 3 },
+    tags: { type: "array", uniqueItems: true, items: { type: "object", properties: { k: { type: "string" } } } },
+  },
+  required: ["id", "start"],
+  additionalProperties: false,
+};
+const MEETING_VALUE = { id: "123e4567-e89b-12d3-a456-426614174000", start: "2025-03-10T15:00:00Z", room: "NY-101" };
+
+describe("a generated module decides as loadBundle does", () => {
+  // Every fixture, for every target that takes it: values through encode, texts through decode.
+  const cases = schemaFixtures().flatMap((f) =>
+    TARGET_NAMES.flatMap((target) => {
+      const bundle = compile(f.schema, { ...f.options, target });
+      return bundle.ok ? [{ name: f.name, target, f, bundle: bundle.value }] : [];
+    }),
+  );
+
+  test("covers every fixture for the default target", () => {
+    expect(cases.filter((c) => c.target === "openai").length).toBe(schemaFixtures().length);
+  });
+
+  test.each(cases)("$name ($target)", async ({ f, bundle }) => {
+    const fromModule = loaded((await generate(bundle)).load());
+    const fromJson = loaded(loadBundle(bundle));
+    const texts: (string | Uint8Array)[] = hostileCases(f.name).map(rawInput);
+    for (const value of [...f.valid, ...f.invalid.map((i) => i.value)]) {
+      const encoded = fromModule.encode(value);
+      expect(outcome(encoded)).toBe(outcome(fromJson.encode(value)));
+      if (encoded.ok) texts.push(JSON.stringify(encoded.value));
+      texts.push(JSON.stringify({ arguments: value }));
+    }
+    for (const text of texts) expect(outcome(fromModule.decode(text))).toBe(outcome(fromJson.decode(text)));
+  });
+});
+
+describe("standaloneModule", () => {
+  test("the validators it exports check formats, patterns, lengths and uniqueness", async () => {
+    const mod = await generate(compiled(MEETING));
+    expect(mod.validateSource(MEETING_VALUE)).toBe(true);
+    const broken = [
+      { ...MEETING_VALUE, id: "123" },
+      { ...MEETING_VALUE, start: "2025-13-10T15:00:00Z" },
+      { ...MEETING_VALUE, room: "ny-101" },
+      { ...MEETING_VALUE, note: "four" },
+      { ...MEETING_VALUE, tags: [{ k: "a" }, { k: "a" }] },
+    ];
+    for (const value of broken) expect(mod.validateSource(value)).toBe(false);
+    expect(mod.validateWire({ arguments: {} })).toBe(false);
+  });
+
+  test("a pattern is matched by RE2, as at load: a catastrophic input costs linear time", async () => {
+    const mod = await generate(compiled({ type: "object", properties: { s: { type: "string", pattern: "^(a+)+$" } } }));
+    const started = performance.now();
+    expect(mod.validateSource({ s: `${"a".repeat(5000)}!` })).toBe(false);
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
+
+  test('"__proto__" in schema values stays a member: const and enum compare as at load', async () => {
+    // JSON text: in an object literal, "__proto__" would set the prototype, not a member.
+    const schema = JSON.parse(
+      '{"type":"object","properties":{"c":{"const":{"__proto__":{"x":1}}},"e":{"enum":[{"__proto__":2},"z"]}},"additionalProperties":false}',
+    );
+    const codec = loaded((await generate(compiled(schema))).load());
+    expect(codec.validate(JSON.parse('{"c":{"__proto__":{"x":1}},"e":{"__proto__":2}}')).ok).toBe(true);
+    expect(codec.validate({ c: {} }).ok).toBe(false);
+    expect(codec.validate({ e: {} }).ok).toBe(false);
+  });
+
+  test("refuses an $id that would end ajv's comment and run as code; a plain $id is fine", async () => {
+    const hostile = { $id: "https://x.invalid/a.json*/;globalThis.injected=1;/*", type: "object" };
+    const refused = standaloneModule(compiled(hostile));
+    expect(refused.ok).toBe(false);
+    if (!refused.ok) expect(refused.error).toMatchObject({ code: "unsupported-schema", path: "/source/$id" });
+    const plain = await generate(compiled({ $id: "https://example.com/tool.json", type: "object" }));
+    expect(plain.validateSource({})).toBe(true);
+    expect(plain.validateSource([])).toBe(false);
+  });
+
+  test("imports nothing but @strictwire/codec/standalone, and requires nothing", async () => {
+    const text = standaloneModule(compiled(MEETING));
+    if (!text.ok) throw new Error(text.error.message);
+    const imports = [...text.value.matchAll(/^import .* from "([^"]+)";$/gm)].map((m) => m[1]);
+    expect(imports).toEqual(["@strictwire/codec/standalone"]);
+    expect(text.value).not.toMatch(/\brequire\(/);
+  });
+
+  test("refuses a bundle whose content does not match its digest", () => {
+    const bundle = compiled(MEETING);
+    const edited = { ...bundle, wire: { ...bundle.wire, description: "edited" } };
+    const result = standaloneModule(edited);
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.error.code).toBe("digest-mismatch");
+  });
+});
+
+describe("loading a generated module", () => {
+  test("runs no ajv compile until the first rejection needs a diagnosis", async () => {
+    const bundle = compiled(MEETING);
+    const mod = await generate(bundle);
+    // compile lives on the class every ajv flavour (07, 2019, 2020) extends.
+    const core = Object.getPrototypeOf(Ajv.prototype) as Pick<Ajv, "compile">;
+    const compileSpy = vi.spyOn(core, "compile");
+    try {
+      // The spy sees the codec's instances: loading the JSON bundle compiles.
+      loaded(loadBundle(bundle));
+      expect(compileSpy).toHaveBeenCalled();
+      compileSpy.mockClear();
+
+      const codec = loaded(mod.load());
+      const wire = codec.encode(MEETING_VALUE);
+      if (!wire.ok) throw new Error(wire.error.message);
+      expect(codec.decode(JSON.stringify(wire.value)).ok).toBe(true);
+      expect(compileSpy).not.toHaveBeenCalled();
+
+      const bad = codec.encode({ ...MEETING_VALUE, room: "ny-101" });
+      expect(bad.ok).toBe(false);
+      if (!bad.ok) expect(bad.error.issues?.[0]?.path).toBe("/room");
+      expect(compileSpy).toHaveBeenCalledTimes(1);
+    } finally {
+      compileSpy.mockRestore();
+    }
+  });
+
+  test("load() builds one Codec and keeps it", async () => {
+    const mod = await generate(compiled(MEETING));
+    expect(loaded(mod.load())).toBe(loaded(mod.load()));
+  });
+
+  test("codecFromModule refuses validators compiled from another bundle", async () => {
+    const mod = await generate(compiled(MEETING));
+    const other = compiled({ type: "object", properties: { x: { type: "string" } } });
+    const result = codecFromModule(other, {
+      digest: (mod.bundle as Bundle).digest,
+      source: mod.validateSource,
+      wire: mod.validateWire,
+    });
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.error.code).toBe("digest-mismatch");
+  });
+
+  test("codecFromModule refuses an edited bundle, as loadBundle does", async () => {
+    const bundle = compiled(MEETING);
+    const mod = await generate(bundle);
+    const edited = { ...bundle, limits: { ...bundle.limits, maxDepth: 2 } };
+    const result = codecFromModule(edited, {
+      digest: bundle.digest,
+      source: mod.validateSource,
+      wire: mod.validateWire,
+    });
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.error.code).toBe("digest-mismatch");
+  });
+});
