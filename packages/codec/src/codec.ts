@@ -11,7 +11,7 @@ import { type StandardCodecProps, standardProps } from "./dispatch/standard.js";
 import { type CodecError, type ErrorCode, fail, type Issue, ok, type Result } from "./errors.js";
 import type { Node, UnionNode } from "./ir/nodes.js";
 import { jsonTypeOf } from "./json.js";
-import { type ParseLimits, parseJson } from "./parse/parser.js";
+import { MAX_DEPTH_LIMIT, type ParseLimits, parseJson } from "./parse/parser.js";
 import { describeIssues } from "./validate/ajv.js";
 import type { Validators } from "./validate/validators.js";
 import { measureValue } from "./value-limits.js";
@@ -64,6 +64,13 @@ export class Codec<T = unknown> {
 
   decode(raw: RawArguments, options: DecodeOptions = {}): Result<T> {
     const limits = options.limits ? { ...this.limits, ...options.limits } : this.limits;
+    if (limits.maxDepth > MAX_DEPTH_LIMIT) {
+      return fail("invalid-options", "", `limit maxDepth must be at most ${MAX_DEPTH_LIMIT}`);
+    }
+    return guarded(() => this.decodeWithin(raw, limits, options));
+  }
+
+  private decodeWithin(raw: RawArguments, limits: ParseLimits, options: DecodeOptions): Result<T> {
     let wire: unknown;
     if (typeof raw === "string" || raw instanceof Uint8Array) {
       const parsed = parseJson(raw, limits);
@@ -105,6 +112,10 @@ export class Codec<T = unknown> {
   }
 
   encode(value: T): Result<{ arguments: unknown }> {
+    return guarded(() => this.encodeUnguarded(value));
+  }
+
+  private encodeUnguarded(value: T): Result<{ arguments: unknown }> {
     const measured = measureValue(value, { ...this.limits, maxBytes: Number.POSITIVE_INFINITY });
     if (!measured.ok) {
       const passThrough = measured.error.code === "unsafe-number" || measured.error.code === "invalid-json";
@@ -151,8 +162,10 @@ export class Codec<T = unknown> {
 
   /** Check a value against the original contract only. */
   validate(value: unknown): Result<T> {
-    const issues = this.validators.checkSource(value);
-    return issues === undefined ? ok(value as T) : this.contractViolation(issues);
+    return guarded(() => {
+      const issues = this.validators.checkSource(value);
+      return issues === undefined ? ok(value as T) : this.contractViolation(issues);
+    });
   }
 
   /** Candidate branches for a value, most likely first. */
@@ -203,3 +216,20 @@ export class Codec<T = unknown> {
 }
 
 export type { Node };
+
+/**
+ * The last line of defence: every walk and validator is bounded by the limits
+ * (and MAX_DEPTH_LIMIT keeps those within the stack), so an overflow here
+ * means a schema or plan that slipped past the checks. It becomes a refusal,
+ * never an exception in the middle of a tool call.
+ */
+function guarded<R>(run: () => Result<R>): Result<R> {
+  try {
+    return run();
+  } catch (error) {
+    if (error instanceof RangeError && /call stack/i.test(error.message)) {
+      return fail("too-deep", "", "the value could not be checked: its checks nest deeper than the stack allows");
+    }
+    throw error;
+  }
+}

@@ -15,9 +15,10 @@ import { fail, ok, type Result } from "./errors.js";
 import { buildPlan } from "./ir/build.js";
 import { Refusal } from "./ir/refusal.js";
 import { cloneJson, deepFreeze, isPlainObject, type JsonObject, type JsonValue } from "./json.js";
-import { DEFAULT_PARSE_LIMITS, type ParseLimits } from "./parse/parser.js";
+import { DEFAULT_PARSE_LIMITS, MAX_DEPTH_LIMIT, type ParseLimits } from "./parse/parser.js";
 import { adapterFor } from "./schema/adapters.js";
-import { measureDocument } from "./schema/dialect.js";
+import { measureDocument, walkSchemas } from "./schema/dialect.js";
+import { inPlaceLoop } from "./schema/loops.js";
 import { prepareSource } from "./schema/prepare.js";
 import { Resources } from "./schema/resources.js";
 import { toDialect } from "./targets/dialect.js";
@@ -49,6 +50,11 @@ const MAX_SOURCE_NODES = 200_000;
 const MAX_SOURCE_DEPTH = 256;
 /** Absolute cap on IR nodes, whatever the source size. */
 const MAX_EXPANSION = 50_000;
+/**
+ * Largest enum read. The draft-04/06/07 meta-schemas say enum items are
+ * unique, and ajv checks uniqueness of untyped items pairwise: quadratic.
+ */
+const MAX_ENUM_VALUES = 10_000;
 
 const NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -79,6 +85,12 @@ function compileInternal(schema: unknown, options: CompileOptions): Result<{ bun
     maxDepth: MAX_SOURCE_DEPTH + 1,
   });
   if (!asJson.ok) return fail("invalid-schema", asJson.error.path, `the schema is not JSON: ${asJson.error.message}`);
+  let largestEnum = 0;
+  walkSchemas(schema, (node) => {
+    if (Array.isArray(node.enum)) largestEnum = Math.max(largestEnum, node.enum.length);
+  });
+  if (largestEnum > MAX_ENUM_VALUES)
+    return fail("schema-too-large", "", `an enum has ${largestEnum} values; at most ${MAX_ENUM_VALUES} are read`);
 
   const prepared = prepareSource(schema, adapterFor(bundleOptions.dialect));
   if (!prepared.ok) return fail("invalid-schema", "", prepared.reason);
@@ -96,6 +108,14 @@ function compileInternal(schema: unknown, options: CompileOptions): Result<{ bun
   let built: ReturnType<typeof buildPlan>;
   try {
     const resources = new Resources(prepared.value.schema);
+    const loop = inPlaceLoop(prepared.value.schema, resources);
+    if (loop !== undefined) {
+      return fail(
+        "unsupported-schema",
+        loop,
+        "this schema refers back to itself without reading any deeper into the value, so validating it would never end",
+      );
+    }
     built = buildPlan(prepared.value.schema, resources, {
       openObjects: bundleOptions.openObjects,
       presence: bundleOptions.presence,
@@ -115,7 +135,10 @@ function compileInternal(schema: unknown, options: CompileOptions): Result<{ bun
   if (!withinLimits.ok) return withinLimits;
 
   const validators = Validators.create(prepared.value, wire);
-  if (!validators.ok) return fail(validators.pattern ? "unsafe-pattern" : "invalid-schema", "", validators.reason);
+  if (!validators.ok) {
+    const code = validators.pattern ? "unsafe-pattern" : validators.tooLarge ? "schema-too-large" : "invalid-schema";
+    return fail(code, "", validators.reason);
+  }
 
   const description =
     options.description ??
@@ -158,6 +181,13 @@ function resolveOptions(
   const limits = { ...DEFAULT_PARSE_LIMITS, ...(o.limits ?? {}) };
   for (const [k, v] of Object.entries(limits)) {
     if (!Number.isInteger(v) || v < 1) return fail("invalid-options", "", `limit ${k} must be a positive integer`);
+  }
+  if (limits.maxDepth > MAX_DEPTH_LIMIT) {
+    return fail(
+      "invalid-options",
+      "",
+      `limit maxDepth must be at most ${MAX_DEPTH_LIMIT}: deeper values would overflow the validators`,
+    );
   }
   const bundleOptions: BundleOptions = {
     target,

@@ -39,7 +39,7 @@ export type { CodecError, ErrorCode, Issue, Result } from "./errors.js";
 export { type Inspection, type InspectOptions, inspect, type Size, type Sizes, type TravelNode } from "./inspect.js";
 export type { Field, Node, Plan, Presence, RelaxedConstraint, UnionRule } from "./ir/nodes.js";
 export { loadBundle } from "./load.js";
-export { DEFAULT_PARSE_LIMITS, type ParseLimits, parseJson } from "./parse/parser.js";
+export { DEFAULT_PARSE_LIMITS, MAX_DEPTH_LIMIT, type ParseLimits, parseJson } from "./parse/parser.js";
 export { codecFromModule, type LoadOptions, type PrecompiledValidators, standaloneModule } from "./standalone.js";
 // Targets: each provider's tool definition for a bundle, and the limits of a tool set sent together.
 export {

@@ -6,7 +6,9 @@ import { fail, ok, type Result } from "./errors.js";
 import { isPlainObject } from "./json.js";
 import { parseJson } from "./parse/parser.js";
 import { adapterFor } from "./schema/adapters.js";
+import { inPlaceLoop } from "./schema/loops.js";
 import { prepareSource } from "./schema/prepare.js";
+import { Resources } from "./schema/resources.js";
 import { type FastValidator, Validators } from "./validate/validators.js";
 
 /** First-error validators compiled ahead of time from one bundle (a module standaloneModule wrote). */
@@ -57,6 +59,10 @@ export function loadBundle<T = unknown>(
   }
   const prepared = prepareSource(bundle.source, adapterFor(bundle.options.dialect));
   if (!prepared.ok) return fail("invalid-bundle", "/source", prepared.reason);
+  const loop = inPlaceLoop(prepared.value.schema, new Resources(prepared.value.schema));
+  if (loop !== undefined) {
+    return fail("invalid-bundle", `/source${loop}`, "the source refers back to itself without reading any deeper");
+  }
   const pre = options.precompiled;
   if (pre !== undefined) {
     if (pre.digest !== bundle.digest) {

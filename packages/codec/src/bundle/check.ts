@@ -3,7 +3,8 @@
  * touch has the type it expects, so a damaged plan is refused at load time
  * instead of failing in the middle of a tool call.
  */
-import { isPlainObject } from "../json.js";
+import { isPlainObject, JSON_TYPES } from "../json.js";
+import { MAX_DEPTH_LIMIT } from "../parse/parser.js";
 import { TARGET_NAMES } from "../targets/index.js";
 
 export type Check = { ok: true } | { ok: false; path: string; reason: string };
@@ -33,6 +34,7 @@ export function checkBundleShape(b: unknown): Check {
     if (typeof v !== "number" || !Number.isInteger(v) || v < 1)
       return bad(`/limits/${k}`, "expected a positive integer");
   }
+  if ((l.maxDepth as number) > MAX_DEPTH_LIMIT) return bad("/limits/maxDepth", `at most ${MAX_DEPTH_LIMIT}`);
   return checkPlan(b.plan);
 }
 
@@ -50,6 +52,47 @@ export function checkPlan(plan: unknown): Check {
     if (!isPlainObject(node)) return bad(at, "expected a plan node");
     const r = checkNode(node, at, defs, stack);
     if (!r.ok) return r;
+  }
+  return checkLoops(defs);
+}
+
+/**
+ * References and unions hand the same value on (decode for unions decided by
+ * type or discriminator, encode for every union), so a loop made of nothing
+ * else never ends. Every loop must pass through structure: an array, an
+ * object, a map or a tagged member, each of which reads one level deeper.
+ */
+function checkLoops(defs: Record<string, unknown>): Check {
+  const next = (name: string): string[] => {
+    const out: string[] = [];
+    const stack: unknown[] = [defs[name]];
+    while (stack.length > 0) {
+      const n = stack.pop();
+      if (!isPlainObject(n)) continue;
+      if (n.kind === "ref" && typeof n.def === "string") out.push(n.def);
+      else if (n.kind === "union" && Array.isArray(n.branches)) stack.push(...n.branches);
+    }
+    return out;
+  };
+  const state = new Map<string, "visiting" | "done">();
+  for (const start of Object.keys(defs)) {
+    if (state.has(start)) continue;
+    const stack: { name: string; next: string[]; i: number }[] = [{ name: start, next: next(start), i: 0 }];
+    state.set(start, "visiting");
+    while (stack.length > 0) {
+      const top = stack[stack.length - 1]!;
+      if (top.i >= top.next.length) {
+        state.set(top.name, "done");
+        stack.pop();
+        continue;
+      }
+      const name = top.next[top.i++]!;
+      const s = state.get(name);
+      if (s === "visiting") return bad(`/plan/defs/${name}`, "references loop without reading any structure");
+      if (s === "done") continue;
+      state.set(name, "visiting");
+      stack.push({ name, next: next(name), i: 0 });
+    }
   }
   return OK;
 }
@@ -100,8 +143,20 @@ function checkNode(
     }
     case "union": {
       if (!Array.isArray(n.branches) || n.branches.length === 0) return bad(`${at}/branches`, "expected branches");
-      if (!Array.isArray(n.branchSources) || n.branchSources.length !== n.branches.length) {
-        return bad(`${at}/branchSources`, "one per branch");
+      if (
+        !Array.isArray(n.branchSources) ||
+        n.branchSources.length !== n.branches.length ||
+        !n.branchSources.every((s) => typeof s === "string")
+      ) {
+        return bad(`${at}/branchSources`, "one string per branch");
+      }
+      if (n.branchTypes !== undefined) {
+        const types = n.branchTypes;
+        const typeList = (t: unknown) =>
+          Array.isArray(t) && t.every((x) => JSON_TYPES.includes(x as (typeof JSON_TYPES)[number]));
+        if (!Array.isArray(types) || types.length !== n.branches.length || !types.every(typeList)) {
+          return bad(`${at}/branchTypes`, "one list of JSON types per branch");
+        }
       }
       const r = checkRule(n.rule, n.branches.length, `${at}/rule`);
       if (!r.ok) return r;

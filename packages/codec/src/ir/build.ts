@@ -357,7 +357,7 @@ class Builder {
       branches: nodes,
       rule: { by: "tag" }, // decided in finalizePlan, once every definition exists
       source: primary(view),
-      branchSources: branches.map((b) => b.pointers.join(" ")),
+      branchSources: branches.map((b) => b.pointers.map(encodeURI).join(" ")),
       schema: annotationsOf(view.schema),
     };
   }
@@ -400,7 +400,7 @@ class Builder {
       branches: parts.map((p) => p.node),
       rule: { by: "tag" },
       source: pointer,
-      branchSources: parts.map(() => view.pointers.join(" ")),
+      branchSources: parts.map(() => view.pointers.map(encodeURI).join(" ")),
       // Each branch takes the values of its own JSON types: encode picks by type.
       branchTypes: parts.map((p) => p.types),
       schema: annotationsOf(s),

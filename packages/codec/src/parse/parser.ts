@@ -34,6 +34,19 @@ export interface ParseLimits {
 
 export const DEFAULT_PARSE_LIMITS: ParseLimits = Object.freeze({ maxBytes: 1_000_000, maxNodes: 20_000, maxDepth: 64 });
 
+/**
+ * The deepest a codec may be configured to read. The parser itself is
+ * iterative, but the validators and the decode walk recurse once per level.
+ */
+export const MAX_DEPTH_LIMIT = 512;
+
+/**
+ * Above this many characters the scanner checks raw control characters itself
+ * instead of leaving them to JSON.parse: a failing JSON.parse has already
+ * built the whole value, a copy of the input that is then thrown away.
+ */
+const TRUST_CONTROLS_UP_TO = 64 * 1024;
+
 // Fatal, and keeping a BOM so that it is rejected rather than silently dropped.
 const utf8Decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
@@ -61,7 +74,8 @@ export function parseJson(input: string | Uint8Array, limits: Partial<ParseLimit
     // Decoded bytes are well-formed by construction; for a string, one native
     // check (free for one-byte strings) spares the scanner checking surrogates.
     const wellFormed = typeof input !== "string" || isWellFormed(input);
-    return scanThenBuild(text, { maxNodes, maxDepth, wellFormed, trustControls: true }, typeof input !== "string");
+    const trustControls = text.length <= TRUST_CONTROLS_UP_TO;
+    return scanThenBuild(text, { maxNodes, maxDepth, wellFormed, trustControls }, typeof input !== "string");
   } catch (error) {
     // Not reached by any input seen in testing; kept so that nothing a caller passes makes parseJson throw.
     return failWith(

@@ -10,7 +10,7 @@ import type { JsonObject } from "../json.js";
 import type { PreparedSource } from "../schema/prepare.js";
 import { type AnyAjv, createAjv, toIssues } from "./ajv.js";
 
-export type Compiled<T> = { ok: true; value: T } | { ok: false; reason: string; pattern: boolean };
+export type Compiled<T> = { ok: true; value: T } | { ok: false; reason: string; pattern: boolean; tooLarge: boolean };
 
 /** A first-error validator: ajv's, or one compiled ahead of time (ajv standalone code). */
 export interface FastValidator {
@@ -50,6 +50,8 @@ export class Validators {
         ok: false,
         reason: `${stage} schema does not compile: ${message}`,
         pattern: /RE2JS|regex|pattern/i.test(message),
+        // ajv generates code recursively: a schema big enough overflows the stack while compiling.
+        tooLarge: error instanceof RangeError,
       };
     }
   }
@@ -95,7 +97,8 @@ export class Validators {
     if (v === undefined) {
       try {
         this.sourceAjv ??= sourceAjvFor(this.prepared);
-        v = this.sourceAjv.compile({ $ref: `${this.prepared.id}#${encodeURI(pointer)}` });
+        // Already URI-encoded by the builder, so that no pointer holds a raw space.
+        v = this.sourceAjv.compile({ $ref: `${this.prepared.id}#${pointer}` });
       } catch {
         v = null;
       }

@@ -1,0 +1,46 @@
+/**
+ * The short form of `pnpm fuzz` (scripts/fuzz.ts): every target, a few hundred
+ * cases each, against a small codec pool. Properties: decode returns a typed
+ * result and never throws; an accepted value is valid under the original
+ * schema and round-trips; text and bytes agree; nothing beyond the limits is
+ * accepted; bundles never crash the loader or the codec. STRICTWIRE_FUZZ_RUNS
+ * sets the cases per target; `pnpm fuzz` runs 100,000 and more.
+ *
+ * Findings that match an issue already reported (scripts/fuzz/findings.ts,
+ * KNOWN_ISSUES) are counted apart; anything else fails the test.
+ */
+
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { Findings } from "../../../../scripts/fuzz/findings.js";
+import { buildPool, type PoolEntry } from "../../../../scripts/fuzz/pool.js";
+import { TARGETS } from "../../../../scripts/fuzz/targets.js";
+import { runs } from "../support/arbitraries.js";
+
+/** Targets that compile or load a bundle per case run fewer cases. */
+const DEAR = new Set(["generated-schemas", "bundle-plan", "bundle-text"]);
+
+let pool: PoolEntry[] | undefined;
+const poolOnce = () => {
+  pool ??= buildPool({ generated: 12, seed: 9, compact: false });
+  return pool;
+};
+
+describe("fuzz, short form", () => {
+  for (const target of TARGETS) {
+    it(`${target.name}: ${target.description}`, { timeout: 180_000 }, () => {
+      const findings = new Findings();
+      const numRuns = runs(DEAR.has(target.name) ? 40 : 300);
+      let cases = 0;
+      fc.assert(
+        target.property({ pool: poolOnce(), findings }, () => {
+          cases++;
+        }),
+        { numRuns, seed: 20261202 },
+      );
+      expect(cases).toBe(numRuns);
+      const unknown = findings.unknown().map((g) => `${g.first.signature}\n  ${g.smallest.repro.slice(0, 400)}`);
+      expect(unknown).toEqual([]);
+    });
+  }
+});

@@ -1,0 +1,149 @@
+/** Shared by the reliability tests: the generated hostile corpus, bombs, and timing that tolerates a busy machine. */
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { type Codec, type CompileOptions, compileCodec } from "@strictwire/codec";
+import { FIXTURES, type HostileCase, hostileCases, rawInput, schemaFixtures } from "../support/fixtures.js";
+
+export interface GeneratedCase extends HostileCase {
+  readonly category: string;
+}
+
+export interface GeneratedFile {
+  readonly file: string;
+  readonly description: string;
+  readonly schema: unknown;
+  readonly options: CompileOptions;
+  readonly cases: readonly GeneratedCase[];
+}
+
+/** The kinds of hostility GitHub issue 9 lists; every one must appear in the generated corpus. */
+export const CATEGORIES = [
+  "duplicate-keys",
+  "prototype-keys",
+  "depth",
+  "nodes",
+  "size",
+  "numbers",
+  "utf8",
+  "escapes",
+  "unterminated",
+  "bom",
+  "trailing",
+  "comments",
+  "root-shape",
+  "presence",
+  "entries",
+  "union-tags",
+  "contract",
+] as const;
+
+export function generatedFiles(): GeneratedFile[] {
+  const dir = join(FIXTURES, "hostile-generated");
+  return readdirSync(dir)
+    .filter((f) => f.endsWith(".json"))
+    .sort()
+    .map((file) => {
+      const raw = JSON.parse(readFileSync(join(dir, file), "utf8")) as {
+        description: string;
+        fixture?: string;
+        schema?: unknown;
+        options?: CompileOptions;
+        cases: GeneratedCase[];
+      };
+      let schema = raw.schema;
+      let options: CompileOptions = raw.options ?? {};
+      if (raw.fixture !== undefined) {
+        const fixture = schemaFixtures().find((f) => f.name === raw.fixture);
+        if (fixture === undefined) throw new Error(`${file}: no fixture ${raw.fixture}`);
+        schema = fixture.schema;
+        options = { ...fixture.options, ...options };
+      }
+      return { file, description: raw.description, schema, options, cases: raw.cases };
+    });
+}
+
+/** Every stored hostile case, both directories, with the schema and options to decode it under. */
+export function allHostileCases(): { source: string; schema: unknown; options: CompileOptions; case: HostileCase }[] {
+  const out: { source: string; schema: unknown; options: CompileOptions; case: HostileCase }[] = [];
+  for (const f of schemaFixtures()) {
+    for (const c of hostileCases(f.name))
+      out.push({ source: `hostile/${f.name}`, schema: f.schema, options: f.options ?? {}, case: c });
+  }
+  for (const g of generatedFiles()) {
+    for (const c of g.cases)
+      out.push({ source: `hostile-generated/${g.file}`, schema: g.schema, options: g.options, case: c });
+  }
+  return out;
+}
+
+export { rawInput };
+
+/** `[[[…]]]` n deep, or only the openers. */
+export function arrayBomb(n: number, closed = true): string {
+  return "[".repeat(n) + (closed ? "]".repeat(n) : "");
+}
+
+/** `{"a":{"a":…1…}}` n deep, or only the openers. */
+export function objectBomb(n: number, closed = true): string {
+  return '{"a":'.repeat(n) + (closed ? `1${"}".repeat(n)}` : "");
+}
+
+/**
+ * The fastest of `reps` timings of fn, in ms, after one warm-up call. The
+ * minimum is the figure least disturbed by other work on a shared machine.
+ */
+export function fastest(fn: () => unknown, reps = 5): number {
+  fn();
+  let best = Number.POSITIVE_INFINITY;
+  for (let i = 0; i < reps; i++) {
+    const t = performance.now();
+    fn();
+    const ms = performance.now() - t;
+    if (ms < best) best = ms;
+  }
+  return best;
+}
+
+/**
+ * How much longer `large` takes than `small` (fastest of several timings each,
+ * with a 1 ms floor under which timer noise dominates). Noise from other work
+ * only ever inflates a ratio, so up to three tries are made while it stays at or
+ * above `bound`, and the best counts.
+ */
+export function growth(
+  small: () => unknown,
+  large: () => unknown,
+  bound: number,
+): { ratio: number; small: number; large: number } {
+  let best = { ratio: Number.POSITIVE_INFINITY, small: 0, large: 0 };
+  for (let attempt = 0; attempt < 3 && best.ratio >= bound; attempt++) {
+    const s = fastest(small);
+    const l = fastest(large);
+    const ratio = l / Math.max(s, 1);
+    if (ratio < best.ratio) best = { ratio, small: s, large: l };
+  }
+  return best;
+}
+
+/**
+ * A flat (not rope) copy of a string, so that timings measure the reader and
+ * not V8 flattening a concatenation. Through JSON, so that lone surrogates survive.
+ */
+export function flat(s: string): string {
+  return JSON.parse(JSON.stringify(s)) as string;
+}
+
+const codecs = new Map<string, Codec>();
+
+/** A codec per schema and options, compiled once per test file. */
+export function codecFor(schema: unknown, options: CompileOptions): Codec {
+  const key = JSON.stringify([schema, options]);
+  let codec = codecs.get(key);
+  if (codec === undefined) {
+    const compiled = compileCodec(schema, options);
+    if (!compiled.ok) throw new Error(`does not compile: ${JSON.stringify(compiled.error)}`);
+    codec = compiled.value;
+    codecs.set(key, codec);
+  }
+  return codec;
+}
