@@ -9,7 +9,7 @@
  *   --only=a,b        run some corpora only: jsts, jsb, bfcl, mcp (floors of the others are not checked)
  *   --workers=N       processes for JSONSchemaBench (default: available cores, at most 4)
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -117,13 +117,16 @@ async function main(): Promise<number> {
       floors: { file: floorsPath, violations },
     },
   };
-  writeFileSync(join(outDir, "summary.json"), `${JSON.stringify(result, null, 2)}\n`);
+  // Renamed into place, like the cases file, so a concurrent run cannot leave half of one.
+  const summaryPath = join(outDir, "summary.json");
+  writeFileSync(`${summaryPath}.${process.pid}.partial`, `${JSON.stringify(result, null, 2)}\n`);
+  renameSync(`${summaryPath}.${process.pid}.partial`, summaryPath);
 
   if (json) process.stdout.write(`${JSON.stringify(result)}\n`);
   else {
     process.stdout.write(renderText(summary));
     process.stdout.write(
-      `\nrun time ${result.run.seconds.total} s (CPU: ${cpuSeconds.main} s here, ${cpuSeconds.jsbWorkers} s in ${workers} JSONSchemaBench workers); per-case results in ${log.path}\n`,
+      `\nrun time ${result.run.seconds.total} s (CPU: ${cpuSeconds.main} s here${jsb !== undefined ? `, ${cpuSeconds.jsbWorkers} s in ${workers} JSONSchemaBench workers` : ""}); per-case results in ${log.path}\n`,
     );
     process.stdout.write(violations.length === 0 ? "floors: all held\n" : "");
   }

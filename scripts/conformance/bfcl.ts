@@ -133,16 +133,16 @@ export function runBfcl(corpora: string, log: CaseLog, progress: ProgressSink): 
     if (!unique.has(key)) unique.set(key, fn as BfclFunction);
   };
   for (const file of listFiles(dir, ".json.gz").filter((f) => !f.includes("/"))) {
-    const text = readText(join(dir, file));
-    const whole = parseWhole(text);
-    if (whole !== undefined && !Array.isArray(whole)) {
+    const entries = readJsonLines(join(dir, file));
+    // A pretty-printed JSON document is not question lines: its first line does not parse on its own.
+    if (entries[0]?.ok === false && parseWhole(readText(join(dir, file))) !== undefined) {
       s.ignoredFiles[file] = "one JSON document, not question lines (an index of question ids)";
       continue;
     }
     const byId = new Map<string, BfclFunction[]>();
     const classes = new Map<string, string[]>();
     let withFunctions = 0;
-    for (const entry of readJsonLines(join(dir, file))) {
+    for (const entry of entries) {
       if (!entry.ok) throw new Error(`bfcl: ${file} line ${entry.line} does not parse: ${entry.error}`);
       const q = entry.value as { id?: unknown; function?: unknown; involved_classes?: unknown };
       if (typeof q.id === "string" && Array.isArray(q.involved_classes))

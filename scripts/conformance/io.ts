@@ -1,5 +1,5 @@
 /** Where the corpora are, how they are read, where results go, and progress on a terminal. */
-import { closeSync, existsSync, openSync, readdirSync, readFileSync, statSync, writeSync } from "node:fs";
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, renameSync, statSync, writeSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gunzipSync } from "node:zlib";
@@ -75,10 +75,13 @@ export function listFiles(dir: string, suffix: string): string[] {
  */
 export class CaseLog {
   private readonly fd: number;
+  /** Written here and renamed into place on close: two runs at once must not interleave in one file. */
+  private readonly partial: string;
   private buffer: string[] = [];
   private size = 0;
   constructor(readonly path: string) {
-    this.fd = openSync(path, "w");
+    this.partial = `${path}.${process.pid}.partial`;
+    this.fd = openSync(this.partial, "w");
   }
   write(record: Record<string, unknown>): void {
     const line = `${JSON.stringify(record)}\n`;
@@ -94,6 +97,7 @@ export class CaseLog {
   close(): void {
     this.flush();
     closeSync(this.fd);
+    renameSync(this.partial, this.path);
   }
   private flush(): void {
     if (this.buffer.length > 0) writeSync(this.fd, this.buffer.join(""));

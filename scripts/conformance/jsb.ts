@@ -101,7 +101,6 @@ export async function runJsb(
   log: CaseLog,
   progress: ProgressSink,
   shard: Shard = { index: 0, count: 1 },
-  select: (subset: string) => boolean = () => true,
 ): Promise<JsbSummary> {
   const dir = join(corpora, "jsonschemabench");
   const files = listFiles(dir, ".jsonl.gz");
@@ -137,7 +136,6 @@ export async function runJsb(
 
   for (const file of files) {
     const subset = file.replace(/\.jsonl\.gz$/, "");
-    if (!select(subset)) continue;
     const started = performance.now();
     const s = emptySubset();
     out.subsets[subset] = s;

@@ -20,7 +20,7 @@ export async function runJsbParallel(
 ): Promise<{ summary: JsbSummary; cpuSeconds: number }> {
   const script = fileURLToPath(new URL("./jsb-worker.ts", import.meta.url));
   const status: string[] = new Array(workers).fill("starting");
-  const parts = Array.from({ length: workers }, (_, k) => join(outDir, `cases.jsb-${k}.jsonl`));
+  const parts = Array.from({ length: workers }, (_, k) => join(outDir, `cases.jsb-${process.pid}-${k}.jsonl`));
   const summaries = await Promise.all(
     parts.map(
       (part, k) =>
@@ -32,8 +32,8 @@ export async function runJsbParallel(
           child.on("message", (m: Message) => {
             if (m.type === "summary") summary = { summary: m.summary, cpuSeconds: m.cpuSeconds };
             else {
-              status[k] = `${m.label} ${m.done}/${m.total}`;
-              progress.line(`shards: ${status.join(" | ")}`);
+              status[k] = `${m.label.replace(/^JSONSchemaBench /, "")} ${m.done}/${m.total}`;
+              progress.line(`JSONSchemaBench: ${status.join(" | ")}`);
             }
           });
           child.on("error", reject);

@@ -16,9 +16,11 @@ export interface Summary {
 export function table(headers: readonly string[], rows: readonly (readonly (string | number)[])[]): string {
   const cells = [headers, ...rows].map((r) => r.map(String));
   const widths = headers.map((_, i) => Math.max(...cells.map((r) => (r[i] ?? "").length)));
+  // Counts right-aligned, text (the first column, lists of reasons) left-aligned.
+  const numeric = headers.map((_, i) => i > 0 && rows.every((r) => /^[-\d.,/%]*$/.test(String(r[i] ?? ""))));
   const line = (r: readonly string[]): string =>
     r
-      .map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)))
+      .map((c, i) => (numeric[i] ? c.padStart(widths[i]!) : c.padEnd(widths[i]!)))
       .join("  ")
       .trimEnd();
   return [line(cells[0]!), line(widths.map((w) => "-".repeat(w))), ...cells.slice(1).map(line)].join("\n");
@@ -107,8 +109,9 @@ export function renderText(summary: Summary): string {
   if (f !== undefined) {
     out.push('BFCL (dialect "bfcl", openai)');
     out.push(
-      `function schemas: ${f.schemas} unique of ${f.functionsSeen} seen; compiled ${f.compiled} (${pct(f.compiled, f.schemas)}), ${f.withAnyFallback} with an any-JSON fallback; refused: ${tally(f.refusedBy)}; crashed ${f.crashed}; changed by the adapter: ${f.adapted}`,
+      `function schemas: ${f.schemas} unique of ${f.functionsSeen} seen; compiled ${f.compiled} (${pct(f.compiled, f.schemas)}), ${f.withAnyFallback} with an any-JSON fallback; refused: ${tally(f.refusedBy)}; crashed ${f.crashed}`,
     );
+    out.push(`the adapter changed: ${tally(f.adapterChanges)}`);
     const headers = [
       "calls",
       "round-tripped",

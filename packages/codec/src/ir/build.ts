@@ -146,6 +146,7 @@ class Builder {
         "unsupported-schema",
         pointer,
         "the schema `false` accepts no value, so nothing can travel here",
+        true,
       );
     }
     if (!isPlainObject(s)) throw new Refusal("invalid-schema", pointer, "a schema must be an object or a boolean");
@@ -275,6 +276,7 @@ class Builder {
         "unsupported-schema",
         pointer,
         "no alternative of this union can hold a value (contradictory types)",
+        true,
       );
     }
     if (branches.length === 1) return this.node(branches[0]!);
@@ -334,7 +336,10 @@ class Builder {
           unions.push({
             keyword,
             pointer: base,
-            branches: list.map((sub, i) => ({ schema: sub, pointers: [pointerJoin(`${base}/${keyword}`, i)] })),
+            // A `false` branch accepts nothing: leaving it out changes no verdict.
+            branches: list
+              .map((sub, i) => ({ schema: sub, pointers: [pointerJoin(`${base}/${keyword}`, i)] }))
+              .filter((b) => b.schema !== false),
           });
           delete rest[keyword];
         }
@@ -392,7 +397,7 @@ class Builder {
       parts.push({ node: this.scalar(view, s, primitives), types: primitiveJsonTypes(primitives) });
     if (wantsObject) parts.push({ node: this.objectLike(view, s), types: ["object"] });
     if (wantsArray) parts.push({ node: this.array(view, s), types: ["array"] });
-    if (parts.length === 0) throw new Refusal("unsupported-schema", pointer, "no type can satisfy this schema");
+    if (parts.length === 0) throw new Refusal("unsupported-schema", pointer, "no type can satisfy this schema", true);
     if (parts.length === 1) return parts[0]!.node;
     this.tick(pointer);
     return {
@@ -492,7 +497,8 @@ class Builder {
         schema: p,
         pointers: [pointerJoin(`${originOf(view, key)}/${key}`, i)],
       }));
-      if (rest !== undefined && rest !== false) views.push({ schema: rest, pointers: [restAt] });
+      // Without `items` (or `additionalItems`), elements after the prefix may be anything.
+      if (rest !== false) views.push({ schema: rest ?? true, pointers: [restAt] });
       items = views.length === 1 ? this.node(views[0]!) : this.union({ schema: {}, pointers: [pointer] }, views);
     }
     this.relaxGeneral(view, s);
@@ -505,7 +511,12 @@ class Builder {
     const required = new Set(
       Array.isArray(s.required) ? s.required.filter((r): r is string => typeof r === "string") : [],
     );
-    const additional = s.additionalProperties ?? (this.options.draft07 ? undefined : s.unevaluatedProperties);
+    // unevaluatedProperties closes the object only when nothing else here can evaluate more members.
+    const unevaluatedCloses =
+      !this.options.draft07 &&
+      view.origins === undefined &&
+      !hasAny(s, ["dependentSchemas", "if", "then", "else", "patternProperties", "anyOf", "oneOf", "allOf", "$ref"]);
+    const additional = s.additionalProperties ?? (unevaluatedCloses ? s.unevaluatedProperties : undefined);
     const patterns = isPlainObject(s.patternProperties) ? s.patternProperties : {};
     const patternKeys = Object.keys(patterns);
 
@@ -531,10 +542,16 @@ class Builder {
         this.relax(at, "false", "this member can never be present: it does not travel");
         continue;
       }
+      const optional = !required.has(name);
+      const node = this.memberNode(view, name, sub, at, optional);
+      if (node === undefined) {
+        this.relax(at, "type", "no value satisfies this member, so it can never be present: it does not travel");
+        continue;
+      }
       fields.push({
         name,
-        node: this.propertyNode(view, name, sub, at),
-        optional: !required.has(name),
+        node,
+        optional,
         ...(isPlainObject(sub) && hasAnnotations(sub) ? { annotations: annotationsOf(sub) } : {}),
       });
     }
@@ -585,6 +602,16 @@ class Builder {
     if (value === undefined) return { kind: "object", fields, schema };
     if (fields.length === 0) return { kind: "map", key, value, schema };
     return { kind: "mixed", fields, key, value, schema };
+  }
+
+  /** An optional member that no value satisfies is simply never present: undefined, not a refusal. */
+  private memberNode(view: View, name: string, sub: unknown, at: string, optional: boolean): Node | undefined {
+    try {
+      return this.propertyNode(view, name, sub, at);
+    } catch (error) {
+      if (optional && error instanceof Refusal && error.unsatisfiable) return undefined;
+      throw error;
+    }
   }
 
   /** A declared member's node; after a merge, the merge of every part that declared it. */

@@ -10,6 +10,8 @@ export class Refusal extends Error {
     readonly code: ErrorCode,
     readonly path: string,
     readonly reason: string,
+    /** The schema here accepts no value at all (unlike a construct strictwire does not support). */
+    readonly unsatisfiable = false,
   ) {
     super(reason);
   }

@@ -4,7 +4,7 @@
  * rewritten into draft-07 terms, and a base $id so pointers into it resolve.
  */
 import { cloneJson, isPlainObject } from "../json.js";
-import { type Dialect, detectDialect, familyOf, rewriteDraft04, type ValidatorFamily } from "./dialect.js";
+import { type Dialect, detectDialect, familyOf, rewriteDraft04, type ValidatorFamily, walkSchemas } from "./dialect.js";
 
 /** The base URI validators know the source under. Never fetched. */
 export const SOURCE_ID = "https://strictwire.invalid/schema.json";
@@ -30,6 +30,12 @@ export function prepareSource(source: unknown, adapter?: Adapter): Prepared {
   if (!detected.ok) return { ok: false, reason: `unknown $schema ${JSON.stringify(detected.uri)}` };
   const dialect = detected.dialect;
   if (dialect === "draft-04") schema = rewriteDraft04(schema);
+  // draft-06 reads as draft-07 (which only adds keywords); the validators know draft-07's meta-schema.
+  if (dialect === "draft-06" && isPlainObject(schema)) schema.$schema = "http://json-schema.org/draft-07/schema#";
+  // `$async` makes ajv return a Promise, which a synchronous check would take for a pass.
+  walkSchemas(schema, (node) => {
+    delete node.$async;
+  });
   let id = SOURCE_ID;
   if (isPlainObject(schema)) {
     const own = typeof schema.$id === "string" ? schema.$id : undefined;
