@@ -46,6 +46,13 @@ export function pathOf(ctx: WalkContext, token?: string | number): string {
   return out;
 }
 
+/**
+ * Set as ctx.error while a union tries branches whose failures are thrown
+ * away: failAt sees an error already recorded and words nothing, so a trial
+ * that fails costs no strings or paths. Never returned to a caller.
+ */
+export const TRIAL: CodecError = Object.freeze(fail("wire-violation", "", "a discarded trial").error);
+
 /** Record the first failure at the current path (plus one token) and return FAIL. */
 export function failAt(ctx: WalkContext, code: ErrorCode, message: string, token?: string | number): Fail {
   if (ctx.error === undefined) ctx.error = fail(code, pathOf(ctx, token), message).error;

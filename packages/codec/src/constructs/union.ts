@@ -11,7 +11,7 @@
 
 import type { Node, ObjectNode, UnionNode, UnionRule } from "../ir/nodes.js";
 import { canonicalJson, isPlainObject, JSON_TYPES, type JsonObject, type JsonType, jsonTypeOf } from "../json.js";
-import { type EncodeContext, FAIL, type Fail, failAt, type WalkContext, type WireContext } from "./context.js";
+import { type EncodeContext, FAIL, type Fail, failAt, TRIAL, type WalkContext, type WireContext } from "./context.js";
 import { decodeNode, encodeNode, isIdentity, wireOf, wireTypesOf } from "./dispatch.js";
 
 type Defs = Readonly<Record<string, Node>>;
@@ -178,6 +178,7 @@ export function decodeUnion(node: UnionNode, wire: unknown, ctx: WalkContext): u
     return failAt(ctx, "wire-violation", 'a union tag is exactly {"branch": i, "value": ...}');
   }
   const depth = ctx.path.length;
+  const outer = ctx.error;
   const value = decodeNode(node.branches[i]!, payload, ctx);
   if (value !== FAIL || node.rule.by !== "type") return value;
   // Several identity branches may share a JSON type; the rule names the first. Try the others.
@@ -192,11 +193,14 @@ export function decodeUnion(node: UnionNode, wire: unknown, ctx: WalkContext): u
     )
       continue;
     const saved = ctx.error;
-    ctx.error = undefined;
+    ctx.error = TRIAL;
     ctx.path.length = depth;
     const other = decodeNode(branch, payload, ctx);
-    if (other !== FAIL) return other;
     ctx.error = saved;
+    if (other !== FAIL) {
+      ctx.error = outer;
+      return other;
+    }
   }
   return FAIL;
 }
@@ -207,11 +211,16 @@ export function decodeUnion(node: UnionNode, wire: unknown, ctx: WalkContext): u
  */
 function decodeAnyBranch(node: UnionNode, wire: unknown, ctx: WalkContext): unknown | Fail {
   const depth = ctx.path.length;
+  const outer = ctx.error;
+  ctx.error = TRIAL;
   for (const branch of node.branches) {
     const value = decodeNode(branch, wire, ctx);
     ctx.path.length = depth;
-    if (value !== FAIL) return value;
-    ctx.error = undefined;
+    if (value !== FAIL) {
+      ctx.error = outer;
+      return value;
+    }
   }
+  ctx.error = outer;
   return failAt(ctx, "wire-violation", "expected a value of one of the alternatives");
 }

@@ -2,7 +2,10 @@
  * The bounded JSON parser: the trust boundary where raw tool-call argument
  * text written by a model becomes a value.
  *
- * Design: a fast validating scanner (scanner.ts) checks every rule in one
+ * Design: texts of tool-call size take a native-first path (native.ts):
+ * JSON.parse builds, then the built value is checked, and anything doubtful
+ * goes to the scanner. Bigger texts, and every text the fast path doubts:
+ * a fast validating scanner (scanner.ts) checks every rule in one
  * iterative pass without building anything; only text it accepts reaches
  * native JSON.parse, which builds the value (faster than building in JS). The
  * scan leaves one check, raw control characters inside long strings, to
@@ -20,6 +23,7 @@
  */
 import { type CodecError, fail, ok, type Result } from "../errors.js";
 import type { Problem } from "./describe.js";
+import { DEFER, NATIVE_FIRST_UP_TO, parseNative } from "./native.js";
 import { type ScanFailure, type ScanOptions, scanJson } from "./scanner.js";
 import { firstInvalidUtf8, utf8Offset } from "./utf8.js";
 
@@ -52,6 +56,22 @@ const utf8Decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 /** Parses JSON text under limits. Never throws: every failure is a CodecError value. */
 export function parseJson(input: string | Uint8Array, limits: Partial<ParseLimits> = {}): Result<unknown, CodecError> {
+  return parseWith(input, limits, true);
+}
+
+/** The scanner alone, for holding the native-first path to its verdicts in tests. */
+export function parseJsonByScanner(
+  input: string | Uint8Array,
+  limits: Partial<ParseLimits> = {},
+): Result<unknown, CodecError> {
+  return parseWith(input, limits, false);
+}
+
+function parseWith(
+  input: string | Uint8Array,
+  limits: Partial<ParseLimits>,
+  nativeFirst: boolean,
+): Result<unknown, CodecError> {
   try {
     const maxBytes = limits.maxBytes ?? DEFAULT_PARSE_LIMITS.maxBytes;
     const maxNodes = limits.maxNodes ?? DEFAULT_PARSE_LIMITS.maxNodes;
@@ -71,9 +91,14 @@ export function parseJson(input: string | Uint8Array, limits: Partial<ParseLimit
         "",
       );
     }
-    // Decoded bytes are well-formed by construction; for a string, one native
-    // check (free for one-byte strings) spares the scanner checking surrogates.
-    const wellFormed = typeof input !== "string" || isWellFormed(input);
+    // Decoded bytes are well-formed by construction; for a string, one native check (free for
+    // one-byte strings) spares both paths checking raw surrogates.
+    const wellFormed = typeof input !== "string" || isWellFormed(text);
+    // Its recursion is bounded by maxDepth, so only within the depth the codec allows.
+    if (nativeFirst && text.length <= NATIVE_FIRST_UP_TO && maxDepth <= MAX_DEPTH_LIMIT) {
+      const value = parseNative(text, maxNodes, maxDepth, wellFormed);
+      if (value !== DEFER) return ok(value);
+    }
     const trustControls = text.length <= TRUST_CONTROLS_UP_TO;
     return scanThenBuild(text, { maxNodes, maxDepth, wellFormed, trustControls }, typeof input !== "string");
   } catch (error) {
