@@ -6,6 +6,28 @@ import { compile, compileCodec } from "@strictwire/codec";
 import { describe, expect, it } from "vitest";
 
 describe("found by the conformance run", () => {
+  it("a union branch that accepts nothing deeper down is left out, not the whole schema refused", () => {
+    // JSONSchemaBench Github_trivial/o2140: an array branch whose own anyOf only allows strings.
+    const c = compileCodec({
+      type: "object",
+      properties: { v: { anyOf: [{ type: "string" }, { type: "array", anyOf: [{ type: "string" }] }] } },
+      required: ["v"],
+    });
+    if (!c.ok) throw new Error(JSON.stringify(c.error));
+    const e = c.value.encode({ v: "x" });
+    if (!e.ok) throw new Error(JSON.stringify(e.error));
+    expect(c.value.decode(JSON.stringify(e.value))).toEqual({ ok: true, value: { v: "x" } });
+    expect(c.value.encode({ v: ["x"] }).ok).toBe(false);
+    // Every branch empty: still refused, as accepting nothing.
+    const none = compile({
+      anyOf: [
+        { type: "array", anyOf: [{ type: "string" }] },
+        { type: "number", enum: ["a"] },
+      ],
+    });
+    expect(none.ok).toBe(false);
+  });
+
   it("$async no longer turns validation into an unchecked Promise", () => {
     const c = compileCodec({ $async: true, type: "object", properties: { a: { type: "string" } } });
     if (!c.ok) throw new Error(JSON.stringify(c.error));

@@ -356,13 +356,24 @@ class Builder {
   }
 
   private union(view: View, branches: readonly View[]): UnionNode {
-    const nodes = branches.map((b) => this.node(b));
+    const kept: { node: Node; view: View }[] = [];
+    for (const b of branches) {
+      try {
+        kept.push({ node: this.node(b), view: b });
+      } catch (error) {
+        // A branch that accepts no value (contradictory types deeper down) changes no verdict: leave it out.
+        if (!(error instanceof Refusal && error.unsatisfiable)) throw error;
+      }
+    }
+    if (kept.length === 0) {
+      throw new Refusal("unsupported-schema", primary(view), "no alternative of this union can hold a value", true);
+    }
     return {
       kind: "union",
-      branches: nodes,
+      branches: kept.map((k) => k.node),
       rule: { by: "tag" }, // decided in finalizePlan, once every definition exists
       source: primary(view),
-      branchSources: branches.map((b) => b.pointers.map(encodeURI).join(" ")),
+      branchSources: kept.map((k) => k.view.pointers.map(encodeURI).join(" ")),
       schema: annotationsOf(view.schema),
     };
   }
