@@ -1,0 +1,266 @@
+/**
+ * strictwire benchmarks.
+ *
+ *   pnpm bench                      every section, tables on stdout (progress on stderr)
+ *   pnpm bench --quick              a reduced set (well under two minutes)
+ *   pnpm bench --quick --json       the reduced set, ONE JSON object on stdout
+ *   pnpm bench --only parse,decode  some sections (decode, encode, parse, compile,
+ *                                   growth, coldstart, memory, expansion, comparison)
+ *   pnpm bench --out FILE           also write every figure as JSON to FILE (bench/results/ is git-ignored)
+ *   pnpm bench --jsb N              JSONSchemaBench schemas sampled for the comparison (default 1500)
+ *
+ * Speed figures are ratios measured in one process, interleaved (see stats.ts);
+ * absolute times are printed beside them for orientation only.
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import { availableParallelism, totalmem } from "node:os";
+import { FULL_CASES, loadCases, QUICK_CASES } from "./cases.js";
+import { progress, setQuiet } from "./format.js";
+import {
+  comparisonJson,
+  loadBenchCorpus,
+  loadBfclCorpus,
+  loadMcpCorpus,
+  renderComparison,
+  runComparison,
+} from "./sections/comparison.js";
+import { renderCompile, runFixtureCompile, runGrowth } from "./sections/compile.js";
+import { renderDecode, renderEncode, runDecode, runEncode } from "./sections/decode.js";
+import { expansionInputs, MODES, renderExpansion, runExpansion } from "./sections/expansion.js";
+import { PARSE_SIZES, renderParse, runParse } from "./sections/parse.js";
+import { renderColdStart, renderMemory, runColdStart, runMemory } from "./sections/process.js";
+import type { ComparisonOptions } from "./stats.js";
+
+export const GOALS = { decodeVsBaseline: 1.5, parseVsJsonParse1MB: 2.5, taggedTokens: 3.5, compactTokens: 2.0 };
+
+const SECTIONS = ["decode", "encode", "parse", "compile", "growth", "coldstart", "memory", "expansion", "comparison"];
+const QUICK_SECTIONS = ["decode", "parse", "compile", "coldstart", "expansion"];
+
+interface Args {
+  quick: boolean;
+  json: boolean;
+  only: string[] | undefined;
+  out: string | undefined;
+  jsb: number;
+}
+
+function parseArgs(argv: readonly string[]): Args {
+  const args: Args = { quick: false, json: false, only: undefined, out: undefined, jsb: 1500 };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    const [flag, inline] = a.includes("=") ? [a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1)] : [a, undefined];
+    const value = (): string => {
+      const v = inline ?? argv[++i];
+      if (v === undefined) throw new Error(`${flag} needs a value`);
+      return v;
+    };
+    if (flag === "--quick") args.quick = true;
+    else if (flag === "--json") args.json = true;
+    else if (flag === "--only") args.only = value().split(",");
+    else if (flag === "--out") args.out = value();
+    else if (flag === "--jsb") args.jsb = Number(value());
+    else if (flag === "--") continue;
+    else throw new Error(`unknown argument ${a} (see bench/src/main.ts)`);
+  }
+  for (const s of args.only ?? []) if (!SECTIONS.includes(s)) throw new Error(`unknown section ${s}`);
+  return args;
+}
+
+export function machine(): Record<string, string | number> {
+  let cpu = "unknown";
+  try {
+    cpu = /model name\s*:\s*(.*)/.exec(readFileSync("/proc/cpuinfo", "utf8"))?.[1] ?? cpu;
+  } catch {}
+  return {
+    nproc: availableParallelism(),
+    cpu,
+    memoryGiB: Math.round((totalmem() / 1024 ** 3) * 10) / 10,
+    node: process.version,
+    date: new Date().toISOString(),
+  };
+}
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  if (args.json) {
+    // Stdout carries exactly one JSON object: anything a library logs goes to stderr.
+    console.log = console.error;
+    console.info = console.error;
+    console.warn = console.error;
+    setQuiet(true);
+  }
+  const sections = new Set(args.only ?? (args.quick ? QUICK_SECTIONS : SECTIONS));
+  const timing: ComparisonOptions = args.quick
+    ? { rounds: 3, timeMs: 40, warmupMs: 10 }
+    : { rounds: 7, timeMs: 120, warmupMs: 40 };
+  const out: Record<string, unknown> = {
+    machine: machine(),
+    quick: args.quick,
+    command: process.argv.slice(2).join(" "),
+  };
+  const print = (text: string): void => {
+    if (!args.json) process.stdout.write(`${text}\n\n`);
+  };
+  const m = out.machine as Record<string, unknown>;
+  print(
+    `# strictwire bench${args.quick ? " (quick)" : ""}\n\n${m.date} · node ${m.node} · ${m.nproc} CPUs (${m.cpu}) · ${m.memoryGiB} GiB`,
+  );
+
+  if (sections.has("decode") || sections.has("encode")) {
+    const cases = loadCases(args.quick ? QUICK_CASES : FULL_CASES);
+    if (sections.has("decode")) {
+      progress(`decode: ${cases.length} schemas...`);
+      const r = runDecode(cases, timing);
+      print(renderDecode(r));
+      const all = r.tagged.find((s) => s.set === "all")!;
+      const allCompact = r.compact.find((s) => s.set === "all")!;
+      out.decodeVsBaseline = all.geomean;
+      out.decodeVsBaselineCompact = allCompact.geomean;
+      out.decodeReferences = {
+        sameValidator: r.sameValidator.find((s) => s.set === "all")!.geomean,
+        floor: r.floor.find((s) => s.set === "all")!.geomean,
+      };
+      out.decode = {
+        cases: r.cases.length,
+        tagged: r.tagged,
+        compact: r.compact,
+        perCase: r.cases.map((c) => ({
+          set: c.set,
+          id: c.id,
+          bytes: c.bytes,
+          tagged: c.tagged,
+          compact: c.compact,
+          sameValidator: c.sameValidator.median,
+          floor: c.floor.median,
+          baselineMs: c.baselineMs.median,
+        })),
+      };
+    }
+    if (sections.has("encode")) {
+      progress("encode...");
+      const e = runEncode(cases, timing);
+      print(renderEncode(e));
+      out.encode = e.map((x) => ({ set: x.set, id: x.id, ratio: x.ratio, encodeMs: x.encodeMs.median }));
+    }
+  }
+
+  if (sections.has("parse")) {
+    progress("parse...");
+    const r = runParse(args.quick ? PARSE_SIZES.filter(([label]) => label !== "64 KB") : PARSE_SIZES, timing);
+    print(renderParse(r));
+    out.parseVsJsonParse = r.bySize["1 MB"];
+    out.parseVsJsonParseBySize = r.bySize;
+    out.parse = r.rows.map((x) => ({
+      size: x.label,
+      shape: x.shape,
+      bytes: x.bytes,
+      ratio: x.ratio,
+      secure: x.secureRatio,
+    }));
+  }
+
+  if (sections.has("compile") || sections.has("growth")) {
+    progress("compile...");
+    const fixtures = sections.has("compile")
+      ? runFixtureCompile(
+          args.quick ? { rounds: 3, timeMs: 30, warmupMs: 10 } : { rounds: 5, timeMs: 150, warmupMs: 30 },
+          args.quick ? 6 : Number.POSITIVE_INFINITY,
+        )
+      : [];
+    const growth = sections.has("growth") ? runGrowth(args.quick ? 200 : 2000, args.quick ? 1 : 3) : undefined;
+    print(renderCompile(fixtures, growth));
+    out.compile = {
+      fixtures: fixtures.map((f) => ({
+        id: f.id,
+        bytes: f.bytes,
+        ms: f.compileMs.median,
+        vsAjv: f.ratio,
+        loadVsAjv: f.loadRatio,
+        wireVsAjv: f.wireRatio,
+      })),
+      ...(growth !== undefined ? { growth } : {}),
+    };
+  }
+
+  if (sections.has("coldstart")) {
+    progress("cold start...");
+    const r = runColdStart(
+      args.quick ? 3 : 15,
+      args.quick
+        ? ["github-create-issue-mcp"]
+        : ["github-create-issue-mcp", "create-shipment-refs", "book-delivery-relaxed-objects"],
+    );
+    print(renderColdStart(r));
+    out.coldStart = {
+      dist: r.dist,
+      moduleVariant: r.moduleVariant,
+      rows: r.rows.map((x) => ({ schema: x.schema, codec: x.codec, baseline: x.baseline, ratio: x.ratio })),
+    };
+  }
+
+  if (sections.has("memory")) {
+    progress("memory...");
+    const r = runMemory(args.quick ? 2 : 5);
+    print(renderMemory(r));
+    out.memory = r;
+  }
+
+  if (sections.has("expansion")) {
+    progress("expansion...");
+    const inputs = expansionInputs(
+      args.quick
+        ? { fixtures: true, bfcl: 40, mcp: 20 }
+        : { fixtures: true, bfcl: Number.POSITIVE_INFINITY, mcp: Number.POSITIVE_INFINITY },
+    );
+    const r = runExpansion(inputs, !args.quick);
+    print(renderExpansion(r));
+    const headline: Record<string, { bytes: number; tokens: number }> = {};
+    const medians: Record<string, { bytes: number; tokens: number }> = {};
+    for (const mode of MODES) {
+      headline[mode] = { bytes: r.all[mode].bytes.aggregate, tokens: r.all[mode].tokens.aggregate };
+      medians[mode] = { bytes: r.all[mode].bytes.perSchema.median, tokens: r.all[mode].tokens.perSchema.median };
+    }
+    out.expansion = headline;
+    out.expansionMedian = medians;
+    out.expansionDetail = {
+      schemas: r.run.items.length,
+      refused: r.run.refused,
+      bySet: r.bySet,
+      ...(r.attribution !== undefined ? { attribution: r.attribution, proposals: r.proposals } : {}),
+    };
+  }
+
+  if (sections.has("comparison")) {
+    progress("comparison: loading corpora...");
+    const corpora = [
+      loadBfclCorpus(args.quick ? 40 : Number.POSITIVE_INFINITY),
+      loadMcpCorpus(args.quick ? 30 : Number.POSITIVE_INFINITY),
+      loadBenchCorpus(args.quick ? 60 : args.jsb),
+    ];
+    const r = await runComparison(corpora);
+    print(renderComparison(r));
+    out.comparison = comparisonJson(r);
+  }
+
+  const goals: Record<string, boolean> = {};
+  if (typeof out.decodeVsBaseline === "number") goals.decode = out.decodeVsBaseline <= GOALS.decodeVsBaseline;
+  if (typeof out.parseVsJsonParse === "number") goals.parse1MB = out.parseVsJsonParse <= GOALS.parseVsJsonParse1MB;
+  const exp = out.expansion as Record<string, { tokens: number }> | undefined;
+  if (exp !== undefined) {
+    goals.taggedTokens = exp.tagged!.tokens <= GOALS.taggedTokens;
+    goals.compactTokens = exp.compact!.tokens <= GOALS.compactTokens;
+  }
+  out.goals = { targets: GOALS, met: goals };
+  print(
+    `## Goals\n\n${Object.entries(goals)
+      .map(([k, v]) => `- ${k}: ${v ? "met" : "NOT met"}`)
+      .join("\n")}`,
+  );
+  if (args.out !== undefined) writeFileSync(args.out, `${JSON.stringify(out, null, 2)}\n`);
+  if (args.json) process.stdout.write(`${JSON.stringify(out)}\n`);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exitCode = 1;
+});
