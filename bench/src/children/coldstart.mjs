@@ -17,41 +17,13 @@ if (mode === "codec") {
   const { loadBundle } = await import("@strictwire/codec");
   const imported = performance.now();
   const loaded = loadBundle(readFileSync(join(dir, "bundle.json"), "utf8"));
-  if (!loaded.ok) throw new Error(`loadBundle: ${loaded.error.message}`);
-  const ready = performance.now();
-  const wire = readFileSync(join(dir, "wire.txt"), "utf8");
-  const first = loaded.value.decode(wire);
-  if (!first.ok) throw new Error(`decode: ${first.error.message}`);
-  const decoded = performance.now();
-  loaded.value.decode(wire);
-  const second = performance.now();
-  Object.assign(out, {
-    import: imported - start,
-    load: ready - imported,
-    first: decoded - ready,
-    second: second - decoded,
-    total: decoded,
-  });
+  recordCalls("loadBundle", loaded, imported);
 } else if (mode === "module") {
   // The --emit module form: bundle plus validators compiled to code; load() runs no ajv compile.
   const mod = await import(pathToFileURL(join(dir, "tool.bundle.mjs")).href);
   const imported = performance.now();
   const loaded = mod.load();
-  if (!loaded.ok) throw new Error(`load: ${loaded.error.message}`);
-  const ready = performance.now();
-  const wire = readFileSync(join(dir, "wire.txt"), "utf8");
-  const first = loaded.value.decode(wire);
-  if (!first.ok) throw new Error(`decode: ${first.error.message}`);
-  const decoded = performance.now();
-  loaded.value.decode(wire);
-  const second = performance.now();
-  Object.assign(out, {
-    import: imported - start,
-    load: ready - imported,
-    first: decoded - ready,
-    second: second - decoded,
-    total: decoded,
-  });
+  recordCalls("load", loaded, imported);
 } else {
   const require = createRequire(new URL("../../../packages/codec/package.json", import.meta.url));
   const { Ajv } = require("ajv");
@@ -77,3 +49,22 @@ if (mode === "codec") {
   });
 }
 process.stdout.write(`${JSON.stringify(out)}\n`);
+
+/** Once a codec is loaded: the load's end, then the first and a second decode of the wire text. */
+function recordCalls(what, loaded, imported) {
+  const ready = performance.now();
+  if (!loaded.ok) throw new Error(`${what}: ${loaded.error.message}`);
+  const wire = readFileSync(join(dir, "wire.txt"), "utf8");
+  const first = loaded.value.decode(wire);
+  if (!first.ok) throw new Error(`decode: ${first.error.message}`);
+  const decoded = performance.now();
+  loaded.value.decode(wire);
+  const second = performance.now();
+  Object.assign(out, {
+    import: imported - start,
+    load: ready - imported,
+    first: decoded - ready,
+    second: second - decoded,
+    total: decoded,
+  });
+}
