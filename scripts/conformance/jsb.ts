@@ -105,17 +105,7 @@ export async function runJsb(
   const dir = join(corpora, "jsonschemabench");
   const files = listFiles(dir, ".jsonl.gz");
   const total = emptySubset();
-  const out: JsbSummary = {
-    ...total,
-    subsets: {},
-    unreadableLines: 0,
-    failures: [],
-    crashes: [],
-    refusalExamples: {},
-    disagreementExamples: {},
-    anyFallbackCauses: {},
-    slowestCompiles: [],
-  };
+  const out = emptySummary();
   const refusals = new Examples<unknown>(5);
   const disagreements = new Examples<unknown>(5);
   const slow: { id: string; ms: number }[] = [];
@@ -336,9 +326,8 @@ function addInto(total: SubsetSummary, s: SubsetSummary): void {
   total.validatorDisagrees.invalidAccepted += s.validatorDisagrees.invalidAccepted;
 }
 
-/** Add up the summaries of shards of one run. */
-export function mergeJsb(parts: readonly JsbSummary[]): JsbSummary {
-  const out: JsbSummary = {
+function emptySummary(): JsbSummary {
+  return {
     ...emptySubset(),
     subsets: {},
     unreadableLines: 0,
@@ -349,6 +338,11 @@ export function mergeJsb(parts: readonly JsbSummary[]): JsbSummary {
     anyFallbackCauses: {},
     slowestCompiles: [],
   };
+}
+
+/** Add up the summaries of shards of one run. */
+export function mergeJsb(parts: readonly JsbSummary[]): JsbSummary {
+  const out = emptySummary();
   for (const part of parts) {
     addInto(out, part);
     for (const [name, sub] of Object.entries(part.subsets)) {
