@@ -45,8 +45,8 @@ export const TEXT_CODES: ReadonlySet<string> = new Set([
 export type Mention = string | readonly string[];
 
 export interface Facts {
-  /** JSON Pointer in the ORIGINAL value's terms; omitted when the root is meant. */
-  readonly path?: string;
+  /** JSON Pointer in the ORIGINAL value's terms (or alternatives, any one will do); omitted when the root is meant. */
+  readonly path?: string | readonly string[];
   readonly mentions: readonly Mention[];
 }
 
@@ -99,15 +99,26 @@ export function loadMistakes(dir = MISTAKES_DIR): LoadedMistake[] {
   return out;
 }
 
-/** Mentions are matched case-insensitively and whitespace-insensitively: `"state": "absent"` matches `"state":"absent"`. */
-function squeeze(text: string): string {
-  return text.replace(/\s+/g, "").toLowerCase();
+const ALNUM = /[A-Za-z0-9]/;
+
+/**
+ * Mentions are matched case-insensitively, with any whitespace allowed between
+ * characters (`"state":"absent"` matches `{"state": "absent"}`), and as whole
+ * tokens: a mention that starts with a letter or digit must not follow
+ * another one, and one that ends with a digit must not precede a digit (`0`
+ * does not match `10` or `05`; `character` still matches `characters`).
+ */
+function mentionPattern(m: string): RegExp {
+  const chars = [...m.replace(/\s+/g, "")];
+  const body = chars.map((c) => c.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("\\s*");
+  const start = ALNUM.test(chars[0] ?? "") ? "(?<![A-Za-z0-9])" : "";
+  const end = /[0-9]/.test(chars.at(-1) ?? "") ? "(?![0-9])" : "";
+  return new RegExp(`${start}${body}${end}`, "iu");
 }
 
 export function mentions(feedback: string, mention: Mention): boolean {
-  const hay = squeeze(feedback);
   const options = typeof mention === "string" ? [mention] : mention;
-  return options.some((m) => hay.includes(squeeze(m)));
+  return options.some((m) => mentionPattern(m).test(feedback));
 }
 
 const POINTER_CHAR = /[A-Za-z0-9_~/.-]/;
@@ -163,8 +174,11 @@ export function describeMention(m: Mention): string {
 export function scoreMistake(m: LoadedMistake, error: CodecError | null): Score {
   const feedback = error?.feedback ?? "";
   const facts: FactCheck[] = [];
-  if (m.facts.path !== undefined)
-    facts.push({ fact: `path ${m.facts.path}`, present: namesPath(feedback, m.facts.path) });
+  const path = m.facts.path;
+  if (path !== undefined) {
+    const paths = typeof path === "string" ? [path] : path;
+    facts.push({ fact: `path ${paths.join(" | ")}`, present: paths.some((p) => namesPath(feedback, p)) });
+  }
   for (const mention of m.facts.mentions)
     facts.push({ fact: describeMention(mention), present: mentions(feedback, mention) });
   return {

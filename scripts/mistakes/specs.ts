@@ -66,6 +66,9 @@ const TRUNCATED: Mention = [
   "end of input",
   "end of the text",
   "unterminated",
+  "ends inside",
+  "input ends",
+  "never closed",
 ];
 const formatIs = (f: string): Mention => [
   `format "${f}"`,
@@ -835,7 +838,7 @@ export const SPECS: readonly Spec[] = [
     value: customer,
     edit: rep('"key":"crm_id"', '"key":"salesforce_account_owner_region_code_v2_legacy"'),
     facts: {
-      path: "/metadata",
+      path: ["/metadata", "/metadata/salesforce_account_owner_region_code_v2_legacy"],
       mentions: ["salesforce_account", ["at most 40", "more than 40", "maxLength 40", "maxLength: 40"]],
     },
     note: "issue 15's example: a key over its length limit",
@@ -846,7 +849,7 @@ export const SPECS: readonly Spec[] = [
     kind: "map-key",
     value: customer,
     edit: rep('"key":"crm_id"', '"key":"CRM-ID"'),
-    facts: { path: "/metadata", mentions: ["CRM-ID", "^[a-z][a-z0-9_]*$"] },
+    facts: { path: ["/metadata", "/metadata/CRM-ID"], mentions: ["CRM-ID", "^[a-z][a-z0-9_]*$"] },
     note: "a key in another system's spelling",
   },
   {
@@ -869,7 +872,7 @@ export const SPECS: readonly Spec[] = [
     },
     edit: rep('"key":"x-trace"', '"key":"authorization"'),
     expectedCode: "entry-shadows-field",
-    facts: { path: "/headers", mentions: ["authorization", "fields"] },
+    facts: { path: "/headers/authorization", mentions: ["authorization", "fields"] },
     note: "a declared header written among the free-form entries",
   },
   {
@@ -879,7 +882,7 @@ export const SPECS: readonly Spec[] = [
     value: { title: "Standup", starts_at: "2026-03-03T09:00:00Z", metadata: { source: "ui", team: "core" } },
     edit: rep('"key":"team"', '"key":"source"'),
     expectedCode: "entry-shadows-field",
-    facts: { path: "/metadata", mentions: ["source", "fields"] },
+    facts: { path: "/metadata/source", mentions: ["source", "fields"] },
     note: "a declared field repeated as an entry",
   },
   {
@@ -902,7 +905,7 @@ export const SPECS: readonly Spec[] = [
     value: customer,
     edit: rep('{"key":"legacy","value":null}', '{"key":"crm_id","value":"99120"}'),
     expectedCode: "duplicate-entry",
-    facts: { path: "/metadata", mentions: ["crm_id"] },
+    facts: { path: "/metadata/crm_id", mentions: ["crm_id"] },
     note: "the model updates a key by appending it again",
   },
   {
@@ -912,7 +915,7 @@ export const SPECS: readonly Spec[] = [
     value: { resource: "vm-1", labels: { env: "prod", team: null } },
     edit: rep('{"key":"team","value":null}', '{"key":"env","value":"staging"}'),
     expectedCode: "duplicate-entry",
-    facts: { path: "/labels", mentions: ['"env"'] },
+    facts: { path: "/labels/env", mentions: ['"env"'] },
     note: "two values for one label",
   },
   {
@@ -926,7 +929,7 @@ export const SPECS: readonly Spec[] = [
       return rep(entry, `${entry},${entry.replace('"enabled":true', '"enabled":false')}`)(t);
     },
     expectedCode: "duplicate-entry",
-    facts: { path: "/flags", mentions: ["new_checkout"] },
+    facts: { path: "/flags/new_checkout", mentions: ["new_checkout"] },
     note: "a flag listed twice with different settings",
   },
   {
@@ -936,7 +939,7 @@ export const SPECS: readonly Spec[] = [
     value: { project: "web", messages: { fr: { greeting: "Bonjour", farewell: "Au revoir" } } },
     edit: rep('{"key":"farewell","value":"Au revoir"}', '{"key":"greeting","value":"Salut"}'),
     expectedCode: "duplicate-entry",
-    facts: { path: "/messages/fr", mentions: ["greeting"] },
+    facts: { path: "/messages/fr/greeting", mentions: ["greeting"] },
     note: "a duplicate inside a nested map",
   },
   {
@@ -946,7 +949,7 @@ export const SPECS: readonly Spec[] = [
     value: { method: "GET", url: "https://api.example.com/search", query: { q: "strict wire", page: 2 } },
     edit: rep('{"key":"page","value":2}', '{"key":"page","value":2},{"key":"page","value":3}'),
     expectedCode: "duplicate-entry",
-    facts: { path: "/query", mentions: ['"page"'] },
+    facts: { path: "/query/page", mentions: ['"page"'] },
     note: "a repeated query parameter, as in a URL",
   },
   {
@@ -956,7 +959,7 @@ export const SPECS: readonly Spec[] = [
     value: { service: "api", env: { LOG_LEVEL: "debug", PORT: "8080" } },
     edit: rep('{"key":"PORT","value":"8080"}', '{"key":"PORT","value":"8080"},{"key":"LOG_LEVEL","value":"info"}'),
     expectedCode: "duplicate-entry",
-    facts: { path: "/env", mentions: ["LOG_LEVEL"] },
+    facts: { path: "/env/LOG_LEVEL", mentions: ["LOG_LEVEL"] },
     note: "an environment variable set twice",
   },
   // ── duplicate keys ───────────────────────────────────────────────────────
