@@ -1,8 +1,9 @@
 /**
  * The mistakes, as edits of a valid value's wire text. Each is something a
  * model plausibly writes; `note` says why. Facts: the member's path in the
- * original value's terms (for a missing member, its parent object's path;
- * omitted at the root) and what the feedback must mention.
+ * original value's terms (for a missing or undeclared member, its parent
+ * object's path or its own; omitted at the root) and what the feedback must
+ * mention.
  */
 import type { CompileOptions } from "@strictwire/codec";
 import type { Facts, Kind, Mention } from "./corpus.js";
@@ -303,7 +304,7 @@ export const SPECS: readonly Spec[] = [
     kind: "missing-member",
     value: customerAddress,
     edit: rep(',"country":"PT"', ""),
-    facts: { path: "/address", mentions: ["country"] },
+    facts: { path: ["/address", "/address/country"], mentions: ["country"] },
     note: "a required member of a nested nullable object",
   },
   {
@@ -316,7 +317,7 @@ export const SPECS: readonly Spec[] = [
       parcels: [{ weight_kg: 1.2 }],
     },
     edit: rep('"city":"Paris",', ""),
-    facts: { path: "/recipient/address", mentions: ["city"] },
+    facts: { path: ["/recipient/address", "/recipient/address/city"], mentions: ["city"] },
     note: "a required member inside a referenced definition",
   },
   {
@@ -325,7 +326,7 @@ export const SPECS: readonly Spec[] = [
     kind: "missing-member",
     value: { customer_id: "c_1", line_items: [{ sku: "A", quantity: 1, unit_price: 10 }] },
     edit: rep('"quantity":1,', ""),
-    facts: { path: "/line_items/0", mentions: ["quantity"] },
+    facts: { path: ["/line_items/0", "/line_items/0/quantity"], mentions: ["quantity"] },
     note: "a required member of an array item",
   },
   // ── undeclared member ────────────────────────────────────────────────────
@@ -353,7 +354,7 @@ export const SPECS: readonly Spec[] = [
     kind: "undeclared-member",
     value: issueWithSubtasks,
     edit: rep('"title":"Fix it",', '"title":"Fix it","assignee":"li@example.com",'),
-    facts: { path: "/subtasks/1", mentions: ["assignee"] },
+    facts: { path: ["/subtasks/1", "/subtasks/1/assignee"], mentions: ["assignee"] },
     note: "a member that exists at the root, used in an item where it does not",
   },
   {
@@ -362,7 +363,7 @@ export const SPECS: readonly Spec[] = [
     kind: "undeclared-member",
     value: { channel: { type: "email", to: "grace@example.com" }, message: "Hi" },
     edit: rep('"to":"grace@example.com",', '"to":"grace@example.com","body":"Hi",'),
-    facts: { path: "/channel", mentions: ["body"] },
+    facts: { path: ["/channel", "/channel/body"], mentions: ["body"] },
     note: "an email body inside the channel object",
   },
   {
@@ -375,7 +376,7 @@ export const SPECS: readonly Spec[] = [
       parcels: [{ weight_kg: 1.2 }],
     },
     edit: rep('"name":"Acme",', '"name":"Acme","email":"ship@acme.example",'),
-    facts: { path: "/sender", mentions: ["email"] },
+    facts: { path: ["/sender", "/sender/email"], mentions: ["email"] },
     note: "a plausible contact member the definition does not have",
   },
   {
@@ -770,7 +771,7 @@ export const SPECS: readonly Spec[] = [
     kind: "union-branch",
     value: weekly,
     edit: rep('"byDay":["MO","WE","FR"],', ""),
-    facts: { path: "/recurrence", mentions: ["byDay"] },
+    facts: { path: ["/recurrence", "/recurrence/byDay"], mentions: ["byDay"] },
     note: "issue 15's example: weekly needs byDay",
   },
   {
@@ -779,7 +780,7 @@ export const SPECS: readonly Spec[] = [
     kind: "union-branch",
     value: daily,
     edit: rep('"freq":"daily",', '"freq":"daily","byDay":["MO","TU","WE","TH","FR"],'),
-    facts: { path: "/recurrence", mentions: ["byDay", "weekly"] },
+    facts: { path: ["/recurrence", "/recurrence/byDay"], mentions: ["byDay", "weekly"] },
     note: "'every weekday' written as daily with byDay, which only the weekly branch takes",
   },
   {
