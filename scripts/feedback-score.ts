@@ -131,4 +131,9 @@ function main(): number {
   return broken.length > 0 ? 1 : 0;
 }
 
+// Piped into head: stop quietly when the reader goes away.
+process.stdout.on("error", (e: NodeJS.ErrnoException) => {
+  if (e.code === "EPIPE") process.exit(process.exitCode ?? 0);
+  throw e;
+});
 process.exitCode = main();

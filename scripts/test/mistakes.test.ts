@@ -2,9 +2,12 @@
  * The mistake corpus's own integrity (fixtures/mistakes/). It does not judge
  * the feedback's quality: `pnpm feedback-score` measures that.
  */
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { type Codec, compileCodec } from "@strictwire/codec";
 import { describe, expect, it } from "vitest";
-import { KINDS, loadMistakes, TEXT_CODES } from "../mistakes/corpus.js";
+import { buildCorpus } from "../mistakes/build.js";
+import { KINDS, loadMistakes, MISTAKES_DIR, TEXT_CODES } from "../mistakes/corpus.js";
 
 const corpus = loadMistakes();
 const MIN_ENTRIES = 80;
@@ -62,5 +65,15 @@ describe("mistake corpus", () => {
       if (TEXT_CODES.has(m.expectedCode)) expect(decoded.error.code, m.name).toBe(m.expectedCode);
       expect(decoded.error.feedback.length, m.name).toBeGreaterThan(0);
     }
+  });
+});
+
+describe("mistake corpus generator", () => {
+  it("gives exactly the committed files (edit scripts/mistakes/specs.ts, then regenerate)", () => {
+    const { files } = buildCorpus();
+    const committed = readdirSync(MISTAKES_DIR).filter((f) => f.endsWith(".json"));
+    expect(committed.sort()).toEqual([...files.keys()].map((s) => `${s}.json`).sort());
+    for (const [schema, text] of files)
+      expect(readFileSync(join(MISTAKES_DIR, `${schema}.json`), "utf8"), schema).toBe(text);
   });
 });
