@@ -5,7 +5,7 @@
  *   pnpm bench --quick              a reduced set (well under two minutes)
  *   pnpm bench --quick --json       the reduced set, ONE JSON object on stdout
  *   pnpm bench --only parse,decode  some sections (decode, encode, parse, compile,
- *                                   growth, coldstart, memory, expansion, comparison)
+ *                                   growth, coldstart, memory, expansion, arguments, comparison)
  *   pnpm bench --out FILE           also write every figure as JSON to FILE (bench/results/ is git-ignored)
  *   pnpm bench --jsb N              JSONSchemaBench schemas sampled for the comparison (default 1500)
  *
@@ -16,6 +16,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { availableParallelism, totalmem } from "node:os";
 import { FULL_CASES, loadCases, QUICK_CASES } from "./cases.js";
 import { progress, setQuiet } from "./format.js";
+import { argumentsJson, renderArguments, runArguments } from "./sections/arguments.js";
 import {
   comparisonJson,
   loadBenchCorpus,
@@ -33,8 +34,19 @@ import type { ComparisonOptions } from "./stats.js";
 
 export const GOALS = { decodeVsBaseline: 1.5, parseVsJsonParse1MB: 2.5, taggedTokens: 3.5, compactTokens: 2.0 };
 
-const SECTIONS = ["decode", "encode", "parse", "compile", "growth", "coldstart", "memory", "expansion", "comparison"];
-const QUICK_SECTIONS = ["decode", "parse", "compile", "coldstart", "expansion"];
+const SECTIONS = [
+  "decode",
+  "encode",
+  "parse",
+  "compile",
+  "growth",
+  "coldstart",
+  "memory",
+  "expansion",
+  "arguments",
+  "comparison",
+];
+const QUICK_SECTIONS = ["decode", "parse", "compile", "coldstart", "expansion", "arguments"];
 
 interface Args {
   quick: boolean;
@@ -228,6 +240,16 @@ async function main(): Promise<void> {
       bySet: r.bySet,
       ...(r.attribution !== undefined ? { attribution: r.attribution, proposals: r.proposals } : {}),
     };
+  }
+
+  if (sections.has("arguments")) {
+    progress("argument tokens...");
+    const r = runArguments(
+      args.quick ? { bfcl: 400, mcp: 20 } : { bfcl: Number.POSITIVE_INFINITY, mcp: Number.POSITIVE_INFINITY },
+      true,
+    );
+    print(renderArguments(r));
+    Object.assign(out, argumentsJson(r));
   }
 
   if (sections.has("comparison")) {
