@@ -404,6 +404,7 @@ export const LEVERS: Readonly<Record<"tagged" | "compact", readonly { name: stri
     { name: "L2 absent as {}", levers: ["absentAsEmpty"] },
     { name: 'L3 present as {"value":…}', levers: ["presentValueOnly"] },
     { name: "L4 absent members omitted (targets that allow optional members)", levers: ["omitAbsent"] },
+    { name: "L1+L2", levers: ["noRoot", "absentAsEmpty"] },
     { name: "L1+L3", levers: ["noRoot", "presentValueOnly"] },
     { name: "L1+L2+L3", levers: ["noRoot", "absentAsEmpty", "presentValueOnly"] },
     { name: "L1+L3+L4", levers: ["noRoot", "presentValueOnly", "omitAbsent"] },
@@ -443,6 +444,8 @@ export interface ArgumentsResult {
   readonly excluded: Readonly<Record<string, number>>;
   readonly decomposition?: Readonly<Record<"tagged" | "compact", Decomposition>>;
   readonly levers?: Readonly<Record<"tagged" | "compact", readonly LeverEffect[]>>;
+  /** The same decomposition over the generated MCP calls (maps and unions occur there, not in BFCL). */
+  readonly mcpDecomposition?: Readonly<Record<"tagged" | "compact", Decomposition>>;
 }
 
 export function runArguments(selection: { bfcl: number; mcp: number }, analyse: boolean): ArgumentsResult {
@@ -461,6 +464,7 @@ export function runArguments(selection: { bfcl: number; mcp: number }, analyse: 
     excluded: run.excluded,
     decomposition: { tagged: decompose(bfcl, "tagged"), compact: decompose(bfcl, "compact") },
     levers: { tagged: leverEffects(bfcl, "tagged"), compact: leverEffects(bfcl, "compact") },
+    mcpDecomposition: { tagged: decompose(of("mcp"), "tagged"), compact: decompose(of("mcp"), "compact") },
   };
 }
 
@@ -479,7 +483,9 @@ export function argumentsJson(r: ArgumentsResult): {
         "ratioOfMeans: mean wire tokens per call / mean source tokens per call; geomeanRatio: geometric mean of per-call ratios",
       bySet: r.bySet,
       excluded: r.excluded,
-      ...(r.decomposition !== undefined ? { decomposition: r.decomposition, levers: r.levers } : {}),
+      ...(r.decomposition !== undefined
+        ? { decomposition: r.decomposition, levers: r.levers, mcpDecomposition: r.mcpDecomposition }
+        : {}),
     },
   };
 }
@@ -537,6 +543,33 @@ export function renderArguments(r: ArgumentsResult): string {
         ),
       );
     }
+  }
+  const m = r.mcpDecomposition;
+  if (m !== undefined) {
+    const row = (name: string, pick: (d: Decomposition) => number): string[] => [
+      name,
+      f2(pick(m.tagged)),
+      f2(pick(m.compact)),
+    ];
+    const part = (d: Decomposition, name: string): number => d.parts.find((p) => p.name === name)?.tokens ?? 0;
+    parts.push(
+      "",
+      `### Where the argument tokens go, generated MCP calls (${m.tagged.calls} calls)`,
+      "",
+      table(
+        ["tokens per call", "tagged", "compact"],
+        [
+          row("source", (d) => d.meanSource),
+          row("wire", (d) => d.meanWire),
+          ...["root", "absent members", "present tags", "map entries", "union tags"].map((name) =>
+            row(name, (d) => part(d, name)),
+          ),
+          row("rest", (d) => d.rest),
+        ],
+      ),
+      "",
+      `Constructs met: ${m.tagged.counts.absentMembers} absent members, ${m.tagged.counts.presentTags} present tags (tagged), ${m.tagged.counts.entryArrays} entry arrays (${m.tagged.counts.entries} entries), ${m.tagged.counts.unionTags} union tags; ${m.tagged.reconstructed} of ${m.tagged.calls} calls give the source back with every construct removed.`,
+    );
   }
   return parts.join("\n");
 }
