@@ -43,7 +43,7 @@ describe("argument tokens of one call", () => {
 
   it("splits the tagged wire's extra tokens into root, absent member and the tag beyond null", () => {
     const d = decompose(encodeCalls([call({ a: "x" })]).calls, "tagged");
-    const part = (name: string): number => d.parts.find((p) => p.name.trim() === name)!.tokens;
+    const part = (name: string): number => d.parts.find((p) => p.name === name)!.tokens;
     expect(d.meanWire - d.meanSource).toBe(10);
     expect(part("absent members")).toBe(8); // {"arguments":{"a":"x"}} is 7
     expect(part("of which the tag beyond null")).toBe(4); // {"state":"absent"} vs null

@@ -340,7 +340,13 @@ export interface Decomposition {
   readonly meanSource: number;
   readonly meanWire: number;
   /** Mean tokens per call each construct costs: wire minus the wire with only that construct removed. */
-  readonly parts: readonly { readonly name: string; readonly what: string; readonly tokens: number }[];
+  readonly parts: readonly {
+    readonly name: string;
+    readonly what: string;
+    readonly tokens: number;
+    /** A share of the part above it (not added again into the total). */
+    readonly within?: true;
+  }[];
   /** Wire minus source minus the parts (key order, interactions between constructs). */
   readonly rest: number;
   /** Calls whose wire, every construct removed, equals the source arguments. */
@@ -348,11 +354,12 @@ export interface Decomposition {
   readonly counts: ConstructCounts;
 }
 
-const PARTS: readonly { name: string; what: string; levers: readonly Lever[]; only?: "tagged" }[] = [
+const PARTS: readonly { name: string; what: string; levers: readonly Lever[]; only?: "tagged"; within?: true }[] = [
   { name: "root", what: '{"arguments": …}', levers: ["noRoot"] },
   { name: "absent members", what: "key and tag (or null) of each member the call leaves out", levers: ["omitAbsent"] },
   {
-    name: "  of which the tag beyond null",
+    name: "of which the tag beyond null",
+    within: true,
     what: '{"state":"absent"} instead of null',
     levers: ["absentAsNull"],
     only: "tagged",
@@ -382,9 +389,9 @@ export function decompose(calls: readonly EncodedCall[], form: "tagged" | "compa
     let saved = 0;
     for (const c of calls)
       saved += c.wireTokens[form] - textTokens(counterfactual(c.wires[form], c.call.args, p.levers));
-    return { name: p.name, what: p.what, tokens: saved / n };
+    return { name: p.name, what: p.what, tokens: saved / n, ...(p.within ? { within: true as const } : {}) };
   });
-  const summed = parts.filter((p) => !p.name.startsWith(" ")).reduce((a, p) => a + p.tokens, 0);
+  const summed = parts.filter((p) => p.within === undefined).reduce((a, p) => a + p.tokens, 0);
   return {
     form,
     calls: calls.length,
@@ -525,7 +532,7 @@ export function renderArguments(r: ArgumentsResult): string {
         table(
           ["construct", "tokens per call", "share of the extra", "what"],
           [
-            ...d.parts.map((p) => [p.name, f2(p.tokens), pct(p.tokens / extra), p.what]),
+            ...d.parts.map((p) => [`${p.within ? "… " : ""}${p.name}`, f2(p.tokens), pct(p.tokens / extra), p.what]),
             ["rest", f2(d.rest), pct(d.rest / extra), "key order, interactions"],
           ],
         ),
