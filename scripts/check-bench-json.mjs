@@ -2,7 +2,8 @@
 /**
  * CI's check of the benchmark's output contract: standard input must be
  * exactly one JSON object with the members `pnpm bench --quick --json`
- * promises, each a finite positive ratio. Whether a goal is met is reported
+ * promises, each a finite positive ratio (argument tokens: also the per-set
+ * breakdown's shape, counts and means). Whether a goal is met is reported
  * by the benchmark itself, not enforced here: timings on shared machines are
  * not pass/fail material.
  */
@@ -30,7 +31,9 @@ if (doc !== undefined) {
   const wanted = ["decodeVsBaseline", "parseVsJsonParse"];
   for (const mode of ["tagged", "compact", "factored"])
     wanted.push(`expansion.${mode}.bytes`, `expansion.${mode}.tokens`);
+  for (const form of ["tagged", "compact", "factored"]) wanted.push(`argumentTokens.${form}`);
   const values = Object.fromEntries(wanted.map((p) => [p, ratio(p)]));
+  checkArgumentBreakdown(doc.argumentTokensDetail);
   if (problems.length === 0) {
     const met = doc.goals?.met ?? {};
     process.stdout.write(
@@ -39,6 +42,24 @@ if (doc !== undefined) {
         .join(", ")}\ngoals met: ${JSON.stringify(met)}\n`,
     );
   }
+}
+
+/** The per-set breakdown: calls counted, and for each form the mean tokens and both aggregates. */
+function checkArgumentBreakdown(detail) {
+  const bySet = detail?.bySet;
+  for (const set of ["bfcl", "mcp"]) {
+    const s = bySet?.[set];
+    if (!Number.isInteger(s?.calls) || s.calls <= 0)
+      problems.push(
+        `argumentTokensDetail.bySet.${set}.calls: expected a positive count, got ${JSON.stringify(s?.calls)}`,
+      );
+    for (const form of ["tagged", "compact", "factored"])
+      for (const member of ["meanSource", "meanWire", "ratioOfMeans", "geomeanRatio"])
+        ratio(`argumentTokensDetail.bySet.${set}.forms.${form}.${member}`);
+  }
+  const excluded = detail?.excluded;
+  if (excluded === null || typeof excluded !== "object" || !Object.values(excluded).every(Number.isInteger))
+    problems.push(`argumentTokensDetail.excluded: expected counts by reason, got ${JSON.stringify(excluded)}`);
 }
 
 if (problems.length > 0) {
