@@ -6,7 +6,7 @@
 
 import type { Bundle } from "./bundle/bundle.js";
 import { ABSENT, type EncodeContext, FAIL, type WalkContext } from "./constructs/context.js";
-import { decodeNode, encodeNode } from "./constructs/dispatch.js";
+import { decodeNode, encodeNode } from "./constructs/registry.js";
 import { type StandardCodecProps, standardProps } from "./dispatch/standard.js";
 import { type CodecError, type ErrorCode, fail, type Issue, ok, type Result } from "./errors.js";
 import type { Node, UnionNode } from "./ir/nodes.js";

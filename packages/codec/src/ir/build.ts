@@ -10,6 +10,7 @@ import { isPlainObject, type JsonObject, type JsonType, type JsonValue, pointerT
 import type { Resources } from "../schema/resources.js";
 import type { TargetProfile } from "../targets/profile.js";
 import { patternProblem } from "../validate/regexp.js";
+import type { NodeKinds } from "./children.js";
 import { breakCycles, jsonTextNode } from "./cycles.js";
 import { finalizePlan } from "./finalize.js";
 import {
@@ -32,6 +33,8 @@ export interface BuildOptions {
   readonly maxNodes: number;
   /** Whether the source is read with draft-07 rules (items arrays, additionalItems). */
   readonly draft07: boolean;
+  /** What the IR stages need of each node kind: compile hands in the constructs registry. */
+  readonly kinds: NodeKinds;
 }
 
 /** A schema position: the schema and the source pointers it stands for (a conjunction, after merging). */
@@ -92,6 +95,7 @@ class Builder {
       { root: rootNode, defs: this.defs, relaxed: this.relaxed, nodes: this.count },
       this.options.target,
       sources,
+      this.options.kinds,
     );
     return finalizePlan(plan, this.options);
   }
