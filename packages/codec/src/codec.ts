@@ -10,10 +10,9 @@ import { decodeNode, encodeNode } from "./constructs/registry.js";
 import { type StandardCodecProps, standardProps } from "./dispatch/standard.js";
 import { type CodecError, type ErrorCode, fail, type Issue, ok, type Result } from "./errors.js";
 import type { Node, UnionNode } from "./ir/nodes.js";
+import { describeIssues } from "./issues.js";
 import { jsonTypeOf } from "./json.js";
 import { MAX_DEPTH_LIMIT, type ParseLimits, parseJson } from "./parse/parser.js";
-import { describeIssues } from "./validate/ajv.js";
-import type { Validators } from "./validate/validators.js";
 import { measureValue } from "./value-limits.js";
 import { originalPath } from "./wire/paths.js";
 
@@ -31,6 +30,20 @@ export interface DecodeOptions {
   readonly checkWireSchema?: boolean;
 }
 
+/**
+ * The two checks a codec runs, and the branch test encode picks union
+ * branches with: ajv's validators compiled at load (a JSON bundle), or the
+ * code a generated module carries.
+ */
+export interface Checks {
+  /** Issues, or undefined when the original contract accepts the value. */
+  checkSource(value: unknown): Issue[] | undefined;
+  /** Issues, or undefined when the wire schema accepts the value. */
+  checkWire(value: unknown): Issue[] | undefined;
+  /** Whether the value satisfies every source location named (space-separated pointers); undefined if unknown. */
+  satisfies(pointers: string, value: unknown): boolean | undefined;
+}
+
 const NO_ARGUMENTS: unique symbol = Symbol("no-arguments");
 
 /** The wire root is exactly {"arguments": ...}. */
@@ -46,7 +59,7 @@ export class Codec<T = unknown> {
 
   constructor(
     readonly bundle: Bundle,
-    private readonly validators: Validators,
+    private readonly validators: Checks,
   ) {
     this.name = bundle.name;
     this.limits = bundle.limits;
