@@ -12,9 +12,9 @@
 import standaloneCodeModule from "ajv/dist/standalone/index.js";
 import { BUNDLE_FORMAT, type Bundle, digestOf } from "./bundle/bundle.js";
 import type { Codec } from "./codec.js";
-import { childrenOf } from "./constructs/registry.js";
+import { branchTestPointers } from "./constructs/union.js";
 import { fail, ok, pointerToken, type Result } from "./errors.js";
-import type { Node, Plan } from "./ir/nodes.js";
+import type { Plan } from "./ir/nodes.js";
 import { type LoadOptions, loadBundle, type PrecompiledValidators } from "./load.js";
 import { codecFromModule as codecFromModuleValidators, type ModuleValidators } from "./runtime.js";
 import { adapterFor } from "./schema/adapters.js";
@@ -113,20 +113,6 @@ export function codecFromModule<T = unknown>(
   return loadBundle<T>(bundle, { precompiled: validators });
 }
 
-/** Every source location encode tests union branches against (unions whose branches JSON types do not tell apart). */
-function branchPointers(plan: Plan): string[] {
-  const out = new Set<string>();
-  const work: Node[] = [plan.root, ...Object.values(plan.defs)];
-  while (work.length > 0) {
-    const node = work.pop()!;
-    if (node.kind === "union" && node.branchTypes === undefined) {
-      for (const sources of node.branchSources) for (const p of sources.split(" ")) out.add(p);
-    }
-    for (const c of childrenOf(node)) work.push(c.node);
-  }
-  return [...out].sort();
-}
-
 /**
  * Encode's branch tests as one object of validators (shared code written
  * once), with the source location each stands for. A location ajv cannot
@@ -139,7 +125,7 @@ function branchesCode(prepared: PreparedSource, plan: Plan): Result<{ code: stri
   if (typeof prepared.schema !== "boolean") ajv.addSchema(prepared.schema);
   const refs: Record<string, string> = {};
   const names: [string, string][] = [];
-  for (const pointer of branchPointers(plan)) {
+  for (const pointer of branchTestPointers(plan)) {
     const key = `strictwire:branch:${names.length}`;
     try {
       // Already URI-encoded by the builder, so that no pointer holds a raw space.

@@ -90,5 +90,5 @@ export const mixed: Construct<MixedNode> = {
     return entries.ok ? checkFields(node.fields, at, ctx) : entries;
   },
   describe: (node) => ({ type: "object + map", travels: "{fields, entries}", extra: { key: node.key } }),
-  emitType: (node, ctx) => ({ text: ctx.objectBody(node.fields, node.value), union: false }),
+  emitType: (node, ctx) => ({ text: ctx.objectBody(node.fields, node.value), union: false, body: true }),
 };

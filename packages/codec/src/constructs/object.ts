@@ -104,5 +104,5 @@ export const object: Construct<ObjectNode> = {
     return schema.ok ? checkFields(node.fields, at, ctx) : schema;
   },
   describe: () => ({ type: "object", travels: "" }),
-  emitType: (node, ctx) => ({ text: ctx.objectBody(node.fields), union: false }),
+  emitType: (node, ctx) => ({ text: ctx.objectBody(node.fields), union: false, body: true }),
 };

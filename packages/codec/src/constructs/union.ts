@@ -10,11 +10,11 @@
  */
 
 import type { Defs } from "../ir/children.js";
-import type { Node, ObjectNode, UnionNode, UnionRule } from "../ir/nodes.js";
+import type { Node, ObjectNode, Plan, UnionNode, UnionRule } from "../ir/nodes.js";
 import { canonicalJson, isPlainObject, JSON_TYPES, type JsonObject, type JsonType, jsonTypeOf } from "../json.js";
 import { type Check, type Construct, checkSchema } from "./construct.js";
 import { type EncodeContext, FAIL, type Fail, failAt, TRIAL, type WalkContext, type WireContext } from "./context.js";
-import { decodeNode, encodeNode, isIdentity, wireOf, wireTypesOf } from "./registry.js";
+import { childrenOf, decodeNode, encodeNode, isIdentity, wireOf, wireTypesOf } from "./registry.js";
 
 function unionWire(node: UnionNode, wctx: WireContext): JsonObject {
   const annotations = node.schema;
@@ -223,6 +223,24 @@ function decodeAnyBranch(node: UnionNode, wire: unknown, ctx: WalkContext): unkn
   }
   ctx.error = outer;
   return failAt(ctx, "wire-violation", "expected a value of one of the alternatives");
+}
+
+/**
+ * Every source location encode tests branches against (in unions whose
+ * branches JSON types do not tell apart), sorted: a generated module compiles
+ * a validator for each.
+ */
+export function branchTestPointers(plan: Plan): string[] {
+  const out = new Set<string>();
+  const work: Node[] = [plan.root, ...Object.values(plan.defs)];
+  while (work.length > 0) {
+    const node = work.pop()!;
+    if (node.kind === "union" && node.branchTypes === undefined) {
+      for (const sources of node.branchSources) for (const p of sources.split(" ")) out.add(p);
+    }
+    for (const c of childrenOf(node)) work.push(c.node);
+  }
+  return [...out].sort();
 }
 
 function unionTravels(rule: UnionRule): string {

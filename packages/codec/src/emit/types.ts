@@ -94,6 +94,8 @@ export function emitTypes(bundle: Bundle, options: EmitTypesOptions = {}): Resul
 export interface Rendered {
   readonly text: string;
   readonly union: boolean;
+  /** An object type's body, `{ … }`: a definition of it is declared as an interface. */
+  readonly body?: boolean;
 }
 
 /** What a construct's `emitType` may ask of the writer, at the position being rendered. */
@@ -155,11 +157,9 @@ class TypesWriter {
 
   private declaration(name: string, node: Node, description: string | undefined, def: string | undefined): string {
     const doc = description !== undefined ? `${jsDoc(description, "")}\n` : "";
-    if (node.kind === "object" || node.kind === "mixed") {
-      const dynamic = node.kind === "mixed" ? node.value : undefined;
-      return `${doc}export interface ${name} ${this.objectBody(node.fields, dynamic, "", def)}`;
-    }
-    return `${doc}export type ${name} = ${this.render(node, "", def, false).text};`;
+    const rendered = this.render(node, "", def, false);
+    if (rendered.body === true) return `${doc}export interface ${name} ${rendered.text}`;
+    return `${doc}export type ${name} = ${rendered.text};`;
   }
 
   /**
