@@ -9,7 +9,7 @@ import { ABSENT, type EncodeContext, FAIL, type WalkContext } from "./constructs
 import { decodeNode, encodeNode } from "./constructs/registry.js";
 import { type StandardCodecProps, standardProps } from "./dispatch/standard.js";
 import { type CodecError, type ErrorCode, fail, type Issue, ok, type Result } from "./errors.js";
-import type { Node, UnionNode } from "./ir/nodes.js";
+import type { UnionNode } from "./ir/nodes.js";
 import { describeIssues } from "./issues.js";
 import { jsonTypeOf } from "./json.js";
 import { MAX_DEPTH_LIMIT, type ParseLimits, parseJson } from "./parse/parser.js";
@@ -227,8 +227,6 @@ export class Codec<T = unknown> {
     return { ...e, feedback };
   }
 }
-
-export type { Node };
 
 /**
  * The last line of defence: every walk and validator is bounded by the limits

@@ -11,8 +11,6 @@ import { isPlainObject } from "../json.js";
 import { MAX_DEPTH_LIMIT } from "../parse/parser.js";
 import { TARGET_NAMES } from "../targets/profile.js";
 
-export type { Check };
-
 const bad = (path: string, reason: string): Check => ({ ok: false, path, reason });
 
 export function checkBundleShape(b: unknown): Check {
