@@ -40,8 +40,8 @@ export interface Checks {
   checkSource(value: unknown): Issue[] | undefined;
   /** Issues, or undefined when the wire schema accepts the value. */
   checkWire(value: unknown): Issue[] | undefined;
-  /** Whether the value satisfies every source location named (space-separated pointers); undefined if unknown. */
-  satisfies(pointers: string, value: unknown): boolean | undefined;
+  /** Whether the value satisfies the source schema at this location (a URI-fragment pointer); undefined if unknown. */
+  satisfies(pointer: string, value: unknown): boolean | undefined;
 }
 
 const NO_ARGUMENTS: unique symbol = Symbol("no-arguments");
@@ -191,11 +191,22 @@ export class Codec<T = unknown> {
     const valid: number[] = [];
     const unknown: number[] = [];
     for (const i of all) {
-      const verdict = this.validators.satisfies(node.branchSources[i]!, value);
+      const verdict = this.satisfiesAll(node.branchSources[i]!, value);
       if (verdict === true) valid.push(i);
       else if (verdict === undefined) unknown.push(i);
     }
     return [...valid, ...unknown];
+  }
+
+  /** Whether the value satisfies every source location of a branch; undefined if one is unknown. */
+  private satisfiesAll(pointers: readonly string[], value: unknown): boolean | undefined {
+    let all = true;
+    for (const pointer of pointers) {
+      const verdict = this.validators.satisfies(pointer, value);
+      if (verdict === undefined) return undefined;
+      if (!verdict) all = false;
+    }
+    return all;
   }
 
   private wireViolation(wire: unknown, issues: Issue[]): Result<T> {

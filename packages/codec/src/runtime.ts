@@ -91,14 +91,9 @@ class ModuleChecks implements Checks {
     return issuesOf(this.v.wire, this.v.diagnoseWire, value);
   }
 
-  satisfies(pointers: string, value: unknown): boolean | undefined {
-    let all = true;
-    for (const pointer of pointers.split(" ")) {
-      const v = this.v.branches.get(pointer);
-      if (v === undefined) return undefined;
-      if (!v(value)) all = false;
-    }
-    return all;
+  satisfies(pointer: string, value: unknown): boolean | undefined {
+    const v = this.v.branches.get(pointer);
+    return v === undefined ? undefined : v(value);
   }
 }
 

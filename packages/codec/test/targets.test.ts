@@ -253,8 +253,7 @@ function refsTo(targets: readonly number[]): Node {
     kind: "union",
     branches: targets.map((t) => ({ kind: "ref", def: `d${t}` })),
     rule: { by: "tag" },
-    source: "",
-    branchSources: targets.map(() => ""),
+    branchSources: targets.map(() => [""]),
     schema: {},
   };
 }

@@ -236,7 +236,7 @@ export function branchTestPointers(plan: Plan): string[] {
   while (work.length > 0) {
     const node = work.pop()!;
     if (node.kind === "union" && node.branchTypes === undefined) {
-      for (const sources of node.branchSources) for (const p of sources.split(" ")) out.add(p);
+      for (const sources of node.branchSources) for (const p of sources) out.add(p);
     }
     for (const c of childrenOf(node)) work.push(c.node);
   }
@@ -260,12 +260,13 @@ const bad = (path: string, reason: string): Check => ({ ok: false, path, reason 
 
 function checkUnion(n: Readonly<Record<string, unknown>>, at: string): Check {
   if (!Array.isArray(n.branches) || n.branches.length === 0) return bad(`${at}/branches`, "expected branches");
+  const pointers = (p: unknown) => Array.isArray(p) && p.length > 0 && p.every((s) => typeof s === "string");
   if (
     !Array.isArray(n.branchSources) ||
     n.branchSources.length !== n.branches.length ||
-    !n.branchSources.every((s) => typeof s === "string")
+    !n.branchSources.every(pointers)
   ) {
-    return bad(`${at}/branchSources`, "one string per branch");
+    return bad(`${at}/branchSources`, "one non-empty list of pointers per branch");
   }
   if (n.branchTypes !== undefined) {
     const types = n.branchTypes;

@@ -376,8 +376,7 @@ class Builder {
       kind: "union",
       branches: kept.map((k) => k.node),
       rule: { by: "tag" }, // decided in finalizePlan, once every definition exists
-      source: primary(view),
-      branchSources: kept.map((k) => k.view.pointers.map(encodeURI).join(" ")),
+      branchSources: kept.map((k) => k.view.pointers.map(encodeURI)),
       schema: annotationsOf(view.schema),
     };
   }
@@ -419,8 +418,7 @@ class Builder {
       kind: "union",
       branches: parts.map((p) => p.node),
       rule: { by: "tag" },
-      source: pointer,
-      branchSources: parts.map(() => view.pointers.map(encodeURI).join(" ")),
+      branchSources: parts.map(() => view.pointers.map(encodeURI)),
       // Each branch takes the values of its own JSON types: encode picks by type.
       branchTypes: parts.map((p) => p.types),
       schema: annotationsOf(s),

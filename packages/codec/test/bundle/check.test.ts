@@ -15,7 +15,7 @@ describe("checkPlan", () => {
         { name: "b", node: { kind: "ref", def: "B" }, optional: false },
       ],
     };
-    const union = { kind: "union", schema: {}, branches: [str], rule: { by: "same" }, branchSources: ["/x"] };
+    const union = { kind: "union", schema: {}, branches: [str], rule: { by: "same" }, branchSources: [["/x"]] };
     expect(checkPlan(plan(root, { B: { kind: "array", schema: {}, items: union } }))).toEqual({ ok: true });
   });
 
@@ -48,7 +48,7 @@ describe("checkPlan", () => {
         kind: "union",
         schema: {},
         branches: [str],
-        branchSources: ["/x"],
+        branchSources: [["/x"]],
         rule: { by: "type", types: { string: 1 } },
       }),
       "/plan/root/rule",
@@ -68,7 +68,7 @@ describe("checkPlan", () => {
             kind: "union",
             schema: {},
             branches: [{ kind: "ref", def: "A" }],
-            branchSources: ["/x"],
+            branchSources: [["/x"]],
             rule: { by: "same" },
           },
         },

@@ -8,8 +8,7 @@ const union = (branches: UnionNode["branches"], rule: UnionNode["rule"]): UnionN
   kind: "union",
   branches,
   rule,
-  source: "",
-  branchSources: branches.map((_, i) => `/anyOf/${i}`),
+  branchSources: branches.map((_, i) => [`/anyOf/${i}`]),
   schema: {},
 });
 const tagged = (kind: string): ObjectNode => ({

@@ -20,8 +20,7 @@ const union = (branches: Node[]): UnionNode => ({
   kind: "union",
   branches,
   rule: { by: "tag" },
-  source: "",
-  branchSources: branches.map(() => ""),
+  branchSources: branches.map(() => [""]),
   schema: {},
 });
 

@@ -31,9 +31,8 @@ describe("re-signed bundles whose plan would crash the codec", () => {
         u: {
           kind: "union",
           schema: {},
-          source: "",
           branches: [{ kind: "ref", def: "u" }],
-          branchSources: [""],
+          branchSources: [[""]],
           rule: { by: "type", types: { string: 0, number: 0, boolean: 0, null: 0, array: 0, object: 0 } },
         },
       };

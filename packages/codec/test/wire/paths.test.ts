@@ -10,8 +10,7 @@ const tagged: UnionNode = {
   kind: "union",
   branches: [str, { kind: "ref", def: "S" }],
   rule: { by: "tag" },
-  source: "",
-  branchSources: ["", ""],
+  branchSources: [[""], [""]],
   schema: {},
 };
 const root: ObjectNode = {
