@@ -101,9 +101,8 @@ export function mutatePlan(bundle: Json, dice: Dice): PlanMutation {
       defs.fuzz_u = {
         kind: "union",
         schema: {},
-        source: "",
         branches: [{ kind: "ref", def: "fuzz_u" }],
-        branchSources: [""],
+        branchSources: [[""]],
         rule: { by: "type", types: { string: 0, number: 0, boolean: 0, null: 0, array: 0, object: 0 } },
       };
       plan.defs = defs;

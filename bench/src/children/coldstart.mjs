@@ -19,7 +19,8 @@ if (mode === "codec") {
   const loaded = loadBundle(readFileSync(join(dir, "bundle.json"), "utf8"));
   recordCalls("loadBundle", loaded, imported);
 } else if (mode === "module") {
-  // The --emit module form: bundle plus validators compiled to code; load() runs no ajv compile.
+  // The --emit module form: bundle plus every validator compiled to code; it imports only
+  // @strictwire/codec/runtime, so neither the import nor load() loads ajv's compiler.
   const mod = await import(pathToFileURL(join(dir, "tool.bundle.mjs")).href);
   const imported = performance.now();
   const loaded = mod.load();

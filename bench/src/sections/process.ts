@@ -173,7 +173,7 @@ export function renderColdStart(r: ColdStartResult): string {
     fmtMs(p.total.median),
   ];
   parts.push(
-    "Times are ms since the child process started (node's performance.now origin), medians over runs. Children run the built dist. JSON bundle: import @strictwire/codec, loadBundle (checks the bundle, compiles both validators with ajv). Module: import the `compile --emit module` file (validators already code), load(). Baseline: require ajv + ajv-formats, compile the source schema, JSON.parse + validate. The order of the children rotates from run to run.",
+    "Times are ms since the child process started (node's performance.now origin), medians over runs. Children run the built dist. JSON bundle: import @strictwire/codec, loadBundle (checks the bundle, compiles both validators with ajv). Module: import the `compile --emit module` file (every validator already code; it imports only @strictwire/codec/runtime, which loads no ajv compiler), load(). Baseline: require ajv + ajv-formats, compile the source schema, JSON.parse + validate. The order of the children rotates from run to run.",
     "",
     table(
       ["schema", "file", "who", "import", "load/compile", "first call", "second call", "ready + first call"],

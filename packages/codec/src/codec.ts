@@ -6,14 +6,13 @@
 
 import type { Bundle } from "./bundle/bundle.js";
 import { ABSENT, type EncodeContext, FAIL, type WalkContext } from "./constructs/context.js";
-import { decodeNode, encodeNode } from "./constructs/dispatch.js";
+import { decodeNode, encodeNode } from "./constructs/registry.js";
 import { type StandardCodecProps, standardProps } from "./dispatch/standard.js";
 import { type CodecError, type ErrorCode, fail, type Issue, ok, type Result } from "./errors.js";
-import type { Node, UnionNode } from "./ir/nodes.js";
+import type { UnionNode } from "./ir/nodes.js";
+import { describeIssues } from "./issues.js";
 import { jsonTypeOf } from "./json.js";
 import { MAX_DEPTH_LIMIT, type ParseLimits, parseJson } from "./parse/parser.js";
-import { describeIssues } from "./validate/ajv.js";
-import type { Validators } from "./validate/validators.js";
 import { measureValue } from "./value-limits.js";
 import { originalPath } from "./wire/paths.js";
 
@@ -31,6 +30,20 @@ export interface DecodeOptions {
   readonly checkWireSchema?: boolean;
 }
 
+/**
+ * The two checks a codec runs, and the branch test encode picks union
+ * branches with: ajv's validators compiled at load (a JSON bundle), or the
+ * code a generated module carries.
+ */
+export interface Checks {
+  /** Issues, or undefined when the original contract accepts the value. */
+  checkSource(value: unknown): Issue[] | undefined;
+  /** Issues, or undefined when the wire schema accepts the value. */
+  checkWire(value: unknown): Issue[] | undefined;
+  /** Whether the value satisfies the source schema at this location (a URI-fragment pointer); undefined if unknown. */
+  satisfies(pointer: string, value: unknown): boolean | undefined;
+}
+
 const NO_ARGUMENTS: unique symbol = Symbol("no-arguments");
 
 /** The wire root is exactly {"arguments": ...}. */
@@ -46,7 +59,7 @@ export class Codec<T = unknown> {
 
   constructor(
     readonly bundle: Bundle,
-    private readonly validators: Validators,
+    private readonly validators: Checks,
   ) {
     this.name = bundle.name;
     this.limits = bundle.limits;
@@ -178,11 +191,22 @@ export class Codec<T = unknown> {
     const valid: number[] = [];
     const unknown: number[] = [];
     for (const i of all) {
-      const verdict = this.validators.satisfies(node.branchSources[i]!, value);
+      const verdict = this.satisfiesAll(node.branchSources[i]!, value);
       if (verdict === true) valid.push(i);
       else if (verdict === undefined) unknown.push(i);
     }
     return [...valid, ...unknown];
+  }
+
+  /** Whether the value satisfies every source location of a branch; undefined if one is unknown. */
+  private satisfiesAll(pointers: readonly string[], value: unknown): boolean | undefined {
+    let all = true;
+    for (const pointer of pointers) {
+      const verdict = this.validators.satisfies(pointer, value);
+      if (verdict === undefined) return undefined;
+      if (!verdict) all = false;
+    }
+    return all;
   }
 
   private wireViolation(wire: unknown, issues: Issue[]): Result<T> {
@@ -214,8 +238,6 @@ export class Codec<T = unknown> {
     return { ...e, feedback };
   }
 }
-
-export type { Node };
 
 /**
  * The last line of defence: every walk and validator is bounded by the limits

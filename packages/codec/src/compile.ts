@@ -11,6 +11,7 @@ import {
   type UnsignedBundle,
 } from "./bundle/bundle.js";
 import { Codec } from "./codec.js";
+import { NODE_KINDS } from "./constructs/registry.js";
 import { fail, ok, type Result } from "./errors.js";
 import { buildPlan } from "./ir/build.js";
 import { Refusal } from "./ir/refusal.js";
@@ -122,6 +123,7 @@ function compileInternal(schema: unknown, options: CompileOptions): Result<{ bun
       target,
       maxNodes: Math.min(MAX_EXPANSION, 1_000 + 20 * size.nodes),
       draft07: prepared.value.family === "07",
+      kinds: NODE_KINDS,
     });
   } catch (error) {
     if (error instanceof Refusal) return fail(error.code, error.path, error.reason);

@@ -5,7 +5,9 @@
  */
 import type { Bundle, BundleOptions } from "./bundle/bundle.js";
 import { compile } from "./compile.js";
-import type { Field, KeySchema, Node, Presence, RelaxedConstraint, UnionRule } from "./ir/nodes.js";
+import { constructOf } from "./constructs/registry.js";
+import type { Child } from "./ir/children.js";
+import type { KeySchema, Node, Presence, RelaxedConstraint, UnionRule } from "./ir/nodes.js";
 import type { JsonValue } from "./json.js";
 
 export interface InspectOptions {
@@ -122,93 +124,26 @@ function round2(x: number): number {
 
 // ---- the tree ------------------------------------------------------------
 
+/** Each construct says how it travels; the walk adds positions, membership and children. */
 function travelTree(at: string, node: Node): TravelNode {
-  return { at, ...describe(node) };
+  const construct = constructOf(node);
+  const { type, travels, extra } = construct.describe(node);
+  return {
+    at,
+    kind: node.kind,
+    type,
+    travels,
+    ...extra,
+    children: construct.children(node).map(childTree),
+  };
 }
 
-function memberTree(field: Field): TravelNode {
-  const base = travelTree(field.name, field.node);
+function childTree(child: Child): TravelNode {
+  const base = travelTree(child.at, child.node);
+  const field = child.field;
+  if (field === undefined) return base;
   const membership = field.optional
     ? { optional: true, ...(field.presence !== undefined ? { presence: field.presence } : {}) }
     : { optional: false };
   return { ...base, ...membership };
-}
-
-type Described = Omit<TravelNode, "at">;
-
-function describe(node: Node): Described {
-  switch (node.kind) {
-    case "scalar":
-      return { kind: "scalar", type: scalarType(node.schema), travels: "", children: [] };
-    case "array":
-      return { kind: "array", type: "array", travels: "", children: [travelTree("[]", node.items)] };
-    case "object":
-      return { kind: "object", type: "object", travels: "", children: node.fields.map(memberTree) };
-    case "map":
-      return {
-        kind: "map",
-        type: "map",
-        travels: "entries [{key, value}]",
-        key: node.key,
-        children: [travelTree("{}", node.value)],
-      };
-    case "mixed":
-      return {
-        kind: "mixed",
-        type: "object + map",
-        travels: "{fields, entries}",
-        key: node.key,
-        children: [...node.fields.map(memberTree), travelTree("{}", node.value)],
-      };
-    case "union":
-      return {
-        kind: "union",
-        type: `union (${node.branches.length})`,
-        travels: unionTravels(node.rule),
-        rule: node.rule.by,
-        ...(node.rule.by === "discriminator" ? { discriminator: node.rule.field } : {}),
-        children: node.branches.map((b, i) => travelTree(`|${i}`, b)),
-      };
-    case "ref":
-      return {
-        kind: "ref",
-        type: `→ ${node.def}`,
-        travels: `reference to $defs/${node.def}`,
-        def: node.def,
-        children: [],
-      };
-    case "any":
-      return { kind: "any", type: "any JSON", travels: "any JSON, objects as entries", children: [] };
-    case "json-text":
-      return { kind: "json-text", type: "any JSON", travels: "JSON text in a string", children: [] };
-  }
-}
-
-function unionTravels(rule: UnionRule): string {
-  switch (rule.by) {
-    case "same":
-      return "as is, every branch alike";
-    case "type":
-      return "by JSON type";
-    case "discriminator":
-      return `by discriminator ${JSON.stringify(rule.field)}`;
-    case "tag":
-      return "tagged {branch, value}";
-  }
-}
-
-/** A short enum is clearer spelt out; a long one only by its size. */
-const MAX_ENUM_TEXT = 40;
-
-const clip = (text: string): string => (text.length <= MAX_ENUM_TEXT ? text : `${text.slice(0, MAX_ENUM_TEXT - 1)}…`);
-
-function scalarType(schema: Readonly<Record<string, JsonValue>>): string {
-  if (schema.const !== undefined) return `const ${clip(JSON.stringify(schema.const))}`;
-  if (Array.isArray(schema.enum)) {
-    const spelt = schema.enum.map((v) => JSON.stringify(v)).join(" | ");
-    return spelt.length <= MAX_ENUM_TEXT ? spelt : `enum (${schema.enum.length})`;
-  }
-  const type = schema.type;
-  const base = Array.isArray(type) ? type.join(" | ") : typeof type === "string" ? type : "any";
-  return typeof schema.format === "string" ? `${base} (${schema.format})` : base;
 }

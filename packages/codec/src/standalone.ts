@@ -1,44 +1,33 @@
 /**
- * Standalone modules: a bundle and its first-error validators compiled to
- * code ahead of time (ajv standalone code), so that loading a tool runs no
- * ajv compile. The module imports only `@strictwire/codec/standalone`: the
- * ajv runtime pieces its validators call (string length, deep equality,
- * formats, RE2) come from here, resolved from the codec's own dependencies,
- * so a user needs ajv neither installed nor hoisted.
+ * Standalone modules: a bundle and every validator it needs compiled to code
+ * ahead of time (ajv standalone code): the first-error pair, their all-errors
+ * twins that describe a rejection, and encode's union branch tests. Loading
+ * such a tool, and every call on it, runs no ajv. The module imports only
+ * `@strictwire/codec/runtime`: the ajv runtime pieces its validators call
+ * (string length, deep equality, formats, RE2) come from there, resolved
+ * from the codec's own dependencies, so a user needs ajv neither installed
+ * nor hoisted.
  */
 
-import equalModule from "ajv/dist/runtime/equal.js";
-import ucs2lengthModule from "ajv/dist/runtime/ucs2length.js";
 import standaloneCodeModule from "ajv/dist/standalone/index.js";
-import { fullFormats } from "ajv-formats/dist/formats.js";
 import { BUNDLE_FORMAT, type Bundle, digestOf } from "./bundle/bundle.js";
 import type { Codec } from "./codec.js";
+import { branchTestPointers } from "./constructs/union.js";
 import { fail, ok, pointerToken, type Result } from "./errors.js";
+import type { Plan } from "./ir/nodes.js";
 import { type LoadOptions, loadBundle, type PrecompiledValidators } from "./load.js";
+import { codecFromModule as codecFromModuleValidators, type ModuleValidators } from "./runtime.js";
 import { adapterFor } from "./schema/adapters.js";
-import { prepareSource } from "./schema/prepare.js";
+import { type PreparedSource, prepareSource } from "./schema/prepare.js";
 import { type AnyAjv, createAjv } from "./validate/ajv.js";
 import { re2 } from "./validate/regexp.js";
 import type { FastValidator } from "./validate/validators.js";
 
-export type { FastValidator, LoadOptions, PrecompiledValidators };
+// Modules written before the run-time entry point import these from here.
+export { type StandaloneRuntime, standaloneRuntime } from "./runtime.js";
+export type { FastValidator, LoadOptions, ModuleValidators, PrecompiledValidators };
 
 const standaloneCode = cjsDefault(standaloneCodeModule);
-
-/** What a generated module's validators call. Its members are named in RUNTIME_CODE; keep the two in step. */
-export interface StandaloneRuntime {
-  readonly equal: (a: unknown, b: unknown) => boolean;
-  readonly ucs2length: (text: string) => number;
-  readonly fullFormats: typeof fullFormats;
-  readonly re2: typeof re2;
-}
-
-export const standaloneRuntime: StandaloneRuntime = Object.freeze({
-  equal: cjsDefault(equalModule),
-  ucs2length: cjsDefault(ucs2lengthModule),
-  fullFormats,
-  re2,
-});
 
 /** A CommonJS `exports.default`: Node's default import is module.exports, a bundler's may be unwrapped already. */
 function cjsDefault<T>(module: { default: T }): T {
@@ -61,7 +50,7 @@ const RUNTIME_CODE: Readonly<Record<string, string>> = {
 };
 
 /** The specifier a generated module imports; it must resolve from where the module is put. */
-export const STANDALONE_SPECIFIER = "@strictwire/codec/standalone";
+export const STANDALONE_SPECIFIER = "@strictwire/codec/runtime";
 
 /**
  * The source of an ES module exporting `bundle`, `validateSource` and
@@ -83,26 +72,85 @@ export function standaloneModule(bundle: Bundle): Result<string> {
       return fail("unsupported-schema", `/${which}${at}`, 'an $id holding "*/" cannot be written as code');
     }
   }
-  // Separate instances, as at load: the source may be draft-07 while the wire is always 2020-12.
-  const source = validatorCode(createAjv(prepared.value.family, false), prepared.value.schema, "source");
-  if (!source.ok) return source;
-  const wire = validatorCode(createAjv("2020", false), bundle.wire, "wire");
-  if (!wire.ok) return wire;
-  return ok(moduleText(bundle, source.value, wire.value));
+  const validators: Partial<Record<keyof typeof VALIDATORS, string>> = {};
+  for (const [name, { which, allErrors }] of Object.entries(VALIDATORS) as [keyof typeof VALIDATORS, Spec][]) {
+    // Separate instances, as at load: the source may be draft-07 while the wire is always 2020-12.
+    const ajv = createAjv(which === "source" ? prepared.value.family : "2020", allErrors);
+    const code = validatorCode(ajv, which, () =>
+      standaloneCode(ajv, ajv.compile((which === "source" ? prepared.value.schema : bundle.wire) as object | boolean)),
+    );
+    if (!code.ok) return code;
+    validators[name] = code.value;
+  }
+  const branches = branchesCode(prepared.value, bundle.plan);
+  if (!branches.ok) return branches;
+  return ok(moduleText(bundle, validators as Record<keyof typeof VALIDATORS, string>, branches.value));
 }
 
-/** A Codec from a generated module's parts: the bundle is checked as loadBundle checks it, the validators are used as given. */
-export function codecFromModule<T = unknown>(bundle: unknown, validators: PrecompiledValidators): Result<Codec<T>> {
+interface Spec {
+  readonly which: "source" | "wire";
+  readonly allErrors: boolean;
+}
+
+/** The validators a module exports, by name. */
+const VALIDATORS = {
+  validateSource: { which: "source", allErrors: false },
+  validateWire: { which: "wire", allErrors: false },
+  diagnoseSource: { which: "source", allErrors: true },
+  diagnoseWire: { which: "wire", allErrors: true },
+} as const satisfies Record<string, Spec>;
+
+/**
+ * A Codec from a generated module's parts: the bundle is checked as loadBundle
+ * checks it. A module of this version hands every validator (no ajv runs);
+ * one written before it hands the first-error pair, and ajv compiles the rest when needed.
+ */
+export function codecFromModule<T = unknown>(
+  bundle: unknown,
+  validators: PrecompiledValidators | ModuleValidators,
+): Result<Codec<T>> {
+  if ("diagnoseSource" in validators) return codecFromModuleValidators<T>(bundle, validators);
   return loadBundle<T>(bundle, { precompiled: validators });
 }
 
-/** One validator as a function expression: ajv's CommonJS output, scoped so that two validators' names cannot collide. */
-function validatorCode(ajv: AnyAjv, schema: unknown, which: "source" | "wire"): Result<string> {
+/**
+ * Encode's branch tests as one object of validators (shared code written
+ * once), with the source location each stands for. A location ajv cannot
+ * compile is left out: the codec then counts it as unknown, as at load.
+ */
+function branchesCode(prepared: PreparedSource, plan: Plan): Result<{ code: string; names: [string, string][] }> {
+  const ajv = createAjv(prepared.family, false);
+  // Each branch validator is compiled below, before validatorCode: keep its source from the start.
+  ajv.opts.code.source = true;
+  if (typeof prepared.schema !== "boolean") ajv.addSchema(prepared.schema);
+  const refs: Record<string, string> = {};
+  const names: [string, string][] = [];
+  for (const pointer of branchTestPointers(plan)) {
+    const key = `strictwire:branch:${names.length}`;
+    try {
+      // Already URI-encoded by the builder, so that no pointer holds a raw space.
+      ajv.addSchema({ $ref: `${prepared.id}#${pointer}` }, key);
+      if (ajv.getSchema(key) === undefined) continue;
+    } catch {
+      ajv.removeSchema(key);
+      continue;
+    }
+    const name = `b${names.length}`;
+    refs[name] = key;
+    names.push([pointer, name]);
+  }
+  if (names.length === 0) return ok({ code: "{}", names });
+  const code = validatorCode(ajv, "source", () => standaloneCode(ajv, refs));
+  return code.ok ? ok({ code: code.value, names }) : code;
+}
+
+/** Validators as an expression: ajv's CommonJS output, scoped so that two modules' names cannot collide. */
+function validatorCode(ajv: AnyAjv, which: "source" | "wire", generate: () => string): Result<string> {
   // Code generation keeps each validator's source only when asked; createAjv keeps the options in one place.
   ajv.opts.code.source = true;
   let code: string;
   try {
-    code = standaloneCode(ajv, ajv.compile(schema as object | boolean));
+    code = generate();
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     return fail("invalid-bundle", `/${which}`, `the ${which} schema's validator cannot be written as code: ${reason}`);
@@ -120,7 +168,9 @@ function validatorCode(ajv: AnyAjv, schema: unknown, which: "source" | "wire"): 
       `the ${which} schema's validator needs ${JSON.stringify(left[1])}, which a standalone module does not import`,
     );
   }
-  return ok(`(() => {\n  const module = { exports: {} };\n  ${code}\n  return module.exports;\n})()`);
+  return ok(
+    `(() => {\n  const module = { exports: {} };\n  const exports = module.exports;\n  ${code}\n  return module.exports;\n})()`,
+  );
 }
 
 /**
@@ -147,7 +197,12 @@ function commentBreakingId(root: unknown): string | undefined {
 const jsString = (text: string): string =>
   JSON.stringify(text).replaceAll("\u2028", "\\u2028").replaceAll("\u2029", "\\u2029");
 
-function moduleText(bundle: Bundle, source: string, wire: string): string {
+function moduleText(
+  bundle: Bundle,
+  validators: Record<keyof typeof VALIDATORS, string>,
+  branches: { code: string; names: [string, string][] },
+): string {
+  const branchMap = branches.names.map(([pointer, name]) => `[${jsString(pointer)}, branchCode.${name}]`).join(", ");
   const lines = [
     `// Tool ${jsString(bundle.name)}: its strictwire bundle, with its validators compiled to code.`,
     "// Generated by strictwire (compile --emit module). Regenerate it; do not edit.",
@@ -159,20 +214,27 @@ function moduleText(bundle: Bundle, source: string, wire: string): string {
     `export const bundle = JSON.parse(${jsString(JSON.stringify(bundle))});`,
     "",
     "/** The original contract's validator, first error only. */",
-    `export const validateSource = ${source};`,
+    `export const validateSource = ${validators.validateSource};`,
     "",
     "/** The wire schema's validator, first error only. */",
-    `export const validateWire = ${wire};`,
+    `export const validateWire = ${validators.validateWire};`,
+    "",
+    "/** The original contract's validator, every error: run only to describe a rejection. */",
+    `export const diagnoseSource = ${validators.diagnoseSource};`,
+    "",
+    "/** The wire schema's validator, every error: run only to describe a rejection. */",
+    `export const diagnoseWire = ${validators.diagnoseWire};`,
+    "",
+    `const branchCode = ${branches.code};`,
+    "",
+    "/** Encode's union branch tests, by source location (a Map: a location may be any string). */",
+    `export const validateBranch = new Map([${branchMap}]);`,
     "",
     "let loaded;",
     "",
-    "/**",
-    " * The bundle's Codec, as loadBundle returns it ({ ok, value } or { ok, error }),",
-    " * built once with the validators above. The all-errors validators that",
-    " * describe a rejection are compiled by ajv on the first rejection.",
-    " */",
+    "/** The bundle's Codec, as loadBundle returns it ({ ok, value } or { ok, error }), built once with the validators above. */",
     "export function load() {",
-    `  loaded ??= codecFromModule(bundle, { digest: ${jsString(bundle.digest)}, source: validateSource, wire: validateWire });`,
+    `  loaded ??= codecFromModule(bundle, { digest: ${jsString(bundle.digest)}, source: validateSource, wire: validateWire, diagnoseSource, diagnoseWire, branches: validateBranch });`,
     "  return loaded;",
     "}",
     "",

@@ -145,11 +145,11 @@ describe("standaloneModule", () => {
     expect(plain.validateSource([])).toBe(false);
   });
 
-  test("imports nothing but @strictwire/codec/standalone, and requires nothing", async () => {
+  test("imports nothing but @strictwire/codec/runtime, and requires nothing", async () => {
     const text = standaloneModule(compiled(MEETING));
     if (!text.ok) throw new Error(text.error.message);
     const imports = [...text.value.matchAll(/^import .* from "([^"]+)";$/gm)].map((m) => m[1]);
-    expect(imports).toEqual(["@strictwire/codec/standalone"]);
+    expect(imports).toEqual(["@strictwire/codec/runtime"]);
     expect(text.value).not.toMatch(/\brequire\(/);
   });
 
@@ -163,7 +163,7 @@ describe("standaloneModule", () => {
 });
 
 describe("loading a generated module", () => {
-  test("runs no ajv compile until the first rejection needs a diagnosis", async () => {
+  test("runs no ajv compile, not even for a rejection's diagnosis", async () => {
     const bundle = compiled(MEETING);
     const mod = await generate(bundle);
     // compile lives on the class every ajv flavour (07, 2019, 2020) extends.
@@ -184,7 +184,8 @@ describe("loading a generated module", () => {
       const bad = codec.encode({ ...MEETING_VALUE, room: "ny-101" });
       expect(bad.ok).toBe(false);
       if (!bad.ok) expect(bad.error.issues?.[0]?.path).toBe("/room");
-      expect(compileSpy).toHaveBeenCalledTimes(1);
+      // The all-errors validators that describe it are code in the module too.
+      expect(compileSpy).not.toHaveBeenCalled();
     } finally {
       compileSpy.mockRestore();
     }

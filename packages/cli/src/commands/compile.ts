@@ -15,7 +15,6 @@ import {
   type ExitCode,
   type Failure,
   fromCodec,
-  notSupported,
   type Outcome,
   succeed,
   systemReason,
@@ -56,7 +55,6 @@ export async function runCompile(
   reporter: Reporter,
 ): Promise<ExitCode> {
   const emitter = emitterFor(flags.emit);
-  if (emitter.unsupported !== undefined) return reporter.fail(notSupported(emitter.unsupported).error);
   if (flags.out !== undefined && flags.outDir !== undefined) {
     return reporter.fail(usage("give -o (one output file) or --out-dir (one file per schema), not both").error);
   }

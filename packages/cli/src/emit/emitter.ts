@@ -12,8 +12,6 @@ export interface Emitter {
   readonly name: EmitName;
   /** How its output files end under --out-dir: "<basename><suffix>". */
   readonly suffix: string;
-  /** Set while the emitter is not built: the CLI refuses it up front, before reading anything. */
-  readonly unsupported?: string;
   render(bundle: Bundle): Outcome<string>;
 }
 

@@ -9,7 +9,8 @@ import { canonicalJson, type JsonObject, type JsonValue } from "../json.js";
 import type { ParseLimits } from "../parse/parser.js";
 import type { TargetName } from "../targets/profile.js";
 
-export const BUNDLE_FORMAT = "strictwire/bundle@1";
+/** @2: union branch sources are lists of pointers, and unions carry no `source`. */
+export const BUNDLE_FORMAT = "strictwire/bundle@2";
 
 /** Reading a bundle is reading untrusted input: these bound it. */
 export const BUNDLE_READ_LIMITS: ParseLimits = Object.freeze({

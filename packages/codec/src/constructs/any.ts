@@ -5,8 +5,10 @@
  */
 
 import type { AnyNode } from "../ir/nodes.js";
-import { isPlainObject, type JsonObject, setOwn } from "../json.js";
+import { isPlainObject, JSON_TYPES, type JsonObject, setOwn } from "../json.js";
+import { type Construct, checkSchema } from "./construct.js";
 import { FAIL, type Fail, failAt, type WalkContext, type WireContext } from "./context.js";
+import { entryStep } from "./map.js";
 
 export const ANY_DEF = "strictwire_json";
 
@@ -36,12 +38,12 @@ const ANY_SCHEMA: JsonObject = {
   ],
 };
 
-export function anyWire(node: AnyNode, wctx: WireContext): JsonObject {
+function anyWire(node: AnyNode, wctx: WireContext): JsonObject {
   wctx.extraDefs[ANY_DEF] = ANY_SCHEMA;
   return { ...node.schema, $ref: `#/$defs/${ANY_DEF}` };
 }
 
-export function encodeAny(value: unknown, ctx: WalkContext): unknown | Fail {
+function encodeAny(value: unknown, ctx: WalkContext): unknown | Fail {
   if (Array.isArray(value)) {
     const out = new Array<unknown>(value.length);
     for (let i = 0; i < value.length; i++) {
@@ -71,7 +73,7 @@ export function encodeAny(value: unknown, ctx: WalkContext): unknown | Fail {
   return failAt(ctx, "invalid-value", "not a JSON value");
 }
 
-export function decodeAny(wire: unknown, ctx: WalkContext): unknown | Fail {
+function decodeAny(wire: unknown, ctx: WalkContext): unknown | Fail {
   if (Array.isArray(wire)) {
     const out = new Array<unknown>(wire.length);
     for (let i = 0; i < wire.length; i++) {
@@ -119,3 +121,22 @@ export function decodeAny(wire: unknown, ctx: WalkContext): unknown | Fail {
   }
   return wire;
 }
+
+export const any: Construct<AnyNode> = {
+  kind: "any",
+  children: () => [],
+  mapChildren: (node) => node,
+  wire: anyWire,
+  encode: (_node, value, ctx) => encodeAny(value, ctx),
+  decode: (_node, wire, ctx) => decodeAny(wire, ctx),
+  wireTypes: () => JSON_TYPES,
+  identity: () => false,
+  pathStep(node, { tokens, i, value }) {
+    if (Array.isArray(value)) return { token: tokens[i]!, node, value: value[Number(tokens[i])], next: i + 1 };
+    const entry = entryStep(isPlainObject(value) ? value.entries : undefined, tokens, i + 1);
+    return entry === undefined ? undefined : { ...entry, node };
+  },
+  check: checkSchema,
+  describe: () => ({ type: "any JSON", travels: "any JSON, objects as entries" }),
+  emitType: (_node, ctx) => ctx.json(),
+};

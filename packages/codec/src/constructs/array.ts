@@ -1,13 +1,9 @@
 /** Arrays keep their shape; each element travels in its item's wire form. */
 
 import type { ArrayNode } from "../ir/nodes.js";
-import type { JsonObject } from "../json.js";
-import { type EncodeContext, FAIL, type Fail, failAt, type WalkContext, type WireContext } from "./context.js";
-import { decodeNode, encodeNode, wireOf } from "./dispatch.js";
-
-export function arrayWire(node: ArrayNode, wctx: WireContext): JsonObject {
-  return { type: "array", items: wireOf(node.items, wctx), ...node.schema };
-}
+import { type Construct, checkSchema } from "./construct.js";
+import { type EncodeContext, FAIL, type Fail, failAt, type WalkContext } from "./context.js";
+import { decodeNode, encodeNode, isIdentity, wireOf } from "./registry.js";
 
 export function encodeArray(node: ArrayNode, value: unknown, ctx: EncodeContext): unknown | Fail {
   if (!Array.isArray(value)) return failAt(ctx, "invalid-value", "expected an array");
@@ -34,3 +30,32 @@ export function decodeArray(node: ArrayNode, wire: unknown, ctx: WalkContext): u
   }
   return out;
 }
+
+export const array: Construct<ArrayNode> = {
+  kind: "array",
+  children: (node) => [{ node: node.items, at: "[]" }],
+  mapChildren(node, f) {
+    const items = f({ node: node.items, at: "[]" }).node;
+    return items === node.items ? node : { ...node, items };
+  },
+  wire: (node, wctx) => ({ type: "array", items: wireOf(node.items, wctx), ...node.schema }),
+  encode: encodeArray,
+  decode: decodeArray,
+  wireTypes: () => ["array"],
+  identity: (node, defs) => isIdentity(node.items, defs),
+  pathStep: (node, { tokens, i, value }) => ({
+    token: tokens[i]!,
+    node: node.items,
+    value: Array.isArray(value) ? value[Number(tokens[i])] : undefined,
+    next: i + 1,
+  }),
+  check(node, at, ctx) {
+    ctx.push(node.items, `${at}/items`);
+    return checkSchema(node, at);
+  },
+  describe: () => ({ type: "array", travels: "" }),
+  emitType(node, ctx) {
+    const items = ctx.child(node.items);
+    return { text: items.union ? `(${items.text})[]` : `${items.text}[]`, union: false };
+  },
+};

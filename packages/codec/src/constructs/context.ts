@@ -39,7 +39,7 @@ export interface WireContext {
   readonly target: { readonly recursion: boolean };
 }
 
-export function pathOf(ctx: WalkContext, token?: string | number): string {
+function pathOf(ctx: WalkContext, token?: string | number): string {
   let out = "";
   for (const t of ctx.path) out += `/${pointerToken(t)}`;
   if (token !== undefined) out += `/${pointerToken(token)}`;
@@ -57,11 +57,4 @@ export const TRIAL: CodecError = Object.freeze(fail("wire-violation", "", "a dis
 export function failAt(ctx: WalkContext, code: ErrorCode, message: string, token?: string | number): Fail {
   if (ctx.error === undefined) ctx.error = fail(code, pathOf(ctx, token), message).error;
   return FAIL;
-}
-
-export function describe(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  if (typeof value === "object") return "an object";
-  return `a ${typeof value}`;
 }

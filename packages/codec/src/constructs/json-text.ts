@@ -5,20 +5,16 @@
  */
 
 import type { JsonTextNode } from "../ir/nodes.js";
-import type { JsonObject } from "../json.js";
 import { parseJson } from "../parse/parser.js";
+import { type Construct, checkSchema } from "./construct.js";
 import { FAIL, type Fail, failAt, type WalkContext } from "./context.js";
 
-export function jsonTextWire(node: JsonTextNode): JsonObject {
-  return { description: "a JSON value, written as JSON text", ...node.schema, type: "string" };
-}
-
-export function encodeJsonText(value: unknown, ctx: WalkContext): unknown | Fail {
+function encodeJsonText(value: unknown, ctx: WalkContext): unknown | Fail {
   const text = JSON.stringify(value);
   return typeof text === "string" ? text : failAt(ctx, "invalid-value", "not a JSON value");
 }
 
-export function decodeJsonText(wire: unknown, ctx: WalkContext): unknown | Fail {
+function decodeJsonText(wire: unknown, ctx: WalkContext): unknown | Fail {
   if (typeof wire !== "string") return failAt(ctx, "wire-violation", "expected a string holding JSON text");
   const parsed = parseJson(wire, ctx.limits);
   if (!parsed.ok) {
@@ -27,3 +23,18 @@ export function decodeJsonText(wire: unknown, ctx: WalkContext): unknown | Fail 
   }
   return parsed.value;
 }
+
+export const jsonText: Construct<JsonTextNode> = {
+  kind: "json-text",
+  children: () => [],
+  mapChildren: (node) => node,
+  wire: (node) => ({ description: "a JSON value, written as JSON text", ...node.schema, type: "string" }),
+  encode: (_node, value, ctx) => encodeJsonText(value, ctx),
+  decode: (_node, wire, ctx) => decodeJsonText(wire, ctx),
+  wireTypes: () => ["string"],
+  identity: () => false,
+  pathStep: () => undefined,
+  check: checkSchema,
+  describe: () => ({ type: "any JSON", travels: "JSON text in a string" }),
+  emitType: (_node, ctx) => ctx.json(),
+};

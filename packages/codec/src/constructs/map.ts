@@ -5,8 +5,9 @@
 
 import type { KeySchema, MapNode, Node } from "../ir/nodes.js";
 import { isPlainObject, type JsonObject, setOwn } from "../json.js";
+import { type Check, type CheckContext, type Construct, checkSchema, type PathStep } from "./construct.js";
 import { type EncodeContext, FAIL, type Fail, failAt, type WalkContext, type WireContext } from "./context.js";
-import { decodeNode, encodeNode, wireOf } from "./dispatch.js";
+import { decodeNode, encodeNode, wireOf } from "./registry.js";
 
 export function entriesWire(key: KeySchema, value: Node, wctx: WireContext): JsonObject {
   return {
@@ -18,10 +19,6 @@ export function entriesWire(key: KeySchema, value: Node, wctx: WireContext): Jso
       additionalProperties: false,
     },
   };
-}
-
-export function mapWire(node: MapNode, wctx: WireContext): JsonObject {
-  return { ...entriesWire(node.key, node.value, wctx), ...node.schema };
 }
 
 /** Encode the members named by `keys` as entries. */
@@ -94,12 +91,51 @@ export function decodeEntries(
   return true;
 }
 
-export function encodeMap(node: MapNode, value: unknown, ctx: EncodeContext): unknown | Fail {
+function encodeMap(node: MapNode, value: unknown, ctx: EncodeContext): unknown | Fail {
   if (!isPlainObject(value)) return failAt(ctx, "invalid-value", "expected an object");
   return encodeEntries(node.value, value, Object.keys(value), ctx);
 }
 
-export function decodeMap(node: MapNode, wire: unknown, ctx: WalkContext): unknown | Fail {
+function decodeMap(node: MapNode, wire: unknown, ctx: WalkContext): unknown | Fail {
   const out: Record<string, unknown> = {};
   return decodeEntries(node.value, wire, out, undefined, ctx) ? out : FAIL;
 }
+
+/** A wire pointer step into entry `tokens[i]`: the original path names the entry's key. */
+export function entryStep(entries: unknown, tokens: readonly string[], i: number): Omit<PathStep, "node"> | undefined {
+  const index = Number(tokens[i]);
+  const entry = Array.isArray(entries) ? entries[index] : undefined;
+  if (!isPlainObject(entry) || typeof entry.key !== "string") return undefined;
+  if (tokens[i + 1] !== "value") return { token: entry.key, value: undefined, next: tokens.length };
+  return { token: entry.key, value: entry.value, next: i + 2 };
+}
+
+/** The plan check of dynamic members: a key schema, and the value node queued. */
+export function checkEntries(node: Readonly<Record<string, unknown>>, at: string, ctx: CheckContext): Check {
+  const schema = checkSchema(node, at);
+  if (!schema.ok) return schema;
+  if (!isPlainObject(node.key)) return { ok: false, path: `${at}/key`, reason: "expected an object" };
+  ctx.push(node.value, `${at}/value`);
+  return schema;
+}
+
+export const map: Construct<MapNode> = {
+  kind: "map",
+  children: (node) => [{ node: node.value, at: "{}" }],
+  mapChildren(node, f) {
+    const value = f({ node: node.value, at: "{}" }).node;
+    return value === node.value ? node : { ...node, value };
+  },
+  wire: (node, wctx) => ({ ...entriesWire(node.key, node.value, wctx), ...node.schema }),
+  encode: encodeMap,
+  decode: decodeMap,
+  wireTypes: () => ["array"],
+  identity: () => false,
+  pathStep(node, { tokens, i, value }) {
+    const entry = entryStep(value, tokens, i);
+    return entry === undefined ? undefined : { ...entry, node: node.value };
+  },
+  check: checkEntries,
+  describe: (node) => ({ type: "map", travels: "entries [{key, value}]", extra: { key: node.key } }),
+  emitType: (node, ctx) => ({ text: ctx.mapBody(node.key, node.value), union: false }),
+};

@@ -4,13 +4,16 @@
  * has exactly one place to travel.
  */
 
+import { fieldChild, mapField } from "../ir/children.js";
 import type { MixedNode } from "../ir/nodes.js";
 import { isPlainObject, type JsonObject } from "../json.js";
+import type { Construct } from "./construct.js";
 import { type EncodeContext, FAIL, type Fail, failAt, type WalkContext, type WireContext } from "./context.js";
-import { decodeEntries, encodeEntries, entriesWire } from "./map.js";
+import { checkEntries, decodeEntries, encodeEntries, entriesWire, entryStep } from "./map.js";
 import { decodeFields, encodeFields, fieldsWire } from "./object.js";
+import { checkFields, fieldStep } from "./presence.js";
 
-export function mixedWire(node: MixedNode, wctx: WireContext): JsonObject {
+function mixedWire(node: MixedNode, wctx: WireContext): JsonObject {
   return {
     ...node.schema,
     type: "object",
@@ -31,7 +34,7 @@ function declared(node: MixedNode): ReadonlySet<string> {
   return names;
 }
 
-export function encodeMixed(node: MixedNode, value: unknown, ctx: EncodeContext): unknown | Fail {
+function encodeMixed(node: MixedNode, value: unknown, ctx: EncodeContext): unknown | Fail {
   if (!isPlainObject(value)) return failAt(ctx, "invalid-value", "expected an object");
   const names = declared(node);
   const fields: Record<string, unknown> = {};
@@ -46,7 +49,7 @@ export function encodeMixed(node: MixedNode, value: unknown, ctx: EncodeContext)
   return { fields, entries };
 }
 
-export function decodeMixed(node: MixedNode, wire: unknown, ctx: WalkContext): unknown | Fail {
+function decodeMixed(node: MixedNode, wire: unknown, ctx: WalkContext): unknown | Fail {
   if (
     !isPlainObject(wire) ||
     !isPlainObject(wire.fields) ||
@@ -59,3 +62,33 @@ export function decodeMixed(node: MixedNode, wire: unknown, ctx: WalkContext): u
   if (!decodeFields(node.fields, wire.fields, out, ctx)) return FAIL;
   return decodeEntries(node.value, wire.entries, out, declared(node), ctx) ? out : FAIL;
 }
+
+export const mixed: Construct<MixedNode> = {
+  kind: "mixed",
+  children: (node) => [...node.fields.map(fieldChild), { node: node.value, at: "{}" }],
+  mapChildren(node, f) {
+    const fields = node.fields.map((field) => mapField(field, f));
+    const value = f({ node: node.value, at: "{}" }).node;
+    if (value === node.value && fields.every((field, i) => field === node.fields[i])) return node;
+    return { ...node, fields, value };
+  },
+  wire: mixedWire,
+  encode: encodeMixed,
+  decode: decodeMixed,
+  wireTypes: () => ["object"],
+  identity: () => false,
+  pathStep(node, { tokens, i, value }) {
+    if (tokens[i] === "fields") {
+      const fields = isPlainObject(value) ? value.fields : undefined;
+      return fieldStep(node.fields, tokens, i + 1, fields);
+    }
+    const entry = entryStep(isPlainObject(value) ? value.entries : undefined, tokens, i + 1);
+    return entry === undefined ? undefined : { ...entry, node: node.value };
+  },
+  check(node, at, ctx) {
+    const entries = checkEntries(node, at, ctx);
+    return entries.ok ? checkFields(node.fields, at, ctx) : entries;
+  },
+  describe: (node) => ({ type: "object + map", travels: "{fields, entries}", extra: { key: node.key } }),
+  emitType: (node, ctx) => ({ text: ctx.objectBody(node.fields, node.value), union: false, body: true }),
+};

@@ -1,9 +1,12 @@
 /** Closed objects: only declared members travel, each in its own (presence-aware) form. */
 
+import { fieldChild, mapField } from "../ir/children.js";
 import type { Field, ObjectNode } from "../ir/nodes.js";
 import { isPlainObject, type JsonObject, setOwn } from "../json.js";
+import { type Construct, checkSchema } from "./construct.js";
 import { ABSENT, type EncodeContext, FAIL, type Fail, failAt, type WalkContext, type WireContext } from "./context.js";
-import { decodeField, encodeField, fieldWire, wireRequired } from "./presence.js";
+import { checkFields, decodeField, encodeField, fieldStep, fieldWire, wireRequired } from "./presence.js";
+import { isIdentity } from "./registry.js";
 
 export function fieldsWire(fields: readonly Field[], wctx: WireContext): JsonObject {
   const properties: JsonObject = {};
@@ -13,10 +16,6 @@ export function fieldsWire(fields: readonly Field[], wctx: WireContext): JsonObj
     if (wireRequired(f)) required.push(f.name);
   }
   return { type: "object", properties, required, additionalProperties: false };
-}
-
-export function objectWire(node: ObjectNode, wctx: WireContext): JsonObject {
-  return { ...node.schema, ...fieldsWire(node.fields, wctx) };
 }
 
 /** Encode the declared members of `value` into `out`. */
@@ -59,7 +58,7 @@ export function decodeFields(
   return true;
 }
 
-export function encodeObject(node: ObjectNode, value: unknown, ctx: EncodeContext): unknown | Fail {
+function encodeObject(node: ObjectNode, value: unknown, ctx: EncodeContext): unknown | Fail {
   if (!isPlainObject(value)) return failAt(ctx, "invalid-value", "expected an object");
   if (Object.keys(value).length > node.fields.length || !allDeclared(node.fields, value)) {
     const declared = new Set(node.fields.map((f) => f.name));
@@ -81,8 +80,29 @@ function allDeclared(fields: readonly Field[], value: Record<string, unknown>): 
   return present === Object.keys(value).length;
 }
 
-export function decodeObject(node: ObjectNode, wire: unknown, ctx: WalkContext): unknown | Fail {
+function decodeObject(node: ObjectNode, wire: unknown, ctx: WalkContext): unknown | Fail {
   if (!isPlainObject(wire)) return failAt(ctx, "wire-violation", "expected an object");
   const out: Record<string, unknown> = {};
   return decodeFields(node.fields, wire, out, ctx) ? out : FAIL;
 }
+
+export const object: Construct<ObjectNode> = {
+  kind: "object",
+  children: (node) => node.fields.map(fieldChild),
+  mapChildren(node, f) {
+    const fields = node.fields.map((field) => mapField(field, f));
+    return fields.every((field, i) => field === node.fields[i]) ? node : { ...node, fields };
+  },
+  wire: (node, wctx) => ({ ...node.schema, ...fieldsWire(node.fields, wctx) }),
+  encode: encodeObject,
+  decode: decodeObject,
+  wireTypes: () => ["object"],
+  identity: (node, defs) => node.fields.every((f) => !f.optional && isIdentity(f.node, defs)),
+  pathStep: (node, { tokens, i, value }) => fieldStep(node.fields, tokens, i, value),
+  check(node, at, ctx) {
+    const schema = checkSchema(node, at);
+    return schema.ok ? checkFields(node.fields, at, ctx) : schema;
+  },
+  describe: () => ({ type: "object", travels: "" }),
+  emitType: (node, ctx) => ({ text: ctx.objectBody(node.fields), union: false, body: true }),
+};

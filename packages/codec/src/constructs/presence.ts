@@ -8,7 +8,8 @@
  */
 
 import type { Field } from "../ir/nodes.js";
-import type { JsonObject } from "../json.js";
+import { isPlainObject, type JsonObject } from "../json.js";
+import { type Check, type CheckContext, OK, type PathStep } from "./construct.js";
 import {
   ABSENT,
   type Absent,
@@ -19,7 +20,7 @@ import {
   type WalkContext,
   type WireContext,
 } from "./context.js";
-import { decodeNode, encodeNode, wireOf } from "./dispatch.js";
+import { decodeNode, encodeNode, wireOf } from "./registry.js";
 
 export const ABSENT_DEF = "strictwire_absent";
 
@@ -124,4 +125,43 @@ function decodeChild(field: Field, wire: unknown, ctx: WalkContext): unknown | F
   const out = decodeNode(field.node, wire, ctx);
   ctx.path.pop();
   return out;
+}
+
+/** A wire pointer step into member `tokens[i]`: a tagged member's value sits one token deeper. */
+export function fieldStep(
+  fields: readonly Field[],
+  tokens: readonly string[],
+  i: number,
+  value: unknown,
+): PathStep | undefined {
+  const name = tokens[i];
+  const field = fields.find((f) => f.name === name);
+  if (field === undefined || name === undefined) return undefined;
+  let member = isPlainObject(value) ? value[name] : undefined;
+  let next = i + 1;
+  if (field.optional && field.presence === "tagged") {
+    if (tokens[next] !== "value") return { token: name, node: field.node, value: undefined, next: tokens.length };
+    member = isPlainObject(member) ? member.value : undefined;
+    next++;
+  }
+  return { token: name, node: field.node, value: member, next };
+}
+
+const PRESENCE = new Set(["tagged", "compact", "native"]);
+
+/** The plan check of a member list: names once each, a known presence on every optional member. */
+export function checkFields(fields: unknown, at: string, ctx: CheckContext): Check {
+  if (!Array.isArray(fields)) return { ok: false, path: `${at}/fields`, reason: "expected an array" };
+  const names = new Set<string>();
+  for (const [i, f] of fields.entries()) {
+    const fa = `${at}/fields/${i}`;
+    if (!isPlainObject(f) || typeof f.name !== "string" || typeof f.optional !== "boolean")
+      return { ok: false, path: fa, reason: "expected a field" };
+    if (names.has(f.name)) return { ok: false, path: fa, reason: "a field name appears twice" };
+    names.add(f.name);
+    if (f.optional && !PRESENCE.has(f.presence as string))
+      return { ok: false, path: `${fa}/presence`, reason: "unknown presence" };
+    ctx.push(f.node, `${fa}/node`);
+  }
+  return OK;
 }

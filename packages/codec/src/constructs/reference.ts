@@ -1,16 +1,49 @@
-/** References travel as wire `$defs`, recursion included; both directions follow the definition. */
+/**
+ * References travel as wire `$defs`, recursion included; both directions
+ * follow the definition (the reference's referent).
+ */
 
+import type { Defs } from "../ir/children.js";
 import type { Node, RefNode } from "../ir/nodes.js";
-import type { JsonObject } from "../json.js";
-import type { WalkContext } from "./context.js";
+import { JSON_TYPES } from "../json.js";
+import { type Construct, OK } from "./construct.js";
+import { decodeNode, encodeNode, wireTypesOf } from "./registry.js";
 
-export function refWire(node: RefNode): JsonObject {
-  return { $ref: `#/$defs/${node.def}` };
-}
-
-export function target(node: RefNode, ctx: { readonly defs: Readonly<Record<string, Node>> } | WalkContext): Node {
-  const def = Object.hasOwn(ctx.defs, node.def) ? ctx.defs[node.def] : undefined;
+/** The definition a reference names. */
+export function referent(node: RefNode, defs: Defs): Node {
+  const def = Object.hasOwn(defs, node.def) ? defs[node.def] : undefined;
   // The plan is checked when loaded, so a dangling name is a bug, not bad input.
   if (def === undefined) throw new Error(`strictwire: plan has no definition ${node.def}`);
   return def;
 }
+
+export const reference: Construct<RefNode> = {
+  kind: "ref",
+  children: () => [],
+  mapChildren: (node) => node,
+  wire: (node) => ({ $ref: `#/$defs/${node.def}` }),
+  encode: (node, value, ctx) => encodeNode(referent(node, ctx.defs), value, ctx),
+  decode: (node, wire, ctx) => decodeNode(referent(node, ctx.defs), wire, ctx),
+  wireTypes(node, defs, seen) {
+    // Inside a cycle, assume anything: that only makes unions tag more, never wrongly.
+    const def = Object.hasOwn(defs, node.def) ? defs[node.def] : undefined;
+    if (seen.has(node.def) || def === undefined) return JSON_TYPES;
+    seen.add(node.def);
+    const out = wireTypesOf(def, defs, seen);
+    seen.delete(node.def);
+    return out;
+  },
+  // Proving identity through recursion needs a fixpoint; "no" is always safe.
+  identity: () => false,
+  pathStep: (node, { i, value, defs }) => ({
+    node: Object.hasOwn(defs, node.def) ? defs[node.def] : undefined,
+    value,
+    next: i,
+  }),
+  check: (node, at, ctx) =>
+    typeof node.def === "string" && Object.hasOwn(ctx.defs, node.def)
+      ? OK
+      : { ok: false, path: `${at}/def`, reason: "names no definition" },
+  describe: (node) => ({ type: `→ ${node.def}`, travels: `reference to $defs/${node.def}`, extra: { def: node.def } }),
+  emitType: (node, ctx) => ctx.reference(node.def),
+};

@@ -1,17 +1,11 @@
 /** Scalars, enums and consts travel as themselves: encode and decode are the identity. */
 
+import type { Rendered } from "../emit/types.js";
 import type { ScalarNode } from "../ir/nodes.js";
-import type { JsonObject, JsonType } from "../json.js";
+import type { JsonObject, JsonType, JsonValue } from "../json.js";
 import { jsonTypeOf } from "../json.js";
+import { type Check, type Construct, checkSchema } from "./construct.js";
 import { type Fail, failAt, type WalkContext } from "./context.js";
-
-export function scalarWire(node: ScalarNode): JsonObject {
-  return { ...node.schema };
-}
-
-export function scalarWireTypes(node: ScalarNode): readonly JsonType[] {
-  return node.types;
-}
 
 /** Both directions: the value is its own wire form, if its JSON type fits. */
 export function scalarCode(
@@ -23,4 +17,66 @@ export function scalarCode(
   const t = jsonTypeOf(value);
   if (t !== undefined && node.types.includes(t)) return value;
   return failAt(ctx, code, `expected ${node.types.join(" or ")}`);
+}
+
+export const scalar: Construct<ScalarNode> = {
+  kind: "scalar",
+  children: () => [],
+  mapChildren: (node) => node,
+  wire: (node) => ({ ...node.schema }),
+  encode: (node, value, ctx) => scalarCode(node, value, ctx, "invalid-value"),
+  decode: (node, wire, ctx) => scalarCode(node, wire, ctx, "wire-violation"),
+  wireTypes: (node) => node.types,
+  identity: () => true,
+  pathStep: () => undefined,
+  check(node, at): Check {
+    const schema = checkSchema(node, at);
+    if (!schema.ok) return schema;
+    return Array.isArray(node.types) && node.types.every((t) => typeof t === "string")
+      ? schema
+      : { ok: false, path: `${at}/types`, reason: "expected type names" };
+  },
+  describe: (node) => ({ type: scalarSummary(node.schema), travels: "" }),
+  emitType: (node) => scalarType(node.schema, node.types),
+};
+
+/** A short enum is clearer spelt out; a long one only by its size. */
+const MAX_ENUM_TEXT = 40;
+
+const clip = (text: string): string => (text.length <= MAX_ENUM_TEXT ? text : `${text.slice(0, MAX_ENUM_TEXT - 1)}…`);
+
+/** What values a scalar holds, briefly, for inspection. */
+function scalarSummary(schema: Readonly<Record<string, JsonValue>>): string {
+  if (schema.const !== undefined) return `const ${clip(JSON.stringify(schema.const))}`;
+  if (Array.isArray(schema.enum)) {
+    const spelt = schema.enum.map((v) => JSON.stringify(v)).join(" | ");
+    return spelt.length <= MAX_ENUM_TEXT ? spelt : `enum (${schema.enum.length})`;
+  }
+  const type = schema.type;
+  const base = Array.isArray(type) ? type.join(" | ") : typeof type === "string" ? type : "any";
+  return typeof schema.format === "string" ? `${base} (${schema.format})` : base;
+}
+
+/** The TypeScript type: the literals of an enum or const (those of the node's types), else the types. */
+function scalarType(schema: JsonObject, types: readonly JsonType[]): Rendered {
+  let literals: JsonValue[] | undefined;
+  if (schema.const !== undefined) literals = [schema.const];
+  else if (Array.isArray(schema.enum)) literals = schema.enum;
+  let parts: string[];
+  if (literals !== undefined) {
+    parts = [
+      ...new Set(
+        literals
+          .filter((v) => {
+            const t = jsonTypeOf(v);
+            return t !== undefined && types.includes(t);
+          })
+          .map((v) => JSON.stringify(v)),
+      ),
+    ];
+    if (parts.length === 0) parts = ["never"];
+  } else {
+    parts = [...new Set(types)];
+  }
+  return { text: parts.join(" | "), union: parts.length > 1 };
 }

@@ -9,14 +9,14 @@
  * Exclusivity (oneOf) is not the wire's job: the final validation enforces it.
  */
 
-import type { Node, ObjectNode, UnionNode, UnionRule } from "../ir/nodes.js";
+import type { Defs } from "../ir/children.js";
+import type { Node, ObjectNode, Plan, UnionNode, UnionRule } from "../ir/nodes.js";
 import { canonicalJson, isPlainObject, JSON_TYPES, type JsonObject, type JsonType, jsonTypeOf } from "../json.js";
+import { type Check, type Construct, checkSchema } from "./construct.js";
 import { type EncodeContext, FAIL, type Fail, failAt, TRIAL, type WalkContext, type WireContext } from "./context.js";
-import { decodeNode, encodeNode, isIdentity, wireOf, wireTypesOf } from "./dispatch.js";
+import { childrenOf, decodeNode, encodeNode, isIdentity, wireOf, wireTypesOf } from "./registry.js";
 
-type Defs = Readonly<Record<string, Node>>;
-
-export function unionWire(node: UnionNode, wctx: WireContext): JsonObject {
+function unionWire(node: UnionNode, wctx: WireContext): JsonObject {
   const annotations = node.schema;
   if (node.rule.by === "tag") {
     return {
@@ -34,7 +34,7 @@ export function unionWire(node: UnionNode, wctx: WireContext): JsonObject {
   return { ...annotations, anyOf: wires };
 }
 
-export function unionWireTypes(node: UnionNode, defs: Defs, seen: Set<string>): JsonType[] {
+function unionWireTypes(node: UnionNode, defs: Defs, seen: Set<string>): JsonType[] {
   if (node.rule.by === "tag") return ["object"];
   const out = new Set<JsonType>();
   for (const b of node.branches) for (const t of wireTypesOf(b, defs, seen)) out.add(t);
@@ -138,7 +138,7 @@ function decoderBranch(node: UnionNode, wire: unknown): number {
   }
 }
 
-export function encodeUnion(node: UnionNode, value: unknown, ctx: EncodeContext): unknown | Fail {
+function encodeUnion(node: UnionNode, value: unknown, ctx: EncodeContext): unknown | Fail {
   let firstError = ctx.error;
   for (const i of ctx.branchOrder(node, value)) {
     const branch = node.branches[i]!;
@@ -163,7 +163,7 @@ function isIdentitySafe(node: UnionNode, i: number, j: number, ctx: EncodeContex
   return isIdentity(node.branches[i]!, ctx.defs) && isIdentity(node.branches[j]!, ctx.defs);
 }
 
-export function decodeUnion(node: UnionNode, wire: unknown, ctx: WalkContext): unknown | Fail {
+function decodeUnion(node: UnionNode, wire: unknown, ctx: WalkContext): unknown | Fail {
   if (node.rule.by === "same") return decodeAnyBranch(node, wire, ctx);
   const i = decoderBranch(node, wire);
   if (i < 0) {
@@ -224,3 +224,119 @@ function decodeAnyBranch(node: UnionNode, wire: unknown, ctx: WalkContext): unkn
   ctx.error = outer;
   return failAt(ctx, "wire-violation", "expected a value of one of the alternatives");
 }
+
+/**
+ * Every source location encode tests branches against (in unions whose
+ * branches JSON types do not tell apart), sorted: a generated module compiles
+ * a validator for each.
+ */
+export function branchTestPointers(plan: Plan): string[] {
+  const out = new Set<string>();
+  const work: Node[] = [plan.root, ...Object.values(plan.defs)];
+  while (work.length > 0) {
+    const node = work.pop()!;
+    if (node.kind === "union" && node.branchTypes === undefined) {
+      for (const sources of node.branchSources) for (const p of sources) out.add(p);
+    }
+    for (const c of childrenOf(node)) work.push(c.node);
+  }
+  return [...out].sort();
+}
+
+function unionTravels(rule: UnionRule): string {
+  switch (rule.by) {
+    case "same":
+      return "as is, every branch alike";
+    case "type":
+      return "by JSON type";
+    case "discriminator":
+      return `by discriminator ${JSON.stringify(rule.field)}`;
+    case "tag":
+      return "tagged {branch, value}";
+  }
+}
+
+const bad = (path: string, reason: string): Check => ({ ok: false, path, reason });
+
+function checkUnion(n: Readonly<Record<string, unknown>>, at: string): Check {
+  if (!Array.isArray(n.branches) || n.branches.length === 0) return bad(`${at}/branches`, "expected branches");
+  const pointers = (p: unknown) => Array.isArray(p) && p.length > 0 && p.every((s) => typeof s === "string");
+  if (
+    !Array.isArray(n.branchSources) ||
+    n.branchSources.length !== n.branches.length ||
+    !n.branchSources.every(pointers)
+  ) {
+    return bad(`${at}/branchSources`, "one non-empty list of pointers per branch");
+  }
+  if (n.branchTypes !== undefined) {
+    const types = n.branchTypes;
+    const typeList = (t: unknown) =>
+      Array.isArray(t) && t.every((x) => JSON_TYPES.includes(x as (typeof JSON_TYPES)[number]));
+    if (!Array.isArray(types) || types.length !== n.branches.length || !types.every(typeList)) {
+      return bad(`${at}/branchTypes`, "one list of JSON types per branch");
+    }
+  }
+  return checkRule(n.rule, n.branches.length, `${at}/rule`);
+}
+
+function checkRule(rule: unknown, count: number, at: string): Check {
+  if (!isPlainObject(rule)) return bad(at, "expected a rule");
+  const inRange = (v: unknown) => typeof v === "number" && Number.isInteger(v) && v >= 0 && v < count;
+  switch (rule.by) {
+    case "same":
+    case "tag":
+      return { ok: true };
+    case "type":
+      return isPlainObject(rule.types) && Object.values(rule.types).every(inRange)
+        ? { ok: true }
+        : bad(at, "branch out of range");
+    case "discriminator":
+      return typeof rule.field === "string" && isPlainObject(rule.values) && Object.values(rule.values).every(inRange)
+        ? { ok: true }
+        : bad(at, "branch out of range");
+    default:
+      return bad(at, "unknown rule");
+  }
+}
+
+export const union: Construct<UnionNode> = {
+  kind: "union",
+  inPlace: true,
+  children: (node) => node.branches.map((b, i) => ({ node: b, at: `|${i}` })),
+  mapChildren(node, f) {
+    const branches = node.branches.map((b, i) => f({ node: b, at: `|${i}` }).node);
+    return branches.every((b, i) => b === node.branches[i]) ? node : { ...node, branches };
+  },
+  wire: unionWire,
+  encode: encodeUnion,
+  decode: decodeUnion,
+  wireTypes: unionWireTypes,
+  identity: (node, defs) =>
+    node.rule.by === "same" || (node.rule.by === "type" && node.branches.every((b) => isIdentity(b, defs))),
+  settle: (node, defs, unsettled) => ({ ...node, rule: chooseRule(node.branches, defs, unsettled) }),
+  pathStep(node, { tokens, i, value }) {
+    if (node.rule.by !== "tag" || tokens[i] !== "value") return undefined;
+    const b = isPlainObject(value) ? value.branch : undefined;
+    const branch = typeof b === "number" ? node.branches[b] : undefined;
+    if (branch === undefined) return undefined;
+    return { node: branch, value: (value as Record<string, unknown>).value, next: i + 1 };
+  },
+  check(node, at, ctx) {
+    const schema = checkSchema(node, at);
+    if (!schema.ok) return schema;
+    const own = checkUnion(node, at);
+    if (own.ok) for (const [i, b] of (node.branches as unknown[]).entries()) ctx.push(b, `${at}/branches/${i}`);
+    return own;
+  },
+  describe: (node) => ({
+    type: `union (${node.branches.length})`,
+    travels: unionTravels(node.rule),
+    extra: { rule: node.rule.by, ...(node.rule.by === "discriminator" ? { discriminator: node.rule.field } : {}) },
+  }),
+  emitType(node, ctx) {
+    let parts = [...new Set(node.branches.map((b) => ctx.inPlace(b).text))];
+    // A branch that only named its own cycle adds nothing.
+    if (parts.length > 1) parts = parts.filter((p) => p !== "never");
+    return { text: parts.join(" | "), union: parts.length > 1 };
+  },
+};

@@ -10,9 +10,10 @@
  * type may admit more than the contract, never less.
  */
 import type { Bundle } from "../bundle/bundle.js";
+import { constructOf } from "../constructs/registry.js";
 import { fail, ok, type Result } from "../errors.js";
-import type { MapNode, MixedNode, Node, ObjectNode } from "../ir/nodes.js";
-import { isPlainObject, type JsonObject, type JsonType, type JsonValue, jsonTypeOf } from "../json.js";
+import type { Field, KeySchema, Node } from "../ir/nodes.js";
+import { isPlainObject, type JsonObject } from "../json.js";
 
 export interface EmitTypesOptions {
   /** Name of the arguments type. Default: the tool name in PascalCase + "Arguments". */
@@ -90,9 +91,25 @@ export function emitTypes(bundle: Bundle, options: EmitTypesOptions = {}): Resul
 }
 
 /** How a rendered type binds: a union must be parenthesised before `[]`. */
-interface Rendered {
+export interface Rendered {
   readonly text: string;
   readonly union: boolean;
+  /** An object type's body, `{ … }`: a definition of it is declared as an interface. */
+  readonly body?: boolean;
+}
+
+/** What a construct's `emitType` may ask of the writer, at the position being rendered. */
+export interface TypeContext {
+  /** A child inside structure (an item, a member, an entry's value). */
+  child(node: Node): Rendered;
+  /** A child that reads the same value, no structure between (a union branch). */
+  inPlace(node: Node): Rendered;
+  /** An object type of these members, plus an index signature for dynamic members of type `dynamic`. */
+  objectBody(fields: readonly Field[], dynamic?: Node): string;
+  mapBody(key: KeySchema, value: Node): string;
+  reference(def: string): Rendered;
+  /** Any JSON value. */
+  json(): Rendered;
 }
 
 class TypesWriter {
@@ -140,10 +157,9 @@ class TypesWriter {
 
   private declaration(name: string, node: Node, description: string | undefined, def: string | undefined): string {
     const doc = description !== undefined ? `${jsDoc(description, "")}\n` : "";
-    if (node.kind === "object" || node.kind === "mixed") {
-      return `${doc}export interface ${name} ${this.objectBody(node, "", def)}`;
-    }
-    return `${doc}export type ${name} = ${this.render(node, "", def, false).text};`;
+    const rendered = this.render(node, "", def, false);
+    if (rendered.body === true) return `${doc}export interface ${name} ${rendered.text}`;
+    return `${doc}export type ${name} = ${rendered.text};`;
   }
 
   /**
@@ -152,95 +168,75 @@ class TypesWriter {
    * itself, so its members are written in place instead.
    */
   private render(node: Node, indent: string, def: string | undefined, guarded: boolean, seen?: Set<string>): Rendered {
-    switch (node.kind) {
-      case "scalar":
-        return scalarType(node.schema, node.types);
-      case "array": {
-        const items = this.render(node.items, indent, def, true);
-        return { text: items.union ? `(${items.text})[]` : `${items.text}[]`, union: false };
-      }
-      case "object":
-      case "mixed":
-        return { text: this.objectBody(node, indent, def), union: false };
-      case "map":
-        return { text: this.mapBody(node, indent, def), union: false };
-      case "union": {
-        let parts = unique(node.branches.map((b) => this.render(b, indent, def, guarded, seen).text));
-        // A branch that only named its own cycle adds nothing.
-        if (parts.length > 1) parts = parts.filter((p) => p !== "never");
-        return { text: parts.join(" | "), union: parts.length > 1 };
-      }
-      case "ref": {
-        const cycle = def === undefined ? undefined : this.unguardedCycles.get(def);
-        if (!guarded && cycle?.has(node.def)) {
-          // The least type that satisfies the cycle: its members without the self-reference.
-          const visited = seen ?? new Set([def!]);
-          if (visited.has(node.def)) return { text: "never", union: false };
-          visited.add(node.def);
-          const target = this.defs[node.def];
-          return target === undefined ? unknownType() : this.render(target, indent, def, false, visited);
-        }
-        return { text: this.names.get(node.def) ?? "unknown", union: false };
-      }
-      case "any":
-      case "json-text":
+    const ctx: TypeContext = {
+      child: (child) => this.render(child, indent, def, true),
+      inPlace: (child) => this.render(child, indent, def, guarded, seen),
+      objectBody: (fields, dynamic) => this.objectBody(fields, dynamic, indent, def),
+      mapBody: (key, value) => this.mapBody(key, value, indent, def),
+      reference: (name) => this.reference(name, indent, def, guarded, seen),
+      json: () => {
         this.usesJson = true;
         return { text: JSON_VALUE, union: false };
-    }
+      },
+    };
+    return constructOf(node).emitType(node, ctx);
   }
 
-  private objectBody(node: ObjectNode | MixedNode, indent: string, def: string | undefined): string {
+  private reference(
+    name: string,
+    indent: string,
+    def: string | undefined,
+    guarded: boolean,
+    seen: Set<string> | undefined,
+  ): Rendered {
+    const cycle = def === undefined ? undefined : this.unguardedCycles.get(def);
+    if (!guarded && cycle?.has(name)) {
+      // The least type that satisfies the cycle: its members without the self-reference.
+      const visited = seen ?? new Set([def!]);
+      if (visited.has(name)) return { text: "never", union: false };
+      visited.add(name);
+      const referent = this.defs[name];
+      return referent === undefined ? unknownType() : this.render(referent, indent, def, false, visited);
+    }
+    return { text: this.names.get(name) ?? "unknown", union: false };
+  }
+
+  private objectBody(
+    fields: readonly Field[],
+    dynamic: Node | undefined,
+    indent: string,
+    def: string | undefined,
+  ): string {
     const inner = `${indent}  `;
     const lines: string[] = [];
     const fieldTypes: string[] = [];
-    for (const field of node.fields) {
+    for (const field of fields) {
       const description = field.annotations?.description;
       if (typeof description === "string") lines.push(jsDoc(description, inner));
       const type = this.render(field.node, inner, def, true).text;
       fieldTypes.push(type);
       lines.push(`${inner}${propertyName(field.name)}${field.optional ? "?" : ""}: ${type};`);
     }
-    if (node.kind === "mixed") {
+    if (dynamic !== undefined) {
       // An index signature must admit every declared member's type, and undefined
       // for an optional one when exactOptionalPropertyTypes is off.
-      const value = this.render(node.value, inner, def, true).text;
+      const value = this.render(dynamic, inner, def, true).text;
       const all = unique([value, ...fieldTypes]);
-      if (node.fields.some((f) => f.optional)) all.push("undefined");
+      if (fields.some((f) => f.optional)) all.push("undefined");
       lines.push(`${inner}[key: string]: ${all.join(" | ")};`);
     }
     if (lines.length === 0) return "{ [key: string]: never }";
     return `{\n${lines.join("\n")}\n${indent}}`;
   }
 
-  private mapBody(node: MapNode, indent: string, def: string | undefined): string {
-    const value = this.render(node.value, `${indent}  `, def, true).text;
-    const keys = keyLiterals(node.key);
+  private mapBody(key: KeySchema, valueNode: Node, indent: string, def: string | undefined): string {
+    const value = this.render(valueNode, `${indent}  `, def, true).text;
+    const keys = keyLiterals(key);
     if (keys !== undefined) {
       return keys.length === 0 ? "{ [key: string]: never }" : `{ [K in ${keys.join(" | ")}]?: ${value} }`;
     }
     return `{ [key: string]: ${value} }`;
   }
-}
-
-function scalarType(schema: JsonObject, types: readonly JsonType[]): Rendered {
-  let literals: JsonValue[] | undefined;
-  if (schema.const !== undefined) literals = [schema.const];
-  else if (Array.isArray(schema.enum)) literals = schema.enum;
-  let parts: string[];
-  if (literals !== undefined) {
-    parts = unique(
-      literals
-        .filter((v) => {
-          const t = jsonTypeOf(v);
-          return t !== undefined && types.includes(t);
-        })
-        .map((v) => JSON.stringify(v)),
-    );
-    if (parts.length === 0) parts = ["never"];
-  } else {
-    parts = unique(types);
-  }
-  return { text: parts.join(" | "), union: parts.length > 1 };
 }
 
 function keyLiterals(key: JsonObject): string[] | undefined {
@@ -292,7 +288,10 @@ function unguardedCycles(defs: Readonly<Record<string, Node>>): Map<string, Set<
   const edges = new Map<string, Set<string>>();
   const collect = (node: Node, out: Set<string>): void => {
     if (node.kind === "ref") out.add(node.def);
-    else if (node.kind === "union") for (const b of node.branches) collect(b, out);
+    else {
+      const construct = constructOf(node);
+      if (construct.inPlace === true) for (const c of construct.children(node)) collect(c.node, out);
+    }
   };
   for (const [name, node] of Object.entries(defs)) {
     const out = new Set<string>();

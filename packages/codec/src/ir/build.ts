@@ -1,25 +1,50 @@
 /**
- * Source schema -> IR. Each schema position becomes one node that says how its
+ * Source schema -> IR: the stateful walk. The pure schema algebra (types,
+ * merges) is in algebra.ts, the keyword keep/relax decisions in decisions.ts.
+ * Each schema position becomes one node that says how its
  * values travel. Anything the wire cannot carry exactly travels in a form that
  * can represent every valid value (ultimately: any JSON value), and the
  * constraint it could not carry is recorded as relaxed: the final validation
  * against the original schema enforces it.
  */
 import { pointerJoin } from "../errors.js";
-import { isPlainObject, type JsonObject, type JsonType, type JsonValue, pointerTokens, setOwn } from "../json.js";
+import { isPlainObject, type JsonObject, type JsonType, type JsonValue, pointerTokens } from "../json.js";
 import type { Resources } from "../schema/resources.js";
 import type { TargetProfile } from "../targets/profile.js";
 import { patternProblem } from "../validate/regexp.js";
+import {
+  annotationsOf,
+  hasAnnotations,
+  hasAny,
+  hasShape,
+  mergeViews,
+  originOf,
+  primary,
+  primitiveJsonTypes,
+  type Schema,
+  typeSet,
+  type View,
+} from "./algebra.js";
+import type { NodeKinds } from "./children.js";
 import { breakCycles, jsonTextNode } from "./cycles.js";
+import {
+  KEY_SCHEMA_KEYWORDS,
+  keepsArrayKeyword,
+  keepsNumberKeyword,
+  keepsStringKeyword,
+  notTakenReason,
+  refuseDynamicRef,
+  refuseUnsafePattern,
+} from "./decisions.js";
 import { finalizePlan } from "./finalize.js";
 import {
-  ANNOTATIONS,
   ARRAY_SHAPE,
   CONSTRAINT_KEYWORDS,
   NUMBER_KEYWORDS,
   OBJECT_KEYWORDS,
   OBJECT_SHAPE,
   SHAPE_KEYWORDS,
+  STRING_KEYWORDS,
 } from "./keywords.js";
 import type { Field, KeySchema, Node, Plan, Presence, RelaxedConstraint, UnionNode } from "./nodes.js";
 import { Refusal } from "./refusal.js";
@@ -32,22 +57,9 @@ export interface BuildOptions {
   readonly maxNodes: number;
   /** Whether the source is read with draft-07 rules (items arrays, additionalItems). */
   readonly draft07: boolean;
+  /** What the IR stages need of each node kind: compile hands in the constructs registry. */
+  readonly kinds: NodeKinds;
 }
-
-/** A schema position: the schema and the source pointers it stands for (a conjunction, after merging). */
-interface View {
-  readonly schema: unknown;
-  readonly pointers: readonly string[];
-  /**
-   * After a merge, where each keyword came from (keyword -> pointer of the
-   * schema that holds it), so nested unions and refs keep their true locations.
-   */
-  readonly origins?: ReadonlyMap<string, string>;
-  /** After a merge, every source view of each declared property. */
-  readonly propertyParts?: ReadonlyMap<string, readonly View[]>;
-}
-
-type Schema = Record<string, unknown>;
 
 /** Names the wire reserves for its own definitions. */
 export const RESERVED_DEFS = new Set(["strictwire_json", "strictwire_absent"]);
@@ -92,6 +104,7 @@ class Builder {
       { root: rootNode, defs: this.defs, relaxed: this.relaxed, nodes: this.count },
       this.options.target,
       sources,
+      this.options.kinds,
     );
     return finalizePlan(plan, this.options);
   }
@@ -150,9 +163,7 @@ class Builder {
       );
     }
     if (!isPlainObject(s)) throw new Refusal("invalid-schema", pointer, "a schema must be an object or a boolean");
-    if (s.$dynamicRef !== undefined || s.$recursiveRef !== undefined) {
-      throw new Refusal("dynamic-ref", pointer, "dynamic references ($dynamicRef, $recursiveRef) are not supported");
-    }
+    refuseDynamicRef(s, pointer);
     if (typeof s.$ref === "string") return this.reference(view, s, s.$ref);
     if (hasAny(s, ["allOf", "anyOf", "oneOf"])) return this.combination(view, s);
     return this.plain(view, s);
@@ -310,9 +321,7 @@ class Builder {
       if (p === true) continue;
       if (p === false) throw new Refusal("unsupported-schema", at, "allOf contains `false`: no value is valid here");
       if (!isPlainObject(p)) throw new Refusal("invalid-schema", at, "a schema must be an object or a boolean");
-      if (p.$dynamicRef !== undefined || p.$recursiveRef !== undefined) {
-        throw new Refusal("dynamic-ref", at, "dynamic references ($dynamicRef, $recursiveRef) are not supported");
-      }
+      refuseDynamicRef(p, at);
       const rest: Schema = { ...p };
       if (typeof p.$ref === "string") {
         const target = this.resolve(p.$ref, originOf("$ref"));
@@ -372,8 +381,7 @@ class Builder {
       kind: "union",
       branches: kept.map((k) => k.node),
       rule: { by: "tag" }, // decided in finalizePlan, once every definition exists
-      source: primary(view),
-      branchSources: kept.map((k) => k.view.pointers.map(encodeURI).join(" ")),
+      branchSources: kept.map((k) => k.view.pointers.map(encodeURI)),
       schema: annotationsOf(view.schema),
     };
   }
@@ -415,8 +423,7 @@ class Builder {
       kind: "union",
       branches: parts.map((p) => p.node),
       rule: { by: "tag" },
-      source: pointer,
-      branchSources: parts.map(() => view.pointers.map(encodeURI).join(" ")),
+      branchSources: parts.map(() => view.pointers.map(encodeURI)),
       // Each branch takes the values of its own JSON types: encode picks by type.
       branchTypes: parts.map((p) => p.types),
       schema: annotationsOf(s),
@@ -433,30 +440,16 @@ class Builder {
     const hasString = primitives.includes("string");
     const hasNumber = primitives.includes("number") || primitives.includes("integer");
 
-    for (const k of ["minLength", "maxLength", "pattern", "format"]) {
+    refuseUnsafePattern(s.pattern, pointer);
+    for (const k of STRING_KEYWORDS) {
       if (s[k] === undefined) continue;
-      if (k === "pattern" && typeof s.pattern === "string") {
-        const problem = patternProblem(s.pattern);
-        if (problem !== undefined) {
-          throw new Refusal(
-            "unsafe-pattern",
-            pointer,
-            `pattern ${JSON.stringify(s.pattern)} cannot run in linear time: ${problem}`,
-          );
-        }
-      }
-      const keep =
-        hasString &&
-        target.keeps.string.has(k) &&
-        (k !== "format" || target.formats.has(String(s.format))) &&
-        (k !== "pattern" || target.patterns === "any" || isSimplePattern(String(s.pattern)));
-      if (keep) schema[k] = s[k] as JsonValue;
-      else this.relax(pointer, k, `the ${target.name} target does not take it: enforced by the final validation`);
+      if (hasString && keepsStringKeyword(target, k, s[k])) schema[k] = s[k] as JsonValue;
+      else this.relax(pointer, k, notTakenReason(target));
     }
     for (const k of NUMBER_KEYWORDS) {
       if (s[k] === undefined) continue;
-      if (hasNumber && target.keeps.number.has(k) && typeof s[k] === "number") schema[k] = s[k] as number;
-      else this.relax(pointer, k, `the ${target.name} target does not take it: enforced by the final validation`);
+      if (hasNumber && keepsNumberKeyword(target, k, s[k])) schema[k] = s[k] as number;
+      else this.relax(pointer, k, notTakenReason(target));
     }
     this.relaxGeneral(view, s);
     return { kind: "scalar", schema, types: primitiveJsonTypes(primitives) };
@@ -477,9 +470,8 @@ class Builder {
     for (const k of ["minItems", "maxItems"] as const) {
       if (typeof s[k] !== "number") continue;
       const value = s[k] as number;
-      const keep = target.keeps.array.has(k) && !(k === "minItems" && target.minItemsAtMostOne && value > 1);
-      if (keep) schema[k] = value;
-      else this.relax(pointer, k, `the ${target.name} target does not take it: enforced by the final validation`);
+      if (keepsArrayKeyword(target, k, value)) schema[k] = value;
+      else this.relax(pointer, k, notTakenReason(target));
     }
     for (const k of ["uniqueItems", "contains", "minContains", "maxContains", "unevaluatedItems"]) {
       if (s[k] !== undefined) this.relax(pointer, k, "only narrows values: enforced by the final validation");
@@ -642,21 +634,9 @@ class Builder {
     if (names === undefined || names === true) return key;
     const pointer = primary(view);
     const target = this.options.target;
-    if (
-      isPlainObject(names) &&
-      Object.keys(names).every((k) =>
-        ["pattern", "format", "enum", "const", "type", "minLength", "maxLength", "description"].includes(k),
-      )
-    ) {
+    if (isPlainObject(names) && Object.keys(names).every((k) => KEY_SCHEMA_KEYWORDS.has(k))) {
       if (typeof names.pattern === "string") {
-        const problem = patternProblem(names.pattern);
-        if (problem !== undefined) {
-          throw new Refusal(
-            "unsafe-pattern",
-            `${pointer}/propertyNames`,
-            `pattern ${JSON.stringify(names.pattern)} cannot run in linear time: ${problem}`,
-          );
-        }
+        refuseUnsafePattern(names.pattern, `${pointer}/propertyNames`);
         if (target.keeps.string.has("pattern")) key.pattern = names.pattern;
         else this.relax(`${pointer}/propertyNames`, "pattern", "enforced by the final validation");
       }
@@ -665,8 +645,7 @@ class Builder {
       if (typeof names.const === "string") key.const = names.const;
       for (const k of ["format", "minLength", "maxLength"]) {
         if (names[k] === undefined) continue;
-        if (target.keeps.string.has(k) && (k !== "format" || target.formats.has(String(names[k]))))
-          key[k] = names[k] as JsonValue;
+        if (keepsStringKeyword(target, k, names[k])) key[k] = names[k] as JsonValue;
         else this.relax(`${pointer}/propertyNames`, k, "enforced by the final validation");
       }
       return key;
@@ -676,164 +655,7 @@ class Builder {
   }
 }
 
-// ---- pure helpers ---------------------------------------------------------
-
-function primary(view: View): string {
-  return view.pointers[0] ?? "";
-}
-
-/** The pointer of the schema that holds keyword `k` (differs from primary only after a merge). */
-function originOf(view: View, k: string): string {
-  return view.origins?.get(k) ?? primary(view);
-}
-
-function hasAny(s: Schema, keys: readonly string[]): boolean {
-  for (const k of keys) if (s[k] !== undefined) return true;
-  return false;
-}
-
-function hasShape(schema: unknown): boolean {
-  if (!isPlainObject(schema)) return schema === false;
-  for (const k of Object.keys(schema)) if (SHAPE_KEYWORDS.has(k)) return true;
-  return false;
-}
-
-function hasAnnotations(s: Schema): boolean {
-  return typeof s.description === "string" || typeof s.title === "string";
-}
-
-/** Description (and title) travel with a member: they are how the model knows what to write. */
-export function annotationsOf(schema: unknown): JsonObject {
-  const out: JsonObject = {};
-  if (!isPlainObject(schema)) return out;
-  if (typeof schema.description === "string") out.description = schema.description;
-  return out;
-}
-
 /** Any JSON value: its recursive wire form, or JSON text where the target refuses recursion. */
 function anyNode(schema: JsonObject, target: { readonly recursion: boolean }): Node {
   return target.recursion ? { kind: "any", schema } : jsonTextNode(schema);
-}
-
-type TypeName = JsonType | "integer";
-const ALL_TYPES: readonly TypeName[] = ["object", "array", "string", "number", "integer", "boolean", "null"];
-
-/** The types a schema admits, from `type`, else from enum/const values, else all. */
-function typeSet(s: Schema): Set<TypeName> {
-  let types: Set<TypeName>;
-  if (typeof s.type === "string") types = new Set([s.type as TypeName]);
-  else if (Array.isArray(s.type)) types = new Set(s.type.filter((t): t is TypeName => typeof t === "string"));
-  else types = new Set(ALL_TYPES);
-  if (types.has("number")) types.delete("integer");
-  const values: unknown[] | undefined = s.const !== undefined ? [s.const] : Array.isArray(s.enum) ? s.enum : undefined;
-  if (values !== undefined) {
-    const allowed = new Set<TypeName>();
-    for (const v of values) {
-      if (v === null) allowed.add("null");
-      else if (typeof v === "string") allowed.add("string");
-      else if (typeof v === "boolean") allowed.add("boolean");
-      else if (typeof v === "number") {
-        if (types.has("number")) allowed.add("number");
-        else if (Number.isInteger(v)) allowed.add(types.has("integer") ? "integer" : "number");
-        else allowed.add("number");
-      } else if (Array.isArray(v)) allowed.add("array");
-      else if (typeof v === "object") allowed.add("object");
-    }
-    types = new Set([...types].filter((t) => allowed.has(t) || (t === "integer" && allowed.has("number"))));
-  }
-  return types;
-}
-
-function primitiveJsonTypes(primitives: readonly string[]): JsonType[] {
-  const out = new Set<JsonType>();
-  for (const p of primitives) out.add(p === "integer" ? "number" : (p as JsonType));
-  return [...out];
-}
-
-/** Anthropic-style "simple" patterns: no backreferences, lookaround or word boundaries. */
-function isSimplePattern(pattern: string): boolean {
-  return !/\\[1-9bB]|\(\?[=!<]/.test(pattern);
-}
-
-/**
- * Merge plain conjuncts into one schema that can carry every value all of them
- * accept. The merged wire may accept more; the final validation narrows it.
- * Returns undefined when the types have nothing in common.
- */
-export function mergeViews(all: readonly View[]): View | undefined {
-  // Parts that say nothing (true, {}, annotations only) add nothing to a conjunction.
-  const parts = all.filter((p) => !isTrivial(p.schema));
-  if (parts.length === 0) return all[0];
-  if (parts.length === 1) return parts[0];
-  const pointers = parts.flatMap((p) => p.pointers);
-  const merged: Schema = {};
-  const origins = new Map<string, string>();
-  let types: Set<TypeName> | undefined;
-  const properties = new Map<string, View[]>();
-  const required = new Set<string>();
-  const additional: unknown[] = [];
-  for (const part of parts) {
-    const s = part.schema;
-    if (!isPlainObject(s)) return undefined;
-    const originOf = (k: string): string => part.origins?.get(k) ?? primary(part);
-    if (s.type !== undefined) {
-      const t = typeSet({ type: s.type });
-      types = types === undefined ? t : intersectTypes(types, t);
-    }
-    if (isPlainObject(s.properties)) {
-      for (const [name, sub] of Object.entries(s.properties)) {
-        const list = properties.get(name) ?? [];
-        const nested = part.propertyParts?.get(name);
-        if (nested) list.push(...nested);
-        else list.push({ schema: sub, pointers: [pointerJoin(`${originOf("properties")}/properties`, name)] });
-        properties.set(name, list);
-      }
-    }
-    if (Array.isArray(s.required)) for (const r of s.required) if (typeof r === "string") required.add(r);
-    if (s.additionalProperties !== undefined) additional.push(s.additionalProperties);
-    for (const [k, v] of Object.entries(s)) {
-      if (k === "type" || k === "properties" || k === "required" || k === "additionalProperties") continue;
-      // First writer wins for the wire; every part is still enforced by the final validation.
-      if (merged[k] === undefined) {
-        setOwn(merged, k, v);
-        origins.set(k, originOf(k));
-      }
-    }
-  }
-  if (types !== undefined) {
-    if (types.size === 0) return undefined;
-    merged.type = [...types];
-  }
-  if (properties.size > 0) {
-    const props: Schema = {};
-    for (const [name, views] of properties)
-      setOwn(props, name, views.length === 1 ? views[0]!.schema : { allOf: views.map((v) => v.schema) });
-    merged.properties = props;
-  }
-  if (required.size > 0) merged.required = [...required];
-  if (additional.length > 0) {
-    merged.additionalProperties = additional.includes(false)
-      ? false
-      : additional.length === 1
-        ? additional[0]
-        : { allOf: additional };
-  }
-  return { schema: merged, pointers, origins, propertyParts: properties };
-}
-
-function isTrivial(schema: unknown): boolean {
-  if (schema === true) return true;
-  if (!isPlainObject(schema)) return false;
-  for (const k of Object.keys(schema)) if (!ANNOTATIONS.has(k)) return false;
-  return true;
-}
-
-function intersectTypes(a: Set<TypeName>, b: Set<TypeName>): Set<TypeName> {
-  const out = new Set<TypeName>();
-  for (const t of a) {
-    if (b.has(t)) out.add(t);
-    else if (t === "integer" && b.has("number")) out.add("integer");
-    else if (t === "number" && b.has("integer")) out.add("integer");
-  }
-  return out;
 }

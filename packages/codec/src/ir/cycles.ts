@@ -7,7 +7,8 @@
  */
 
 import { isPlainObject, type JsonObject, setOwn } from "../json.js";
-import type { Field, JsonTextNode, Node, Plan, RelaxedConstraint } from "./nodes.js";
+import { type Child, type NodeKinds, refsOf } from "./children.js";
+import type { JsonTextNode, Node, Plan, RelaxedConstraint } from "./nodes.js";
 
 export interface CycleTarget {
   readonly name: string;
@@ -35,13 +36,18 @@ export function jsonTextNode(annotations: JsonObject, what = "Any JSON value"): 
  * `sources` says where each definition stands in the source: what is relaxed
  * names the place, and JSON text names the schema its value must match.
  */
-export function breakCycles(plan: Plan, target: CycleTarget, sources: ReadonlyMap<string, DefSource>): Plan {
-  const recursive = target.recursion ? new Set<string>() : recursiveDefs(plan.defs);
+export function breakCycles(
+  plan: Plan,
+  target: CycleTarget,
+  sources: ReadonlyMap<string, DefSource>,
+  kinds: NodeKinds,
+): Plan {
+  const recursive = target.recursion ? new Set<string>() : recursiveDefs(plan.defs, kinds);
   const what = new Map([...recursive].map((name) => [name, heldBy(name, sources.get(name))]));
-  const rewrite = (node: Node): Node => rewriteNode(node, what);
+  const rewrite = (node: Node): Node => rewriteNode(node, what, kinds);
   const root = rewrite(plan.root);
   const defs: Record<string, Node> = {};
-  for (const name of reachable(root, plan.defs, what)) defs[name] = rewrite(plan.defs[name]!);
+  for (const name of reachable(root, plan.defs, what, kinds)) defs[name] = rewrite(plan.defs[name]!);
   const relaxed: RelaxedConstraint[] = [...plan.relaxed];
   for (const name of recursive) {
     relaxed.push({
@@ -65,44 +71,16 @@ function heldBy(name: string, source: DefSource | undefined): string {
 
 // ---- the reference graph --------------------------------------------------
 
-/** Definitions a node refers to directly (not through other definitions). */
-function refsOf(node: Node, out: Set<string>): Set<string> {
-  switch (node.kind) {
-    case "ref":
-      out.add(node.def);
-      break;
-    case "array":
-      refsOf(node.items, out);
-      break;
-    case "object":
-      for (const f of node.fields) refsOf(f.node, out);
-      break;
-    case "mixed":
-      for (const f of node.fields) refsOf(f.node, out);
-      refsOf(node.value, out);
-      break;
-    case "map":
-      refsOf(node.value, out);
-      break;
-    case "union":
-      for (const b of node.branches) refsOf(b, out);
-      break;
-    default:
-      break;
-  }
-  return out;
-}
-
 /**
  * Definitions on a cycle: Tarjan's strongly connected components, kept
  * iterative because a long chain of references must not grow the stack.
  */
-export function recursiveDefs(defs: Readonly<Record<string, Node>>): Set<string> {
+export function recursiveDefs(defs: Readonly<Record<string, Node>>, kinds: NodeKinds): Set<string> {
   const edges = new Map<string, string[]>();
   for (const name of Object.keys(defs)) {
     edges.set(
       name,
-      [...refsOf(defs[name]!, new Set())].filter((d) => Object.hasOwn(defs, d)),
+      [...refsOf(kinds, defs[name]!)].filter((d) => Object.hasOwn(defs, d)),
     );
   }
   const index = new Map<string, number>();
@@ -154,14 +132,19 @@ export function recursiveDefs(defs: Readonly<Record<string, Node>>): Set<string>
 }
 
 /** Definitions still referenced from the root, following references. */
-function reachable(root: Node, defs: Readonly<Record<string, Node>>, recursive: ReadonlyMap<string, string>): string[] {
+function reachable(
+  root: Node,
+  defs: Readonly<Record<string, Node>>,
+  recursive: ReadonlyMap<string, string>,
+  kinds: NodeKinds,
+): string[] {
   const seen = new Set<string>();
-  const work = [...refsOf(root, new Set())];
+  const work = [...refsOf(kinds, root)];
   while (work.length > 0) {
     const name = work.pop()!;
     if (seen.has(name) || recursive.has(name) || !Object.hasOwn(defs, name)) continue;
     seen.add(name);
-    work.push(...refsOf(defs[name]!, new Set()));
+    work.push(...refsOf(kinds, defs[name]!));
   }
   // Keep the builder's order: the wire sorts names anyway, the plan reads better unchanged.
   return Object.keys(defs).filter((name) => seen.has(name));
@@ -173,36 +156,19 @@ function reachable(root: Node, defs: Readonly<Record<string, Node>>, recursive: 
  * The node with every reference into a recursive definition (the keys of
  * `recursive`, each with what its text holds) turned into JSON text.
  */
-function rewriteNode(node: Node, recursive: ReadonlyMap<string, string>): Node {
+function rewriteNode(node: Node, recursive: ReadonlyMap<string, string>, kinds: NodeKinds): Node {
   if (recursive.size === 0) return node;
-  switch (node.kind) {
-    case "ref": {
-      const what = recursive.get(node.def);
-      return what !== undefined ? jsonTextNode({}, what) : node;
-    }
-    case "array":
-      return { ...node, items: rewriteNode(node.items, recursive) };
-    case "object":
-      return { ...node, fields: node.fields.map((f) => rewriteField(f, recursive)) };
-    case "mixed":
-      return {
-        ...node,
-        fields: node.fields.map((f) => rewriteField(f, recursive)),
-        value: rewriteNode(node.value, recursive),
-      };
-    case "map":
-      return { ...node, value: rewriteNode(node.value, recursive) };
-    case "union":
-      return { ...node, branches: node.branches.map((b) => rewriteNode(b, recursive)) };
-    default:
-      return node;
+  if (node.kind === "ref") {
+    const what = recursive.get(node.def);
+    return what !== undefined ? jsonTextNode({}, what) : node;
   }
+  return kinds.mapChildren(node, (child) => rewriteChild(child, recursive, kinds));
 }
 
 /** A member's description goes onto its JSON text, where the wire shows it. */
-function rewriteField(field: Field, recursive: ReadonlyMap<string, string>): Field {
-  const node = field.node;
-  const what = node.kind === "ref" ? recursive.get(node.def) : undefined;
-  if (what !== undefined) return { ...field, node: jsonTextNode(field.annotations ?? {}, what) };
-  return { ...field, node: rewriteNode(node, recursive) };
+function rewriteChild(child: Child, recursive: ReadonlyMap<string, string>, kinds: NodeKinds): Child {
+  const node = child.node;
+  const what = child.field !== undefined && node.kind === "ref" ? recursive.get(node.def) : undefined;
+  if (what !== undefined) return { ...child, node: jsonTextNode(child.field?.annotations ?? {}, what) };
+  return { ...child, node: rewriteNode(node, recursive, kinds) };
 }

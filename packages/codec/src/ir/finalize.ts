@@ -9,9 +9,8 @@
  * definition where it is first used); the rest travel as `presence` says.
  */
 
-import { wireTypesOf } from "../constructs/dispatch.js";
-import { chooseRule } from "../constructs/union.js";
-import type { Field, Node, Plan, Presence, UnionRule } from "./nodes.js";
+import type { Child, NodeKinds } from "./children.js";
+import type { Node, Plan, Presence } from "./nodes.js";
 import { Refusal } from "./refusal.js";
 
 /** Nested definitions followed at most while settling: a longer chain is a schema bomb. */
@@ -25,11 +24,16 @@ export interface FinalizeOptions {
     readonly presence: Presence;
     readonly toolSet: { readonly maxOptionalParameters?: number };
   };
+  /** What the walk needs of each node kind (the constructs registry). */
+  readonly kinds: NodeKinds;
 }
 
+/** The plan with every decision made: a new plan, the one given is left as it was. */
 export function finalizePlan(plan: Plan, options: FinalizeOptions): Plan {
+  const { kinds } = options;
   const state = new Map<string, "visiting" | "done">();
-  const defs = plan.defs;
+  // Definitions as settled so far: the decisions below read the settled form where there is one.
+  const defs: Record<string, Node> = { ...plan.defs };
   checkAliases(defs);
   let depth = 0;
   let nativeLeft =
@@ -37,41 +41,26 @@ export function finalizePlan(plan: Plan, options: FinalizeOptions): Plan {
       ? (options.target.toolSet.maxOptionalParameters ?? Number.POSITIVE_INFINITY)
       : 0;
 
-  const visit = (node: Node): void => {
-    switch (node.kind) {
-      case "array":
-        visit(node.items);
-        return;
-      case "object":
-        settleFields(node.fields);
-        return;
-      case "mixed":
-        settleFields(node.fields);
-        visit(node.value);
-        return;
-      case "map":
-        visit(node.value);
-        return;
-      case "union":
-        for (const b of node.branches) visit(b);
-        (node as { rule: UnionRule }).rule = chooseRule(node.branches, defs, unsettled());
-        return;
-      case "ref": {
-        if (state.has(node.def)) return;
-        const def = defs[node.def];
-        if (def === undefined) return;
-        state.set(node.def, "visiting");
-        if (++depth > MAX_CHAIN) {
-          throw new Refusal("expansion-limit", "", `references nest more than ${MAX_CHAIN} definitions deep`);
-        }
-        visit(def);
-        depth--;
-        state.set(node.def, "done");
-        return;
-      }
-      default:
-        return;
+  const visit = (node: Node): Node => {
+    if (node.kind === "ref") {
+      settleDef(node.def);
+      return node;
     }
+    const settled = kinds.mapChildren(node, settleChild);
+    return kinds.settle(settled, defs, unsettled());
+  };
+
+  const settleDef = (name: string): void => {
+    if (state.has(name)) return;
+    const def = defs[name];
+    if (def === undefined) return;
+    state.set(name, "visiting");
+    if (++depth > MAX_CHAIN) {
+      throw new Refusal("expansion-limit", "", `references nest more than ${MAX_CHAIN} definitions deep`);
+    }
+    defs[name] = visit(def);
+    depth--;
+    state.set(name, "done");
   };
 
   const unsettled = (): Set<string> => {
@@ -80,25 +69,26 @@ export function finalizePlan(plan: Plan, options: FinalizeOptions): Plan {
     return out;
   };
 
-  const settleFields = (fields: readonly Field[]): void => {
-    for (const f of fields) {
-      // Taken before the member's own members: document order.
-      const native = f.optional && nativeLeft > 0;
-      if (native) nativeLeft--;
-      visit(f.node);
-      if (f.optional) (f as { presence?: Presence }).presence = native ? "native" : presenceFor(f.node);
-    }
+  const settleChild = (child: Child): Child => {
+    const field = child.field;
+    if (field === undefined) return { ...child, node: visit(child.node) };
+    // Taken before the member's own members: document order.
+    const native = field.optional && nativeLeft > 0;
+    if (native) nativeLeft--;
+    const node = visit(child.node);
+    if (!field.optional) return { ...child, node };
+    return { ...child, node, field: { ...field, presence: native ? "native" : presenceFor(node) } };
   };
 
   const presenceFor = (child: Node): Presence => {
     if (options.presence !== "compact") return "tagged";
     // null already means something for this member, so it cannot also mean "absent".
-    return wireTypesOf(child, defs, unsettled()).includes("null") ? "tagged" : "compact";
+    return kinds.wireTypes(child, defs, unsettled()).includes("null") ? "tagged" : "compact";
   };
 
-  visit(plan.root);
-  for (const name of Object.keys(defs)) visit({ kind: "ref", def: name });
-  return plan;
+  const root = visit(plan.root);
+  for (const name of Object.keys(plan.defs)) settleDef(name);
+  return { ...plan, root, defs };
 }
 
 /** A definition that only points at another must reach structure: a pure cycle has no wire form. */

@@ -78,13 +78,12 @@ export interface UnionNode {
   readonly kind: "union";
   readonly branches: readonly Node[];
   readonly rule: UnionRule;
-  /** JSON Pointer of the union in the source schema: encode picks a branch by validating there. */
-  readonly source: string;
   /**
-   * Where each branch stands in the source (space-separated pointers, all of
-   * which a value must satisfy): encode picks the first branch that validates.
+   * Where each branch stands in the source: JSON Pointers written as URI
+   * fragments (what `$ref` takes), all of which a value of the branch must
+   * satisfy. Encode tries the branches a value satisfies first.
    */
-  readonly branchSources: readonly string[];
+  readonly branchSources: readonly (readonly string[])[];
   /** When set, the original JSON types each branch takes: encode picks by the value's type. */
   readonly branchTypes?: readonly (readonly JsonType[])[];
   readonly schema: JsonObject;

@@ -8,6 +8,9 @@ import type { JsonType } from "../json.js";
 
 export type TargetName = "openai" | "anthropic" | "gemini";
 
+/** Every target, by name: kept here, apart from the tables, so that loading a bundle reads no target table. */
+export const TARGET_NAMES: readonly TargetName[] = ["openai", "anthropic", "gemini"];
+
 export interface Fact {
   readonly fact: string;
   readonly source: string;

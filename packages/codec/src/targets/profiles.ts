@@ -4,9 +4,9 @@ import { gemini } from "./gemini.js";
 import { openai } from "./openai.js";
 import type { TargetName, TargetProfile } from "./profile.js";
 
-const PROFILES: Readonly<Record<TargetName, TargetProfile>> = { openai, anthropic, gemini };
+export { TARGET_NAMES } from "./profile.js";
 
-export const TARGET_NAMES: readonly TargetName[] = ["openai", "anthropic", "gemini"];
+const PROFILES: Readonly<Record<TargetName, TargetProfile>> = { openai, anthropic, gemini };
 
 export function targetProfile(name: TargetName): TargetProfile {
   return PROFILES[name];

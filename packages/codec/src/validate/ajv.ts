@@ -2,12 +2,10 @@
  * Validators: ajv compiled once per bundle and reused for every call. Failures
  * become Issues with JSON Pointer paths in the terms of the validated value.
  */
-import { Ajv, type ErrorObject, type Options, type ValidateFunction } from "ajv";
+import { Ajv, type Options, type ValidateFunction } from "ajv";
 import { Ajv2019 } from "ajv/dist/2019.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import * as addFormatsModule from "ajv-formats";
-import type { Issue } from "../errors.js";
-import { pointerJoin } from "../errors.js";
 import type { ValidatorFamily } from "../schema/dialect.js";
 import { re2 } from "./regexp.js";
 
@@ -42,48 +40,8 @@ export function createAjv(family: ValidatorFamily, allErrors: boolean): AnyAjv {
 
 export type Validator = ValidateFunction;
 
-/** ajv errors as Issues; `required` and extra members point at the member itself. */
-export function toIssues(errors: readonly ErrorObject[] | null | undefined): Issue[] {
-  if (!errors) return [];
-  const issues: Issue[] = [];
-  for (const e of errors) {
-    // Branch-by-branch noise of a failed anyOf/oneOf is summarised by the combinator's own error.
-    if (e.keyword === "if") continue;
-    let path = e.instancePath;
-    let message = e.message ?? e.keyword;
-    const params = e.params as Record<string, unknown>;
-    if (e.keyword === "required" && typeof params.missingProperty === "string") {
-      path = pointerJoin(path, params.missingProperty);
-      message = "required and missing";
-    } else if (e.keyword === "additionalProperties" && typeof params.additionalProperty === "string") {
-      path = pointerJoin(path, params.additionalProperty);
-      message = "not declared, and the schema forbids extra members";
-    } else if (e.keyword === "enum" && Array.isArray(params.allowedValues)) {
-      message = `must be one of ${JSON.stringify(params.allowedValues).slice(0, 200)}`;
-    } else if (e.keyword === "const") {
-      message = `must be ${JSON.stringify(params.allowedValue).slice(0, 200)}`;
-    }
-    issues.push({ path, keyword: e.keyword, message });
-  }
-  return dedupe(issues);
-}
-
-function dedupe(issues: Issue[]): Issue[] {
-  const seen = new Set<string>();
-  return issues.filter((i) => {
-    const k = `${i.path}\u0000${i.message}`;
-    if (seen.has(k)) return false;
-    seen.add(k);
-    return true;
-  });
-}
-
-/** One line per issue, at most `limit` of them. */
-export function describeIssues(issues: readonly Issue[], limit = 5): string {
-  const shown = issues.slice(0, limit).map((i) => `${i.path === "" ? "(root)" : i.path}: ${i.message}`);
-  if (issues.length > limit) shown.push(`and ${issues.length - limit} more`);
-  return shown.join("; ");
-}
+// Issues are read without ajv too (the run-time entry point): they live in ../issues.ts.
+export { describeIssues, toIssues } from "../issues.js";
 
 const metaValidators: Partial<Record<ValidatorFamily, AnyAjv>> = {};
 

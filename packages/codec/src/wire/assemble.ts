@@ -1,7 +1,7 @@
 /** The wire schema: derived from the plan, wrapped in the `arguments` root. */
 
 import type { WireContext } from "../constructs/context.js";
-import { wireOf } from "../constructs/dispatch.js";
+import { wireOf } from "../constructs/registry.js";
 import type { Plan } from "../ir/nodes.js";
 import type { JsonObject } from "../json.js";
 

@@ -148,7 +148,7 @@ describe("damaged and oversized bundles", () => {
     expect(codeOf('"bundle"')).toBe("invalid-bundle");
     expect(codeOf(null)).toBe("invalid-bundle");
     const other = copy();
-    other.format = "strictwire/bundle@2";
+    other.format = "strictwire/bundle@3";
     expect(codeOf(JSON.stringify(other))).toBe("unsupported-format");
     const missing = copy();
     delete missing.format;

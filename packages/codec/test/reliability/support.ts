@@ -1,7 +1,9 @@
 /** Shared by the reliability tests: the generated hostile corpus, bombs, and timing that tolerates a busy machine. */
+import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { type Codec, type CompileOptions, compileCodec } from "@strictwire/codec";
+import { type Bundle, type Codec, type CompileOptions, compileCodec } from "@strictwire/codec";
+import { canonicalJson } from "../../../../scripts/fuzz/bundle.js";
 import { FIXTURES, type HostileCase, hostileCases, rawInput, schemaFixtures } from "../support/fixtures.js";
 
 export interface GeneratedCase extends HostileCase {
@@ -146,4 +148,34 @@ export function codecFor(schema: unknown, options: CompileOptions): Codec {
     codecs.set(key, codec);
   }
   return codec;
+}
+
+// ---- shared by the regression tests of the reliability work (docs/security.md) ----
+
+export const obj = (v: unknown) => ({
+  type: "object",
+  properties: { v },
+  required: ["v"],
+  additionalProperties: false,
+});
+export const withDefs = (v: unknown, $defs: Record<string, unknown>) => ({ ...obj(v), $defs });
+export const deep = (n: number) => `{"arguments":{"v":${"[".repeat(n)}${"]".repeat(n)}}}`;
+
+/** A bundle changed and re-signed, as an attacker with write access would. */
+export function resigned(bundle: Bundle, change: (b: Record<string, unknown>) => void): string {
+  const b = JSON.parse(JSON.stringify(bundle)) as Record<string, unknown>;
+  change(b);
+  delete b.digest;
+  b.digest = `sha256-${createHash("sha256").update(canonicalJson(b)).digest("hex")}`;
+  return JSON.stringify(b);
+}
+
+/** The result code of a run, "ok", or what it threw. */
+export function outcome(run: () => { ok: boolean; error?: { code: string } }): string {
+  try {
+    const r = run();
+    return r.ok ? "ok" : r.error!.code;
+  } catch (error) {
+    return `threw ${String(error)}`;
+  }
 }

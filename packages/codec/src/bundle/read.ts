@@ -1,0 +1,43 @@
+/**
+ * Reading a bundle (untrusted, bounded): readable JSON, the current format,
+ * the right shape, content matching its digest. What both loaders share: the
+ * one that compiles validators and the run-time one that is handed them.
+ */
+import { fail, ok, type Result } from "../errors.js";
+import { isPlainObject } from "../json.js";
+import { parseJson } from "../parse/parser.js";
+import { BUNDLE_FORMAT, BUNDLE_READ_LIMITS, type Bundle, digestOf } from "./bundle.js";
+import { checkBundleShape } from "./check.js";
+
+export function readBundle(input: string | Uint8Array | unknown): Result<Bundle> {
+  let value: unknown = input;
+  if (typeof input === "string" || input instanceof Uint8Array) {
+    const parsed = parseJson(input, BUNDLE_READ_LIMITS);
+    if (!parsed.ok)
+      return fail(
+        "invalid-bundle",
+        parsed.error.path,
+        `the bundle is not readable JSON (${parsed.error.code}): ${parsed.error.message}`,
+      );
+    value = parsed.value;
+  }
+  if (!isPlainObject(value)) return fail("invalid-bundle", "", "a bundle is a JSON object");
+  if (value.format !== BUNDLE_FORMAT) {
+    return fail(
+      "unsupported-format",
+      "/format",
+      `expected format ${JSON.stringify(BUNDLE_FORMAT)}, found ${JSON.stringify(value.format)}`,
+    );
+  }
+  const shape = checkBundleShape(value);
+  if (!shape.ok) return fail("invalid-bundle", shape.path, shape.reason);
+  const bundle = value as unknown as Bundle;
+  if (digestOf(bundle) !== bundle.digest) {
+    return fail(
+      "digest-mismatch",
+      "/digest",
+      "the bundle's content does not match its digest: it was changed after compile, or damaged",
+    );
+  }
+  return ok(bundle);
+}

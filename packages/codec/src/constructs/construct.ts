@@ -1,0 +1,84 @@
+/**
+ * What every construct provides, in one interface. A construct is one node
+ * kind of the plan: how it travels (wire shape, encode, decode), what it holds
+ * (children, for every generic walk), and how the tools around the codec read
+ * it (error paths, the plan check at load, inspection, emitted types).
+ * The one table of constructs is `registry.ts`.
+ */
+
+import type { Rendered, TypeContext } from "../emit/types.js";
+import type { Child, Defs } from "../ir/children.js";
+import type { Node } from "../ir/nodes.js";
+import { isPlainObject, type JsonObject, type JsonType } from "../json.js";
+import type { EncodeContext, Fail, WalkContext, WireContext } from "./context.js";
+
+/** Where a wire pointer walk stands: the wire tokens, the next one to read, the wire value there. */
+export interface PathWalk {
+  readonly tokens: readonly string[];
+  readonly i: number;
+  readonly value: unknown;
+  readonly defs: Defs;
+}
+
+/** One step of a wire pointer walk: the original-path token it adds (none for a reference), and where it leads. */
+export interface PathStep {
+  readonly token?: string;
+  readonly node: Node | undefined;
+  readonly value: unknown;
+  readonly next: number;
+}
+
+/** How inspection shows a node (its position and children are added by the walk). */
+export interface Described {
+  /** What values it holds, briefly: "string", "integer | null", "enum (3)", "object", "→ Tree". */
+  readonly type: string;
+  /** How it is written on the wire, briefly; "" when it travels as itself. */
+  readonly travels: string;
+  readonly extra?: Readonly<Record<string, unknown>>;
+}
+
+export interface Construct<N extends Node = Node> {
+  readonly kind: N["kind"];
+  /**
+   * Its children read the very value it reads, no structure between (a
+   * union's branches): a loop through such positions alone never ends.
+   */
+  readonly inPlace?: boolean;
+  /** The direct sub-nodes, in document order; members carry their field. */
+  children(node: N): readonly Child[];
+  /** The same node with each child replaced by `f` of it (a member's field too). */
+  mapChildren(node: N, f: (child: Child) => Child): N;
+  /** The wire schema fragment. */
+  wire(node: N, wctx: WireContext): JsonObject;
+  encode(node: N, value: unknown, ctx: EncodeContext): unknown | Fail;
+  decode(node: N, wire: unknown, ctx: WalkContext): unknown | Fail;
+  /** The JSON types its wire values can have; `seen` holds the definitions being followed. */
+  wireTypes(node: N, defs: Defs, seen: Set<string>): readonly JsonType[];
+  /** Whether decoding returns the wire value unchanged ("no" is always safe). */
+  identity(node: N, defs: Defs): boolean;
+  /** Decisions that need the settled children (a union's rule), made once at compile. */
+  settle?(node: N, defs: Defs, unsettled: ReadonlySet<string>): N;
+  /** One step of translating a wire pointer to an original one; undefined stops there. */
+  pathStep(node: N, walk: PathWalk): PathStep | undefined;
+  /** The plan check at load: this kind's own members (children are queued through `ctx`). */
+  check(node: Readonly<Record<string, unknown>>, at: string, ctx: CheckContext): Check;
+  describe(node: N): Described;
+  /** The TypeScript type of its decoded values. */
+  emitType(node: N, ctx: TypeContext): Rendered;
+}
+
+/** The verdict of the plan check at load: where a damaged plan is wrong, and why. */
+export type Check = { ok: true } | { ok: false; path: string; reason: string };
+
+export const OK: Check = { ok: true };
+
+export interface CheckContext {
+  readonly defs: Readonly<Record<string, unknown>>;
+  /** Queue a child (unchecked JSON) for the check, at its place in the bundle. */
+  push(node: unknown, at: string): void;
+}
+
+/** Every kind but a reference carries wire keywords of its own. */
+export function checkSchema(node: Readonly<Record<string, unknown>>, at: string): Check {
+  return isPlainObject(node.schema) ? OK : { ok: false, path: `${at}/schema`, reason: "expected an object" };
+}

@@ -1,0 +1,90 @@
+/**
+ * The one table of constructs: every node kind and the module that knows it.
+ * Adding a node kind is one module (see presence.ts for the model) and one
+ * line here. Everything else reaches a construct through these functions.
+ */
+
+import type { Child, Defs, NodeKinds } from "../ir/children.js";
+import type { Node } from "../ir/nodes.js";
+import type { JsonObject, JsonType } from "../json.js";
+import { any } from "./any.js";
+import { array } from "./array.js";
+import type { Construct } from "./construct.js";
+import type { EncodeContext, Fail, WalkContext, WireContext } from "./context.js";
+import { jsonText } from "./json-text.js";
+import { map } from "./map.js";
+import { mixed } from "./mixed.js";
+import { object } from "./object.js";
+import { reference } from "./reference.js";
+import { scalar } from "./scalar.js";
+import { union } from "./union.js";
+
+type Table = { readonly [K in Node["kind"]]: Construct<Extract<Node, { kind: K }>> };
+
+let table: Table | undefined;
+
+/**
+ * Built on first use: the construct modules import the functions below, so
+ * whichever of them is imported first, every one is initialised by then.
+ */
+function constructs(): Table {
+  table ??= {
+    scalar,
+    array,
+    object,
+    map,
+    mixed,
+    union,
+    ref: reference,
+    any,
+    "json-text": jsonText,
+  };
+  return table;
+}
+
+/** The construct for a kind read from a bundle, if there is one. */
+export function constructOfKind(kind: unknown): Construct | undefined {
+  const t = constructs();
+  return typeof kind === "string" && Object.hasOwn(t, kind)
+    ? (t[kind as Node["kind"]] as unknown as Construct)
+    : undefined;
+}
+
+export const constructOf = (node: Node): Construct => constructs()[node.kind] as unknown as Construct;
+
+export function wireOf(node: Node, wctx: WireContext): JsonObject {
+  return constructOf(node).wire(node, wctx);
+}
+
+export function encodeNode(node: Node, value: unknown, ctx: EncodeContext): unknown | Fail {
+  return constructOf(node).encode(node, value, ctx);
+}
+
+export function decodeNode(node: Node, wire: unknown, ctx: WalkContext): unknown | Fail {
+  return constructOf(node).decode(node, wire, ctx);
+}
+
+/** The JSON types a node's wire values can have. */
+export function wireTypesOf(node: Node, defs: Defs, seen: Set<string>): readonly JsonType[] {
+  return constructOf(node).wireTypes(node, defs, seen);
+}
+
+/** Whether decoding returns the wire value unchanged ("no" is always safe). */
+export function isIdentity(node: Node, defs: Defs): boolean {
+  return constructOf(node).identity(node, defs);
+}
+
+export function childrenOf(node: Node): readonly Child[] {
+  return constructOf(node).children(node);
+}
+
+/** What the IR stages need of the constructs, handed to them so that they import nothing from here. */
+export const NODE_KINDS: NodeKinds = {
+  children: childrenOf,
+  mapChildren: (node, f) => constructOf(node).mapChildren(node, f),
+  wireTypes: wireTypesOf,
+  settle(node, defs, unsettled) {
+    const c = constructOf(node);
+    return c.settle === undefined ? node : c.settle(node, defs, unsettled);
+  },
+};

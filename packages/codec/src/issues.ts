@@ -1,0 +1,49 @@
+/**
+ * ajv's errors as Issues, and Issues as text. Apart from ajv itself (types
+ * only), so that the run-time entry point reads errors without loading it.
+ */
+import type { ErrorObject } from "ajv";
+import { type Issue, pointerJoin } from "./errors.js";
+
+/** ajv errors as Issues; `required` and extra members point at the member itself. */
+export function toIssues(errors: readonly ErrorObject[] | null | undefined): Issue[] {
+  if (!errors) return [];
+  const issues: Issue[] = [];
+  for (const e of errors) {
+    // Branch-by-branch noise of a failed anyOf/oneOf is summarised by the combinator's own error.
+    if (e.keyword === "if") continue;
+    let path = e.instancePath;
+    let message = e.message ?? e.keyword;
+    const params = e.params as Record<string, unknown>;
+    if (e.keyword === "required" && typeof params.missingProperty === "string") {
+      path = pointerJoin(path, params.missingProperty);
+      message = "required and missing";
+    } else if (e.keyword === "additionalProperties" && typeof params.additionalProperty === "string") {
+      path = pointerJoin(path, params.additionalProperty);
+      message = "not declared, and the schema forbids extra members";
+    } else if (e.keyword === "enum" && Array.isArray(params.allowedValues)) {
+      message = `must be one of ${JSON.stringify(params.allowedValues).slice(0, 200)}`;
+    } else if (e.keyword === "const") {
+      message = `must be ${JSON.stringify(params.allowedValue).slice(0, 200)}`;
+    }
+    issues.push({ path, keyword: e.keyword, message });
+  }
+  return dedupe(issues);
+}
+
+function dedupe(issues: Issue[]): Issue[] {
+  const seen = new Set<string>();
+  return issues.filter((i) => {
+    const k = `${i.path}\u0000${i.message}`;
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}
+
+/** One line per issue, at most `limit` of them. */
+export function describeIssues(issues: readonly Issue[], limit = 5): string {
+  const shown = issues.slice(0, limit).map((i) => `${i.path === "" ? "(root)" : i.path}: ${i.message}`);
+  if (issues.length > limit) shown.push(`and ${issues.length - limit} more`);
+  return shown.join("; ");
+}

@@ -1,0 +1,104 @@
+/**
+ * The run-time entry point, `@strictwire/codec/runtime`: what a service that
+ * decodes precompiled tools needs, and none of the compiler, the target
+ * tables or ajv's compiler and meta-schemas.
+ *
+ * - A generated module (`compile --emit module`) imports this file and calls
+ *   `codecFromModule` with its validators, all of them code: loading it and
+ *   every decode, encode and validate run without ajv.
+ * - A JSON bundle has no validators yet: `loadJsonBundle` imports the loader
+ *   that compiles them with ajv on its first call, not when this file loads.
+ */
+
+import equalModule from "ajv/dist/runtime/equal.js";
+import ucs2lengthModule from "ajv/dist/runtime/ucs2length.js";
+import { fullFormats } from "ajv-formats/dist/formats.js";
+import { readBundle } from "./bundle/read.js";
+import { type Checks, Codec } from "./codec.js";
+import { fail, type Issue, ok, type Result } from "./errors.js";
+import { toIssues } from "./issues.js";
+import { re2 } from "./validate/regexp.js";
+import type { FastValidator } from "./validate/validators.js";
+
+export { BUNDLE_FORMAT, type Bundle, type BundleOptions } from "./bundle/bundle.js";
+export type { Checks, DecodeOptions, RawArguments } from "./codec.js";
+export type { CodecError, ErrorCode, Issue, Result } from "./errors.js";
+export { DEFAULT_PARSE_LIMITS, MAX_DEPTH_LIMIT, type ParseLimits, parseJson } from "./parse/parser.js";
+export { Codec, type FastValidator };
+
+/** What a generated module's validators call. Its members are named in standalone.ts's RUNTIME_CODE; keep the two in step. */
+export interface StandaloneRuntime {
+  readonly equal: (a: unknown, b: unknown) => boolean;
+  readonly ucs2length: (text: string) => number;
+  readonly fullFormats: typeof fullFormats;
+  readonly re2: typeof re2;
+}
+
+export const standaloneRuntime: StandaloneRuntime = Object.freeze({
+  equal: cjsDefault(equalModule),
+  ucs2length: cjsDefault(ucs2lengthModule),
+  fullFormats,
+  re2,
+});
+
+/** A CommonJS `exports.default`: Node's default import is module.exports, a bundler's may be unwrapped already. */
+function cjsDefault<T>(module: { default: T }): T {
+  return typeof module === "function" ? (module as T) : module.default;
+}
+
+/** Every validator a generated module carries, compiled to code from one bundle. */
+export interface ModuleValidators {
+  /** The digest of the bundle they were compiled from: with another bundle they are refused. */
+  readonly digest: string;
+  /** First-error validators: the hot path. */
+  readonly source: FastValidator;
+  readonly wire: FastValidator;
+  /** All-errors twins: run only to describe a rejection. */
+  readonly diagnoseSource: FastValidator;
+  readonly diagnoseWire: FastValidator;
+  /** Encode's branch test: a source location (a JSON Pointer, URI-encoded) and its validator. A location missing here counts as unknown. */
+  readonly branches: ReadonlyMap<string, FastValidator>;
+}
+
+/**
+ * A Codec from a generated module's parts. The bundle is read as loadBundle
+ * reads it (format, shape, digest); the validators are used as given, so the
+ * module itself is trusted as the code it is.
+ */
+export function codecFromModule<T = unknown>(bundle: unknown, validators: ModuleValidators): Result<Codec<T>> {
+  const read = readBundle(bundle);
+  if (!read.ok) return read;
+  if (validators.digest !== read.value.digest) {
+    return fail("digest-mismatch", "/digest", "the precompiled validators were compiled from another bundle");
+  }
+  return ok(new Codec<T>(read.value, new ModuleChecks(validators)));
+}
+
+/** Load a JSON bundle: the loader that compiles its validators (and ajv with it) is imported on the first call. */
+export async function loadJsonBundle<T = unknown>(input: string | Uint8Array | unknown): Promise<Result<Codec<T>>> {
+  const { loadBundle } = await import("./load.js");
+  return loadBundle<T>(input);
+}
+
+class ModuleChecks implements Checks {
+  constructor(private readonly v: ModuleValidators) {}
+
+  checkSource(value: unknown): Issue[] | undefined {
+    return issuesOf(this.v.source, this.v.diagnoseSource, value);
+  }
+
+  checkWire(value: unknown): Issue[] | undefined {
+    return issuesOf(this.v.wire, this.v.diagnoseWire, value);
+  }
+
+  satisfies(pointer: string, value: unknown): boolean | undefined {
+    const v = this.v.branches.get(pointer);
+    return v === undefined ? undefined : v(value);
+  }
+}
+
+function issuesOf(fast: FastValidator, diagnose: FastValidator, value: unknown): Issue[] | undefined {
+  if (fast(value)) return undefined;
+  diagnose(value);
+  return toIssues(diagnose.errors ?? fast.errors);
+}

@@ -1,0 +1,83 @@
+/** The plan check at load, on hand-built plans: each node kind checks its own members. */
+import { describe, expect, test } from "vitest";
+import { checkPlan } from "../../src/bundle/check.js";
+
+const plan = (root: unknown, defs: Record<string, unknown> = {}) => ({ root, defs, relaxed: [], nodes: 1 });
+const str = { kind: "scalar", schema: {}, types: ["string"] };
+
+describe("checkPlan", () => {
+  test("a well-formed plan passes", () => {
+    const root = {
+      kind: "object",
+      schema: {},
+      fields: [
+        { name: "a", node: str, optional: true, presence: "tagged" },
+        { name: "b", node: { kind: "ref", def: "B" }, optional: false },
+      ],
+    };
+    const union = { kind: "union", schema: {}, branches: [str], rule: { by: "same" }, branchSources: [["/x"]] };
+    expect(checkPlan(plan(root, { B: { kind: "array", schema: {}, items: union } }))).toEqual({ ok: true });
+  });
+
+  test.each([
+    ["an unknown kind", plan({ kind: "set", schema: {} }), "/plan/root/kind"],
+    ["a scalar without types", plan({ kind: "scalar", schema: {} }), "/plan/root/types"],
+    ["a node without its schema", plan({ kind: "any" }), "/plan/root/schema"],
+    ["a dangling reference", plan({ kind: "ref", def: "X" }), "/plan/root/def"],
+    [
+      "a member named twice",
+      plan({
+        kind: "object",
+        schema: {},
+        fields: [
+          { name: "a", node: str, optional: false },
+          { name: "a", node: str, optional: false },
+        ],
+      }),
+      "/plan/root/fields/1",
+    ],
+    [
+      "an optional member without presence",
+      plan({ kind: "object", schema: {}, fields: [{ name: "a", node: str, optional: true }] }),
+      "/plan/root/fields/0/presence",
+    ],
+    ["a map without a key schema", plan({ kind: "map", schema: {}, value: str }), "/plan/root/key"],
+    [
+      "a rule naming a branch out of range",
+      plan({
+        kind: "union",
+        schema: {},
+        branches: [str],
+        branchSources: [["/x"]],
+        rule: { by: "type", types: { string: 1 } },
+      }),
+      "/plan/root/rule",
+    ],
+    [
+      "a damaged node deep down",
+      plan({ kind: "array", schema: {}, items: { kind: "array", schema: {}, items: 3 } }),
+      "/plan/root/items/items",
+    ],
+    [
+      "definitions that only refer to each other",
+      plan(
+        { kind: "ref", def: "A" },
+        {
+          A: { kind: "ref", def: "B" },
+          B: {
+            kind: "union",
+            schema: {},
+            branches: [{ kind: "ref", def: "A" }],
+            branchSources: [["/x"]],
+            rule: { by: "same" },
+          },
+        },
+      ),
+      "/plan/defs/A",
+    ],
+  ])("%s is refused at its place", (_what, p, path) => {
+    const r = checkPlan(p);
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.path).toBe(path);
+  });
+});

@@ -1,0 +1,72 @@
+/** Optional members in each of their three forms, through the object construct that carries them. */
+import { describe, expect, test } from "vitest";
+import { childrenOf, isIdentity, wireOf } from "../../src/constructs/registry.js";
+import type { ObjectNode } from "../../src/ir/nodes.js";
+import { decode, encode, int, optional, required, roundTrip, str, wire, wireContext } from "./support.js";
+
+const object = (...fields: ObjectNode["fields"]): ObjectNode => ({ kind: "object", fields, schema: {} });
+
+describe("presence: absent and present are two different wire values", () => {
+  test("tagged: {state: absent} | {state: present, value}", () => {
+    const node = object(optional("n", int, "tagged"));
+    expect(roundTrip(node, {})).toEqual({ wire: { n: { state: "absent" } }, back: { ok: true, value: {} } });
+    expect(roundTrip(node, { n: 1 })).toEqual({
+      wire: { n: { state: "present", value: 1 } },
+      back: { ok: true, value: { n: 1 } },
+    });
+    const wctx = wireContext();
+    const shape = wireOf(node, wctx);
+    expect(shape).toMatchObject({ required: ["n"], additionalProperties: false });
+    expect(Object.keys(wctx.extraDefs)).toEqual(["strictwire_absent"]);
+  });
+
+  test("compact: null means absent", () => {
+    const node = object(optional("s", str, "compact"));
+    expect(roundTrip(node, {})).toEqual({ wire: { s: null }, back: { ok: true, value: {} } });
+    expect(roundTrip(node, { s: "x" })).toEqual({ wire: { s: "x" }, back: { ok: true, value: { s: "x" } } });
+    expect(wire(node)).toMatchObject({ properties: { s: { anyOf: [{ type: "string" }, { type: "null" }] } } });
+  });
+
+  test("native: the member is left out", () => {
+    const node = object(optional("s", str, "native"));
+    expect(roundTrip(node, {})).toEqual({ wire: {}, back: { ok: true, value: {} } });
+    expect(wire(node)).toMatchObject({ required: [] });
+  });
+
+  test("a tag that lies, or a missing member, is a wire-violation at the member", () => {
+    const node = object(optional("n", int, "tagged"), required("r", str));
+    expect(decode(node, { n: { state: "present" }, r: "x" })).toMatchObject({
+      ok: false,
+      error: { code: "wire-violation", path: "/n" },
+    });
+    expect(decode(node, { n: { state: "absent" } })).toMatchObject({
+      ok: false,
+      error: { code: "wire-violation", path: "/r", message: "required and missing" },
+    });
+    expect(encode(node, {})).toMatchObject({ ok: false, error: { code: "invalid-value", path: "/r" } });
+  });
+});
+
+describe("object: only declared members travel", () => {
+  const node = object(required("a", str), optional("b", int));
+
+  test("an undeclared member is refused both ways", () => {
+    expect(encode(node, { a: "x", z: 1 })).toMatchObject({
+      ok: false,
+      error: { code: "undeclared-member", path: "/z" },
+    });
+    expect(decode(node, { a: "x", b: { state: "absent" }, z: 1 })).toMatchObject({
+      ok: false,
+      error: { code: "wire-violation", path: "/z" },
+    });
+  });
+
+  test("members are its children, each with its field; identity only with every member required and identity", () => {
+    expect(childrenOf(node).map((c) => [c.at, c.field?.name, c.node])).toEqual([
+      ["a", "a", str],
+      ["b", "b", int],
+    ]);
+    expect(isIdentity(node, {})).toBe(false);
+    expect(isIdentity(object(required("a", str)), {})).toBe(true);
+  });
+});

@@ -1,0 +1,82 @@
+import { describe, expect, test } from "vitest";
+import { NODE_KINDS } from "../../src/constructs/registry.js";
+import { chooseRule } from "../../src/constructs/union.js";
+import type { MapNode, ObjectNode, UnionNode } from "../../src/ir/nodes.js";
+import { decode, encode, int, nul, required, roundTrip, str, wire } from "./support.js";
+
+const union = (branches: UnionNode["branches"], rule: UnionNode["rule"]): UnionNode => ({
+  kind: "union",
+  branches,
+  rule,
+  branchSources: branches.map((_, i) => [`/anyOf/${i}`]),
+  schema: {},
+});
+const tagged = (kind: string): ObjectNode => ({
+  kind: "object",
+  fields: [
+    required("kind", { kind: "scalar", schema: { type: "string", const: kind }, types: ["string"] }),
+    required("v", int),
+  ],
+  schema: {},
+});
+const entries: MapNode = { kind: "map", key: {}, value: str, schema: {} };
+
+describe("union: the cheapest exact rule", () => {
+  test("same when every branch decodes as the identity", () => {
+    expect(chooseRule([str, nul], {})).toEqual({ by: "same" });
+  });
+
+  test("type when the wire JSON type names the branch", () => {
+    expect(chooseRule([entries, int], {})).toEqual({ by: "type", types: { array: 0, number: 1 } });
+  });
+
+  test("discriminator on a required constant member", () => {
+    const a = { ...tagged("a"), fields: [...tagged("a").fields, required("m", entries)] };
+    expect(chooseRule([a, tagged("b")], {})).toEqual({
+      by: "discriminator",
+      field: "kind",
+      values: { '"a"': 0, '"b"': 1 },
+    });
+  });
+
+  test("tag otherwise", () => {
+    expect(chooseRule([entries, { ...entries, value: int }], {})).toEqual({ by: "tag" });
+  });
+
+  test("settle sets the rule on a new node and leaves the old one as it was", () => {
+    const node = union([entries, int], { by: "tag" });
+    const settled = NODE_KINDS.settle(node, {}, new Set());
+    expect(settled).not.toBe(node);
+    expect(node.rule).toEqual({ by: "tag" });
+    expect((settled as UnionNode).rule).toEqual({ by: "type", types: { array: 0, number: 1 } });
+  });
+});
+
+describe("union: encode and decode by the rule", () => {
+  test("tag: {branch, value}", () => {
+    const node = union([entries, { ...entries, value: int }], { by: "tag" });
+    expect(roundTrip(node, { a: 1 })).toEqual({
+      wire: { branch: 1, value: [{ key: "a", value: 1 }] },
+      back: { ok: true, value: { a: 1 } },
+    });
+    expect(wire(node)).toMatchObject({ anyOf: [{ required: ["branch", "value"] }, { required: ["branch", "value"] }] });
+    expect(decode(node, { branch: 2, value: [] })).toMatchObject({ ok: false, error: { code: "wire-violation" } });
+  });
+
+  test("type: the wire value's JSON type picks the branch", () => {
+    const node = union([entries, int], { by: "type", types: { array: 0, number: 1 } });
+    expect(roundTrip(node, 5)).toEqual({ wire: 5, back: { ok: true, value: 5 } });
+    expect(roundTrip(node, { k: "v" }).back).toEqual({ ok: true, value: { k: "v" } });
+    expect(decode(node, "x")).toMatchObject({ ok: false, error: { code: "wire-violation" } });
+  });
+
+  test("a value no branch takes is invalid-value, the first branch's error kept", () => {
+    const node = union([str, int], { by: "same" });
+    expect(encode(node, true)).toMatchObject({ ok: false, error: { code: "invalid-value" } });
+  });
+
+  test("its children are the branches, read in place", () => {
+    const node = union([str, int], { by: "same" });
+    expect(NODE_KINDS.children(node).map((c) => c.at)).toEqual(["|0", "|1"]);
+  });
+});

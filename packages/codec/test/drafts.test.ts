@@ -1,0 +1,26 @@
+/**
+ * Schemas of older drafts and ajv's own keywords read as the validators read
+ * them. Found by the conformance run over the external corpora (docs/conformance.md).
+ */
+import { compileCodec } from "@strictwire/codec";
+import { describe, expect, it } from "vitest";
+
+describe("drafts and dialect keywords", () => {
+  it("$async no longer turns validation into an unchecked Promise", () => {
+    const c = compileCodec({ $async: true, type: "object", properties: { a: { type: "string" } } });
+    if (!c.ok) throw new Error(JSON.stringify(c.error));
+    expect(c.value.validate({ a: 1 }).ok).toBe(false);
+    expect(c.value.encode({ a: 1 }).ok).toBe(false);
+    expect(c.value.decode('{"arguments":{"a":{"state":"present","value":1}}}').ok).toBe(false);
+  });
+
+  it("a draft-06 schema compiles (read as draft-07)", () => {
+    const c = compileCodec({
+      $schema: "http://json-schema.org/draft-06/schema#",
+      type: "object",
+      properties: { n: { type: "integer" } },
+    });
+    if (!c.ok) throw new Error(JSON.stringify(c.error));
+    expect(c.value.validate({ n: 1.5 }).ok).toBe(false);
+  });
+});

@@ -1,0 +1,133 @@
+/**
+ * The run-time entry point loads none of the compiler: checked in a fresh
+ * Node process on the built dist, the way a service imports it. A module
+ * resolve hook logs every ES module the process resolves, and require.cache
+ * holds every CommonJS file (ajv is CommonJS); the same process then loads a
+ * JSON bundle, which must load ajv, so the observation is shown to see it.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdir, mkdtemp, rm, rmdir, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { compile, standaloneModule } from "../../src/index.js";
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const TMP = join(HERE, "..", ".tmp");
+let dir: string;
+beforeAll(async () => {
+  await mkdir(TMP, { recursive: true });
+  dir = await mkdtemp(join(TMP, "runtime-"));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+  await rmdir(TMP).catch(() => undefined);
+});
+
+// Patterns (RE2), formats, a union encode must choose a branch of by validating, optional members.
+const SCHEMA = {
+  type: "object",
+  properties: {
+    id: { type: "string", format: "uuid" },
+    room: { type: "string", pattern: "^[A-Z]{2}-[0-9]{3}$" },
+    when: {
+      anyOf: [
+        { type: "string", format: "date" },
+        { type: "string", maxLength: 3 },
+      ],
+    },
+    tags: { type: "object", additionalProperties: { type: "integer" } },
+  },
+  required: ["id", "when"],
+  additionalProperties: false,
+};
+const VALUE = { id: "123e4567-e89b-12d3-a456-426614174000", room: "NY-101", when: "2025-03-10", tags: { a: 1 } };
+
+const HOOKS = `
+import { appendFileSync } from "node:fs";
+let log;
+export function initialize(data) { log = data.log; }
+export async function resolve(specifier, context, next) {
+  const out = await next(specifier, context);
+  appendFileSync(log, out.url + "\\n");
+  return out;
+}
+`;
+
+const CHILD = `
+import { readFileSync } from "node:fs";
+import { createRequire, register } from "node:module";
+import { pathToFileURL } from "node:url";
+const [hooks, log, moduleFile, bundleFile, value] = process.argv.slice(2);
+register(pathToFileURL(hooks).href, import.meta.url, { data: { log } });
+const seen = () => ({ esm: readFileSync(log, "utf8").split("\\n").filter(Boolean), cjs: Object.keys(createRequire(import.meta.url).cache) });
+const mod = await import(pathToFileURL(moduleFile).href);
+const codec = mod.load();
+if (!codec.ok) throw new Error(codec.error.message);
+const wire = codec.value.encode(JSON.parse(value));
+if (!wire.ok) throw new Error(wire.error.message);
+const decoded = codec.value.decode(JSON.stringify(wire.value));
+const rejected = codec.value.decode(JSON.stringify({ arguments: { ...wire.value.arguments, room: { state: "present", value: "x" } } }));
+const runtime = { seen: seen(), decoded: decoded.ok, rejected: rejected.ok ? "accepted" : rejected.error.code };
+const { loadJsonBundle } = await import("@strictwire/codec/runtime");
+const json = await loadJsonBundle(readFileSync(bundleFile, "utf8"));
+process.stdout.write(JSON.stringify({ runtime, json: { ok: json.ok, seen: seen() } }));
+`;
+
+/** Files of the codec's dist, and of ajv, that belong to compiling. */
+const COMPILE_SIDE = [
+  /\/codec\/dist\/compile\.js$/,
+  /\/codec\/dist\/ir\/build\.js$/,
+  /\/codec\/dist\/schema\//,
+  /\/codec\/dist\/targets\/(openai|anthropic|gemini|profiles|limits|walk|dialect)\.js$/,
+  /\/codec\/dist\/validate\/(ajv|validators)\.js$/,
+  /\/codec\/dist\/(load|standalone|index|inspect)\.js$/,
+];
+const AJV_COMPILER = [/\/ajv\/dist\/(core|ajv|2019|2020)\.js$/, /\/ajv\/dist\/compile\//, /\/ajv\/dist\/refs\//];
+
+const matching = (files: readonly string[], patterns: readonly RegExp[]): string[] =>
+  files.filter((f) => patterns.some((p) => p.test(f.replaceAll("\\", "/"))));
+
+test("a generated module loads, encodes, decodes and diagnoses without the compiler or ajv's compiler", async () => {
+  const bundle = compile(SCHEMA, { name: "book_room", presence: "tagged" });
+  if (!bundle.ok) throw new Error(bundle.error.message);
+  const text = standaloneModule(bundle.value);
+  if (!text.ok) throw new Error(text.error.message);
+  const files = {
+    hooks: join(dir, "hooks.mjs"),
+    log: join(dir, "resolved.log"),
+    module: join(dir, "tool.bundle.mjs"),
+    bundle: join(dir, "bundle.json"),
+    child: join(dir, "child.mjs"),
+  };
+  await writeFile(files.hooks, HOOKS);
+  await writeFile(files.log, "");
+  await writeFile(files.module, text.value);
+  await writeFile(files.bundle, JSON.stringify(bundle.value));
+  await writeFile(files.child, CHILD);
+  const out = execFileSync(
+    process.execPath,
+    [files.child, files.hooks, files.log, files.module, files.bundle, JSON.stringify(VALUE)],
+    { cwd: dir, encoding: "utf8" },
+  );
+  const got = JSON.parse(out) as {
+    runtime: { seen: { esm: string[]; cjs: string[] }; decoded: boolean; rejected: string };
+    json: { ok: boolean; seen: { esm: string[]; cjs: string[] } };
+  };
+  expect(got.runtime.decoded).toBe(true);
+  // The wire keeps the pattern, so the all-errors wire validator describes the rejection.
+  expect(got.runtime.rejected).toBe("wire-violation");
+  const { esm, cjs } = got.runtime.seen;
+  expect(esm.some((u) => u.endsWith("/codec/dist/runtime.js"))).toBe(true);
+  expect(matching(esm, COMPILE_SIDE)).toEqual([]);
+  expect(matching([...esm, ...cjs], AJV_COMPILER)).toEqual([]);
+
+  // The same observation sees the compiler side once a JSON bundle needs ajv: the check can fail.
+  expect(got.json.ok).toBe(true);
+  expect(matching(got.json.seen.esm, COMPILE_SIDE).some((u) => u.endsWith("/validate/validators.js"))).toBe(true);
+  expect(matching(got.json.seen.cjs, AJV_COMPILER).length).toBeGreaterThan(0);
+  // Still no compiler, no target tables.
+  expect(
+    matching(got.json.seen.esm, [/\/dist\/compile\.js$/, /\/dist\/ir\/build\.js$/, /\/dist\/targets\/openai\.js$/]),
+  ).toEqual([]);
+});
