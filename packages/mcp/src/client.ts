@@ -5,7 +5,7 @@
  * arguments. Nothing here speaks MCP beyond the SDK client's own methods.
  */
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import {
   type Codec,
   type CodecError,
@@ -18,7 +18,7 @@ import {
   type ToolHandler,
   toolDefinition,
 } from "@strictwire/codec";
-import { type CompiledTool, compileTool, type StrictOptions } from "./tools.js";
+import { type CompiledTool, compileTool, listAllTools, type StrictOptions } from "./tools.js";
 
 export interface StrictMcpToolsOptions<A extends ToolApi> {
   /** The provider API the definitions are for; it fixes the target. */
@@ -54,49 +54,37 @@ export async function strictMcpTools<A extends ToolApi>(
     target: TARGET[options.api],
     ...(options.presence !== undefined ? { presence: options.presence } : {}),
   };
-  const codecs: Record<string, CompiledTool & { kind: "strict" }> = {};
+  const byKey = new Map<string, CompiledTool & { kind: "strict" }>();
   const skipped: { name: string; reason: CodecError }[] = [];
-  for (const tool of await allTools(client)) {
+  for (const tool of await listAllTools(client)) {
     const compiled = compileTool(tool, strict);
-    if (compiled.kind === "pass-through") {
-      skipped.push({ name: tool.name, reason: compiled.reason });
-      continue;
-    }
-    const key = compiled.codec.name;
-    if (Object.hasOwn(codecs, key)) {
-      const message = `its provider-safe name ${key} is already taken by ${codecs[key]?.tool.name}`;
+    const key = compiled.kind === "strict" ? compiled.codec.name : tool.name;
+    const taken = byKey.get(key);
+    if (compiled.kind === "pass-through") skipped.push({ name: tool.name, reason: compiled.reason });
+    else if (taken !== undefined) {
+      const message = `its provider-safe name ${key} is already taken by ${taken.tool.name}`;
       skipped.push({ name: tool.name, reason: { code: "invalid-options", path: "", message, feedback: message } });
-      continue;
-    }
-    codecs[key] = compiled;
+    } else byKey.set(key, compiled);
   }
 
-  const toolCodecs: Record<string, Codec<unknown>> = {};
+  const codecs: Record<string, Codec<unknown>> = {};
   const handlers: Record<string, ToolHandler<unknown>> = {};
   const tools: ToolDefinitions[A][] = [];
   const mcpNames = new Map<string, string>();
-  for (const [key, { tool, codec }] of Object.entries(codecs)) {
+  for (const [key, { tool, codec }] of byKey) {
     const definition = toolDefinition(codec.bundle, options.api);
     // The codec was compiled for this API's target, so a definition always exists.
     if (!definition.ok) throw new Error(definition.error.message);
     tools.push(definition.value);
-    toolCodecs[key] = codec;
+    Object.defineProperty(codecs, key, { value: codec, enumerable: true });
+    Object.defineProperty(handlers, key, {
+      value: async (value: unknown) => resultText(await callTool(client, tool.name, value)),
+      enumerable: true,
+    });
     mcpNames.set(key, tool.name);
-    handlers[key] = async (value) => resultText(await callTool(client, tool.name, value));
   }
-  const dispatcher = createDispatcher(toolCodecs as ToolCodecs, handlers, options.dispatch) as Dispatcher<ToolCodecs>;
+  const dispatcher: Dispatcher<ToolCodecs> = createDispatcher(codecs as ToolCodecs, handlers, options.dispatch);
   return { tools, dispatcher, mcpNames, skipped };
-}
-
-async function allTools(client: Client): Promise<Tool[]> {
-  const tools: Tool[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await client.listTools(cursor !== undefined ? { cursor } : {});
-    tools.push(...page.tools);
-    cursor = page.nextCursor;
-  } while (cursor !== undefined);
-  return tools;
 }
 
 async function callTool(client: Client, name: string, value: unknown): Promise<CallToolResult> {

@@ -6,6 +6,7 @@ export {
   compileTool,
   decodeArguments,
   describePassThrough,
+  listAllTools,
   listedTool,
   type StrictOptions,
 } from "./tools.js";

@@ -28,6 +28,7 @@ import {
   compileTool,
   decodeArguments,
   describePassThrough,
+  listAllTools,
   listedTool,
   type StrictOptions,
 } from "./tools.js";
@@ -172,14 +173,7 @@ class ToolCatalogue {
 
   async refresh(): Promise<void> {
     if (this.client.getServerCapabilities()?.tools === undefined) return;
-    const tools: Tool[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await this.client.listTools(cursor !== undefined ? { cursor } : {});
-      tools.push(...page.tools);
-      cursor = page.nextCursor;
-    } while (cursor !== undefined);
-
+    const tools = await listAllTools(this.client);
     const next = new Map<string, CompiledTool>();
     for (const tool of tools) {
       const kept = this.byName.get(tool.name);

@@ -5,6 +5,7 @@
  * the proxy and the client helper.
  */
 
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { type Codec, type CodecError, compileCodec, type Result, type TargetName } from "@strictwire/codec";
 
@@ -70,4 +71,16 @@ export function decodeArguments(codec: Codec<unknown>, args: unknown): Result<Re
 export function describePassThrough(compiled: CompiledTool & { kind: "pass-through" }): string {
   const { code, path, message } = compiled.reason;
   return `tool ${JSON.stringify(compiled.tool.name)} passes through unchanged: ${code}${path === "" ? "" : ` at ${path}`}: ${message}`;
+}
+
+/** Every tool the server lists, across its pages. */
+export async function listAllTools(client: Client): Promise<Tool[]> {
+  const tools: Tool[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await client.listTools(cursor !== undefined ? { cursor } : {});
+    tools.push(...page.tools);
+    cursor = page.nextCursor;
+  } while (cursor !== undefined);
+  return tools;
 }
