@@ -248,6 +248,15 @@ describe("mcp-proxy lifecycle", () => {
     }
   });
 
+  it("exits 2 with a message when the upstream cannot start or quits before answering", async () => {
+    const missing = await runCli(["mcp-proxy", "--", "/nonexistent/strictwire-mcp-server"]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/cannot reach the upstream server \/nonexistent/);
+    const quits = await runCli(["mcp-proxy", "--", process.execPath, "-e", "process.exit(3)"]);
+    expect(quits.code).toBe(2);
+    expect(quits.stderr).toMatch(/cannot reach the upstream server/);
+  });
+
   it("refuses a missing upstream command as a usage error", async () => {
     const run = await runCli(["mcp-proxy"]);
     expect(run.code).toBe(2);
