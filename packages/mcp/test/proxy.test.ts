@@ -153,6 +153,25 @@ describe("mcp-proxy over server-everything", () => {
     expect(textOf(wrong)).toMatch(/\/a/);
   });
 
+  it("brings the upstream's progress notifications back under the client's token", async () => {
+    const proxy = tagged.get("openai")!;
+    const run = codecFor(originals.get("trigger-long-running-operation")!, "openai").encode({
+      duration: 0.2,
+      steps: 2,
+    });
+    if (!run.ok) throw new Error(run.error.message);
+    const seen: number[] = [];
+    const result = await proxy.client.callTool(
+      { name: "trigger-long-running-operation", arguments: run.value },
+      undefined,
+      {
+        onprogress: (p) => seen.push(p.progress),
+      },
+    );
+    expect(result.isError).not.toBe(true);
+    expect(seen).toEqual([1, 2]);
+  });
+
   it("passes resources and prompts through", async () => {
     const proxy = tagged.get("openai")!;
     const direct = await connect(process.execPath, [EVERYTHING, "stdio"]);
