@@ -81,23 +81,27 @@ export async function startProxy(options: ProxyOptions): Promise<McpProxy> {
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name } = request.params;
     const compiled = await catalogue.find(name);
-    const forwarded = forwardOptions(request.params._meta?.progressToken, extra);
+    const token = request.params._meta?.progressToken;
     if (compiled?.kind === "strict") {
       const decoded = decodeArguments(compiled.codec, request.params.arguments);
       // A refusal is the model's to fix: it gets the feedback and the upstream never sees the call.
       if (!decoded.ok) return refusal(decoded.error.feedback);
       const params = { ...request.params, arguments: decoded.value };
-      return client.request({ method: "tools/call", params }, CallToolResultSchema, forwarded);
+      return forward(token, extra, (o) => client.request({ method: "tools/call", params }, CallToolResultSchema, o));
     }
     // Not compiled (or unknown here): the upstream judges the call as it always would.
-    return client.request({ method: "tools/call", params: request.params }, CallToolResultSchema, forwarded);
+    return forward(token, extra, (o) =>
+      client.request({ method: "tools/call", params: request.params }, CallToolResultSchema, o),
+    );
   });
   // Every other request goes upstream as it came, answered with what came back.
   server.fallbackRequestHandler = (request, extra) =>
-    client.request(
-      { method: request.method, ...(request.params !== undefined ? { params: request.params } : {}) },
-      ResultSchema,
-      forwardOptions(request.params?._meta?.progressToken, extra),
+    forward(request.params?._meta?.progressToken, extra, (o) =>
+      client.request(
+        { method: request.method, ...(request.params !== undefined ? { params: request.params } : {}) },
+        ResultSchema,
+        o,
+      ),
     );
 
   client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
@@ -207,18 +211,31 @@ function mirroredCapabilities(upstream: ServerCapabilities): ServerCapabilities 
 
 type HandlerExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
-/** Cancellation follows the request upstream; progress comes back under the client's own token. */
-function forwardOptions(token: ProgressToken | undefined, extra: HandlerExtra): RequestOptions {
-  const base: RequestOptions = { signal: extra.signal, timeout: NO_DEADLINE };
-  if (token === undefined) return base;
-  return {
-    ...base,
+/**
+ * Send a request upstream on behalf of the client. Cancellation follows it;
+ * progress comes back under the client's own token, and every progress
+ * notification is written before the answer, which ends the client's interest in them.
+ */
+async function forward<R>(
+  token: ProgressToken | undefined,
+  extra: HandlerExtra,
+  send: (options: RequestOptions) => Promise<R>,
+): Promise<R> {
+  const options: RequestOptions = { signal: extra.signal, timeout: NO_DEADLINE };
+  if (token === undefined) return send(options);
+  let progressSent: Promise<void> = Promise.resolve();
+  const answer = await send({
+    ...options,
     onprogress: (progress) => {
-      extra
-        .sendNotification({ method: "notifications/progress", params: { ...progress, progressToken: token } })
+      progressSent = progressSent
+        .then(() =>
+          extra.sendNotification({ method: "notifications/progress", params: { ...progress, progressToken: token } }),
+        )
         .catch(() => undefined);
     },
-  };
+  });
+  await progressSent;
+  return answer;
 }
 
 function refusal(feedback: string): CallToolResult {
