@@ -146,6 +146,8 @@ export async function startProxy(options: ProxyOptions): Promise<McpProxy> {
     close: async () => {
       end("downstream");
       await closed;
+      // Closed from here rather than by its client: the downstream transport is still open.
+      await server.close().catch(() => undefined);
     },
   };
 }
