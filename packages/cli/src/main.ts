@@ -9,6 +9,7 @@ import { Command, CommanderError, Option } from "commander";
 import type { CheckFlags } from "./commands/check.js";
 import type { ClassifyFlags } from "./commands/classify.js";
 import type { CompileCommandFlags } from "./commands/compile.js";
+import type { McpProxyFlags } from "./commands/mcp-proxy.js";
 import { EMIT_NAMES } from "./emit/emitter.js";
 import { EXIT_OK, EXIT_USAGE, type ExitCode, type Failure } from "./failure.js";
 import { type Io, processIo } from "./io.js";
@@ -153,6 +154,26 @@ function buildProgram(io: Io, setExit: (code: ExitCode) => void): Command {
       setExit(await runClassifyCommand(flags, reporter(flags)));
     });
 
+  program
+    .command("mcp-proxy")
+    .summary("strict tool calling for any MCP server")
+    .description(
+      "Serve MCP over stdio in front of an MCP server (started from the command after --, or reached with --url): its tools are listed with strict wire schemas, and their calls decoded before the server sees them.",
+    )
+    .argument("[command...]", "the upstream server's command and its arguments, after --")
+    .addOption(targetOption())
+    .addOption(
+      new Option("--presence <presence>", "how optional members travel: tagged, or compact").choices([
+        "tagged",
+        "compact",
+      ]),
+    )
+    .option("--url <url>", "reach the upstream server over Streamable HTTP instead of starting it")
+    .action(async (command: string[], flags: McpProxyFlags) => {
+      const { runMcpProxy } = await import("./commands/mcp-proxy.js");
+      setExit(await runMcpProxy(command, flags, io));
+    });
+
   program.addHelpText("after", EXAMPLES);
   return program;
 }
@@ -167,7 +188,8 @@ Examples:
   ${PROGRAM} decode settings.bundle.json arguments.txt
   ${PROGRAM} inspect settings.json --presence compact
   ${PROGRAM} compile settings.json --emit module -o settings.bundle.mjs
-  ${PROGRAM} check bundles/*.bundle.json --target anthropic`;
+  ${PROGRAM} check bundles/*.bundle.json --target anthropic
+  ${PROGRAM} mcp-proxy --target anthropic -- npx @modelcontextprotocol/server-filesystem /tmp`;
 
 function version(): string {
   try {

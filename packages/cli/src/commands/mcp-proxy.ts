@@ -1,0 +1,93 @@
+/**
+ * mcp-proxy: serve an MCP client over this process's stdio, fronting an
+ * upstream MCP server (a child process, or a Streamable HTTP endpoint with
+ * --url) whose tools are listed with strict wire schemas and whose calls are
+ * decoded first. stdin/stdout carry the protocol, so everything this command
+ * says goes to stderr. Exit 0 when the client closed the session, 2 when the
+ * upstream could not be reached or went away first.
+ */
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { TargetName } from "@strictwire/codec";
+import { startProxy } from "@strictwire/mcp";
+import { EXIT_OK, EXIT_USAGE, type ExitCode } from "../failure.js";
+import type { Io } from "../io.js";
+import { PROGRAM } from "../report.js";
+
+export interface McpProxyFlags {
+  readonly target?: TargetName;
+  readonly presence?: "tagged" | "compact";
+  readonly url?: string;
+}
+
+export async function runMcpProxy(command: readonly string[], flags: McpProxyFlags, io: Io): Promise<ExitCode> {
+  const say = (line: string): void => io.stderr.write(`${PROGRAM}: mcp-proxy: ${line}\n`);
+  const upstream = upstreamTransport(command, flags, io.env);
+  if (typeof upstream === "string") {
+    say(upstream);
+    return EXIT_USAGE;
+  }
+
+  let proxy: Awaited<ReturnType<typeof startProxy>>;
+  try {
+    proxy = await startProxy({
+      upstream: upstream.transport,
+      downstream: new StdioServerTransport(),
+      ...(flags.target !== undefined ? { target: flags.target } : {}),
+      ...(flags.presence !== undefined ? { presence: flags.presence } : {}),
+      log: say,
+    });
+  } catch (error) {
+    say(
+      `cannot reach the upstream server ${upstream.label}: ${error instanceof Error ? error.message : String(error)}`,
+    );
+    await upstream.transport.close().catch(() => undefined);
+    return EXIT_USAGE;
+  }
+  const pid = upstream.transport instanceof StdioClientTransport ? upstream.transport.pid : null;
+  const strict = proxy.tools().filter((t) => t.kind === "strict").length;
+  say(
+    `serving ${upstream.label}${pid !== null ? ` (pid ${pid})` : ""}: ${strict} of ${proxy.tools().length} tools strict for ${flags.target ?? "openai"}`,
+  );
+  // The stdio server transport does not watch for the end of its input: a client that went away closes the session.
+  process.stdin.once("end", () => void proxy.close());
+  const by = await proxy.closed;
+  return by === "downstream" ? EXIT_OK : EXIT_USAGE;
+}
+
+interface Upstream {
+  readonly transport: Transport;
+  readonly label: string;
+}
+
+/** The transport to the upstream server, or what is wrong with the flags. */
+function upstreamTransport(
+  command: readonly string[],
+  flags: McpProxyFlags,
+  env: Readonly<Record<string, string | undefined>>,
+): Upstream | string {
+  if (flags.url !== undefined) {
+    if (command.length > 0) return "give either --url or a command after --, not both";
+    let url: URL;
+    try {
+      url = new URL(flags.url);
+    } catch {
+      return `--url ${JSON.stringify(flags.url)} is not a URL`;
+    }
+    if (url.protocol !== "http:" && url.protocol !== "https:")
+      return `--url must be http: or https:, not ${url.protocol}`;
+    return { transport: new StreamableHTTPClientTransport(url), label: url.href };
+  }
+  const [program, ...args] = command;
+  if (program === undefined)
+    return `give the upstream server's command after --, or --url (e.g. ${PROGRAM} mcp-proxy -- npx @modelcontextprotocol/server-filesystem /tmp)`;
+  // The child gets this process's whole environment (the SDK's default passes only a few variables), and its stderr is ours.
+  const childEnv: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) if (v !== undefined) childEnv[k] = v;
+  return {
+    transport: new StdioClientTransport({ command: program, args, env: childEnv, stderr: "inherit" }),
+    label: [program, ...args].join(" "),
+  };
+}

@@ -1,0 +1,106 @@
+/**
+ * For TypeScript clients that call a model themselves: the tools of a
+ * connected MCP client as strict tool definitions for one provider API, and a
+ * codec dispatcher whose handlers call the MCP server with the decoded
+ * arguments. Nothing here speaks MCP beyond the SDK client's own methods.
+ */
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import {
+  type Codec,
+  type CodecError,
+  createDispatcher,
+  type Dispatcher,
+  type DispatchOptions,
+  type ToolApi,
+  type ToolCodecs,
+  type ToolDefinitions,
+  type ToolHandler,
+  toolDefinition,
+} from "@strictwire/codec";
+import { type CompiledTool, compileTool, listAllTools, type StrictOptions } from "./tools.js";
+
+export interface StrictMcpToolsOptions<A extends ToolApi> {
+  /** The provider API the definitions are for; it fixes the target. */
+  readonly api: A;
+  readonly presence?: StrictOptions["presence"];
+  /** Passed to the dispatcher: parse limits, the text for a failing handler. */
+  readonly dispatch?: DispatchOptions;
+}
+
+export interface StrictMcpTools<A extends ToolApi> {
+  /** The strict definitions to send with the request, in the server's order. */
+  readonly tools: ToolDefinitions[A][];
+  /** Decodes each call and calls the MCP tool; `dispatcher.responses(...)`, `.chat(...)`, `.anthropic(...)`. */
+  readonly dispatcher: Dispatcher<ToolCodecs>;
+  /** The MCP tool name behind each definition name (they differ when the MCP name has characters providers refuse). */
+  readonly mcpNames: ReadonlyMap<string, string>;
+  /** Tools left out, with the reason: their schema does not compile, or their name collides once made provider-safe. */
+  readonly skipped: readonly { readonly name: string; readonly reason: CodecError }[];
+}
+
+const TARGET: Readonly<Record<ToolApi, NonNullable<StrictOptions["target"]>>> = {
+  "openai-responses": "openai",
+  "openai-chat": "openai",
+  anthropic: "anthropic",
+  gemini: "gemini",
+};
+
+export async function strictMcpTools<A extends ToolApi>(
+  client: Client,
+  options: StrictMcpToolsOptions<A>,
+): Promise<StrictMcpTools<A>> {
+  const strict: StrictOptions = {
+    target: TARGET[options.api],
+    ...(options.presence !== undefined ? { presence: options.presence } : {}),
+  };
+  const byKey = new Map<string, CompiledTool & { kind: "strict" }>();
+  const skipped: { name: string; reason: CodecError }[] = [];
+  for (const tool of await listAllTools(client)) {
+    const compiled = compileTool(tool, strict);
+    const key = compiled.kind === "strict" ? compiled.codec.name : tool.name;
+    const taken = byKey.get(key);
+    if (compiled.kind === "pass-through") skipped.push({ name: tool.name, reason: compiled.reason });
+    else if (taken !== undefined) {
+      const message = `its provider-safe name ${key} is already taken by ${taken.tool.name}`;
+      skipped.push({ name: tool.name, reason: { code: "invalid-options", path: "", message, feedback: message } });
+    } else byKey.set(key, compiled);
+  }
+
+  const codecs: Record<string, Codec<unknown>> = {};
+  const handlers: Record<string, ToolHandler<unknown>> = {};
+  const tools: ToolDefinitions[A][] = [];
+  const mcpNames = new Map<string, string>();
+  for (const [key, { tool, codec }] of byKey) {
+    const definition = toolDefinition(codec.bundle, options.api);
+    // The codec was compiled for this API's target, so a definition always exists.
+    if (!definition.ok) throw new Error(definition.error.message);
+    tools.push(definition.value);
+    Object.defineProperty(codecs, key, { value: codec, enumerable: true });
+    Object.defineProperty(handlers, key, {
+      value: async (value: unknown) => resultText(await callTool(client, tool.name, value)),
+      enumerable: true,
+    });
+    mcpNames.set(key, tool.name);
+  }
+  const dispatcher: Dispatcher<ToolCodecs> = createDispatcher(codecs as ToolCodecs, handlers, options.dispatch);
+  return { tools, dispatcher, mcpNames, skipped };
+}
+
+async function callTool(client: Client, name: string, value: unknown): Promise<CallToolResult> {
+  return (await client.callTool({ name, arguments: value as Record<string, unknown> })) as CallToolResult;
+}
+
+/**
+ * A tool result as the text the model reads: its text parts, then any other
+ * part as JSON; structured content alone when there is no content. A tool
+ * error (isError) is the server's message for the model, so it is returned
+ * the same way, marked.
+ */
+export function resultText(result: CallToolResult): string {
+  const parts = result.content.map((part) => (part.type === "text" ? part.text : JSON.stringify(part)));
+  if (parts.length === 0 && result.structuredContent !== undefined)
+    parts.push(JSON.stringify(result.structuredContent));
+  const text = parts.join("\n");
+  return result.isError === true ? `The tool reported an error: ${text}` : text;
+}

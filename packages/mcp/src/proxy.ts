@@ -1,0 +1,249 @@
+/**
+ * The proxy: an MCP server towards its client that fronts an upstream MCP
+ * server, both sides spoken by the official SDK. Tools are listed with their
+ * strict wire schemas and their calls decoded before the upstream sees them;
+ * everything else (resources, prompts, completions, logging, notifications)
+ * is forwarded as it is.
+ */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import type { RequestHandlerExtra, RequestOptions } from "@modelcontextprotocol/sdk/shared/protocol.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  CallToolResultSchema,
+  ListToolsRequestSchema,
+  type Notification,
+  type ProgressToken,
+  ResultSchema,
+  type ServerCapabilities,
+  type ServerNotification,
+  type ServerRequest,
+  type Tool,
+  ToolListChangedNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
+import {
+  type CompiledTool,
+  compileTool,
+  decodeArguments,
+  describePassThrough,
+  listAllTools,
+  listedTool,
+  type StrictOptions,
+} from "./tools.js";
+
+export interface ProxyOptions extends StrictOptions {
+  /** Where the upstream server is: a started-or-not client transport (stdio child, Streamable HTTP). */
+  readonly upstream: Transport;
+  /** Where the proxy's own client is (stdio for the CLI). */
+  readonly downstream: Transport;
+  /** One line at a time, for the operator (stderr in the CLI). */
+  readonly log?: (line: string) => void;
+}
+
+/** Which side ended the session. */
+export type ClosedBy = "downstream" | "upstream";
+
+export interface McpProxy {
+  /** Settles once both sides are closed, with the side that closed first. */
+  readonly closed: Promise<ClosedBy>;
+  /** The tools as the upstream lists them now, compiled or passed through. */
+  readonly tools: () => readonly CompiledTool[];
+  close(): Promise<void>;
+}
+
+const VERSION = "0.1.0";
+/**
+ * The proxy sets no deadline of its own on forwarded requests: its client's
+ * timeout, sent as a cancellation, ends them (setTimeout's largest delay).
+ */
+const NO_DEADLINE = 2_147_483_647;
+
+/** Connect to the upstream, then serve the downstream. Throws when the upstream cannot be reached. */
+export async function startProxy(options: ProxyOptions): Promise<McpProxy> {
+  const log = options.log ?? (() => undefined);
+  const client = new Client({ name: "strictwire-mcp-proxy", version: VERSION });
+  await client.connect(options.upstream);
+
+  const upstreamInfo = client.getServerVersion();
+  const upstreamCaps = client.getServerCapabilities() ?? {};
+  const catalogue = new ToolCatalogue(client, options, log);
+  await catalogue.refresh();
+
+  const instructions = client.getInstructions();
+  const server = new Server(
+    { name: `strictwire(${upstreamInfo?.name ?? "upstream"})`, version: upstreamInfo?.version ?? VERSION },
+    { capabilities: mirroredCapabilities(upstreamCaps), ...(instructions !== undefined ? { instructions } : {}) },
+  );
+
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: catalogue.listed() }));
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const { name } = request.params;
+    const compiled = await catalogue.find(name);
+    const token = request.params._meta?.progressToken;
+    if (compiled?.kind === "strict") {
+      const decoded = decodeArguments(compiled.codec, request.params.arguments);
+      // A refusal is the model's to fix: it gets the feedback and the upstream never sees the call.
+      if (!decoded.ok) return refusal(decoded.error.feedback);
+      const params = { ...request.params, arguments: decoded.value };
+      return forward(token, extra, (o) => client.request({ method: "tools/call", params }, CallToolResultSchema, o));
+    }
+    // Not compiled (or unknown here): the upstream judges the call as it always would.
+    return forward(token, extra, (o) =>
+      client.request({ method: "tools/call", params: request.params }, CallToolResultSchema, o),
+    );
+  });
+  // Every other request goes upstream as it came, answered with what came back.
+  server.fallbackRequestHandler = (request, extra) =>
+    forward(request.params?._meta?.progressToken, extra, (o) =>
+      client.request(
+        { method: request.method, ...(request.params !== undefined ? { params: request.params } : {}) },
+        ResultSchema,
+        o,
+      ),
+    );
+
+  client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+    await catalogue.refresh();
+    await server
+      .sendToolListChanged()
+      .catch((error: unknown) => log(`could not forward tools/list_changed: ${why(error)}`));
+  });
+  client.fallbackNotificationHandler = (notification: Notification) =>
+    server
+      .notification(notification)
+      .catch((error: unknown) => log(`could not forward ${notification.method}: ${why(error)}`));
+  server.fallbackNotificationHandler = (notification: Notification) =>
+    client
+      .notification(notification)
+      .catch((error: unknown) => log(`could not forward ${notification.method}: ${why(error)}`));
+
+  let first: ClosedBy | undefined;
+  let settle: (by: ClosedBy) => void = () => undefined;
+  const closed = new Promise<ClosedBy>((resolve) => {
+    settle = resolve;
+  });
+  const end = (by: ClosedBy): void => {
+    if (first !== undefined) return;
+    first = by;
+    if (by === "upstream") log("the upstream server closed; closing the proxy");
+    // The other side is closed on the next turn, so error answers to calls in flight are written first.
+    setImmediate(() => {
+      const other = by === "upstream" ? server.close() : client.close();
+      other.catch(() => undefined).finally(() => settle(by));
+    });
+  };
+  client.onclose = () => end("upstream");
+  server.onclose = () => end("downstream");
+  client.onerror = (error) => log(`upstream: ${why(error)}`);
+  server.onerror = (error) => log(`downstream: ${why(error)}`);
+
+  await server.connect(options.downstream);
+  return {
+    closed,
+    tools: () => catalogue.all(),
+    close: async () => {
+      end("downstream");
+      await closed;
+      // Closed from here rather than by its client: the downstream transport is still open.
+      await server.close().catch(() => undefined);
+    },
+  };
+}
+
+/** The upstream's tools, compiled; each pass-through reported once. */
+class ToolCatalogue {
+  private byName = new Map<string, CompiledTool>();
+  private readonly reported = new Set<string>();
+
+  constructor(
+    private readonly client: Client,
+    private readonly options: StrictOptions,
+    private readonly log: (line: string) => void,
+  ) {}
+
+  all(): CompiledTool[] {
+    return [...this.byName.values()];
+  }
+
+  listed(): Tool[] {
+    return this.all().map(listedTool);
+  }
+
+  /** A tool by name; a name not known yet triggers one fresh listing (the upstream may have added it). */
+  async find(name: string): Promise<CompiledTool | undefined> {
+    if (!this.byName.has(name)) await this.refresh().catch(() => undefined);
+    return this.byName.get(name);
+  }
+
+  async refresh(): Promise<void> {
+    if (this.client.getServerCapabilities()?.tools === undefined) return;
+    const tools = await listAllTools(this.client);
+    const next = new Map<string, CompiledTool>();
+    for (const tool of tools) {
+      const kept = this.byName.get(tool.name);
+      // An unchanged tool keeps its codec: compiling is the expensive part.
+      const compiled = kept !== undefined && sameTool(kept.tool, tool) ? kept : compileTool(tool, this.options);
+      if (compiled.kind === "pass-through" && !this.reported.has(tool.name)) {
+        this.reported.add(tool.name);
+        this.log(describePassThrough(compiled));
+      }
+      next.set(tool.name, compiled);
+    }
+    this.byName = next;
+  }
+}
+
+function sameTool(a: Tool, b: Tool): boolean {
+  return JSON.stringify(a.inputSchema) === JSON.stringify(b.inputSchema) && a.description === b.description;
+}
+
+/** The upstream's capabilities the proxy can honour; tools always, so it can announce recompiled lists. */
+function mirroredCapabilities(upstream: ServerCapabilities): ServerCapabilities {
+  const { resources, prompts, logging, completions } = upstream;
+  return {
+    tools: { listChanged: true },
+    ...(resources !== undefined ? { resources } : {}),
+    ...(prompts !== undefined ? { prompts } : {}),
+    ...(logging !== undefined ? { logging } : {}),
+    ...(completions !== undefined ? { completions } : {}),
+  };
+}
+
+type HandlerExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+/**
+ * Send a request upstream on behalf of the client. Cancellation follows it;
+ * progress comes back under the client's own token, and every progress
+ * notification is written before the answer, which ends the client's interest in them.
+ */
+async function forward<R>(
+  token: ProgressToken | undefined,
+  extra: HandlerExtra,
+  send: (options: RequestOptions) => Promise<R>,
+): Promise<R> {
+  const options: RequestOptions = { signal: extra.signal, timeout: NO_DEADLINE };
+  if (token === undefined) return send(options);
+  let progressSent: Promise<void> = Promise.resolve();
+  const answer = await send({
+    ...options,
+    onprogress: (progress) => {
+      progressSent = progressSent
+        .then(() =>
+          extra.sendNotification({ method: "notifications/progress", params: { ...progress, progressToken: token } }),
+        )
+        .catch(() => undefined);
+    },
+  });
+  await progressSent;
+  return answer;
+}
+
+function refusal(feedback: string): CallToolResult {
+  return { content: [{ type: "text", text: feedback }], isError: true };
+}
+
+function why(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
