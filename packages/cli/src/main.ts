@@ -9,6 +9,7 @@ import { Command, CommanderError, Option } from "commander";
 import type { CheckFlags } from "./commands/check.js";
 import type { ClassifyFlags } from "./commands/classify.js";
 import type { CompileCommandFlags } from "./commands/compile.js";
+import type { EvalFlags } from "./commands/eval.js";
 import { EMIT_NAMES } from "./emit/emitter.js";
 import { EXIT_OK, EXIT_USAGE, type ExitCode, type Failure } from "./failure.js";
 import { type Io, processIo } from "./io.js";
@@ -151,6 +152,39 @@ function buildProgram(io: Io, setExit: (code: ExitCode) => void): Command {
     .action(async (flags: ClassifyFlags & JsonFlag) => {
       const { runClassifyCommand } = await import("./commands/classify.js");
       setExit(await runClassifyCommand(flags, reporter(flags)));
+    });
+
+  program
+    .command("eval")
+    .summary("intent benchmark: your model, your tools, each arm against the plain control")
+    .description(
+      "Run a suite of scenarios against a model endpoint in several arms (control, tagged, compact, factored, ...) and score each intent exactly. The key comes from STRICTWIRE_API_KEY, or OPENAI_API_KEY / ANTHROPIC_API_KEY.",
+    )
+    .option("--api <api>", "chat, responses or anthropic", "chat")
+    .option("--endpoint <url>", "the API's base URL (default: the provider's)")
+    .option("--model <name>", "the model to evaluate")
+    .option("--suite <dir>", "a suite folder (default: the bundled core suite)")
+    .option("--arms <list>", "comma-separated arms (default: control,tagged,compact,factored,tagged-described)")
+    .option("--repeat <n>", "repetitions of every (arm, scenario)", "1")
+    .option("--seed <n>", "seed of the interleaved schedule", "1")
+    .option("--concurrency <n>", "requests in flight", "1")
+    .option("--max-requests <n>", "stop before sending more requests than this")
+    .option("--max-cost <dollars>", "stop before the spend could exceed this (needs prices)")
+    .option("--price-in <dollars>", "price per million input tokens")
+    .option("--price-out <dollars>", "price per million output tokens")
+    .option("--repair <n>", "0, or 1 to send strictwire's feedback back once when a decode fails", "0")
+    .option("--timeout <ms>", "per request", "60000")
+    .option("--retries <n>", "retries on 429, 5xx and timeouts", "3")
+    .option("--backoff <ms>", "first retry delay when the server gives no Retry-After", "1000")
+    .option("--max-tokens <n>", "maximum output tokens per request", "1024")
+    .option("--temperature <t>", "sampling temperature", "0")
+    .option("--out <file.jsonl>", "results, appended as they arrive", "strictwire-eval.jsonl")
+    .option("--resume", "continue the run recorded in --out, skipping finished trials")
+    .option("--report <file.md>", "also write a Markdown report")
+    .addOption(json())
+    .action(async (flags: EvalFlags & JsonFlag) => {
+      const { runEvalCommand } = await import("./commands/eval.js");
+      setExit(await runEvalCommand(flags, reporter(flags)));
     });
 
   program.addHelpText("after", EXAMPLES);
