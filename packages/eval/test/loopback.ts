@@ -22,7 +22,7 @@ export interface Call {
 }
 
 export type Answer =
-  | { readonly kind: "calls"; readonly calls: readonly Call[] }
+  | { readonly kind: "calls"; readonly calls: readonly Call[]; readonly delayMs?: number }
   | {
       readonly kind: "status";
       readonly status: number;
