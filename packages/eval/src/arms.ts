@@ -26,7 +26,8 @@ export interface ArmDecodeError {
 /** One workflow's tool as an arm sends it, with the way back to the contract's value. */
 export interface ArmTool {
   readonly tool: SentTool;
-  decode(argumentsText: string): Result<Json, ArmDecodeError>;
+  /** Peer converters' normalisers may be asynchronous. */
+  decode(argumentsText: string): Result<Json, ArmDecodeError> | Promise<Result<Json, ArmDecodeError>>;
 }
 
 export interface Arm {

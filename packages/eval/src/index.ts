@@ -10,6 +10,7 @@ export {
   type SentTool,
 } from "./arms.js";
 export { type HttpOptions, type HttpOutcome, postJson, retryAfterMs } from "./http.js";
+export { loadPeerArms } from "./peers.js";
 export {
   buildRequest,
   CLARIFY_TOOL,

@@ -282,7 +282,7 @@ export async function runEval(o: RunOptions): Promise<Result<RunOutcome, RunErro
     if (call !== undefined) {
       observed = { ...observed, toolName: call.name, argumentsText: call.arguments };
       if (call.name === workflow.tool.name) {
-        const d = armTool.decode(call.arguments);
+        const d = await armTool.decode(call.arguments);
         if (d.ok) {
           value = d.value;
           observed = { ...observed, decoded: { ok: true, value: d.value } };

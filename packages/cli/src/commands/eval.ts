@@ -13,6 +13,7 @@ import {
   DEFAULT_ARMS,
   DEFAULT_ENDPOINTS,
   loadOracle,
+  loadPeerArms,
   loadSuite,
   renderMarkdown,
   renderTable,
@@ -106,10 +107,13 @@ export async function runEvalCommand(flags: EvalFlags, reporter: Reporter): Prom
     .map((s) => s.trim())
     .filter((s) => s !== "");
   const arms: Arm[] = [];
+  // The peer converters are loaded only when asked for: they are large, and optional.
+  const builtin = (n: string): boolean => BUILTIN_ARMS.some((a) => a.name === n);
+  const known = names.every(builtin) ? BUILTIN_ARMS : [...BUILTIN_ARMS, ...(await loadPeerArms())];
   for (const name of names) {
-    const arm = BUILTIN_ARMS.find((a) => a.name === name);
+    const arm = known.find((a) => a.name === name);
     if (arm === undefined)
-      return bad(`unknown arm ${JSON.stringify(name)}; arms: ${BUILTIN_ARMS.map((a) => a.name).join(", ")}`);
+      return bad(`unknown arm ${JSON.stringify(name)}; arms: ${known.map((a) => a.name).join(", ")}`);
     if (!arms.includes(arm)) arms.push(arm);
   }
 
