@@ -320,6 +320,15 @@ describe("running safely", () => {
     expect(byCost.value.stopped).toMatch(/max-cost/);
   });
 
+  it("a key the endpoint refuses stops the run as an error, not as scores", async () => {
+    const server = await serve(() => ({ kind: "status", status: 401, body: { error: { message: `bad key ${KEY}` } } }));
+    const o = await options(server, "chat", { suite: only("null-01", "null-02", "null-03"), concurrency: 1 });
+    const run = await runEval(o);
+    expect(run).toMatchObject({ ok: false, error: { code: "unauthorized" } });
+    expect(server.seen).toHaveLength(1);
+    expect(await readFile(o.resultsFile, "utf8").catch(() => "")).toBe("");
+  });
+
   it("an unreachable endpoint is a run error, not a score", async () => {
     const server = await serve(() => ({ kind: "hang" }));
     const url = server.url;
