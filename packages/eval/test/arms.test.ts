@@ -1,4 +1,4 @@
-import { compile, compileCodec } from "@strictwire/codec";
+import { checkToolSet, compile, compileCodec } from "@strictwire/codec";
 import { describe, expect, it } from "vitest";
 import { BUILTIN_ARMS, describePresence, PRESENCE_NOTE } from "../src/index.js";
 
@@ -95,5 +95,8 @@ describe("the native arm", () => {
     const args = (native.value.tool.parameters.properties as Record<string, { required?: unknown }>).arguments;
     expect(args?.required ?? []).toEqual([]);
     expect(native.value.decode('{"arguments":{"name":null}}')).toEqual({ ok: true, value: { name: null } });
+    const bundle = compile(tool.parameters, { name: tool.name, target: "anthropic" });
+    if (!bundle.ok) expect.unreachable();
+    expect(checkToolSet([{ ...bundle.value, wire: native.value.tool.parameters }], "anthropic")).toEqual([]);
   });
 });

@@ -194,7 +194,8 @@ describe.each(APIS)("a run against %s", (api) => {
         expect(main?.strict).toBe(true);
         const bundle = compile(flat.tool.parameters, { name: flat.tool.name });
         if (!bundle.ok) expect.unreachable();
-        expect(checkToolSet([{ ...bundle.value, wire: main?.parameters as never }], "openai")).toEqual([]);
+        const target = api === "anthropic" ? "anthropic" : "openai";
+        expect(checkToolSet([{ ...bundle.value, wire: main?.parameters as never }], target)).toEqual([]);
         expect(main?.parameters).not.toEqual(flat.tool.parameters);
       }
     }
