@@ -1,0 +1,264 @@
+/**
+ * strictwire eval as a user runs it: the built CLI in a child process, against
+ * a loopback server speaking the provider's wire format. No key or model is
+ * ever needed.
+ */
+import { spawn } from "node:child_process";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { loadSuite, type TrialRecord, type Workflow } from "../../eval/src/index.js";
+import { argumentsFor, armOf, type Loopback, type Seen, startLoopback, userMessage } from "../../eval/test/loopback.js";
+import { BIN, makeTempDir, removeDir, strictwire } from "./helpers.js";
+
+const KEY = "sk-live-DO-NOT-LEAK-51c2e0";
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0)) await c();
+});
+
+const TOOL = {
+  name: "update_prefs",
+  description: "Partially update preferences.",
+  parameters: {
+    type: "object",
+    properties: { theme: { enum: ["light", "dark"] }, timezone: { type: ["string", "null"] } },
+    additionalProperties: false,
+  },
+};
+const SCENARIOS = [
+  ["clear", "Clear my time zone.", { action: "update", arguments: { timezone: null } }],
+  ["light", "Use the light theme.", { action: "update", arguments: { theme: "light" } }],
+  ["vague", "Change something.", { action: "clarify" }],
+  ["bad", "Make the theme purple.", { action: "reject" }],
+] as const;
+
+/** A user's own suite, as docs/model-evaluation.md describes it. */
+async function ownSuite(dir: string): Promise<string> {
+  const suite = join(dir, "suite");
+  await mkdir(join(suite, "tools"), { recursive: true });
+  await writeFile(join(suite, "tools", "update_prefs.json"), JSON.stringify(TOOL));
+  await writeFile(
+    join(suite, "scenarios.json"),
+    JSON.stringify({
+      workflows: {
+        prefs: {
+          tool: "tools/update_prefs.json",
+          resource: "preferences",
+          policy: "PATCH: absent keeps, null clears.",
+          state: { theme: "dark", timezone: "UTC" },
+        },
+      },
+      scenarios: SCENARIOS.map(([id, instruction]) => ({ id, workflow: "prefs", category: id, instruction })),
+    }),
+  );
+  await writeFile(
+    join(suite, "expected.json"),
+    JSON.stringify({ expected: Object.fromEntries(SCENARIOS.map(([id, , e]) => [id, e])) }),
+  );
+  return suite;
+}
+
+/** A model that gets everything right, except that the strict arm writes an omission for "clear". */
+async function scriptedModel(suiteDir: string, delayMs = 0): Promise<{ server: Loopback; workflows: Workflow[] }> {
+  const suite = await loadSuite(suiteDir);
+  if (!suite.ok) throw new Error(suite.error.message);
+  const workflows = [...suite.value.workflows.values()];
+  const w = workflows[0] as Workflow;
+  const server = await startLoopback((seen) => {
+    const arm = armOf(seen, workflows);
+    const text = userMessage(seen);
+    const update = (v: unknown) => ({
+      kind: "calls" as const,
+      delayMs,
+      calls: [{ name: w.tool.name, arguments: argumentsFor(arm, w, v) }],
+    });
+    if (text.endsWith("Clear my time zone.")) return update(arm === "control" ? { timezone: null } : {});
+    if (text.endsWith("Use the light theme.")) return update({ theme: "light" });
+    if (text.endsWith("Change something."))
+      return { kind: "calls", delayMs, calls: [{ name: "ask_clarification", arguments: '{"question":"What?"}' }] };
+    return { kind: "calls", delayMs, calls: [{ name: "refuse_request", arguments: '{"reason":"no such theme"}' }] };
+  });
+  cleanups.push(() => server.close());
+  return { server, workflows };
+}
+
+async function tempDir(): Promise<string> {
+  const dir = await makeTempDir();
+  cleanups.push(() => removeDir(dir));
+  return dir;
+}
+
+describe("strictwire eval", () => {
+  it("runs a user's suite, prints the report, writes results and a Markdown report, and never leaks the key", async () => {
+    const dir = await tempDir();
+    const suite = await ownSuite(dir);
+    const { server } = await scriptedModel(suite);
+    const out = join(dir, "results.jsonl");
+    const md = join(dir, "report.md");
+    const args = [
+      "eval",
+      "--api",
+      "chat",
+      "--endpoint",
+      server.url,
+      "--model",
+      "m",
+      "--suite",
+      suite,
+      "--arms",
+      "control,tagged",
+    ];
+    const run = await strictwire(
+      [...args, "--out", out, "--report", md, "--price-in", "1", "--price-out", "2", "--json"],
+      { env: { STRICTWIRE_API_KEY: KEY } },
+    );
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    const doc = JSON.parse(run.stdout) as {
+      ok: boolean;
+      report: { arms: { arm: string; exact: number; trials: number; vsControl?: unknown }[] };
+    };
+    expect(doc.ok).toBe(true);
+    expect(doc.report.arms.map((a) => [a.arm, a.exact, a.trials])).toEqual([
+      ["control", 4, 4],
+      ["tagged", 3, 4],
+    ]);
+    expect(doc.report.arms[1]?.vsControl).toEqual({ pairs: 4, wins: 0, losses: 1 });
+    const results = await readFile(out, "utf8");
+    expect(results.trim().split("\n")).toHaveLength(8);
+    const report = await readFile(md, "utf8");
+    expect(report).toMatch(/\| control \| 4\/4 \|/);
+    expect(report).toMatch(/Lost: 1/);
+    // The lost scenario, with the raw arguments the model wrote.
+    expect(report).toMatch(
+      /\| clear \| 0 \| update_prefs `\{"arguments":\{"theme":\{"state":"absent"\},"timezone":\{"state":"absent"\}\}\}` \|/,
+    );
+    for (const text of [run.stdout, run.stderr, results, report]) expect(text).not.toContain(KEY);
+    expect(server.seen.every((s) => s.headers.authorization === `Bearer ${KEY}`)).toBe(true);
+
+    // The human table, from the same results (resumed: nothing is sent again).
+    const before = server.seen.length;
+    const table = await strictwire([...args, "--out", out, "--resume"], { env: { OPENAI_API_KEY: KEY } });
+    expect(table.code).toBe(0);
+    expect(server.seen.length).toBe(before);
+    expect(table.stdout).toMatch(/^8\/8 trials\n/);
+    expect(table.stdout).toMatch(/\ntagged +3\/4 +75\.0% \(/);
+    expect(table.stdout + table.stderr).not.toContain(KEY);
+  });
+
+  it.each([
+    ["a bad number", ["--repeat", "0"], /--repeat must be an integer of at least 1/],
+    ["an unknown arm", ["--arms", "control,magic"], /unknown arm "magic"/],
+    ["an unknown api", ["--api", "soap"], /--api must be one of/],
+    ["--max-cost without prices", ["--max-cost", "1"], /needs --price-in and --price-out/],
+    ["a suite that does not parse", ["--suite", "."], /scenarios\.json: cannot read it/],
+  ])("%s exits 2 with a clear message", async (_, extra, message) => {
+    const dir = await tempDir();
+    const run = await strictwire(
+      ["eval", "--model", "m", "--endpoint", "http://127.0.0.1:9/v1", ...extra, "--out", join(dir, "r.jsonl")],
+      {
+        cwd: dir,
+        env: { STRICTWIRE_API_KEY: KEY },
+      },
+    );
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(message);
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it("no key, an unreachable endpoint, and results that exist without --resume exit 2", async () => {
+    const dir = await tempDir();
+    const noKey = await strictwire(["eval", "--api", "anthropic", "--model", "m"], { cwd: dir });
+    expect(noKey.code).toBe(2);
+    expect(noKey.stderr).toMatch(/no API key: set STRICTWIRE_API_KEY \(or ANTHROPIC_API_KEY\)/);
+
+    const out = join(dir, "r.jsonl");
+    const unreachable = await strictwire(
+      [
+        "eval",
+        "--api",
+        "responses",
+        "--model",
+        "m",
+        "--endpoint",
+        "http://127.0.0.1:9/v1",
+        "--retries",
+        "0",
+        "--arms",
+        "control",
+        "--out",
+        out,
+        "--json",
+      ],
+      { env: { STRICTWIRE_API_KEY: KEY } },
+    );
+    expect(unreachable.code).toBe(2);
+    expect(JSON.parse(unreachable.stdout)).toMatchObject({ ok: false, error: { code: "unreachable" } });
+    expect(unreachable.stderr).toMatch(/cannot reach http:\/\/127\.0\.0\.1:9\/v1/);
+
+    await writeFile(out, "");
+    const exists = await strictwire(["eval", "--model", "m", "--out", out], { env: { STRICTWIRE_API_KEY: KEY } });
+    expect(exists.code).toBe(2);
+    expect(exists.stderr).toMatch(/exists: add --resume/);
+  });
+
+  it("resumes after a kill: every trial recorded exactly once, none sent again once recorded", async () => {
+    const dir = await tempDir();
+    const suite = await ownSuite(dir);
+    const { server, workflows } = await scriptedModel(suite, 120);
+    const out = join(dir, "results.jsonl");
+    const args = [
+      "eval",
+      "--api",
+      "anthropic",
+      "--endpoint",
+      server.url,
+      "--model",
+      "m",
+      "--suite",
+      suite,
+      "--arms",
+      "control,tagged,native",
+      "--repeat",
+      "2",
+      "--out",
+      out,
+    ];
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: { ...process.env, STRICTWIRE_API_KEY: KEY },
+      stdio: "ignore",
+    });
+    const exited = new Promise((done) => child.on("close", done));
+    const lines = async (): Promise<string[]> =>
+      (await readFile(out, "utf8").catch(() => "")).split("\n").filter((l) => l !== "");
+    for (let i = 0; i < 200 && (await lines()).length < 5; i++) await new Promise((r) => setTimeout(r, 25));
+    child.kill("SIGKILL");
+    await exited;
+    const beforeKill = (await lines()).map((l) => (JSON.parse(l) as TrialRecord).key);
+    expect(beforeKill.length).toBeGreaterThanOrEqual(5);
+    expect(beforeKill.length).toBeLessThan(24);
+    const sentBefore = server.seen.length;
+
+    const resumed = await strictwire([...args, "--resume", "--json"], { env: { STRICTWIRE_API_KEY: KEY } });
+    expect(resumed.code).toBe(0);
+    const keys = (await lines()).map((l) => (JSON.parse(l) as TrialRecord).key);
+    expect(keys).toHaveLength(24);
+    expect(new Set(keys).size).toBe(24);
+    // After the resume, no request was for a trial already recorded before the kill.
+    const keyOf = (seen: Seen): string => {
+      const scenario = SCENARIOS.find(([, instruction]) => userMessage(seen).endsWith(instruction))?.[0];
+      return `${armOf(seen, workflows)}|${scenario}`;
+    };
+    const recordedPairs = new Map<string, number>();
+    for (const k of beforeKill) {
+      const pair = k.split("|").slice(0, 2).join("|");
+      recordedPairs.set(pair, (recordedPairs.get(pair) ?? 0) + 1);
+    }
+    const sentAfter = new Map<string, number>();
+    for (const s of server.seen.slice(sentBefore)) sentAfter.set(keyOf(s), (sentAfter.get(keyOf(s)) ?? 0) + 1);
+    for (const [pair, n] of sentAfter) expect(n + (recordedPairs.get(pair) ?? 0), pair).toBe(2);
+    expect([...sentAfter.values()].reduce((a, b) => a + b, 0)).toBe(24 - beforeKill.length);
+    expect(JSON.parse(resumed.stdout)).toMatchObject({ ok: true, report: { planned: 24, finished: 24 } });
+  });
+});

@@ -1,0 +1,49 @@
+export {
+  API_NAMES,
+  type Api,
+  type Arm,
+  type ArmTool,
+  BUILTIN_ARMS,
+  DEFAULT_ARMS,
+  describePresence,
+  PRESENCE_NOTE,
+  type SentTool,
+} from "./arms.js";
+export { type HttpOptions, type HttpOutcome, postJson, retryAfterMs } from "./http.js";
+export { loadPeerArms } from "./peers.js";
+export {
+  buildRequest,
+  CLARIFY_TOOL,
+  DEFAULT_ENDPOINTS,
+  REFUSE_TOOL,
+  readReply,
+  repairRequest,
+  type Settings,
+} from "./providers.js";
+export { type ArmSummary, type Report, renderMarkdown, renderTable, summarise } from "./report.js";
+export {
+  type AttemptRecord,
+  type RunError,
+  type RunOptions,
+  type RunOutcome,
+  readFinished,
+  runEval,
+  schedule,
+  systemText,
+  type TrialRecord,
+  trialKey,
+  userText,
+} from "./run.js";
+export { applyPatch, type Judgement, judge, redundantWrites } from "./score.js";
+export { prng, quantile, shuffle, wilson } from "./stats.js";
+export {
+  type Action,
+  BUNDLED_SUITE,
+  type Expected,
+  loadOracle,
+  loadSuite,
+  type Oracle,
+  type Scenario,
+  type Suite,
+  type Workflow,
+} from "./suite.js";

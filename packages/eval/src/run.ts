@@ -1,0 +1,379 @@
+/**
+ * A run: the deterministic interleaved schedule, a worker pool, the budget,
+ * and results appended to a JSONL file as they arrive (so a run resumes).
+ */
+import { appendFile, readFile } from "node:fs/promises";
+import type { Result } from "@strictwire/codec";
+import type { Api, Arm, ArmTool } from "./arms.js";
+import { postJson } from "./http.js";
+import {
+  authHeaders,
+  buildRequest,
+  type Reply,
+  readReply,
+  repairRequest,
+  requestUrl,
+  type Settings,
+} from "./providers.js";
+import { type Judgement, judge, type Observed } from "./score.js";
+import { prng, shuffle } from "./stats.js";
+import type { Json, Oracle, Scenario, Suite, Workflow } from "./suite.js";
+
+export interface RunOptions {
+  readonly suite: Suite;
+  readonly oracle: Oracle;
+  readonly arms: readonly Arm[];
+  readonly api: Api;
+  readonly endpoint: string;
+  readonly key: string;
+  readonly settings: Settings;
+  readonly repeat: number;
+  readonly seed: number;
+  readonly concurrency: number;
+  readonly repair: 0 | 1;
+  readonly maxRequests?: number;
+  readonly maxCost?: number;
+  /** Dollars per million tokens. */
+  readonly price?: { readonly input: number; readonly output: number };
+  readonly timeoutMs: number;
+  readonly retries: number;
+  readonly backoffMs: number;
+  readonly resultsFile: string;
+  readonly resume: boolean;
+  readonly countTokens: (text: string) => number;
+  readonly onTrial?: (done: number, total: number) => void;
+}
+
+export interface AttemptRecord {
+  readonly accepted: boolean;
+  readonly status?: number;
+  readonly error?: string;
+  readonly calls: number;
+  readonly toolName?: string;
+  readonly argumentsText?: string;
+  readonly argumentTokens?: number;
+  readonly decodeError?: { code: string; message: string };
+  readonly value?: Json;
+  readonly judgement: Judgement;
+  readonly usage?: { input: number; output: number };
+  readonly latencyMs: number;
+  readonly httpAttempts: number;
+}
+
+export interface TrialRecord {
+  readonly type: "trial";
+  readonly key: string;
+  readonly arm: string;
+  readonly scenario: string;
+  readonly workflow: string;
+  readonly category: string;
+  readonly repetition: number;
+  readonly api: Api;
+  readonly model: string;
+  readonly unsupported?: string;
+  readonly first?: AttemptRecord;
+  readonly repair?: AttemptRecord;
+}
+
+export interface RunOutcome {
+  readonly records: readonly TrialRecord[];
+  readonly planned: number;
+  readonly resumed: number;
+  readonly stopped?: string;
+}
+
+export interface RunError {
+  readonly code: "usage" | "unreachable" | "unauthorized" | "results-file";
+  readonly path: string;
+  readonly message: string;
+  readonly feedback: string;
+}
+
+export interface Planned {
+  readonly key: string;
+  readonly arm: Arm;
+  readonly scenario: Scenario;
+  readonly repetition: number;
+}
+
+export const trialKey = (arm: string, scenario: string, repetition: number): string =>
+  `${arm}|${scenario}|${repetition}`;
+
+/** Each repetition is one shuffled round over every (arm, scenario), so arms interleave in time. */
+export function schedule(
+  arms: readonly Arm[],
+  scenarios: readonly Scenario[],
+  repeat: number,
+  seed: number,
+): Planned[] {
+  const random = prng(seed);
+  const plan: Planned[] = [];
+  for (let repetition = 0; repetition < repeat; repetition++) {
+    const round = arms.flatMap((arm) =>
+      scenarios.map((scenario) => ({ arm, scenario, repetition, key: trialKey(arm.name, scenario.id, repetition) })),
+    );
+    plan.push(...shuffle(round, random));
+  }
+  return plan;
+}
+
+export const SYSTEM_PREAMBLE =
+  "You change stored data through tools. The stored state is in the user's message. Call exactly one tool: " +
+  "the workflow's tool to carry out a request that is valid and fully specified; ask_clarification when the request " +
+  "does not determine every value you would write; refuse_request when the request is invalid, out of range or not allowed.";
+
+export function systemText(workflow: Workflow): string {
+  return `${SYSTEM_PREAMBLE}\n\nPolicy for ${workflow.tool.name}: ${workflow.policy}`;
+}
+
+export function userText(workflow: Workflow, scenario: Scenario): string {
+  return `Stored ${workflow.resource}:\n${JSON.stringify(scenario.state)}\n\nRequest: ${scenario.instruction}`;
+}
+
+/** Finished trials from an earlier run of the same model and API; a torn last line (a kill mid-write) is ignored. */
+export async function readFinished(file: string): Promise<Result<TrialRecord[], RunError>> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    if ((error as { code?: string }).code === "ENOENT") return { ok: true, value: [] };
+    const m = `cannot read ${file}`;
+    return { ok: false, error: { code: "results-file", path: file, message: m, feedback: m } };
+  }
+  const records: TrialRecord[] = [];
+  for (const line of text.split("\n")) {
+    if (line.trim() === "") continue;
+    try {
+      const r = JSON.parse(line) as TrialRecord;
+      if (r.type === "trial" && typeof r.key === "string") records.push(r);
+    } catch {
+      // an interrupted write: that trial simply runs again
+    }
+  }
+  return { ok: true, value: records };
+}
+
+const runError = (code: RunError["code"], message: string): { ok: false; error: RunError } => ({
+  ok: false,
+  error: { code, path: "", message, feedback: message },
+});
+
+export async function runEval(o: RunOptions): Promise<Result<RunOutcome, RunError>> {
+  const previous = o.resume ? await readFinished(o.resultsFile) : { ok: true as const, value: [] };
+  if (!previous.ok) return previous;
+  const other = previous.value.find((r) => r.model !== o.settings.model || r.api !== o.api);
+  if (other !== undefined)
+    return runError(
+      "results-file",
+      `${o.resultsFile} holds trials of ${other.api}/${other.model}; resume with the same --api and --model, or use another --out`,
+    );
+  const done = new Map(previous.value.map((r) => [r.key, r]));
+  const plan = schedule(o.arms, o.suite.scenarios, o.repeat, o.seed);
+  const todo = plan.filter((p) => !done.has(p.key));
+  const records: TrialRecord[] = plan.flatMap((p) => {
+    const r = done.get(p.key);
+    return r === undefined ? [] : [r];
+  });
+
+  const prepared = new Map<string, Result<ArmTool, { message: string }>>();
+  const toolOf = (arm: Arm, workflow: Workflow): Result<ArmTool, { message: string }> => {
+    const k = `${arm.name}|${workflow.id}`;
+    let p = prepared.get(k);
+    if (p === undefined) {
+      const why = arm.unavailable(o.api);
+      p = why !== undefined ? { ok: false, error: { message: why } } : arm.prepare(workflow.tool, o.api);
+      prepared.set(k, p);
+    }
+    return p;
+  };
+
+  let requests = 0;
+  let spent = 0;
+  let reserved = 0;
+  let anyAnswer = previous.value.length > 0;
+  let stopped: string | undefined;
+  let fatal: RunError | undefined;
+  let writes = Promise.resolve();
+  const cost = (u: { input: number; output: number } | undefined): number =>
+    u === undefined || o.price === undefined ? 0 : (u.input * o.price.input + u.output * o.price.output) / 1e6;
+
+  /** Sends one request within the budget; undefined when the budget stopped it. */
+  const send = async (body: Record<string, unknown>) => {
+    const estimate =
+      o.maxCost === undefined || o.price === undefined
+        ? 0
+        : (o.countTokens(JSON.stringify(body)) * o.price.input + o.settings.maxTokens * o.price.output) / 1e6;
+    const mayAttempt = (): boolean => {
+      if (stopped !== undefined || fatal !== undefined) return false;
+      if (o.maxRequests !== undefined && requests >= o.maxRequests) {
+        stopped = `--max-requests ${o.maxRequests} reached`;
+        return false;
+      }
+      // `reserved` already holds this request's own worst case, and every other request in flight.
+      if (o.maxCost !== undefined && spent + reserved > o.maxCost) {
+        stopped = `--max-cost ${o.maxCost}: the next request could cost up to $${estimate.toFixed(6)} and $${(spent + reserved - estimate).toFixed(6)} is spent or reserved`;
+        return false;
+      }
+      requests += 1;
+      return true;
+    };
+    reserved += estimate;
+    try {
+      return await postJson(requestUrl(o.api, o.endpoint), authHeaders(o.api, o.key), body, {
+        timeoutMs: o.timeoutMs,
+        retries: o.retries,
+        backoffMs: o.backoffMs,
+        mayAttempt,
+      });
+    } finally {
+      reserved -= estimate;
+    }
+  };
+
+  /** One request and its judgement; undefined when the run stopped before sending it. */
+  const attempt = async (scenario: Scenario, workflow: Workflow, armTool: ArmTool, body: Record<string, unknown>) => {
+    const http = await send(body);
+    if (http.kind === "stopped") return undefined;
+    const expected = o.oracle.expected.get(scenario.id) ?? { action: "update" as const };
+    const notAccepted = (error: string, status?: number): AttemptRecord => ({
+      accepted: false,
+      ...(status !== undefined ? { status } : {}),
+      error,
+      calls: 0,
+      judgement: judge(scenario, workflow.tool.name, expected, { calls: 0 }),
+      latencyMs: http.kind === "response" || http.kind === "failed" ? http.latencyMs : 0,
+      httpAttempts: http.attempts,
+    });
+    if (http.kind === "failed") {
+      if (http.reason === "network" && !anyAnswer)
+        fatal = {
+          code: "unreachable",
+          path: "",
+          message: `cannot reach ${o.endpoint} (${http.message})`,
+          feedback: "",
+        };
+      return { record: notAccepted(`${http.reason}: ${http.message}`, http.status), reply: undefined, call: undefined };
+    }
+    anyAnswer = true;
+    if (http.status === 401 || http.status === 403) {
+      fatal = {
+        code: "unauthorized",
+        path: "",
+        message: `the endpoint refused the key (HTTP ${http.status})`,
+        feedback: "",
+      };
+    }
+    const reply: Reply | undefined = http.status === 200 ? readReply(o.api, http.body) : undefined;
+    if (reply === undefined) {
+      // A provider may quote the request back; the key must never reach the results file.
+      const message = errorText(http.body).split(o.key).join("[key]");
+      return {
+        record: notAccepted(`HTTP ${http.status}${message ? `: ${message}` : ""}`, http.status),
+        reply: undefined,
+        call: undefined,
+      };
+    }
+    spent += cost(reply.usage);
+    const call = reply.calls.length === 1 ? reply.calls[0] : undefined;
+    let observed: Observed = { calls: reply.calls.length };
+    let decodeError: AttemptRecord["decodeError"];
+    let value: Json | undefined;
+    let feedback: string | undefined;
+    if (call !== undefined) {
+      observed = { ...observed, toolName: call.name, argumentsText: call.arguments };
+      if (call.name === workflow.tool.name) {
+        const d = await armTool.decode(call.arguments);
+        if (d.ok) {
+          value = d.value;
+          observed = { ...observed, decoded: { ok: true, value: d.value } };
+        } else {
+          decodeError = { code: d.error.code, message: d.error.message };
+          feedback = d.error.feedback;
+          observed = { ...observed, decoded: { ok: false, ...decodeError } };
+        }
+      }
+    }
+    const record: AttemptRecord = {
+      accepted: true,
+      status: http.status,
+      calls: reply.calls.length,
+      ...(call !== undefined
+        ? { toolName: call.name, argumentsText: call.arguments, argumentTokens: o.countTokens(call.arguments) }
+        : {}),
+      ...(decodeError !== undefined ? { decodeError } : {}),
+      ...(value !== undefined ? { value } : {}),
+      judgement: judge(scenario, workflow.tool.name, expected, observed),
+      ...(reply.usage !== undefined ? { usage: reply.usage } : {}),
+      latencyMs: Math.round(http.latencyMs),
+      httpAttempts: http.attempts,
+    };
+    return { record, reply: http.body, call: feedback !== undefined ? { call, feedback } : undefined };
+  };
+
+  const runTrial = async (p: Planned): Promise<TrialRecord | undefined> => {
+    const workflow = o.suite.workflows.get(p.scenario.workflow) as Workflow;
+    const base = {
+      type: "trial" as const,
+      key: p.key,
+      arm: p.arm.name,
+      scenario: p.scenario.id,
+      workflow: workflow.id,
+      category: p.scenario.category,
+      repetition: p.repetition,
+      api: o.api,
+      model: o.settings.model,
+    };
+    const armTool = toolOf(p.arm, workflow);
+    if (!armTool.ok) return { ...base, unsupported: armTool.error.message };
+    const body = buildRequest(
+      o.api,
+      o.settings,
+      systemText(workflow),
+      userText(workflow, p.scenario),
+      armTool.value.tool,
+    );
+    const first = await attempt(p.scenario, workflow, armTool.value, body);
+    if (first === undefined) return undefined;
+    if (o.repair === 1 && first.call !== undefined && first.call.call !== undefined) {
+      const again = repairRequest(o.api, body, first.reply, first.call.call, first.call.feedback);
+      const second = await attempt(p.scenario, workflow, armTool.value, again);
+      if (second === undefined) return undefined; // the budget stopped the repair: the whole trial runs again on resume
+      return { ...base, first: first.record, repair: second.record };
+    }
+    return { ...base, first: first.record };
+  };
+
+  let next = 0;
+  let finished = records.length;
+  const total = plan.length;
+  const worker = async (): Promise<void> => {
+    while (stopped === undefined && fatal === undefined && next < todo.length) {
+      const p = todo[next++] as Planned;
+      const record = await runTrial(p);
+      if (record === undefined || fatal !== undefined) continue;
+      records.push(record);
+      finished += 1;
+      const line = `${JSON.stringify(record)}\n`;
+      writes = writes.then(() => appendFile(o.resultsFile, line));
+      await writes;
+      o.onTrial?.(finished, total);
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: Math.max(1, o.concurrency) }, worker));
+  } catch (error) {
+    return runError("results-file", `cannot append to ${o.resultsFile} (${(error as Error).message})`);
+  }
+  if (fatal !== undefined) return { ok: false, error: fatal };
+  return {
+    ok: true,
+    value: { records, planned: total, resumed: previous.value.length, ...(stopped !== undefined ? { stopped } : {}) },
+  };
+}
+
+function errorText(body: unknown): string {
+  if (typeof body !== "object" || body === null) return "";
+  const e = (body as { error?: unknown }).error;
+  const m = typeof e === "object" && e !== null ? (e as { message?: unknown }).message : e;
+  return typeof m === "string" ? m.slice(0, 300) : "";
+}

@@ -1,0 +1,364 @@
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { checkToolSet, compile } from "@strictwire/codec";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import {
+  type Api,
+  BUILTIN_ARMS,
+  BUNDLED_SUITE,
+  loadOracle,
+  loadSuite,
+  type Oracle,
+  type RunOptions,
+  runEval,
+  type Suite,
+  summarise,
+  type TrialRecord,
+  type Workflow,
+} from "../src/index.js";
+import {
+  type Answer,
+  argumentsFor,
+  armOf,
+  type Loopback,
+  offeredTools,
+  type Seen,
+  startLoopback,
+  userMessage,
+} from "./loopback.js";
+
+const KEY = "sk-test-SECRET-7f3a9c";
+const APIS: readonly Api[] = ["chat", "responses", "anthropic"];
+let full: Suite;
+let oracle: Oracle;
+let dir: string;
+const servers: Loopback[] = [];
+
+beforeAll(async () => {
+  const s = await loadSuite(BUNDLED_SUITE);
+  if (!s.ok) throw new Error(s.error.message);
+  full = s.value;
+  const o = await loadOracle(BUNDLED_SUITE, full);
+  if (!o.ok) throw new Error(o.error.message);
+  oracle = o.value;
+});
+
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+const only = (...ids: string[]): Suite => ({ ...full, scenarios: full.scenarios.filter((s) => ids.includes(s.id)) });
+const arms = (...names: string[]) => names.map((n) => BUILTIN_ARMS.find((a) => a.name === n) ?? expect.unreachable(n));
+const scenarioOf = (seen: Seen) => full.scenarios.find((s) => userMessage(seen).endsWith(`Request: ${s.instruction}`));
+const workflowOf = (id: string): Workflow => full.workflows.get(id) as Workflow;
+const isRepair = (seen: Seen): boolean =>
+  ((seen.api === "responses" ? seen.body.input : seen.body.messages) as unknown[]).length >
+  (seen.api === "chat" ? 2 : 1);
+
+async function serve(script: (seen: Seen, index: number) => Answer): Promise<Loopback> {
+  const server = await startLoopback(script);
+  servers.push(server);
+  return server;
+}
+
+async function options(server: Loopback, api: Api, over: Partial<RunOptions>): Promise<RunOptions> {
+  dir = await mkdtemp(join(tmpdir(), "strictwire-eval-"));
+  return {
+    suite: full,
+    oracle,
+    arms: arms("control", "tagged"),
+    api,
+    endpoint: server.url,
+    key: KEY,
+    settings: { model: "scripted", maxTokens: 256, temperature: 0 },
+    repeat: 1,
+    seed: 7,
+    concurrency: 2,
+    repair: 0,
+    timeoutMs: 5000,
+    retries: 2,
+    backoffMs: 5,
+    resultsFile: join(dir, "results.jsonl"),
+    resume: false,
+    countTokens: (t) => Math.ceil(t.length / 4),
+    ...over,
+  };
+}
+
+const byScenario = (records: readonly TrialRecord[], arm: string, id: string): TrialRecord =>
+  records.find((r) => r.arm === arm && r.scenario === id) ?? expect.unreachable(`${arm} ${id}`);
+
+describe.each(APIS)("a run against %s", (api) => {
+  it("scores every path: right, wrong presence, wrong action, no call, two calls", async () => {
+    const server = await serve((seen) => {
+      const s = scenarioOf(seen);
+      const arm = armOf(seen, full.workflows.values());
+      const w = workflowOf(s?.workflow ?? "");
+      const update = (value: unknown): Answer => ({
+        kind: "calls",
+        calls: [{ name: w.tool.name, arguments: argumentsFor(arm, w, value) }],
+      });
+      switch (s?.id) {
+        case "null-01":
+          return update({ timezone: null });
+        case "omission-04": // control right; the strict arm also rewrites the stored theme
+          return update(arm === "control" ? { timezone: "UTC" } : { timezone: "UTC", theme: "dark" });
+        case "ambiguous-01": // guesses instead of asking
+          return update({ quota: 0 });
+        case "invalid-01":
+          return {
+            kind: "calls",
+            calls: [{ name: "refuse_request", arguments: '{"reason":"5000 GB is above the 1000 GB maximum"}' }],
+          };
+        case "update-03": {
+          const call = { name: w.tool.name, arguments: argumentsFor(arm, w, { user_id: "u-17", quota: 350 }) };
+          return { kind: "calls", calls: arm === "control" ? [] : [call, call] };
+        }
+        default:
+          return { kind: "status", status: 400, body: { error: { message: "unexpected" } } };
+      }
+    });
+    const o = await options(server, api, {
+      suite: only("null-01", "omission-04", "ambiguous-01", "invalid-01", "update-03"),
+    });
+    const run = await runEval(o);
+    if (!run.ok) expect.unreachable(run.error.message);
+    const { records } = run.value;
+    expect(records).toHaveLength(10);
+    for (const arm of ["control", "tagged"]) {
+      const right = byScenario(records, arm, "null-01").first;
+      expect(right?.judgement).toMatchObject({
+        action: "update",
+        actionRight: true,
+        argsExact: true,
+        finalStateRight: true,
+        correct: true,
+      });
+      expect(right?.value).toEqual({ timezone: null });
+      const guess = byScenario(records, arm, "ambiguous-01").first;
+      expect(guess?.judgement).toMatchObject({
+        action: "update",
+        actionRight: false,
+        correct: false,
+        finalStateRight: false,
+      });
+      expect(byScenario(records, arm, "invalid-01").first?.judgement).toMatchObject({
+        action: "reject",
+        correct: true,
+        finalStateRight: true,
+      });
+    }
+    const redundant = byScenario(records, "tagged", "omission-04").first?.judgement;
+    expect(redundant).toMatchObject({
+      argsExact: false,
+      finalStateRight: true,
+      redundantWrites: ["/theme"],
+      correct: false,
+    });
+    expect(byScenario(records, "control", "update-03").first?.judgement).toMatchObject({
+      action: "none",
+      correct: false,
+    });
+    expect(byScenario(records, "tagged", "update-03").first).toMatchObject({
+      calls: 2,
+      judgement: { action: "several", correct: false },
+    });
+
+    const report = summarise(run.value, ["control", "tagged"], { input: 1, output: 2 });
+    const [control, tagged] = report.arms;
+    expect(control).toMatchObject({ trials: 5, exact: 3, accepted: 5, oneToolCall: 4 });
+    expect(tagged).toMatchObject({
+      trials: 5,
+      exact: 2,
+      oneToolCall: 4,
+      redundantWriteTrials: 1,
+      vsControl: { pairs: 5, wins: 0, losses: 1 },
+    });
+    expect(tagged?.tokens).toEqual({ input: 500, output: 100 });
+    expect(tagged?.costPerCorrect).toBeCloseTo((500 * 1 + 100 * 2) / 1e6 / 2, 12);
+
+    // What was sent: the same instruction for both arms; control the original schema with strict off,
+    // the strict arm strict: true with a wire schema that fits the target.
+    const first = server.seen.filter((s) => scenarioOf(s)?.id === "null-01");
+    expect(first).toHaveLength(2);
+    const flat = workflowOf("flat");
+    for (const seen of first) {
+      const [main, clarify, refuse] = offeredTools(seen);
+      expect([clarify?.name, refuse?.name]).toEqual(["ask_clarification", "refuse_request"]);
+      if (armOf(seen, full.workflows.values()) === "control") {
+        expect(main?.parameters).toEqual(flat.tool.parameters);
+        expect(main?.strict).toBe(api === "anthropic" ? undefined : false);
+      } else {
+        expect(main?.strict).toBe(true);
+        const bundle = compile(flat.tool.parameters, { name: flat.tool.name });
+        if (!bundle.ok) expect.unreachable();
+        const target = api === "anthropic" ? "anthropic" : "openai";
+        expect(checkToolSet([{ ...bundle.value, wire: main?.parameters as never }], target)).toEqual([]);
+        expect(main?.parameters).not.toEqual(flat.tool.parameters);
+      }
+    }
+    expect(userMessage(first[0] as Seen)).toBe(userMessage(first[1] as Seen));
+    // The key went in the auth header only, and was never written.
+    const auth = api === "anthropic" ? first[0]?.headers["x-api-key"] : first[0]?.headers.authorization;
+    expect(auth).toContain(KEY);
+    expect(await readFile(o.resultsFile, "utf8")).not.toContain(KEY);
+  });
+
+  it("sends strictwire's feedback back once and scores the repair apart: one repaired, one not", async () => {
+    const server = await serve((seen) => {
+      const s = scenarioOf(seen);
+      const w = workflowOf("flat");
+      // Undecodable first: a bare null where the wire wants a presence tag.
+      const broken =
+        '{"arguments":{"timezone":null,"display_name":{"state":"absent"},"theme":{"state":"absent"},"email_digest":{"state":"absent"},"quota":{"state":"absent"}}}';
+      if (!isRepair(seen)) return { kind: "calls", calls: [{ name: w.tool.name, arguments: broken }] };
+      const good = s?.id === "null-01" ? argumentsFor("tagged", w, { timezone: null }) : broken;
+      return { kind: "calls", calls: [{ name: w.tool.name, arguments: good }] };
+    });
+    const o = await options(server, api, { suite: only("null-01", "null-02"), arms: arms("tagged"), repair: 1 });
+    const run = await runEval(o);
+    if (!run.ok) expect.unreachable(run.error.message);
+    const fixed = byScenario(run.value.records, "tagged", "null-01");
+    const still = byScenario(run.value.records, "tagged", "null-02");
+    for (const r of [fixed, still]) {
+      expect(r.first?.decodeError?.code).toBe("wire-violation");
+      expect(r.first?.judgement.correct).toBe(false);
+    }
+    expect(fixed.repair?.judgement.correct).toBe(true);
+    expect(still.repair?.decodeError?.code).toBe("wire-violation");
+    const repairs = server.seen.filter(isRepair);
+    expect(repairs).toHaveLength(2);
+    for (const seen of repairs) {
+      const last = JSON.stringify((seen.api === "responses" ? seen.body.input : seen.body.messages) as unknown[]).slice(
+        -2000,
+      );
+      expect(last).toMatch(/timezone/);
+      expect(last).toContain(
+        api === "anthropic" ? "tool_result" : api === "chat" ? '"role":"tool"' : "function_call_output",
+      );
+    }
+    expect(summarise(run.value, ["tagged"]).arms[0]?.repair).toEqual({ attempted: 2, exact: 1 });
+  });
+});
+
+describe("running safely", () => {
+  it("honours Retry-After on 429 and retries a 500, then scores the answer", async () => {
+    let calls = 0;
+    const server = await serve(() => {
+      calls += 1;
+      if (calls === 1) return { kind: "status", status: 429, headers: { "retry-after": "1" } };
+      if (calls === 2) return { kind: "status", status: 500 };
+      return { kind: "calls", calls: [{ name: "update_profile_settings", arguments: '{"timezone":null}' }] };
+    });
+    const o = await options(server, "chat", { suite: only("null-01"), arms: arms("control"), backoffMs: 1 });
+    const started = Date.now();
+    const run = await runEval(o);
+    if (!run.ok) expect.unreachable(run.error.message);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+    expect(run.value.records[0]?.first).toMatchObject({
+      accepted: true,
+      httpAttempts: 3,
+      judgement: { correct: true },
+    });
+  });
+
+  it("gives up on a hanging request after the timeout and records it as not accepted", async () => {
+    const server = await serve(() => ({ kind: "hang" }));
+    const o = await options(server, "responses", {
+      suite: only("null-01"),
+      arms: arms("control"),
+      timeoutMs: 150,
+      retries: 1,
+    });
+    const run = await runEval(o);
+    if (!run.ok) expect.unreachable(run.error.message);
+    expect(run.value.records[0]?.first).toMatchObject({
+      accepted: false,
+      httpAttempts: 2,
+      judgement: { correct: false },
+    });
+    expect(run.value.records[0]?.first?.error).toMatch(/^timeout/);
+  });
+
+  it("stops before exceeding --max-requests and --max-cost, and says so", async () => {
+    const server = await serve(() => ({
+      kind: "calls",
+      calls: [{ name: "ask_clarification", arguments: '{"question":"which?"}' }],
+    }));
+    const five = only("null-01", "null-02", "null-03", "ambiguous-01", "ambiguous-02");
+    const byCount = await runEval(
+      await options(server, "chat", { suite: five, arms: arms("control"), maxRequests: 3, concurrency: 1 }),
+    );
+    if (!byCount.ok) expect.unreachable();
+    expect(byCount.value.records).toHaveLength(3);
+    expect(server.seen).toHaveLength(3);
+    expect(byCount.value.stopped).toMatch(/max-requests 3/);
+    await rm(dir, { recursive: true, force: true });
+    // Each request reserves its worst case (input estimate + max tokens) before it is sent.
+    const price = { input: 1, output: 1 };
+    // Worst case per request: (1000 + 256 max tokens) / 1e6 = $0.001256; each answer costs (100 + 20) / 1e6.
+    const countTokens = () => 1000;
+    const byCost = await runEval(
+      await options(server, "chat", {
+        suite: five,
+        arms: arms("control"),
+        concurrency: 1,
+        price,
+        maxCost: 0.0015,
+        countTokens,
+      }),
+    );
+    if (!byCost.ok) expect.unreachable();
+    const spent = byCost.value.records.reduce(
+      (s, r) => s + (r.first?.usage ? (r.first.usage.input + r.first.usage.output) / 1e6 : 0),
+      0,
+    );
+    // After 3 answers: 0.00036 spent + 0.001256 reserved > 0.0015, so the fourth is never sent.
+    expect(byCost.value.records).toHaveLength(3);
+    expect(spent).toBeCloseTo(0.00036, 12);
+    expect(byCost.value.stopped).toMatch(/max-cost/);
+  });
+
+  it("a key the endpoint refuses stops the run as an error, not as scores", async () => {
+    const server = await serve(() => ({ kind: "status", status: 401, body: { error: { message: `bad key ${KEY}` } } }));
+    const o = await options(server, "chat", { suite: only("null-01", "null-02", "null-03"), concurrency: 1 });
+    const run = await runEval(o);
+    expect(run).toMatchObject({ ok: false, error: { code: "unauthorized" } });
+    expect(server.seen).toHaveLength(1);
+    expect(await readFile(o.resultsFile, "utf8").catch(() => "")).toBe("");
+  });
+
+  it("an unreachable endpoint is a run error, not a score", async () => {
+    const server = await serve(() => ({ kind: "hang" }));
+    const url = server.url;
+    await server.close();
+    servers.length = 0;
+    const run = await runEval(
+      await options({ ...server, url } as Loopback, "anthropic", { suite: only("null-01"), retries: 0 }),
+    );
+    expect(run.ok).toBe(false);
+    if (!run.ok) expect(run.error.code).toBe("unreachable");
+  });
+});
+
+describe("the oracle never reaches a request", () => {
+  it("no first-turn body of the whole bundled suite holds an expected argument object", async () => {
+    const server = await serve(() => ({
+      kind: "calls",
+      calls: [{ name: "refuse_request", arguments: '{"reason":"scripted"}' }],
+    }));
+    const run = await runEval(await options(server, "chat", { arms: arms("control"), concurrency: 4 }));
+    if (!run.ok) expect.unreachable(run.error.message);
+    expect(server.seen).toHaveLength(full.scenarios.length);
+    const oracleTexts = [...oracle.expected.values()].flatMap((e) =>
+      e.arguments ? [JSON.stringify(e.arguments)] : [],
+    );
+    expect(oracleTexts.length).toBeGreaterThan(40);
+    for (const seen of server.seen) {
+      for (const t of oracleTexts) expect(seen.text).not.toContain(t);
+      expect(seen.text).not.toMatch(/"expected"|"action":"(update|clarify|reject)"/);
+    }
+  });
+});
