@@ -36,6 +36,9 @@ export type {
 export type { StandardCodecProps, StandardCodecSchema } from "./dispatch/standard.js";
 export { type EmitTypesOptions, emitTypes } from "./emit/types.js";
 export type { CodecError, ErrorCode, Issue, Result } from "./errors.js";
+// Library schemas (Zod 4, Standard JSON Schema) as input.
+export { withStandardSchema } from "./input/codec.js";
+export { isLibrarySchema, type LibrarySchema } from "./input/library.js";
 export { type Inspection, type InspectOptions, inspect, type Size, type Sizes, type TravelNode } from "./inspect.js";
 export type { Field, Node, Plan, Presence, RelaxedConstraint, UnionRule } from "./ir/nodes.js";
 export { loadBundle } from "./load.js";
