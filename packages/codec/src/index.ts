@@ -2,6 +2,7 @@ export { BUNDLE_FORMAT, type Bundle, type BundleOptions } from "./bundle/bundle.
 export { Codec, type DecodeOptions, type RawArguments } from "./codec.js";
 export { type CompileOptions, compile, compileCodec } from "./compile.js";
 // Dispatch (guarded calls, provider tool results, Standard Schema, AI SDK) and the types emitter.
+export { type StrictFunctionTool, type StrictToolOptions, strictTool } from "./dispatch/agents.js";
 export { aiSdkInputSchema, aiSdkWireMessages } from "./dispatch/ai-sdk.js";
 export {
   type CallOutcome,
