@@ -7,7 +7,7 @@ import { type } from "arktype";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { compile, compileCodec, loadBundle, withStandardSchema } from "../src/index.js";
+import { compile, compileCodec, loadBundle, toolDefinition, withStandardSchema } from "../src/index.js";
 
 function codecOf<S extends z.ZodType>(schema: S) {
   const compiled = compileCodec(schema);
@@ -165,6 +165,22 @@ describe("the library's own validation after strictwire's", () => {
     const codec = codecOf(z.object({ a: z.string() }));
     const again = compile(codec);
     expect(again.ok === false && again.error.code).toBe("invalid-schema");
+  });
+});
+
+describe("provider tool definitions from a Zod schema", () => {
+  it("compile(zod) gives bundles toolDefinition puts in each API's envelope", () => {
+    const schema = z.object({ city: z.string(), unit: z.enum(["C", "F"]).optional() }).describe("Get the weather");
+    for (const [target, api] of [
+      ["openai", "openai-responses"],
+      ["anthropic", "anthropic"],
+    ] as const) {
+      const bundle = compile(schema, { name: "get_weather", target });
+      if (!bundle.ok) throw new Error(bundle.error.message);
+      const definition = toolDefinition(bundle.value, api);
+      expect(definition.ok).toBe(true);
+      expect(JSON.stringify(definition.ok && definition.value)).toContain(JSON.stringify(bundle.value.wire));
+    }
   });
 });
 
