@@ -94,6 +94,18 @@ if (!decoded.ok || decoded.value.a !== "x" || typeof classify !== "function") th
 console.log("cjs ok");
 `;
 
+const ZOD = `
+import { compileCodec, strictTool } from "@strictwire/codec";
+import { z } from "zod";
+const compiled = compileCodec(z.object({ a: z.string().optional(), n: z.number().refine((n) => n > 0, "positive") }));
+if (!compiled.ok) throw new Error(compiled.error.message);
+const ok = compiled.value.decode('{"arguments":{"a":{"state":"absent"},"n":2}}');
+const refused = compiled.value.decode('{"arguments":{"a":{"state":"absent"},"n":-1}}');
+if (!ok.ok || JSON.stringify(ok.value) !== '{"n":2}' || refused.ok || refused.error.code !== "contract-violation") throw new Error("zod: round trip failed");
+if (!strictTool({ name: "t", description: "d", parameters: z.object({ a: z.string() }), execute: () => "x" }).ok) throw new Error("zod: strictTool failed");
+console.log("zod ok");
+`;
+
 /** A consumer's file: it must typecheck against the installed declarations alone. */
 const TS = `
 import { type Codec, compileCodec, type Result } from "@strictwire/codec";
@@ -172,6 +184,12 @@ function main() {
     }
     step(`types resolve under moduleResolution ${r.name}`);
   }
+
+  // Zod is an optional peer: everything above ran without it; with it, a Zod schema compiles and decodes.
+  const zod = JSON.parse(readFileSync(join(root, "packages/codec/node_modules/zod/package.json"), "utf8")).version;
+  sh("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", `zod@${zod}`], project);
+  writeFileSync(join(project, "zod.mjs"), ZOD);
+  console.log(sh(process.execPath, ["zod.mjs"], project).trim());
 
   const version = sh("npx", ["--no-install", "strictwire", "--version"], project).trim();
   step(`npx strictwire --version: ${version}`);
