@@ -161,6 +161,17 @@ describe("the library's own validation after strictwire's", () => {
     expect(codec["~standard"].validate('{"arguments":{"n":3}}')).toHaveProperty("issues");
   });
 
+  it("a Zod 4 release without ~standard.jsonSchema (before 4.2) is refused with the way out, as a value", () => {
+    // The shape of a Zod 4.1 schema: `_zod` internals and Standard Schema V1 props, no jsonSchema converter.
+    const zod41 = {
+      _zod: { def: { type: "string" } },
+      "~standard": { version: 1, vendor: "zod", validate: () => ({ value: "" }) },
+    };
+    const compiled = compile(zod41);
+    expect(compiled.ok === false && compiled.error.code).toBe("unsupported-schema");
+    expect(compiled.ok === false && compiled.error.message).toContain('z.toJSONSchema(schema, { io: "input" })');
+  });
+
   it("a strictwire codec given as a schema is refused with a typed error", () => {
     const codec = codecOf(z.object({ a: z.string() }));
     const again = compile(codec);

@@ -1,7 +1,7 @@
 /**
  * Schemas from a validation library as compile input: anything implementing
- * Standard JSON Schema (`~standard.jsonSchema`: Zod 4, ArkType, Valibot
- * through its converter) gives the JSON Schema of its INPUT side, what the
+ * Standard JSON Schema (`~standard.jsonSchema`: Zod 4.2+, ArkType, any other
+ * implementation) gives the JSON Schema of its INPUT side, what the
  * model must write. The library itself is kept, so that decoding can run its
  * own `~standard.validate` afterwards (refinements, transforms, defaults).
  *
