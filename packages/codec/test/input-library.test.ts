@@ -3,8 +3,10 @@
  * side is what the model writes, exactness holds for what Zod users write, and
  * decoding ends with the library's own validation.
  */
+import { toStandardJsonSchema } from "@valibot/to-json-schema";
 import { type } from "arktype";
 import fc from "fast-check";
+import * as v from "valibot";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { compile, compileCodec, loadBundle, toolDefinition, withStandardSchema } from "../src/index.js";
@@ -218,6 +220,32 @@ describe("another Standard JSON Schema library: ArkType", () => {
       '{"arguments":{"name":"a","age":{"state":"present","value":-1},"note":{"state":"absent"}}}',
     );
     expect(negative.ok).toBe(false);
+  });
+});
+
+describe("another Standard JSON Schema library: Valibot through toStandardJsonSchema", () => {
+  it("compiles its input side, keeps absent members absent and runs its validation on decode", () => {
+    const schema = toStandardJsonSchema(
+      v.object({
+        name: v.pipe(v.string(), v.minLength(1)),
+        tag: v.optional(v.string()),
+        unit: v.optional(v.string(), "C"),
+      }),
+    );
+    const compiled = compileCodec(schema);
+    if (!compiled.ok) throw new Error(compiled.error.message);
+    // unit's default comes from Valibot's own validation: strictwire alone would leave it absent.
+    expect(
+      compiled.value.decode('{"arguments":{"name":"a","tag":{"state":"absent"},"unit":{"state":"absent"}}}'),
+    ).toStrictEqual({ ok: true, value: { name: "a", unit: "C" } });
+    const empty = compiled.value.decode('{"arguments":{"name":"","tag":{"state":"absent"},"unit":{"state":"absent"}}}');
+    expect(empty.ok).toBe(false);
+  });
+
+  // Valibot's converter throws for refinements (check, trim, ...) unless told otherwise.
+  it("an action the converter cannot express is a typed refusal, not an exception", () => {
+    const compiled = compile(toStandardJsonSchema(v.object({ name: v.pipe(v.string(), v.trim()) })));
+    expect(compiled.ok === false && compiled.error.code).toBe("unsupported-schema");
   });
 });
 
