@@ -2,7 +2,9 @@
 /**
  * The README's Quick start, end to end with the built CLI: compile fixture
  * schemas into bundles, show how each expands on the wire (inspect), and
- * round-trip one value (encode it, then decode the wire text it gives).
+ * round-trip one value (encode it, then decode the wire text it gives), showing
+ * which members stay absent, and show a call the decoder refuses (a duplicated
+ * key) with the feedback a model would get as the tool result.
  *
  *   pnpm build && pnpm demo [fixture-name...]
  *
@@ -127,7 +129,7 @@ function demo(name, fixture, work) {
 }
 
 function roundTrip(fixture, bundleFile, work, name) {
-  const value = pickValue(fixture.valid ?? []);
+  const value = pickValue(fixture.valid ?? [], fixture.schema);
   if (value === undefined) {
     console.log("\n  (no valid value to round-trip)");
     return "ok";
@@ -149,13 +151,74 @@ function roundTrip(fixture, bundleFile, work, name) {
   console.log(`  decoded  ${JSON.stringify(back)}`);
   const same = isDeepStrictEqual(back, value);
   console.log(same ? "  ✓ decoded value equals the original" : "  ✗ decoded value differs from the original");
-  return same ? "ok" : "failed";
+  const absent = absentMembers(fixture.schema, value);
+  if (absent.length > 0) {
+    const kept = absent.every((k) => !Object.hasOwn(back, k));
+    console.log(`  absent   ${absent.join(", ")}: left out, and still absent after decoding (not null)`);
+    if (!kept) return "failed";
+  }
+  if (!same) return "failed";
+  return refusal(bundleFile, wireText, work, name);
 }
 
-/** The valid value with the most members that still reads on one line: it shows the most of the wire. */
-function pickValue(valid) {
+/** A call the decoder must refuse: the wire text with its first argument written twice, as a model might. */
+function refusal(bundleFile, wireText, work, name) {
+  if (!wireText.startsWith('{"arguments":{') || !wireText.endsWith("}}")) return "ok";
+  const first = firstMember(wireText.slice('{"arguments":{'.length));
+  if (first === undefined) return "ok";
+  const bad = `{"arguments":{${first},${wireText.slice('{"arguments":{'.length)}`;
+  const badFile = `${name}.refused.txt`;
+  writeFileSync(join(work, badFile), bad);
+  console.log(`\n${bold("refused call")}`);
+  console.log(`  model    ${bad}`);
+  const decoded = run(["decode", bundleFile, badFile, "--json"], work, "pipe", "pipe");
+  if (decoded.status !== 1) {
+    console.log("  ✗ the decoder accepted a duplicated key");
+    return "failed";
+  }
+  const report = JSON.parse(decoded.stdout);
+  console.log(`  error    ${report.error.code} at ${report.error.path || "(root)"}`);
+  console.log(`  feedback ${report.error.feedback}`);
+  return "ok";
+}
+
+/** The first `"name":value` of an object's members, by parsing just far enough. */
+function firstMember(rest) {
+  for (let end = rest.indexOf(","); end > 0; end = rest.indexOf(",", end + 1)) {
+    const candidate = rest.slice(0, end);
+    try {
+      JSON.parse(`{${candidate}}`);
+      return candidate;
+    } catch {
+      // Not a whole member yet: the comma was inside a value.
+    }
+  }
+  const whole = rest.slice(0, -2);
+  try {
+    JSON.parse(`{${whole}}`);
+    return whole;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The schema's top-level properties the value leaves out. */
+function absentMembers(schema, value) {
+  if (schema === null || typeof schema !== "object" || value === null || typeof value !== "object") return [];
+  const properties = schema.properties;
+  if (properties === null || typeof properties !== "object") return [];
+  return Object.keys(properties).filter((k) => !Object.hasOwn(value, k));
+}
+
+/**
+ * The valid value with the most members that still reads on one line, preferring one that leaves a
+ * member out: it shows the most of the wire, absent members included.
+ */
+function pickValue(valid, schema) {
   const fits = valid.filter((v) => JSON.stringify(v).length <= 160);
-  const pool = fits.length > 0 ? fits : valid;
+  const short = fits.length > 0 ? fits : valid;
+  const leavingOut = short.filter((v) => absentMembers(schema, v).length > 0);
+  const pool = leavingOut.length > 0 ? leavingOut : short;
   return pool.reduce((best, v) => (best === undefined || members(v) > members(best) ? v : best), undefined);
 }
 
@@ -165,12 +228,12 @@ function members(value) {
   return children.length + children.reduce((n, child) => n + members(child), 0);
 }
 
-/** Runs the built CLI, showing the command; "pipe" captures stdout, and stderr always reaches the terminal. */
-function run(args, cwd, stdout) {
+/** Runs the built CLI, showing the command; "pipe" captures stdout; stderr reaches the terminal unless captured too. */
+function run(args, cwd, stdout, stderr = "inherit") {
   if (stdout === "inherit") console.log(dim(`$ strictwire ${args.join(" ")}`));
   const result = spawnSync(process.execPath, [bin, ...args], {
     cwd,
-    stdio: ["ignore", stdout, "inherit"],
+    stdio: ["ignore", stdout, stderr],
     encoding: "utf8",
   });
   if (result.error) console.error(`demo: cannot run the CLI: ${result.error.message}`);

@@ -67,7 +67,11 @@ describe("check: a set that crosses a limit", () => {
     expect(run.code).toBe(1);
     const lines = run.stdout.trimEnd().split("\n");
     expect(lines).toHaveLength(2);
-    expect(lines[0]).toMatch(/^maxOptionalParameters {2}c: 30 optional parameters/);
+    // The total is the set's (10 + 10 + 10), not c's; the line says how to get under the cap.
+    expect(lines[0]).toMatch(
+      /^maxOptionalParameters {2}the request's tools together: 30 optional parameters \(a 10, b 10, c 10\)/,
+    );
+    expect(lines[0]).toContain("To fit: split these tools across requests");
     expect(lines[0]).toContain("at most 24");
     // The 25th optional parameter is c's fifth.
     expect(lines[0]).toContain("/properties/arguments/properties/o4");
@@ -90,6 +94,8 @@ describe("check: a set that crosses a limit", () => {
         tool: "c",
         input: files[2],
         path: "/properties/arguments/properties/o4",
+        scope: "request",
+        across: ["a", "b", "c"].map((tool) => ({ tool, measured: 10 })),
         message: expect.stringContaining("30 optional parameters"),
       },
     ]);

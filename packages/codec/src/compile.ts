@@ -2,6 +2,8 @@
  * Build time: source schema -> bundle. The expensive work (IR, wire schema,
  * validator compilation as a check) happens here, once.
  */
+
+import type { StandardSchemaV1 } from "@standard-schema/spec";
 import {
   BUNDLE_FORMAT,
   BUNDLE_READ_LIMITS,
@@ -13,6 +15,8 @@ import {
 import { Codec } from "./codec.js";
 import { NODE_KINDS } from "./constructs/registry.js";
 import { fail, ok, type Result } from "./errors.js";
+import { withStandardSchema } from "./input/codec.js";
+import { readSchemaInput } from "./input/library.js";
 import { buildPlan } from "./ir/build.js";
 import { Refusal } from "./ir/refusal.js";
 import { cloneJson, deepFreeze, isPlainObject, type JsonObject, type JsonValue } from "./json.js";
@@ -60,14 +64,30 @@ const MAX_ENUM_VALUES = 10_000;
 const NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
 export function compile(schema: unknown, options: CompileOptions = {}): Result<Bundle> {
-  const r = compileInternal(schema, options);
+  const input = readSchemaInput(schema);
+  if (!input.ok) return input;
+  const r = compileInternal(input.value.json, options);
   return r.ok ? ok(r.value.bundle) : r;
 }
 
-/** Compile and keep the validators: for callers that decode right away (tests, CLIs, servers). */
+/**
+ * Compile and keep the validators: for callers that decode right away (tests, CLIs, servers).
+ * A library schema (Zod 4, any Standard JSON Schema) gives a codec whose decode ends with the
+ * library's own validation, typed by its output.
+ */
+export function compileCodec<S extends StandardSchemaV1>(
+  schema: S,
+  options?: CompileOptions,
+): Result<Codec<StandardSchemaV1.InferOutput<S>>>;
+export function compileCodec<T = unknown>(schema: unknown, options?: CompileOptions): Result<Codec<T>>;
 export function compileCodec<T = unknown>(schema: unknown, options: CompileOptions = {}): Result<Codec<T>> {
-  const r = compileInternal(schema, options);
-  return r.ok ? ok(new Codec<T>(r.value.bundle, r.value.validators)) : r;
+  const input = readSchemaInput(schema);
+  if (!input.ok) return input;
+  const r = compileInternal(input.value.json, options);
+  if (!r.ok) return r;
+  const codec = new Codec<T>(r.value.bundle, r.value.validators);
+  const library = input.value.library;
+  return ok(library === undefined ? codec : (withStandardSchema(codec, library) as Codec<T>));
 }
 
 function compileInternal(schema: unknown, options: CompileOptions): Result<{ bundle: Bundle; validators: Validators }> {

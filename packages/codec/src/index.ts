@@ -2,6 +2,7 @@ export { BUNDLE_FORMAT, type Bundle, type BundleOptions } from "./bundle/bundle.
 export { Codec, type DecodeOptions, type RawArguments } from "./codec.js";
 export { type CompileOptions, compile, compileCodec } from "./compile.js";
 // Dispatch (guarded calls, provider tool results, Standard Schema, AI SDK) and the types emitter.
+export { type StrictFunctionTool, type StrictToolOptions, strictTool } from "./dispatch/agents.js";
 export { aiSdkInputSchema, aiSdkWireMessages } from "./dispatch/ai-sdk.js";
 export {
   type CallOutcome,
@@ -36,6 +37,9 @@ export type {
 export type { StandardCodecProps, StandardCodecSchema } from "./dispatch/standard.js";
 export { type EmitTypesOptions, emitTypes } from "./emit/types.js";
 export type { CodecError, ErrorCode, Issue, Result } from "./errors.js";
+// Library schemas (Zod 4, Standard JSON Schema) as input.
+export { withStandardSchema } from "./input/codec.js";
+export { isLibrarySchema, type LibrarySchema } from "./input/library.js";
 export { type Inspection, type InspectOptions, inspect, type Size, type Sizes, type TravelNode } from "./inspect.js";
 export type { Field, Node, Plan, Presence, RelaxedConstraint, UnionRule } from "./ir/nodes.js";
 export { loadBundle } from "./load.js";

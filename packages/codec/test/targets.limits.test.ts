@@ -140,25 +140,71 @@ describe("checkToolSet", () => {
   it("counts strict tools per request", () => {
     const set = Array.from({ length: 21 }, (_, i) => small(`t${i}`));
     expect(checkToolSet(set, "anthropic")).toEqual([
-      { limit: "maxStrictTools", measured: 21, max: 20, path: "", tool: "t20" },
+      { limit: "maxStrictTools", measured: 21, max: 20, path: "", tool: "t20", scope: "request" },
     ]);
     expect(checkToolSet(set.slice(0, 20), "anthropic")).toEqual([]);
   });
 
-  it("counts optional parameters across tools and names the tool that crosses", () => {
+  it("counts optional parameters across tools: the total is the set's, with each tool's share and a way out", () => {
     const findings = checkToolSet([small("a", 20), small("b", 20)], "anthropic");
     expect(findings).toEqual([
-      { limit: "maxOptionalParameters", measured: 40, max: 24, path: "/properties/arguments/properties/o4", tool: "b" },
+      {
+        limit: "maxOptionalParameters",
+        measured: 40,
+        max: 24,
+        path: "/properties/arguments/properties/o4",
+        tool: "b",
+        scope: "request",
+        across: [
+          { tool: "a", measured: 20 },
+          { tool: "b", measured: 20 },
+        ],
+      },
     ]);
-    expect(describeFinding(findings[0]!, "anthropic")).toBe(
-      "b: 40 optional parameters, where the anthropic target allows at most 24 (crossed at /properties/arguments/properties/o4)",
+    const sentence = describeFinding(findings[0]!, "anthropic");
+    expect(sentence).toMatch(
+      /^the request's tools together: 40 optional parameters \(a 20, b 20\), where the anthropic target allows at most 24 per request; crossed in b at \/properties\/arguments\/properties\/o4\. To fit: split these tools across requests/,
+    );
+    expect(sentence).not.toMatch(/^b: 40/);
+  });
+
+  it("attributes a three-tool total of 6 + 14 + 13 to the set, not to one tool", () => {
+    const findings = checkToolSet(
+      [small("create_event", 6), small("update_event", 14), small("find_slots", 13)],
+      "anthropic",
+    );
+    expect(findings.map((f) => [f.limit, f.measured, f.scope, f.across])).toEqual([
+      [
+        "maxOptionalParameters",
+        33,
+        "request",
+        [
+          { tool: "create_event", measured: 6 },
+          { tool: "update_event", measured: 14 },
+          { tool: "find_slots", measured: 13 },
+        ],
+      ],
+    ]);
+    expect(describeFinding(findings[0]!, "anthropic")).toContain(
+      "33 optional parameters (create_event 6, update_event 14, find_slots 13)",
     );
   });
 
   it("counts union parameters across tools", () => {
     const findings = checkToolSet([small("a", 0, 10), small("b", 0, 10)], "anthropic");
     expect(findings).toEqual([
-      { limit: "maxUnionParameters", measured: 20, max: 16, path: "/properties/arguments/properties/u6", tool: "b" },
+      {
+        limit: "maxUnionParameters",
+        measured: 20,
+        max: 16,
+        path: "/properties/arguments/properties/u6",
+        tool: "b",
+        scope: "request",
+        across: [
+          { tool: "a", measured: 10 },
+          { tool: "b", measured: 10 },
+        ],
+      },
     ]);
   });
 

@@ -1,5 +1,6 @@
 /**
- * Vercel AI SDK (v6) adapter, with no `ai` import: the SDK accepts, as a
+ * Vercel AI SDK adapter (ai 6 and ai 7: examples/test/ai-sdk-versions.test.ts
+ * runs both), with no `ai` import: the SDK accepts, as a
  * tool's `inputSchema`, any Standard Schema that also carries Standard JSON
  * Schema. The JSON Schema it sends the model is the wire schema; `validate`
  * decodes, so `execute` receives the original value.
@@ -8,7 +9,9 @@
  *
  * A codec is such a schema itself (`codec["~standard"]`); this adapter differs
  * in what a failure says: one issue carrying the codec's feedback, which the SDK
- * passes back to the model in its tool-error result.
+ * passes back to the model in its tool-error result. For a Zod or other
+ * Standard JSON Schema tool, give it `compileCodec(schema).value`: that codec's
+ * decode ends with the library's own validation.
  */
 import type { Codec } from "../codec.js";
 import { isPlainObject } from "../json.js";

@@ -18,7 +18,21 @@ export interface LimitFinding {
   readonly path: string;
   /** The tool concerned; for a total across tools, the one whose schema crosses the limit. */
   readonly tool: string;
+  /** Present on a per-request cap: the total is the whole request's, not this tool's. */
+  readonly scope?: "request";
+  /** For a total across tools: what each tool adds to it, in the request's order. */
+  readonly across?: readonly { readonly tool: string; readonly measured: number }[];
 }
+
+/** What to do about a per-request cap: the set crosses it, so the remedy is in the set. */
+const REMEDIES: Partial<Record<LimitName, string>> = {
+  maxStrictTools:
+    "send fewer tools in one request: split the set across requests, or leave out tools the turn does not need",
+  maxOptionalParameters:
+    "split these tools across requests (each request's tools count on their own), leave out tools the turn does not need, or make some optional members required in the contract",
+  maxUnionParameters:
+    "split these tools across requests, leave out tools the turn does not need, or remove unions (nullable types and type lists count too)",
+};
 
 /** What each limit counts, for messages. */
 const COUNTS: Readonly<Record<LimitName, string>> = {
@@ -36,7 +50,13 @@ const COUNTS: Readonly<Record<LimitName, string>> = {
 
 export function describeFinding(f: LimitFinding, target: string): string {
   const where = f.path === "" ? "" : ` (crossed at ${f.path})`;
-  return `${f.tool}: ${f.measured} ${COUNTS[f.limit]}, where the ${target} target allows at most ${f.max}${where}`;
+  if (f.scope !== "request") {
+    return `${f.tool}: ${f.measured} ${COUNTS[f.limit]}, where the ${target} target allows at most ${f.max}${where}`;
+  }
+  const parts = f.across !== undefined ? ` (${f.across.map((t) => `${t.tool} ${t.measured}`).join(", ")})` : "";
+  const crossed = f.path === "" ? "" : `; crossed in ${f.tool} at ${f.path}`;
+  const remedy = REMEDIES[f.limit] !== undefined ? `. To fit: ${REMEDIES[f.limit]}` : "";
+  return `the request's tools together: ${f.measured} ${COUNTS[f.limit]}${parts}, where the ${target} target allows at most ${f.max} per request${crossed}${remedy}`;
 }
 
 export interface MeasuredTool {
@@ -82,14 +102,32 @@ export function requestFindings(tools: readonly MeasuredTool[], caps: ToolSetLim
   const out: LimitFinding[] = [];
   if (caps.maxStrictTools !== undefined && tools.length > caps.maxStrictTools) {
     const first = tools[caps.maxStrictTools]!;
-    out.push({ limit: "maxStrictTools", measured: tools.length, max: caps.maxStrictTools, path: "", tool: first.tool });
+    out.push({
+      limit: "maxStrictTools",
+      measured: tools.length,
+      max: caps.maxStrictTools,
+      path: "",
+      tool: first.tool,
+      scope: "request",
+    });
   }
   const across = (limit: LimitName, pick: (m: WireMeasures) => readonly Contribution[], max: number | undefined) => {
     if (max === undefined) return;
     const all = tools.flatMap((t) => pick(t.measures).map((c) => ({ ...c, tool: t.tool })));
     const crossed = total(all, max);
     if (crossed === undefined) return;
-    out.push({ limit, measured: crossed.measured, max, path: crossed.path, tool: all[crossed.index]!.tool });
+    const perTool = tools
+      .map((t) => ({ tool: t.tool, measured: pick(t.measures).reduce((n, c) => n + c.amount, 0) }))
+      .filter((t) => t.measured > 0);
+    out.push({
+      limit,
+      measured: crossed.measured,
+      max,
+      path: crossed.path,
+      tool: all[crossed.index]!.tool,
+      // One tool alone (compile's own check): the total is that tool's.
+      ...(tools.length > 1 ? { scope: "request" as const, across: perTool } : {}),
+    });
   };
   across("maxOptionalParameters", (m) => m.optional, caps.maxOptionalParameters);
   across("maxUnionParameters", (m) => m.unions, caps.maxUnionParameters);

@@ -1,0 +1,90 @@
+/**
+ * OpenAI Agents SDK (`@openai/agents`) adapter, with no import of the SDK:
+ * the object `strictTool` returns has the shape of the SDK's FunctionTool
+ * (type, name, description, parameters, strict, invoke, needsApproval,
+ * isEnabled), so the codec keeps no run-time dependency on the SDK and any
+ * release with that shape takes it (checked against 0.20.0).
+ *
+ *   const agent = new Agent({ name, tools: [strictTool({ name, description, parameters: zodSchema, execute }).value] });
+ *
+ * The agent gets the strict wire schema with `strict: true`. The SDK hands
+ * `invoke` the model's arguments TEXT, so strictwire's bounded parser sees it
+ * (duplicate keys, unsafe numbers) before anything else; a refused call
+ * answers with the codec's feedback as the tool result, for the model to
+ * correct its next call, and `execute` never runs.
+ */
+import type { StandardSchemaV1 } from "@standard-schema/spec";
+import { Codec } from "../codec.js";
+import { type CompileOptions, compileCodec } from "../compile.js";
+import { fail, ok, type Result } from "../errors.js";
+
+/** The parts of the SDK's FunctionTool strictwire fills in. */
+export interface StrictFunctionTool<T> {
+  readonly type: "function";
+  readonly name: string;
+  readonly description: string;
+  readonly parameters: {
+    type: "object";
+    // biome-ignore lint/suspicious/noExplicitAny: the SDK types parameters as JsonObjectSchema<any>.
+    properties: Record<string, any>;
+    required: string[];
+    additionalProperties: false;
+  };
+  readonly strict: true;
+  invoke(runContext: unknown, input: string, details?: unknown): Promise<unknown>;
+  needsApproval(runContext: unknown, input: unknown, callId?: string): Promise<boolean>;
+  isEnabled(runContext: unknown, agent: unknown): Promise<boolean>;
+  /** The codec behind the tool, for encoding or tests. */
+  readonly codec: Codec<T>;
+}
+
+export interface StrictToolOptions<S, T> {
+  readonly name: string;
+  readonly description: string;
+  /** A Zod 4 schema, any Standard JSON Schema, a JSON Schema, or a compiled codec. */
+  readonly parameters: S;
+  /** Runs only with arguments strictwire decoded and validated (and the library's own validation passed). */
+  readonly execute: (args: T, runContext: unknown, details?: unknown) => unknown;
+  /** Compile options besides name and description (target stays openai: the Agents SDK speaks the Responses API). */
+  readonly compile?: Omit<CompileOptions, "name" | "description" | "target">;
+}
+
+type OutputOf<S> =
+  S extends Codec<infer T> ? T : S extends StandardSchemaV1 ? StandardSchemaV1.InferOutput<S> : unknown;
+
+export function strictTool<S>(options: StrictToolOptions<S, OutputOf<S>>): Result<StrictFunctionTool<OutputOf<S>>> {
+  type T = OutputOf<S>;
+  const compiled: Result<Codec<T>> =
+    options.parameters instanceof Codec
+      ? ok(options.parameters as Codec<T>)
+      : compileCodec<T>(options.parameters, {
+          ...options.compile,
+          name: options.name,
+          description: options.description,
+          target: "openai",
+        });
+  if (!compiled.ok) return compiled;
+  const codec = compiled.value;
+  if (codec.bundle.options.target !== "openai") {
+    return fail(
+      "invalid-options",
+      "",
+      `tool ${codec.name} was compiled for the ${codec.bundle.options.target} target; the Agents SDK needs "openai"`,
+    );
+  }
+  return ok({
+    type: "function",
+    name: options.name,
+    description: options.description,
+    parameters: codec.wire as StrictFunctionTool<T>["parameters"],
+    strict: true,
+    codec,
+    invoke: async (runContext, input, details) => {
+      const decoded = codec.decode(input);
+      if (!decoded.ok) return decoded.error.feedback;
+      return options.execute(decoded.value, runContext, details);
+    },
+    needsApproval: async () => false,
+    isEnabled: async () => true,
+  });
+}
