@@ -2,7 +2,7 @@
  * Validators: ajv compiled once per bundle and reused for every call. Failures
  * become Issues with JSON Pointer paths in the terms of the validated value.
  */
-import { Ajv, type ErrorObject, type Options, type ValidateFunction } from "ajv";
+import { Ajv, type ErrorObject, type Options } from "ajv";
 import { Ajv2019 } from "ajv/dist/2019.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import * as addFormatsModule from "ajv-formats";
@@ -39,8 +39,6 @@ export function createAjv(family: ValidatorFamily, allErrors: boolean): AnyAjv {
   addFormats(ajv);
   return ajv;
 }
-
-export type Validator = ValidateFunction;
 
 /** ajv errors as Issues; `required` and extra members point at the member itself. */
 export function toIssues(errors: readonly ErrorObject[] | null | undefined): Issue[] {
