@@ -5,8 +5,8 @@
  */
 import { type CompileOptions, compileCodec } from "@strictwire/codec";
 import { describe, expect, it } from "vitest";
-import { hostileCases, rawInput, schemaFixtures } from "./support/fixtures.js";
-import { canonical } from "./support/same.js";
+import { hostileCases, rawInput, schemaFixtures } from "../testkit/fixtures.js";
+import { canonical } from "../testkit/same.js";
 
 const fixtures = schemaFixtures();
 const MODES: readonly CompileOptions[] = [

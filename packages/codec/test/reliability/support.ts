@@ -2,7 +2,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { type Codec, type CompileOptions, compileCodec } from "@strictwire/codec";
-import { FIXTURES, type HostileCase, hostileCases, rawInput, schemaFixtures } from "../support/fixtures.js";
+import { FIXTURES, type HostileCase, hostileCases, rawInput, schemaFixtures } from "../../testkit/fixtures.js";
 
 export interface GeneratedCase extends HostileCase {
   readonly category: string;
