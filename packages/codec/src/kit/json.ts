@@ -22,5 +22,5 @@ export {
   familyOf,
   rewriteDraft04,
   type ValidatorFamily,
-} from "../schema/dialect.js";
+} from "../schema/draft.js";
 export { type PreparedSource, prepareSource as prepareSchema } from "../schema/prepare.js";

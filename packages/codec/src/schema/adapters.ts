@@ -1,5 +1,5 @@
 /** Input adapters: schemas that are almost JSON Schema, made into it before anything else reads them. */
-import { bfclToJsonSchema } from "./bfcl.js";
+import { bfclToJsonSchema } from "./adapters/bfcl.js";
 import type { Adapter } from "./prepare.js";
 
 const ADAPTERS: Readonly<Record<string, Adapter>> = { bfcl: bfclToJsonSchema };

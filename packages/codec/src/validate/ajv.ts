@@ -8,7 +8,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import * as addFormatsModule from "ajv-formats";
 import type { Issue } from "../errors.js";
 import { pointerJoin } from "../errors.js";
-import type { ValidatorFamily } from "../schema/dialect.js";
+import type { ValidatorFamily } from "../schema/draft.js";
 import { re2 } from "./regexp.js";
 
 // ajv-formats is CommonJS: under NodeNext its plugin is the default export's default.

@@ -26,8 +26,8 @@
  * Arrays without `items` stay so: their elements are any JSON value.
  */
 
-import { cloneJson, isPlainObject, jsonEqual, setOwn } from "../json.js";
-import { keywordSpec, keywordsWhere } from "./keywords.js";
+import { cloneJson, isPlainObject, jsonEqual, setOwn } from "../../json.js";
+import { keywordSpec, keywordsWhere } from "../keywords.js";
 
 type JsonTypeName = "string" | "integer" | "number" | "boolean" | "object" | "array" | "null";
 

@@ -1,5 +1,5 @@
 /**
- * Which JSON Schema dialect a source schema speaks, and the draft-04 rewrite
+ * Which JSON Schema draft a source schema is written against, and the draft-04 rewrite
  * that lets it be validated as draft-07 where the two mean the same.
  */
 import { isPlainObject } from "../json.js";
