@@ -6,8 +6,9 @@
  * regular-expression engine (the baseline is what a user writes by hand, so
  * patterns run on the native RegExp).
  */
+
 import { createRequire } from "node:module";
-import { isObject } from "./corpora.js";
+import { isPlainObject } from "@strictwire/codec/json";
 
 export interface AjvError {
   readonly instancePath: string;
@@ -48,7 +49,7 @@ type Family = "2020" | "2019" | "07";
 
 /** The validator family and a copy of the schema ajv can compile (draft-04 booleans rewritten, foreign $schema dropped). */
 export function forAjv(schema: unknown): { family: Family; schema: unknown } {
-  if (!isObject(schema)) return { family: "07", schema };
+  if (!isPlainObject(schema)) return { family: "07", schema };
   const copy = structuredClone(schema) as Record<string, unknown>;
   const uri = typeof copy.$schema === "string" ? copy.$schema : "";
   let family: Family = "07";
@@ -69,7 +70,7 @@ export function forAjv(schema: unknown): { family: Family; schema: unknown } {
 
 function dropAsync(node: unknown): void {
   if (Array.isArray(node)) for (const n of node) dropAsync(n);
-  else if (isObject(node)) {
+  else if (isPlainObject(node)) {
     delete node.$async;
     for (const v of Object.values(node)) dropAsync(v);
   }
@@ -80,7 +81,7 @@ function rewriteDraft04(node: unknown): void {
     for (const n of node) rewriteDraft04(n);
     return;
   }
-  if (!isObject(node)) return;
+  if (!isPlainObject(node)) return;
   for (const [bound, limit] of [
     ["exclusiveMinimum", "minimum"],
     ["exclusiveMaximum", "maximum"],

@@ -4,8 +4,9 @@
  * tagged and compact presence, and the precompiled ajv baseline.
  */
 import { type Codec, type CompileOptions, compileCodec } from "@strictwire/codec";
+import { canonicalJson } from "@strictwire/codec/json";
 import { baselineValidator, type ValidateFn } from "./baseline.js";
-import { canonical, type Json, loadBfcl, loadFixtures, loadMcp, shuffle } from "./corpora.js";
+import { type Json, loadBfcl, loadFixtures, loadMcp, shuffle } from "./corpora.js";
 import { progress } from "./format.js";
 import { generateSized } from "./generate.js";
 
@@ -69,7 +70,7 @@ function buildCase(src: Source): CallCase | undefined {
   if (!t.ok || !c.ok) return undefined;
   // The decoder must give the value back, or the timing means nothing.
   const back = tagged.value.decode(JSON.stringify(t.value));
-  if (!back.ok || canonical(back.value) !== canonical(value)) return undefined;
+  if (!back.ok || canonicalJson(back.value) !== canonicalJson(value)) return undefined;
   return {
     set: src.set,
     id: src.id,

@@ -2,31 +2,18 @@
  * Readers for the inputs: the repository's fixtures and the shared corpora
  * (read in place, never copied: BFCL, MCP tool snapshots, JSONSchemaBench).
  */
+
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gunzipSync } from "node:zlib";
+import { canonicalJson, isPlainObject } from "@strictwire/codec/json";
 
 export const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
 export const CORPORA = process.env.STRICTWIRE_CORPORA ?? "/work/shared/corpora";
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonSchema = Record<string, unknown>;
-
-export const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
-
-/** JSON text with members sorted, so equal values have equal text. */
-export function canonical(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canonical).join(",")}]`;
-  if (isObject(v)) {
-    const keys = Object.keys(v)
-      .filter((k) => v[k] !== undefined)
-      .sort();
-    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`).join(",")}}`;
-  }
-  return JSON.stringify(v) ?? "null";
-}
 
 export interface Fixture {
   readonly name: string;
@@ -45,7 +32,7 @@ export function loadFixtures(): Fixture[] {
       return {
         name: basename(f, ".json"),
         schema: doc.schema,
-        options: isObject(doc.options) ? doc.options : {},
+        options: isPlainObject(doc.options) ? doc.options : {},
         valid: Array.isArray(doc.valid) ? doc.valid : [],
       };
     });
@@ -106,7 +93,7 @@ const BFCL_TYPES: Readonly<Record<string, string>> = {
  */
 export function bfclToJsonSchema(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(bfclToJsonSchema);
-  if (!isObject(schema)) return schema;
+  if (!isPlainObject(schema)) return schema;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(schema)) {
     if (k === "optional") continue;
@@ -116,7 +103,7 @@ export function bfclToJsonSchema(schema: unknown): unknown {
       out.type = BFCL_TYPES[lower] ?? v;
       continue;
     }
-    if (k === "properties" && isObject(v)) {
+    if (k === "properties" && isPlainObject(v)) {
       const props: Record<string, unknown> = {};
       for (const [name, sub] of Object.entries(v)) props[name] = bfclToJsonSchema(sub);
       out.properties = props;
@@ -128,7 +115,7 @@ export function bfclToJsonSchema(schema: unknown): unknown {
     }
     out[k] = v;
   }
-  if (Array.isArray(out.required) && isObject(out.properties)) {
+  if (Array.isArray(out.required) && isPlainObject(out.properties)) {
     const declared = out.properties;
     out.required = out.required.filter((n) => typeof n === "string" && Object.hasOwn(declared, n));
   }
@@ -158,8 +145,8 @@ function bfclFiles(): string[] {
 export function loadBfcl(): BfclFunction[] {
   const byKey = new Map<string, BfclFunction>();
   const add = (fn: unknown, file: string): BfclFunction | undefined => {
-    if (!isObject(fn) || typeof fn.name !== "string" || !isObject(fn.parameters)) return undefined;
-    const key = canonical({ name: fn.name, parameters: fn.parameters });
+    if (!isPlainObject(fn) || typeof fn.name !== "string" || !isPlainObject(fn.parameters)) return undefined;
+    const key = canonicalJson({ name: fn.name, parameters: fn.parameters });
     let entry = byKey.get(key);
     if (entry === undefined) {
       entry = {
@@ -178,11 +165,11 @@ export function loadBfcl(): BfclFunction[] {
     const answers = new Map<string, unknown>();
     if (existsSync(answersPath)) {
       for (const line of jsonLines(answersPath)) {
-        if (isObject(line) && typeof line.id === "string") answers.set(line.id, line.ground_truth);
+        if (isPlainObject(line) && typeof line.id === "string") answers.set(line.id, line.ground_truth);
       }
     }
     for (const line of jsonLines(file)) {
-      if (!isObject(line) || !Array.isArray(line.function)) continue;
+      if (!isPlainObject(line) || !Array.isArray(line.function)) continue;
       const entries = new Map<string, BfclFunction>();
       for (const fn of line.function) {
         const e = add(fn, file);
@@ -191,10 +178,10 @@ export function loadBfcl(): BfclFunction[] {
       const truth = typeof line.id === "string" ? answers.get(line.id) : undefined;
       if (!Array.isArray(truth)) continue;
       for (const call of truth) {
-        if (!isObject(call)) continue;
+        if (!isPlainObject(call)) continue;
         for (const [name, params] of Object.entries(call)) {
           const e = entries.get(name);
-          if (e === undefined || !isObject(params)) continue;
+          if (e === undefined || !isPlainObject(params)) continue;
           const instance: Record<string, unknown> = {};
           for (const [param, acceptable] of Object.entries(params)) {
             if (!Array.isArray(acceptable) || acceptable.length === 0) continue;
@@ -216,7 +203,7 @@ export function loadBfcl(): BfclFunction[] {
     // The same call often recurs in several question files.
     const seen = new Set<string>();
     const unique = e.instances.filter((i) => {
-      const k = canonical(i);
+      const k = canonicalJson(i);
       if (seen.has(k)) return false;
       seen.add(k);
       return true;
@@ -242,9 +229,9 @@ export function loadMcp(): McpTool[] {
     for (const f of readdirSync(snaps).sort()) {
       if (!f.endsWith(".json")) continue;
       const doc = JSON.parse(readFileSync(join(snaps, f), "utf8")) as Record<string, unknown>;
-      if (isObject(doc.inputSchema)) {
+      if (isPlainObject(doc.inputSchema)) {
         const id = `github/${basename(f, ".json")}`;
-        out.set(canonical(doc.inputSchema) + id, { id, schema: doc.inputSchema });
+        out.set(canonicalJson(doc.inputSchema) + id, { id, schema: doc.inputSchema });
       }
     }
   }
@@ -255,9 +242,9 @@ export function loadMcp(): McpTool[] {
       const doc = JSON.parse(readFileSync(join(proxy, f), "utf8")) as Record<string, unknown>;
       if (!Array.isArray(doc.tools)) continue;
       for (const tool of doc.tools) {
-        if (!isObject(tool) || !isObject(tool.inputSchema)) continue;
+        if (!isPlainObject(tool) || !isPlainObject(tool.inputSchema)) continue;
         const id = `${basename(f, ".json")}/${String(tool.name)}`;
-        out.set(canonical(tool.inputSchema) + id, { id, schema: tool.inputSchema });
+        out.set(canonicalJson(tool.inputSchema) + id, { id, schema: tool.inputSchema });
       }
     }
   }
@@ -285,13 +272,13 @@ export function jsonSchemaBenchSubsets(): string[] {
 export function loadJsonSchemaBench(subset: string): BenchSchema[] {
   const out: BenchSchema[] = [];
   for (const line of jsonLines(join(CORPORA, "jsonschemabench", `${subset}.jsonl.gz`))) {
-    if (!isObject(line)) continue;
+    if (!isPlainObject(line)) continue;
     const tests = Array.isArray(line.tests) ? line.tests : [];
     out.push({
       id: String(line.id),
       subset,
       schema: line.schema,
-      valid: tests.filter((t) => isObject(t) && t.valid === true).map((t) => (t as Record<string, unknown>).data),
+      valid: tests.filter((t) => isPlainObject(t) && t.valid === true).map((t) => (t as Record<string, unknown>).data),
     });
   }
   return out;

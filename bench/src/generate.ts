@@ -5,8 +5,9 @@
  * schema; the generator only has to be right most of the time.
  */
 
+import { canonicalJson, isPlainObject } from "@strictwire/codec/json";
 import type { ValidateFn } from "./baseline.js";
-import { canonical, isObject, random } from "./corpora.js";
+import { random } from "./corpora.js";
 
 class NoValue extends Error {}
 const NO = new NoValue("no value");
@@ -61,7 +62,7 @@ function resolveRef(root: unknown, ref: string): unknown {
   for (const raw of pointer.split("/").slice(1)) {
     const token = raw.replaceAll("~1", "/").replaceAll("~0", "~");
     if (Array.isArray(node)) node = node[Number(token)];
-    else if (isObject(node)) node = node[token];
+    else if (isPlainObject(node)) node = node[token];
     else return undefined;
   }
   return node;
@@ -80,7 +81,8 @@ function words(ctx: Ctx, length: number): string {
 function merge(base: Record<string, unknown>, extra: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = { ...base };
   for (const [k, v] of Object.entries(extra)) {
-    if (k === "properties" && isObject(out.properties) && isObject(v)) out.properties = { ...out.properties, ...v };
+    if (k === "properties" && isPlainObject(out.properties) && isPlainObject(v))
+      out.properties = { ...out.properties, ...v };
     else if (k === "required" && Array.isArray(out.required) && Array.isArray(v))
       out.required = [...new Set([...out.required, ...v])];
     else out[k] = v;
@@ -91,14 +93,14 @@ function merge(base: Record<string, unknown>, extra: Record<string, unknown>): R
 function gen(schema: unknown, ctx: Ctx, depth: number): unknown {
   if (++ctx.steps > 20_000 || ctx.produced > ctx.maxProduced) throw NO;
   if (schema === true || schema === undefined) return words(ctx, 12);
-  if (schema === false || !isObject(schema)) throw NO;
+  if (schema === false || !isPlainObject(schema)) throw NO;
   if (depth > 24) throw NO;
   const minimal = depth > 8;
   if (typeof schema.$ref === "string") {
     const target = resolveRef(ctx.root, schema.$ref);
     if (target === undefined) throw NO;
     const { $ref: _ref, ...rest } = schema;
-    return gen(isObject(target) ? merge(target, rest) : target, ctx, depth + 1);
+    return gen(isPlainObject(target) ? merge(target, rest) : target, ctx, depth + 1);
   }
   if ("const" in schema) return structuredClone(schema.const);
   if (Array.isArray(schema.enum) && schema.enum.length > 0) return structuredClone(pick(ctx, schema.enum));
@@ -106,8 +108,8 @@ function gen(schema: unknown, ctx: Ctx, depth: number): unknown {
     const { allOf, ...rest } = schema;
     let merged: Record<string, unknown> = rest;
     for (const part of allOf) {
-      const resolved = isObject(part) && typeof part.$ref === "string" ? resolveRef(ctx.root, part.$ref) : part;
-      if (isObject(resolved)) merged = merge(merged, resolved);
+      const resolved = isPlainObject(part) && typeof part.$ref === "string" ? resolveRef(ctx.root, part.$ref) : part;
+      if (isPlainObject(resolved)) merged = merge(merged, resolved);
     }
     return gen(merged, ctx, depth + 1);
   }
@@ -121,7 +123,7 @@ function gen(schema: unknown, ctx: Ctx, depth: number): unknown {
     for (const i of order) {
       const branch = alternatives[i];
       try {
-        return gen(isObject(branch) ? merge(rest, branch) : branch, ctx, depth + 1);
+        return gen(isPlainObject(branch) ? merge(rest, branch) : branch, ctx, depth + 1);
       } catch (e) {
         if (!(e instanceof NoValue)) throw e;
       }
@@ -134,7 +136,11 @@ function gen(schema: unknown, ctx: Ctx, depth: number): unknown {
     type = nonNull.length > 0 ? pick(ctx, nonNull) : "null";
   }
   if (type === undefined) {
-    if (isObject(schema.properties) || isObject(schema.additionalProperties) || Array.isArray(schema.required))
+    if (
+      isPlainObject(schema.properties) ||
+      isPlainObject(schema.additionalProperties) ||
+      Array.isArray(schema.required)
+    )
       type = "object";
     else if (schema.items !== undefined || schema.prefixItems !== undefined) type = "array";
     else if (schema.format !== undefined || schema.pattern !== undefined || schema.minLength !== undefined)
@@ -163,7 +169,7 @@ function gen(schema: unknown, ctx: Ctx, depth: number): unknown {
 }
 
 function genObject(schema: Record<string, unknown>, ctx: Ctx, depth: number, minimal: boolean): unknown {
-  const props = isObject(schema.properties) ? schema.properties : {};
+  const props = isPlainObject(schema.properties) ? schema.properties : {};
   const required = new Set(Array.isArray(schema.required) ? schema.required.map(String) : []);
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(props)) {
@@ -177,16 +183,16 @@ function genObject(schema: Record<string, unknown>, ctx: Ctx, depth: number, min
   }
   const extra = schema.additionalProperties;
   for (const key of required) {
-    if (!Object.hasOwn(out, key)) out[key] = gen(isObject(extra) ? extra : true, ctx, depth + 1);
+    if (!Object.hasOwn(out, key)) out[key] = gen(isPlainObject(extra) ? extra : true, ctx, depth + 1);
   }
-  const open = extra === undefined || extra === true || isObject(extra);
-  const patterns = isObject(schema.patternProperties) ? Object.entries(schema.patternProperties) : [];
+  const open = extra === undefined || extra === true || isPlainObject(extra);
+  const patterns = isPlainObject(schema.patternProperties) ? Object.entries(schema.patternProperties) : [];
   if (!minimal && patterns.length > 0) {
     for (const [pattern, sub] of patterns) {
       const key = patternString(pattern, ctx, 12);
       if (key !== undefined && !Object.hasOwn(out, key)) out[key] = gen(sub, ctx, depth + 1);
     }
-  } else if (!minimal && open && (isObject(extra) || Object.keys(props).length === 0)) {
+  } else if (!minimal && open && (isPlainObject(extra) || Object.keys(props).length === 0)) {
     const n = Math.max(1, Math.round(ctx.scale * 1.5));
     for (let i = 0; i < n; i++) out[`${pick(ctx, ["item", "key", "name", "env"])}_${i}`] = gen(extra, ctx, depth + 1);
   }
@@ -212,7 +218,7 @@ function genArray(schema: Record<string, unknown>, ctx: Ctx, depth: number, mini
   for (let tries = 0; out.length < n && tries < n * 4 + 8; tries++) {
     const v = gen(schema.items, ctx, depth + 1);
     if (schema.uniqueItems === true) {
-      const k = canonical(v);
+      const k = canonicalJson(v);
       if (seen.has(k)) continue;
       seen.add(k);
     }

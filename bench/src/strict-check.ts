@@ -16,7 +16,7 @@
  * tolerated: the provider's handling of them is not documented as a refusal.
  * The first violation is reported.
  */
-import { isObject } from "./corpora.js";
+import { isPlainObject } from "@strictwire/codec/json";
 
 const STRUCTURE = new Set([
   "type",
@@ -64,7 +64,7 @@ interface State {
 }
 
 export function fitsOpenAIStrict(schema: unknown): StrictVerdict {
-  if (!isObject(schema)) return { fits: false, reason: "root is not a schema object" };
+  if (!isPlainObject(schema)) return { fits: false, reason: "root is not a schema object" };
   if (schema.type !== "object") return { fits: false, reason: "root is not type object" };
   const state: State = { root: schema, properties: 0, enumValues: 0, visiting: new Set() };
   const reason = check(schema, state, 0, "");
@@ -81,13 +81,13 @@ function resolve(root: Record<string, unknown>, ref: string): unknown {
   if (pointer === "") return root;
   for (const raw of pointer.split("/").slice(1)) {
     const token = raw.replaceAll("~1", "/").replaceAll("~0", "~");
-    node = isObject(node) ? node[token] : Array.isArray(node) ? node[Number(token)] : undefined;
+    node = isPlainObject(node) ? node[token] : Array.isArray(node) ? node[Number(token)] : undefined;
   }
   return node;
 }
 
 function check(s: unknown, st: State, nesting: number, at: string): string | undefined {
-  if (!isObject(s)) return `${at || "/"}: boolean or non-object schema`;
+  if (!isPlainObject(s)) return `${at || "/"}: boolean or non-object schema`;
   const types = Array.isArray(s.type) ? s.type : s.type === undefined ? [] : [s.type];
   for (const t of types) if (typeof t !== "string" || !TYPES.has(t)) return `${at}: unknown type ${JSON.stringify(t)}`;
   const allowed = new Set<string>();
@@ -107,17 +107,17 @@ function check(s: unknown, st: State, nesting: number, at: string): string | und
     // Recursion is allowed; each definition is checked once where it is defined.
   } else if ("$ref" in s) return "non-string $ref";
 
-  const isObjectType = types.includes("object") || isObject(s.properties);
+  const isObjectType = types.includes("object") || isPlainObject(s.properties);
   let depth = nesting;
   if (isObjectType) {
     depth++;
     if (depth > STRICT_LIMITS.maxNesting) return "more than 10 levels of object nesting";
     if (s.additionalProperties !== false) {
-      return isObject(s.additionalProperties) || s.additionalProperties === true
+      return isPlainObject(s.additionalProperties) || s.additionalProperties === true
         ? "object with dynamic keys (additionalProperties schema)"
         : "object without additionalProperties: false";
     }
-    const props = isObject(s.properties) ? s.properties : {};
+    const props = isPlainObject(s.properties) ? s.properties : {};
     const required = new Set(Array.isArray(s.required) ? s.required : []);
     for (const k of Object.keys(props)) if (!required.has(k)) return "optional property (not in required)";
     st.properties += Object.keys(props).length;
@@ -141,7 +141,7 @@ function check(s: unknown, st: State, nesting: number, at: string): string | und
   for (const key of ["$defs", "definitions"]) {
     const defs = s[key];
     if (defs === undefined) continue;
-    if (!isObject(defs)) return `${key} is not an object`;
+    if (!isPlainObject(defs)) return `${key} is not an object`;
     for (const v of Object.values(defs)) {
       if (st.visiting.has(v)) continue;
       st.visiting.add(v);

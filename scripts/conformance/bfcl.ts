@@ -11,7 +11,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { CompileOptions } from "@strictwire/codec";
-import { bfclToJsonSchema } from "../../packages/codec/src/schema/bfcl.js";
+import { bfclToJsonSchema } from "../../packages/codec/src/schema/adapters/bfcl.js";
 import {
   bump,
   type Compiled,

@@ -3,7 +3,7 @@
  * problems it saw as short signatures (empty when the property holds).
  */
 import type { Codec, Result } from "@strictwire/codec";
-import { canonical } from "../../packages/codec/test/support/same.js";
+import { canonical } from "../../packages/codec/testkit/same.js";
 import { DECODE_CODES } from "./codes.js";
 
 /** Own property names of the built-in prototypes when the run started. */

@@ -5,8 +5,8 @@
  */
 import { type Codec, type CompileOptions, compileCodec } from "@strictwire/codec";
 import fc from "fast-check";
-import { type Schema, schemaArb, valueArb } from "../../packages/codec/test/support/arbitraries.js";
-import { schemaFixtures } from "../../packages/codec/test/support/fixtures.js";
+import { type Schema, schemaArb, valueArb } from "../../packages/codec/testkit/arbitraries.js";
+import { schemaFixtures } from "../../packages/codec/testkit/fixtures.js";
 
 export interface PoolEntry {
   readonly id: string;

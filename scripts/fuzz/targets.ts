@@ -13,8 +13,8 @@ import {
   type Result,
 } from "@strictwire/codec";
 import fc from "fast-check";
-import { type Schema, schemaArb, valueArb } from "../../packages/codec/test/support/arbitraries.js";
-import { canonical } from "../../packages/codec/test/support/same.js";
+import { type Schema, schemaArb, valueArb } from "../../packages/codec/testkit/arbitraries.js";
+import { canonical } from "../../packages/codec/testkit/same.js";
 import { mutatePlan, resign } from "./bundle.js";
 import { COMPILE_CODES, ENCODE_CODES, LOAD_CODES } from "./codes.js";
 import { type Findings, repro, thrownSignature } from "./findings.js";

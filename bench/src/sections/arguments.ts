@@ -8,9 +8,10 @@
  * changed).
  */
 import { type Codec, type CompileOptions, compileCodec } from "@strictwire/codec";
+import { canonicalJson as canonical, isPlainObject as isObject } from "@strictwire/codec/json";
 import { concreteCall } from "../../../scripts/conformance/bfcl.js";
 import { listFiles, readJsonLines } from "../../../scripts/conformance/io.js";
-import { bfclToJsonSchema, CORPORA, canonical, isObject, loadMcp, sample } from "../corpora.js";
+import { bfclToJsonSchema, CORPORA, loadMcp, sample } from "../corpora.js";
 import { pct, table } from "../format.js";
 import { generateValue } from "../generate.js";
 import { geomean } from "../stats.js";

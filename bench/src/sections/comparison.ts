@@ -9,10 +9,12 @@
  * absent member is sent as null; everything else as itself); strictwire's is
  * its own encode. A loss is recorded with its first reason.
  */
+
 import { type CompileOptions, compileCodec } from "@strictwire/codec";
+import { isPlainObject } from "@strictwire/codec/json";
 import { baselineValidator, type ValidateFn, wireValidator } from "../baseline.js";
 import { type Converter, loadConverters, type Normalise } from "../converters.js";
-import { isObject, jsonSchemaBenchSubsets, loadBfcl, loadJsonSchemaBench, loadMcp, sample } from "../corpora.js";
+import { jsonSchemaBenchSubsets, loadBfcl, loadJsonSchemaBench, loadMcp, sample } from "../corpora.js";
 import { pct, progress, table } from "../format.js";
 import { generateValue } from "../generate.js";
 import { fitsOpenAIStrict } from "../strict-check.js";
@@ -66,7 +68,7 @@ function resolveRef(root: unknown, ref: string): unknown {
   if (pointer === "") return root;
   for (const raw of pointer.split("/").slice(1)) {
     const token = raw.replaceAll("~1", "/").replaceAll("~0", "~");
-    node = isObject(node) ? node[token] : Array.isArray(node) ? node[Number(token)] : undefined;
+    node = isPlainObject(node) ? node[token] : Array.isArray(node) ? node[Number(token)] : undefined;
   }
   return node;
 }
@@ -80,14 +82,14 @@ function jsonType(v: unknown): string {
 
 function branchFits(v: unknown, b: unknown, root: unknown): number {
   let s = b;
-  for (let i = 0; i < 8 && isObject(s) && typeof s.$ref === "string"; i++) s = resolveRef(root, s.$ref);
-  if (!isObject(s)) return 0;
+  for (let i = 0; i < 8 && isPlainObject(s) && typeof s.$ref === "string"; i++) s = resolveRef(root, s.$ref);
+  if (!isPlainObject(s)) return 0;
   const t = jsonType(v);
   const types = Array.isArray(s.type) ? s.type : s.type === undefined ? undefined : [s.type];
   if (types !== undefined && !types.includes(t) && !(t === "integer" && types.includes("number"))) return 0;
   if (Array.isArray(s.enum) && !s.enum.some((e) => JSON.stringify(e) === JSON.stringify(v))) return 0;
   if ("const" in s && JSON.stringify(s.const) !== JSON.stringify(v)) return 0;
-  if (isObject(v) && isObject(s.properties)) {
+  if (isPlainObject(v) && isPlainObject(s.properties)) {
     const props = s.properties;
     const keys = Object.keys(v);
     const declared = keys.filter((k) => Object.hasOwn(props, k)).length;
@@ -99,8 +101,8 @@ function branchFits(v: unknown, b: unknown, root: unknown): number {
 /** The wire value a converter documents for `value`: absent members as null, the rest as themselves. */
 export function candidate(value: unknown, schema: unknown, root: unknown, inserted: Set<string>, at = ""): unknown {
   let s = schema;
-  for (let i = 0; i < 16 && isObject(s) && typeof s.$ref === "string"; i++) s = resolveRef(root, s.$ref);
-  if (!isObject(s)) return value;
+  for (let i = 0; i < 16 && isPlainObject(s) && typeof s.$ref === "string"; i++) s = resolveRef(root, s.$ref);
+  if (!isPlainObject(s)) return value;
   if (Array.isArray(s.anyOf)) {
     let best: unknown;
     let bestScore = 0;
@@ -116,9 +118,9 @@ export function candidate(value: unknown, schema: unknown, root: unknown, insert
   }
   if (Array.isArray(value)) {
     const items = s.items;
-    return value.map((v, i) => (isObject(items) ? candidate(v, items, root, inserted, `${at}/${i}`) : v));
+    return value.map((v, i) => (isPlainObject(items) ? candidate(v, items, root, inserted, `${at}/${i}`) : v));
   }
-  if (isObject(value) && isObject(s.properties)) {
+  if (isPlainObject(value) && isPlainObject(s.properties)) {
     const props = s.properties;
     const out: Record<string, unknown> = {};
     for (const k of Object.keys(props)) {
@@ -151,8 +153,8 @@ function firstDifference(expected: unknown, actual: unknown): string | undefined
     }
     return undefined;
   }
-  if (isObject(expected)) {
-    if (!isObject(actual)) return "value changed";
+  if (isPlainObject(expected)) {
+    if (!isPlainObject(actual)) return "value changed";
     for (const k of Object.keys(expected)) {
       const has = Object.hasOwn(actual, k) && actual[k] !== undefined;
       if (!has) return expected[k] === null ? "null became absent" : "member dropped";

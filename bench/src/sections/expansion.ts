@@ -5,8 +5,10 @@
  * and what candidate wire-format changes would save, measured by rewriting
  * the wire schemas here (the codec is not changed).
  */
+
 import { type CompileOptions, compile } from "@strictwire/codec";
-import { isObject, loadBfcl, loadFixtures, loadMcp, sample } from "../corpora.js";
+import { isPlainObject } from "@strictwire/codec/json";
+import { loadBfcl, loadFixtures, loadMcp, sample } from "../corpora.js";
 import { pct, table } from "../format.js";
 import { type Summary, summarize } from "../stats.js";
 import { tokens } from "../tokens.js";
@@ -170,14 +172,14 @@ const SCHEMA_ONE = ["items", "additionalProperties"];
 
 /** Rewrite every subschema bottom-up with f. */
 function mapSchemas(node: unknown, f: (s: Schema) => Schema): unknown {
-  if (!isObject(node)) return node;
+  if (!isPlainObject(node)) return node;
   const out: Schema = {};
   for (const [k, v] of Object.entries(node)) {
-    if (SCHEMA_MAPS.includes(k) && isObject(v)) {
+    if (SCHEMA_MAPS.includes(k) && isPlainObject(v)) {
       const m: Schema = {};
       for (const [name, sub] of Object.entries(v)) m[name] = mapSchemas(sub, f);
       out[k] = m;
-    } else if (SCHEMA_ONE.includes(k) && isObject(v)) out[k] = mapSchemas(v, f);
+    } else if (SCHEMA_ONE.includes(k) && isPlainObject(v)) out[k] = mapSchemas(v, f);
     else if (k === "anyOf" && Array.isArray(v)) out[k] = v.map((b) => mapSchemas(b, f));
     else out[k] = v;
   }
@@ -187,38 +189,45 @@ function mapSchemas(node: unknown, f: (s: Schema) => Schema): unknown {
 function presenceParts(s: Schema): { value: Schema; present: Schema } | undefined {
   if (!Array.isArray(s.anyOf) || s.anyOf.length !== 2) return undefined;
   const [absent, present] = s.anyOf as unknown[];
-  if (!isObject(absent) || absent.$ref !== ABSENT_REF || !isObject(present) || !isObject(present.properties))
+  if (
+    !isPlainObject(absent) ||
+    absent.$ref !== ABSENT_REF ||
+    !isPlainObject(present) ||
+    !isPlainObject(present.properties)
+  )
     return undefined;
   const state = present.properties.state;
   const value = present.properties.value;
-  if (!isObject(state) || state.const !== "present" || !isObject(value)) return undefined;
+  if (!isPlainObject(state) || state.const !== "present" || !isPlainObject(value)) return undefined;
   return { value, present };
 }
 
 function compactParts(s: Schema): Schema | undefined {
   if (!Array.isArray(s.anyOf) || s.anyOf.length !== 2) return undefined;
   const [value, nul] = s.anyOf as unknown[];
-  if (!isObject(value) || !isObject(nul) || nul.type !== "null" || Object.keys(nul).length !== 1) return undefined;
+  if (!isPlainObject(value) || !isPlainObject(nul) || nul.type !== "null" || Object.keys(nul).length !== 1)
+    return undefined;
   return value;
 }
 
 function isUnionTag(s: Schema): Schema | undefined {
   const p = s.properties;
-  if (s.type !== "object" || !isObject(p) || Object.keys(p).length !== 2) return undefined;
+  if (s.type !== "object" || !isPlainObject(p) || Object.keys(p).length !== 2) return undefined;
   const branch = p.branch;
-  if (!isObject(branch) || typeof branch.const !== "number" || !isObject(p.value)) return undefined;
+  if (!isPlainObject(branch) || typeof branch.const !== "number" || !isPlainObject(p.value)) return undefined;
   return p.value;
 }
 
 function entriesValue(s: Schema): Schema | undefined {
-  if (s.type !== "array" || !isObject(s.items)) return undefined;
+  if (s.type !== "array" || !isPlainObject(s.items)) return undefined;
   const p = s.items.properties;
-  if (!isObject(p) || Object.keys(p).length !== 2 || !isObject(p.key) || !isObject(p.value)) return undefined;
+  if (!isPlainObject(p) || Object.keys(p).length !== 2 || !isPlainObject(p.key) || !isPlainObject(p.value))
+    return undefined;
   return p.value;
 }
 
 function withoutAbsentDef(wire: Schema): Schema {
-  if (JSON.stringify(wire).includes(ABSENT_REF) || !isObject(wire.$defs)) return wire;
+  if (JSON.stringify(wire).includes(ABSENT_REF) || !isPlainObject(wire.$defs)) return wire;
   const { strictwire_absent: _absent, ...defs } = wire.$defs;
   const out = { ...wire };
   if (Object.keys(defs).length === 0) delete out.$defs;

@@ -3,12 +3,14 @@
  * first decode) and peak heap while decoding a 1 MB input. Children run the
  * codec's built dist (what an application imports), from bench/src/children.
  */
+
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type CompileOptions, compile, compileCodec, standaloneModule } from "@strictwire/codec";
-import { isObject, loadFixtures, REPO_ROOT } from "../corpora.js";
+import { isPlainObject } from "@strictwire/codec/json";
+import { loadFixtures, REPO_ROOT } from "../corpora.js";
 import { kb, table } from "../format.js";
 import { fmtMs, fmtSummary, type Summary, summarize } from "../stats.js";
 
@@ -277,7 +279,7 @@ export function runMemory(runs: number): {
     const compactCodec = compileCodec(BULK_SCHEMA, { presence: "compact", limits });
     if (!compact.ok || !compactCodec.ok) throw new Error("bulk schema does not compile");
     const cw = compactCodec.value.encode(value);
-    if (!cw.ok || !isObject(cw.value)) throw new Error("bulk value does not encode");
+    if (!cw.ok || !isPlainObject(cw.value)) throw new Error("bulk value does not encode");
     writeFileSync(join(dir, "bundle-compact.json"), JSON.stringify(compact.value));
     writeFileSync(join(dir, "wire-compact.txt"), JSON.stringify(cw.value));
     const who: [string, string[]][] = [

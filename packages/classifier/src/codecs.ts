@@ -4,7 +4,8 @@
  * against the original contract, not against the wire schema alone.
  */
 import type { CodecError, Result } from "@strictwire/codec";
-import { deepEqual, isRecord } from "./json.js";
+import { jsonEqual } from "@strictwire/codec/json";
+import { isRecord } from "./json.js";
 
 export interface ToolCodec {
   /** The bundle's name, for details. */
@@ -30,5 +31,5 @@ function mentions(value: unknown, digest: string, depth: number): boolean {
 export function matchCodec(parameters: unknown, codecs: readonly ToolCodec[]): ToolCodec | undefined {
   if (!isRecord(parameters)) return undefined;
   const named = codecs.find((codec) => codec.digest !== "" && mentions(parameters, codec.digest, 2));
-  return named ?? codecs.find((codec) => deepEqual(parameters, codec.wire));
+  return named ?? codecs.find((codec) => jsonEqual(parameters, codec.wire));
 }

@@ -3,19 +3,8 @@
  * Walking the value tells an array index from an object key named "0"; without
  * a value, a numeric token is taken to be an index.
  */
+import { pointerTokens } from "@strictwire/codec/json";
 import { isRecord } from "./json.js";
-
-export function pointerTokens(pointer: string): string[] {
-  if (pointer === "") return [];
-  return pointer
-    .slice(pointer.startsWith("/") ? 1 : 0)
-    .split("/")
-    .map((token) => token.replaceAll("~1", "/").replaceAll("~0", "~"));
-}
-
-export function escapeToken(token: string): string {
-  return token.replaceAll("~", "~0").replaceAll("/", "~1");
-}
 
 const PLAIN_KEY = /^[A-Za-z_$][\w$-]*$/;
 

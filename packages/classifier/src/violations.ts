@@ -5,12 +5,13 @@
  */
 
 import { linearRegExp } from "@strictwire/codec";
+import { canonicalJson, pointerToken, prepareSchema } from "@strictwire/codec/json";
 import { Ajv, type ErrorObject, type Options, type ValidateFunction } from "ajv";
 import { Ajv2019 } from "ajv/dist/2019.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
-import { clip, displayValue, errorMessage, isRecord, stableStringify, typeName } from "./json.js";
-import { escapeToken, renderPath } from "./paths.js";
+import { clip, displayValue, errorMessage, isRecord, typeName } from "./json.js";
+import { renderPath } from "./paths.js";
 
 // ajv-formats is CommonJS; under NodeNext its plugin is the default export's default.
 const addFormats = addFormatsModule.default;
@@ -49,12 +50,19 @@ const OPTIONS: Options = {
 };
 const VALID: SchemaCheck = { kind: "valid" };
 
-function dialectOf(schema: unknown): Dialect {
-  const uri = isRecord(schema) && typeof schema.$schema === "string" ? schema.$schema : "";
-  if (uri.includes("2020-12")) return "2020-12";
-  // Ajv2020 has no 2019-09 meta-schema and refuses it; Ajv2019 is the same family.
-  if (uri.includes("2019-09")) return "2019-09";
-  return "draft-07";
+/**
+ * The schema as the codec reads it (the codec's draft detection, draft-04
+ * rewritten, draft-06 read as draft-07), so the classifier cannot disagree
+ * with the codec it predicts for. A $schema the codec does not know is read as draft-07.
+ */
+function asTheCodecReads(schema: object | boolean): { schema: object | boolean; dialect: Dialect } {
+  const prepared = prepareSchema(schema);
+  if (!prepared.ok) return { schema, dialect: "draft-07" };
+  const family = prepared.value.family;
+  return {
+    schema: prepared.value.schema,
+    dialect: family === "2020" ? "2020-12" : family === "2019" ? "2019-09" : "draft-07",
+  };
 }
 
 function newEngine(dialect: Dialect): Engine {
@@ -72,19 +80,20 @@ function indexSchema(root: unknown): Map<object, string> {
     const entries: [string, unknown][] = Array.isArray(node)
       ? node.map((item, index) => [String(index), item])
       : Object.entries(node);
-    for (const [key, child] of entries) visit(child, `${pointer}/${escapeToken(key)}`);
+    for (const [key, child] of entries) visit(child, `${pointer}/${pointerToken(key)}`);
   };
   visit(root, "");
   return pointers;
 }
 
 function compile(schema: object | boolean): Compilation {
-  const dialect = dialectOf(schema);
-  // The dialect is chosen above; a $schema ajv does not know (draft-04, an
-  // https spelling) would otherwise fail as an unknown meta-schema.
-  let prepared: object | boolean = schema;
-  if (isRecord(schema) && "$schema" in schema) {
-    const { $schema: _dropped, ...rest } = schema;
+  const read = asTheCodecReads(schema);
+  const dialect = read.dialect;
+  // The dialect is chosen above; a $schema ajv does not know (an https
+  // spelling) would otherwise fail as an unknown meta-schema.
+  let prepared: object | boolean = read.schema;
+  if (isRecord(prepared) && "$schema" in prepared) {
+    const { $schema: _dropped, ...rest } = prepared;
     prepared = rest;
   }
   try {
@@ -109,7 +118,7 @@ const byObject = new WeakMap<object, Compilation>();
 function compilation(schema: object | boolean): Compilation {
   const known = typeof schema === "object" ? byObject.get(schema) : undefined;
   if (known) return known;
-  const key = stableStringify(schema);
+  const key = canonicalJson(schema);
   let found = byText.get(key);
   if (found) byText.delete(key);
   else found = compile(schema);
@@ -371,7 +380,7 @@ function keywordText(error: AjvError): string {
 function keywordLine(error: AjvError, context: Context): string {
   const p = error.params as Record<string, unknown>;
   const at = (key: unknown): string =>
-    renderPath(context.label, `${error.instancePath}/${escapeToken(String(key))}`, context.root);
+    renderPath(context.label, `${error.instancePath}/${pointerToken(String(key))}`, context.root);
   switch (error.keyword) {
     case "required":
       return `${at(p.missingProperty)}: required and missing`;

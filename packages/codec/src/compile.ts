@@ -22,12 +22,12 @@ import { Refusal } from "./ir/refusal.js";
 import { cloneJson, deepFreeze, isPlainObject, type JsonObject, type JsonValue } from "./json.js";
 import { DEFAULT_PARSE_LIMITS, MAX_DEPTH_LIMIT, type ParseLimits } from "./parse/parser.js";
 import { adapterFor } from "./schema/adapters.js";
-import { measureDocument, walkSchemas } from "./schema/dialect.js";
+import { measureDocument, walkSchemas } from "./schema/draft.js";
 import { inPlaceLoop } from "./schema/loops.js";
 import { prepareSource } from "./schema/prepare.js";
 import { Resources } from "./schema/resources.js";
-import { toDialect } from "./targets/dialect.js";
 import { checkSchemaLimits, TARGET_NAMES, type TargetName, targetProfile } from "./targets/index.js";
+import { toSpelling } from "./targets/spelling.js";
 import { metaValidator, toIssues } from "./validate/ajv.js";
 import { Validators } from "./validate/validators.js";
 import { measureValue } from "./value-limits.js";
@@ -152,7 +152,7 @@ function compileInternal(schema: unknown, options: CompileOptions): Result<{ bun
 
   let wire = wireSchema(built, target);
   if (bundleOptions.factored) wire = factorWire(wire);
-  wire = toDialect(wire, target.dialect);
+  wire = toSpelling(wire, target.dialect);
   const withinLimits = checkSchemaLimits(name, wire, target);
   if (!withinLimits.ok) return withinLimits;
 

@@ -5,9 +5,9 @@
  */
 import { type CompileOptions, compileCodec } from "@strictwire/codec";
 import { describe, expect, it } from "vitest";
-import { hostileCases, schemaFixtures } from "./support/fixtures.js";
-import { expectRefused } from "./support/refusals.js";
-import { canonical } from "./support/same.js";
+import { hostileCases, schemaFixtures } from "../testkit/fixtures.js";
+import { expectRefused } from "../testkit/refusals.js";
+import { canonical } from "../testkit/same.js";
 
 const fixtures = schemaFixtures();
 const MODES: readonly CompileOptions[] = [

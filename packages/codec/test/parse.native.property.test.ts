@@ -11,7 +11,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { NATIVE_FIRST_UP_TO } from "../src/parse/native.js";
 import { parseJson, parseJsonByScanner } from "../src/parse/parser.js";
-import { runs } from "./support/arbitraries.js";
+import { runs } from "../testkit/arbitraries.js";
 
 const NAMES = [
   "a",

@@ -1,8 +1,8 @@
 import { compileCodec } from "@strictwire/codec";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { runs, type Schema, schemaArb, valueArb } from "./support/arbitraries.js";
-import { canonical } from "./support/same.js";
+import { runs, type Schema, schemaArb, valueArb } from "../testkit/arbitraries.js";
+import { canonical } from "../testkit/same.js";
 
 /** A generated schema with a value that is valid under it, for each presence mode and object policy. */
 const caseArb = fc

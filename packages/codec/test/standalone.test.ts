@@ -14,8 +14,8 @@ import {
   TARGET_NAMES,
 } from "../src/index.js";
 import type { FastValidator } from "../src/standalone.js";
-import { hostileCases, rawInput, schemaFixtures } from "./support/fixtures.js";
-import { canonical } from "./support/same.js";
+import { hostileCases, rawInput, schemaFixtures } from "../testkit/fixtures.js";
+import { canonical } from "../testkit/same.js";
 
 /** What a generated module exports. */
 interface Generated {

@@ -17,8 +17,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { NODE_KINDS } from "../src/constructs/registry.js";
 import { recursiveDefs } from "../src/ir/cycles.js";
-import { runs } from "./support/arbitraries.js";
-import { canonical } from "./support/same.js";
+import { runs } from "../testkit/arbitraries.js";
+import { canonical } from "../testkit/same.js";
 
 type Json = Record<string, unknown>;
 

@@ -6,8 +6,8 @@
  */
 import { type CompileOptions, compileCodec, TARGET_NAMES, type TargetName } from "@strictwire/codec";
 import { describe, expect, it } from "vitest";
-import { schemaFixtures } from "./support/fixtures.js";
-import { canonical } from "./support/same.js";
+import { schemaFixtures } from "../testkit/fixtures.js";
+import { canonical } from "../testkit/same.js";
 
 type Json = Record<string, unknown>;
 

@@ -35,11 +35,14 @@ import {
   notTakenReason,
   refuseDynamicRef,
   refuseUnsafePattern,
+  unspelledConstants,
 } from "./decisions.js";
 import { finalizePlan } from "./finalize.js";
 import {
+  ARRAY_KEYWORDS,
   ARRAY_SHAPE,
   CONSTRAINT_KEYWORDS,
+  GENERAL_KEYWORDS,
   NUMBER_KEYWORDS,
   OBJECT_KEYWORDS,
   OBJECT_SHAPE,
@@ -437,6 +440,7 @@ class Builder {
     schema.type = primitives.length === 1 ? primitives[0]! : primitives;
     if (s.enum !== undefined) schema.enum = s.enum as JsonValue;
     if (s.const !== undefined) schema.const = s.const as JsonValue;
+    for (const k of unspelledConstants(target, s)) this.relax(pointer, k, notTakenReason(target));
     const hasString = primitives.includes("string");
     const hasNumber = primitives.includes("number") || primitives.includes("integer");
 
@@ -457,7 +461,8 @@ class Builder {
 
   /** not, if/then/else: they only narrow, wherever they stand. */
   private relaxGeneral(view: View, s: Schema): void {
-    for (const k of ["not", "if", "then", "else"]) {
+    for (const k of GENERAL_KEYWORDS) {
+      if (k === "enum" || k === "const") continue; // carried by scalars, decided there
       if (s[k] !== undefined) this.relax(primary(view), k, "only narrows values: enforced by the final validation");
     }
   }
@@ -473,7 +478,8 @@ class Builder {
       if (keepsArrayKeyword(target, k, value)) schema[k] = value;
       else this.relax(pointer, k, notTakenReason(target));
     }
-    for (const k of ["uniqueItems", "contains", "minContains", "maxContains", "unevaluatedItems"]) {
+    for (const k of ARRAY_KEYWORDS) {
+      if (k === "minItems" || k === "maxItems") continue; // decided above, per target
       if (s[k] !== undefined) this.relax(pointer, k, "only narrows values: enforced by the final validation");
     }
 

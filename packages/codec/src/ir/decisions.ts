@@ -3,6 +3,7 @@
  * keyword travels on the wire or is relaxed (enforced by the final validation),
  * and the refusals every schema position shares. Pure: no builder state.
  */
+import { jsonTypeOf } from "../json.js";
 import type { TargetProfile } from "../targets/profile.js";
 import { patternProblem } from "../validate/regexp.js";
 import { Refusal } from "./refusal.js";
@@ -62,3 +63,19 @@ export const KEY_SCHEMA_KEYWORDS: ReadonlySet<string> = new Set([
   "maxLength",
   "description",
 ]);
+
+/**
+ * `enum` and `const` a target cannot spell: the spelling pass (targets/spelling.ts)
+ * leaves them off the wire, so they are relaxed here, where plan.relaxed is kept.
+ */
+export function unspelledConstants(target: TargetProfile, s: Record<string, unknown>): ("enum" | "const")[] {
+  const spelling = target.dialect;
+  const spellable = (v: unknown): boolean => {
+    const type = jsonTypeOf(v);
+    return type !== undefined && spelling.enumTypes.has(type);
+  };
+  const out: ("enum" | "const")[] = [];
+  if (s.const !== undefined && !spelling.constKeyword && !spellable(s.const)) out.push("const");
+  if (Array.isArray(s.enum) && !s.enum.every(spellable)) out.push("enum");
+  return out;
+}

@@ -1,79 +1,32 @@
-/** Keyword vocabularies the builder sorts a schema's members into. */
+/** The builder's keyword groups, derived from the keyword registry (schema/keywords.ts), in registry order. */
+import { type Applies, keywordsWhere } from "../schema/keywords.js";
+
+const narrowing = (applies: Applies): string[] =>
+  keywordsWhere((spec, k) => spec.role === "narrow" && spec.applies === applies && k !== "required");
 
 /** Keywords that never constrain a value. */
-export const ANNOTATIONS = new Set([
-  "$schema",
-  "$id",
-  "id",
-  "$comment",
-  "$defs",
-  "definitions",
-  "$anchor",
-  "$vocabulary",
-  "title",
-  "description",
-  "default",
-  "examples",
-  "deprecated",
-  "readOnly",
-  "writeOnly",
-  "contentMediaType",
-  "contentEncoding",
-  "contentSchema",
-  "$dynamicAnchor",
-  "$recursiveAnchor",
-]);
+export const ANNOTATIONS: ReadonlySet<string> = new Set(keywordsWhere((spec) => spec.role === "annotate"));
 
 /** Keywords that decide the wire shape rather than narrow the values. */
-export const SHAPE_KEYWORDS = new Set([
-  "type",
-  "properties",
-  "additionalProperties",
-  "patternProperties",
-  "items",
-  "prefixItems",
-  "additionalItems",
-  "$ref",
-  "allOf",
-  "anyOf",
-  "oneOf",
-]);
+export const SHAPE_KEYWORDS: ReadonlySet<string> = new Set(keywordsWhere((spec) => spec.role === "shape"));
 
-export const STRING_KEYWORDS = ["minLength", "maxLength", "pattern", "format"] as const;
-export const NUMBER_KEYWORDS = ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"] as const;
-export const ARRAY_KEYWORDS = [
-  "minItems",
-  "maxItems",
-  "uniqueItems",
-  "contains",
-  "minContains",
-  "maxContains",
-  "unevaluatedItems",
-] as const;
-export const OBJECT_KEYWORDS = [
-  "minProperties",
-  "maxProperties",
-  "dependentRequired",
-  "dependentSchemas",
-  "dependencies",
-  "propertyNames",
-  "unevaluatedProperties",
-] as const;
+export const STRING_KEYWORDS: readonly string[] = narrowing("string");
+export const NUMBER_KEYWORDS: readonly string[] = narrowing("number");
+export const ARRAY_KEYWORDS: readonly string[] = narrowing("array");
+/** Object keywords that only narrow (`required` is carried by the wire: a member is optional or not). */
+export const OBJECT_KEYWORDS: readonly string[] = narrowing("object");
 /** Keywords that apply to any type and only narrow. */
-export const GENERAL_KEYWORDS = ["not", "if", "then", "else", "enum", "const"] as const;
+export const GENERAL_KEYWORDS: readonly string[] = narrowing("any");
 
 /** Every keyword that constrains, for relaxation bookkeeping of a node that travels as any JSON. */
-export const CONSTRAINT_KEYWORDS: readonly string[] = [
-  ...STRING_KEYWORDS,
-  ...NUMBER_KEYWORDS,
-  ...ARRAY_KEYWORDS,
-  ...OBJECT_KEYWORDS,
-  ...GENERAL_KEYWORDS,
-  "required",
-  "patternProperties",
-  "prefixItems",
-];
+export const CONSTRAINT_KEYWORDS: readonly string[] = keywordsWhere(
+  (spec) => spec.role === "narrow" || spec.alsoNarrows === true,
+);
 
 /** Shape keywords that make a typeless schema more than "any value". */
-export const OBJECT_SHAPE = ["properties", "additionalProperties", "patternProperties"] as const;
-export const ARRAY_SHAPE = ["items", "prefixItems", "additionalItems"] as const;
+export const OBJECT_SHAPE: readonly string[] = keywordsWhere(
+  (spec) => spec.role === "shape" && spec.applies === "object",
+);
+export const ARRAY_SHAPE: readonly string[] = keywordsWhere(
+  (spec) => spec.role === "shape" && spec.applies === "array",
+);

@@ -1,13 +1,8 @@
-/** Input dialect adapters: schemas that are almost JSON Schema, made into it before anything else reads them. */
-import { bfclToJsonSchema } from "./bfcl.js";
+/** Input adapters: schemas that are almost JSON Schema, made into it before anything else reads them. */
+import { bfclToJsonSchema } from "./adapters/bfcl.js";
 import type { Adapter } from "./prepare.js";
 
-// Built-in dialects are in the table from the moment the codec is imported.
-const ADAPTERS: Record<string, Adapter> = { bfcl: bfclToJsonSchema };
-
-export function registerAdapter(name: string, adapter: Adapter): void {
-  ADAPTERS[name] = adapter;
-}
+const ADAPTERS: Readonly<Record<string, Adapter>> = { bfcl: bfclToJsonSchema };
 
 export function adapterFor(dialect: string | undefined): Adapter | undefined {
   // Own entries only: a name like "constructor" must not reach Object.prototype.

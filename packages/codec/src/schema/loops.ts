@@ -1,31 +1,15 @@
 /**
  * A schema that reaches itself through keywords applying to the same value
- * ($ref, allOf, anyOf, oneOf, not, if/then/else, dependentSchemas) never reads
+ * ($ref, allOf, anyOf, oneOf, not, if/then/else, dependentSchemas, dependencies:
+ * the registry's in-place keywords) never reads
  * any deeper into that value, so validating it never ends: the validator
  * recurses until the stack runs out, on every call. Such a schema is refused.
  * Recursion through properties, items and the like is fine: each step reads
  * one level deeper, and the parse limits bound the depth.
  */
-import { pointerJoin } from "../errors.js";
 import { isPlainObject } from "../json.js";
+import { entryPointer, subschemasOf } from "./keywords.js";
 import type { Resources } from "./resources.js";
-
-const IN_PLACE_ONE = ["not", "if", "then", "else"];
-const IN_PLACE_MANY = ["allOf", "anyOf", "oneOf"];
-const IN_PLACE_MAP = ["dependentSchemas"];
-/** Keywords that lead to other schemas (for finding every starting point). */
-const DESCEND_ONE = [
-  ...IN_PLACE_ONE,
-  "items",
-  "additionalItems",
-  "contains",
-  "additionalProperties",
-  "propertyNames",
-  "unevaluatedItems",
-  "unevaluatedProperties",
-];
-const DESCEND_MANY = [...IN_PLACE_MANY, "prefixItems", "items"];
-const DESCEND_MAP = [...IN_PLACE_MAP, "properties", "patternProperties", "$defs", "definitions"];
 
 /** The pointer of a schema on such a loop, or undefined when there is none. */
 export function inPlaceLoop(document: unknown, resources: Resources): string | undefined {
@@ -61,15 +45,8 @@ function inPlaceNext(pointer: string, resources: Resources): string[] {
   const schema = resources.at(pointer)?.schema;
   if (!isPlainObject(schema)) return [];
   const out: string[] = [];
-  for (const k of IN_PLACE_ONE) if (isPlainObject(schema[k])) out.push(pointerJoin(pointer, k));
-  for (const k of IN_PLACE_MANY) {
-    const list = schema[k];
-    if (!Array.isArray(list)) continue;
-    for (let i = 0; i < list.length; i++) if (isPlainObject(list[i])) out.push(pointerJoin(pointerJoin(pointer, k), i));
-  }
-  for (const k of IN_PLACE_MAP) {
-    const map = schema[k];
-    if (isPlainObject(map)) for (const name of Object.keys(map)) out.push(pointerJoin(pointerJoin(pointer, k), name));
+  for (const entry of subschemasOf(schema, (spec) => spec.inPlace === true)) {
+    if (isPlainObject(entry.schema)) out.push(entryPointer(pointer, entry));
   }
   if (typeof schema.$ref === "string") {
     const r = resources.resolve(schema.$ref, pointer);
@@ -87,17 +64,7 @@ function schemaPointers(document: unknown): string[] {
     const [node, pointer] = stack.pop()!;
     if (!isPlainObject(node)) continue;
     out.push(pointer);
-    for (const k of DESCEND_ONE) if (isPlainObject(node[k])) stack.push([node[k], pointerJoin(pointer, k)]);
-    for (const k of DESCEND_MANY) {
-      const list = node[k];
-      if (!Array.isArray(list)) continue;
-      for (let i = 0; i < list.length; i++) stack.push([list[i], pointerJoin(pointerJoin(pointer, k), i)]);
-    }
-    for (const k of DESCEND_MAP) {
-      const map = node[k];
-      if (isPlainObject(map))
-        for (const name of Object.keys(map)) stack.push([map[name], pointerJoin(pointerJoin(pointer, k), name)]);
-    }
+    for (const entry of subschemasOf(node)) stack.push([entry.schema, entryPointer(pointer, entry)]);
   }
   return out;
 }

@@ -4,7 +4,7 @@
  * rewritten into draft-07 terms, and a base $id so pointers into it resolve.
  */
 import { cloneJson, isPlainObject } from "../json.js";
-import { type Dialect, detectDialect, familyOf, rewriteDraft04, type ValidatorFamily, walkSchemas } from "./dialect.js";
+import { type Dialect, detectDialect, familyOf, rewriteDraft04, type ValidatorFamily, walkSchemas } from "./draft.js";
 
 /** The base URI validators know the source under. Never fetched. */
 export const SOURCE_ID = "https://strictwire.invalid/schema.json";

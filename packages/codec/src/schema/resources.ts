@@ -4,6 +4,7 @@
  */
 import { pointerJoin } from "../errors.js";
 import { isPlainObject, pointerTokens } from "../json.js";
+import { DATA_KEYWORDS } from "./keywords.js";
 
 /** Base URI for a document without $id. Never fetched; it only anchors resolution. */
 const DEFAULT_BASE = "https://strictwire.invalid/schema.json";
@@ -27,10 +28,8 @@ export class Resources {
   /** pointer -> base URI in effect at that schema */
   private readonly bases = new Map<string, string>();
 
-  constructor(
-    private readonly document: unknown,
-    private readonly idKeyword: "$id" | "id" = "$id",
-  ) {
+  /** draft-04's `id` is already `$id` here: prepareSource rewrote it. */
+  constructor(private readonly document: unknown) {
     this.index();
   }
 
@@ -86,7 +85,7 @@ export class Resources {
       }
       if (!isPlainObject(node)) continue;
       let base = parentBase;
-      const id = node[this.idKeyword];
+      const id = node.$id;
       if (typeof id === "string" && !(pointer.endsWith("/properties") || pointer.includes("/enum"))) {
         base = this.registerId(id, parentBase, pointer);
       }
@@ -94,7 +93,8 @@ export class Resources {
       if (typeof anchor === "string") this.anchors.set(`${stripHash(base)}#${anchor}`, pointer);
       this.bases.set(pointer, base);
       for (const key of Object.keys(node)) {
-        if (key === "enum" || key === "const" || key === "examples" || key === "default") continue;
+        // Values of enum, const, default, examples are data: an $id there names nothing.
+        if (DATA_KEYWORDS.has(key)) continue;
         stack.push({ node: node[key], pointer: pointerJoin(pointer, key), base });
       }
     }

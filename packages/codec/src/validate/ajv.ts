@@ -2,11 +2,11 @@
  * Validators: ajv compiled once per bundle and reused for every call. Failures
  * become Issues with JSON Pointer paths in the terms of the validated value.
  */
-import { Ajv, type Options, type ValidateFunction } from "ajv";
+import { Ajv, type Options } from "ajv";
 import { Ajv2019 } from "ajv/dist/2019.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import * as addFormatsModule from "ajv-formats";
-import type { ValidatorFamily } from "../schema/dialect.js";
+import type { ValidatorFamily } from "../schema/draft.js";
 import { re2 } from "./regexp.js";
 
 // ajv-formats is CommonJS: under NodeNext its plugin is the default export's default.
@@ -37,8 +37,6 @@ export function createAjv(family: ValidatorFamily, allErrors: boolean): AnyAjv {
   addFormats(ajv);
   return ajv;
 }
-
-export type Validator = ValidateFunction;
 
 // Issues are read without ajv too (the run-time entry point): they live in ../issues.ts.
 export { describeIssues, toIssues } from "../issues.js";

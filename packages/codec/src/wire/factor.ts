@@ -5,10 +5,15 @@
  */
 import { canonicalJson, cloneJson, isPlainObject, type JsonObject, type JsonValue, setOwn } from "../json.js";
 
-/** Members whose values are schemas, lists of schemas, or maps of schemas. */
-const ONE = new Set(["items", "additionalProperties", "not", "contains", "propertyNames", "if", "then", "else"]);
-const LIST = new Set(["anyOf", "oneOf", "allOf", "prefixItems"]);
-const MAP = new Set(["properties", "$defs", "patternProperties"]);
+import { keywordSpec } from "../schema/keywords.js";
+
+/** How a member holds schemas, from the keyword registry: one, a list, a map, or none. */
+function formOf(key: string): "one" | "list" | "map" | undefined {
+  const form = keywordSpec(key)?.subschemas;
+  if (form === "one-or-list") return "one"; // the wire writes `items` as one schema (2020-12)
+  if (form === "map-or-names") return "map";
+  return form;
+}
 
 const PREFIX = "sw_f";
 const MAX_ROUNDS = 256;
@@ -55,10 +60,11 @@ function bestCandidate(schema: JsonObject): string | undefined {
     for (const key of Object.keys(node).sort()) {
       const value = node[key] as JsonValue;
       let part: string;
-      if (ONE.has(key) && isPlainObject(value)) part = `#${intern(value as JsonObject, true)}`;
-      else if (LIST.has(key) && Array.isArray(value)) {
+      const form = formOf(key);
+      if (form === "one" && isPlainObject(value)) part = `#${intern(value as JsonObject, true)}`;
+      else if (form === "list" && Array.isArray(value)) {
         part = value.map((v) => (isPlainObject(v) ? `#${intern(v as JsonObject, true)}` : canonicalJson(v))).join(",");
-      } else if (MAP.has(key) && isPlainObject(value)) {
+      } else if (form === "map" && isPlainObject(value)) {
         // A definition's body is already shared; what is inside it may still repeat.
         part = Object.keys(value)
           .sort()
@@ -101,9 +107,10 @@ function replaceAll(node: JsonValue, text: string, ref: JsonObject): JsonValue {
   if (!isPlainObject(node)) return node;
   const out: JsonObject = {};
   for (const [key, value] of Object.entries(node)) {
-    if (ONE.has(key)) out[key] = swap(value as JsonValue, text, ref);
-    else if (LIST.has(key) && Array.isArray(value)) out[key] = value.map((v) => swap(v as JsonValue, text, ref));
-    else if (MAP.has(key) && isPlainObject(value)) {
+    const form = formOf(key);
+    if (form === "one") out[key] = swap(value as JsonValue, text, ref);
+    else if (form === "list" && Array.isArray(value)) out[key] = value.map((v) => swap(v as JsonValue, text, ref));
+    else if (form === "map" && isPlainObject(value)) {
       const m: JsonObject = {};
       for (const [k, v] of Object.entries(value)) {
         setOwn(m, k, key === "$defs" ? replaceAll(v as JsonValue, text, ref) : swap(v as JsonValue, text, ref));

@@ -6,7 +6,7 @@
  */
 import { type Codec, compileCodec, type ErrorCode } from "@strictwire/codec";
 import { describe, expect, it } from "vitest";
-import { expectRefused } from "../support/refusals.js";
+import { expectRefused } from "../../testkit/refusals.js";
 import { allHostileCases, CATEGORIES, codecFor, generatedFiles, rawInput } from "./support.js";
 
 /** A hostile case taking longer than this is a hang in the making (typical: well under 10 ms). */

@@ -15,7 +15,7 @@ import { describe, expect, it } from "vitest";
 import { Findings } from "../../../../scripts/fuzz/findings.js";
 import { buildPool, type PoolEntry } from "../../../../scripts/fuzz/pool.js";
 import { TARGETS } from "../../../../scripts/fuzz/targets.js";
-import { runs } from "../support/arbitraries.js";
+import { runs } from "../../testkit/arbitraries.js";
 
 /** Targets that compile or load a bundle per case run fewer cases. */
 const DEAR = new Set(["generated-schemas", "bundle-plan", "bundle-text"]);

@@ -6,7 +6,7 @@
 import { compileCodec, parseJson } from "@strictwire/codec";
 import { describe, expect, it } from "vitest";
 import { plainJsonProblem, prototypesIntact } from "../../../../scripts/fuzz/oracle.js";
-import { canonical } from "../support/same.js";
+import { canonical } from "../../testkit/same.js";
 import { allHostileCases, codecFor, rawInput } from "./support.js";
 
 const NASTY_KEYS = [

@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { type Bundle, type Codec, type CompileOptions, compileCodec } from "@strictwire/codec";
 import { canonicalJson } from "../../../../scripts/fuzz/bundle.js";
-import { FIXTURES, type HostileCase, hostileCases, rawInput, schemaFixtures } from "../support/fixtures.js";
+import { FIXTURES, type HostileCase, hostileCases, rawInput, schemaFixtures } from "../../testkit/fixtures.js";
 
 export interface GeneratedCase extends HostileCase {
   readonly category: string;

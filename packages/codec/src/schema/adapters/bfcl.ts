@@ -25,7 +25,9 @@
  *    are not); a non-array `required` is dropped.
  * Arrays without `items` stay so: their elements are any JSON value.
  */
-import { cloneJson, isPlainObject, jsonEqual, setOwn } from "../json.js";
+
+import { cloneJson, isPlainObject, jsonEqual, setOwn } from "../../json.js";
+import { keywordSpec, keywordsWhere } from "../keywords.js";
 
 type JsonTypeName = "string" | "integer" | "number" | "boolean" | "object" | "array" | "null";
 
@@ -158,36 +160,27 @@ export function bfclToJsonSchema(schema: unknown): unknown {
     const schedule = (child: unknown, put: (v: unknown) => void): void => {
       stack.push({ source: child, assign: put });
     };
-    for (const key of ["items", "additionalProperties", "additionalItems", "not", "contains", "propertyNames"]) {
+    // Where the subschemas are comes from the keyword registry. A one-schema
+    // member that is not an object (`false`) stays out, as convertNode leaves it out.
+    for (const key of Object.keys(source)) {
+      if (!SUBSCHEMA_KEYS.has(key)) continue;
+      const form = keywordSpec(key)?.subschemas;
       const child = source[key];
-      if (isPlainObject(child)) schedule(child, (v) => setOwn(out, key, v));
-      else if (key === "items" && Array.isArray(child)) {
+      if ((form === "one" || form === "one-or-list") && isPlainObject(child)) {
+        schedule(child, (v) => setOwn(out, key, v));
+      } else if ((form === "list" || form === "one-or-list") && Array.isArray(child)) {
         const list: unknown[] = new Array(child.length);
-        out.items = list;
+        out[key] = list;
         child.forEach((c, i) => {
           schedule(c, (v) => {
             list[i] = v;
           });
         });
+      } else if (form === "map" && isPlainObject(child)) {
+        const map: Schema = {};
+        out[key] = map;
+        for (const name of Object.keys(child)) schedule(child[name], (v) => setOwn(map, name, v));
       }
-    }
-    for (const key of ["anyOf", "oneOf", "allOf", "prefixItems"]) {
-      const child = source[key];
-      if (!Array.isArray(child)) continue;
-      const list: unknown[] = new Array(child.length);
-      out[key] = list;
-      child.forEach((c, i) => {
-        schedule(c, (v) => {
-          list[i] = v;
-        });
-      });
-    }
-    for (const key of ["properties", "$defs", "definitions", "patternProperties"]) {
-      const child = source[key];
-      if (!isPlainObject(child)) continue;
-      const map: Schema = {};
-      out[key] = map;
-      for (const name of Object.keys(child)) schedule(child[name], (v) => setOwn(map, name, v));
     }
   }
   return root.value;
@@ -255,23 +248,10 @@ function convertNode(source: Schema): Schema {
   return out;
 }
 
-/** Keywords whose subschemas bfclToJsonSchema converts on its own stack. */
-const SUBSCHEMA_KEYS = new Set([
-  "items",
-  "additionalProperties",
-  "additionalItems",
-  "not",
-  "contains",
-  "propertyNames",
-  "anyOf",
-  "oneOf",
-  "allOf",
-  "prefixItems",
-  "properties",
-  "$defs",
-  "definitions",
-  "patternProperties",
-]);
+/** Keywords whose subschemas bfclToJsonSchema converts on its own stack: the registry's, but `dependencies` (names stay as written). */
+const SUBSCHEMA_KEYS: ReadonlySet<string> = new Set(
+  keywordsWhere((spec) => spec.subschemas !== undefined && spec.subschemas !== "map-or-names"),
+);
 
 function isMarkedOptional(schema: unknown): boolean {
   if (!isPlainObject(schema)) return false;

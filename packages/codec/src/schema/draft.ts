@@ -1,8 +1,9 @@
 /**
- * Which JSON Schema dialect a source schema speaks, and the draft-04 rewrite
+ * Which JSON Schema draft a source schema is written against, and the draft-04 rewrite
  * that lets it be validated as draft-07 where the two mean the same.
  */
 import { isPlainObject } from "../json.js";
+import { keywordsWhere, subschemasOf } from "./keywords.js";
 
 export type Dialect = "2020-12" | "2019-09" | "draft-07" | "draft-06" | "draft-04";
 
@@ -18,19 +19,7 @@ const BY_URI: readonly [string, Dialect][] = [
 ];
 
 /** Keywords that only 2019-09 and later define: without $schema, their presence means 2020-12. */
-const MODERN_KEYWORDS = new Set([
-  "prefixItems",
-  "dependentRequired",
-  "dependentSchemas",
-  "unevaluatedProperties",
-  "unevaluatedItems",
-  "$anchor",
-  "$dynamicRef",
-  "$dynamicAnchor",
-  "$recursiveRef",
-  "minContains",
-  "maxContains",
-]);
+const MODERN_KEYWORDS: ReadonlySet<string> = new Set(keywordsWhere((spec) => spec.modern === true));
 
 export type DialectResult =
   | { readonly ok: true; readonly dialect: Dialect }
@@ -91,23 +80,6 @@ export function rewriteDraft04(schema: unknown): unknown {
   return schema;
 }
 
-/** Keywords whose values are schemas, maps of schemas, or arrays of schemas. */
-const SCHEMA_KEYS = new Set([
-  "items",
-  "additionalItems",
-  "contains",
-  "additionalProperties",
-  "propertyNames",
-  "not",
-  "if",
-  "then",
-  "else",
-  "unevaluatedItems",
-  "unevaluatedProperties",
-]);
-const SCHEMA_ARRAY_KEYS = new Set(["allOf", "anyOf", "oneOf", "prefixItems", "items"]);
-const SCHEMA_MAP_KEYS = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"]);
-
 /** Visit every subschema object, iteratively (schemas may be hostile and deep). */
 export function walkSchemas(root: unknown, visit: (node: Record<string, unknown>) => void): void {
   const stack: unknown[] = [root];
@@ -115,15 +87,7 @@ export function walkSchemas(root: unknown, visit: (node: Record<string, unknown>
     const node = stack.pop();
     if (!isPlainObject(node)) continue;
     visit(node);
-    for (const key of Object.keys(node)) {
-      const value = node[key];
-      if (SCHEMA_KEYS.has(key) && isPlainObject(value)) stack.push(value);
-      if (SCHEMA_ARRAY_KEYS.has(key) && Array.isArray(value)) stack.push(...value);
-      if (SCHEMA_MAP_KEYS.has(key) && isPlainObject(value)) stack.push(...Object.values(value));
-      if (key === "dependencies" && isPlainObject(value)) {
-        for (const dep of Object.values(value)) if (isPlainObject(dep)) stack.push(dep);
-      }
-    }
+    for (const entry of subschemasOf(node)) if (isPlainObject(entry.schema)) stack.push(entry.schema);
   }
 }
 

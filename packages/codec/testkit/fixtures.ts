@@ -4,7 +4,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { CompileOptions } from "@strictwire/codec";
 
-export const FIXTURES = resolve(dirname(fileURLToPath(import.meta.url)), "../../../../fixtures");
+export const FIXTURES = resolve(dirname(fileURLToPath(import.meta.url)), "../../../fixtures");
 
 export interface SchemaFixture {
   readonly name: string;

@@ -14,7 +14,7 @@ import { defName, mapSubschemas, subschemas } from "./walk.js";
 /** References followed while inlining one use: definitions that only alias others. */
 const MAX_INLINE_HOPS = 64;
 
-export function toDialect(wire: JsonObject, dialect: WireDialect): JsonObject {
+export function toSpelling(wire: JsonObject, dialect: WireDialect): JsonObject {
   const defs = isPlainObject(wire.$defs) ? (wire.$defs as JsonObject) : {};
   const out = rewrite(wire, { dialect, defs, uses: referenceCounts(wire), inlining: new Set() });
   return dialect.refSiblings === "inline" ? pruneDefs(out) : out;
