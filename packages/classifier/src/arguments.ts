@@ -3,8 +3,10 @@
  * duplicate keys and oversized input instead of quietly keeping the last copy
  * or spending unbounded work.
  */
+
 import { type ErrorCode, type ParseLimits, parseJson } from "@strictwire/codec";
-import { isRecord, typeName } from "./json.js";
+import { isPlainObject } from "@strictwire/codec/json";
+import { typeName } from "./json.js";
 
 export type ArgumentsErrorCode = ErrorCode | "absent" | "not-an-object";
 
@@ -32,12 +34,12 @@ const failed = (code: ArgumentsErrorCode, message: string, path = ""): ParsedArg
 export function parseArguments(raw: unknown, limits: Partial<ParseLimits> = {}): ParsedArguments {
   if (raw === null || raw === undefined) return failed("absent", "the arguments field is absent");
   // Some SDKs, and Anthropic's tool_use blocks, hand back a parsed object.
-  if (isRecord(raw)) return { ok: true, value: raw };
+  if (isPlainObject(raw)) return { ok: true, value: raw };
   if (typeof raw !== "string") return failed("not-an-object", `arguments parsed to ${typeName(raw)}, not an object`);
   if (raw.trim() === "") return { ok: true, value: {} };
   const parsed = parseJson(raw, limits);
   if (!parsed.ok) return failed(parsed.error.code, parsed.error.message, parsed.error.path);
-  if (!isRecord(parsed.value)) {
+  if (!isPlainObject(parsed.value)) {
     return failed("not-an-object", `arguments parsed to ${typeName(parsed.value)}, not an object`);
   }
   return { ok: true, value: parsed.value };

@@ -78,16 +78,26 @@ function refusedDetail(error: ArgumentsError): string {
   }
 }
 
-function unparsed(error: ArgumentsError, truncated: boolean): Classification {
+// Reasons that mean the output ran into a token limit; any other cut (a
+// content filter) is named as the provider gave it.
+const CEILINGS = new Set(["max_output_tokens", "length", "max_tokens", "model_context_window_exceeded"]);
+
+function cutOffBy(truncated: boolean | string): string {
+  return truncated === true || (typeof truncated === "string" && CEILINGS.has(truncated))
+    ? "stopped on the output ceiling"
+    : `was cut off (${truncated})`;
+}
+
+function unparsed(error: ArgumentsError, truncated: boolean | string): Classification {
   const cause = error.code;
   if (cause !== "invalid-json" && cause !== "absent" && cause !== "not-an-object") {
     return { state: "arguments-unparseable", detail: refusedDetail(error), cause };
   }
-  if (truncated) {
+  if (truncated !== false && truncated !== "") {
     return {
       state: "arguments-truncated",
       detail:
-        `the arguments string does not parse (${error.message}) and the response stopped on the output ceiling, ` +
+        `the arguments string does not parse (${error.message}) and the response ${cutOffBy(truncated)}, ` +
         "so it was cut mid-write rather than written wrongly",
       cause,
     };
@@ -156,7 +166,8 @@ function decodeVerdict(raw: unknown, value: Record<string, unknown>, codec: Tool
 export function classify(
   call: ToolCall | null | undefined,
   tools: ToolMap | null | undefined,
-  truncated = false,
+  /** Whether the output was cut off; a string is the provider's reason (see `truncation`). */
+  truncated: boolean | string = false,
   options: ClassifyOptions = {},
 ): Classification {
   const name = String(call?.name ?? "");

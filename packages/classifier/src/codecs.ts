@@ -4,8 +4,7 @@
  * against the original contract, not against the wire schema alone.
  */
 import type { CodecError, Result } from "@strictwire/codec";
-import { jsonEqual } from "@strictwire/codec/json";
-import { isRecord } from "./json.js";
+import { isPlainObject, jsonEqual } from "@strictwire/codec/json";
 
 export interface ToolCodec {
   /** The bundle's name, for details. */
@@ -19,7 +18,7 @@ export interface ToolCodec {
 
 function mentions(value: unknown, digest: string, depth: number): boolean {
   if (typeof value === "string") return value.includes(digest);
-  if (depth === 0 || !isRecord(value)) return false;
+  if (depth === 0 || !isPlainObject(value)) return false;
   return Object.values(value).some((child) => mentions(child, digest, depth - 1));
 }
 
@@ -29,7 +28,7 @@ function mentions(value: unknown, digest: string, depth: number): boolean {
  * else one whose wire schema is deeply equal to them.
  */
 export function matchCodec(parameters: unknown, codecs: readonly ToolCodec[]): ToolCodec | undefined {
-  if (!isRecord(parameters)) return undefined;
+  if (!isPlainObject(parameters)) return undefined;
   const named = codecs.find((codec) => codec.digest !== "" && mentions(parameters, codec.digest, 2));
   return named ?? codecs.find((codec) => jsonEqual(parameters, codec.wire));
 }

@@ -5,10 +5,12 @@
  * built here contains it, and no response body is ever echoed (an API's 401
  * body can quote part of the key).
  */
+
 import { setTimeout as sleep } from "node:timers/promises";
 import { parseJson, type Result } from "@strictwire/codec";
+import { isPlainObject } from "@strictwire/codec/json";
 import { DOCUMENT_LIMITS } from "./input.js";
-import { errorMessage, isRecord } from "./json.js";
+import { errorMessage } from "./json.js";
 
 export const DEFAULT_BASE_URL = "https://api.openai.com/v1";
 
@@ -109,7 +111,7 @@ async function readBody(id: string, response: Response): Promise<FetchOutcome> {
   const text = await response.text();
   const parsed = parseJson(text, DOCUMENT_LIMITS);
   if (!parsed.ok) return { id, kind: "failed", reason: `the body is not JSON (${parsed.error.code})` };
-  if (!isRecord(parsed.value)) return { id, kind: "failed", reason: "the body is not a JSON object" };
+  if (!isPlainObject(parsed.value)) return { id, kind: "failed", reason: "the body is not a JSON object" };
   return { id, kind: "ok", response: parsed.value };
 }
 

@@ -26,7 +26,7 @@ export {
 export { type InputError, parseResponsesText, type ResponseEntry, readIds } from "./input.js";
 export { type CallReport, humanLines, reportCalls, type Summary } from "./report.js";
 export { EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE, type RunIO, type RunOptions, runClassify } from "./run.js";
-export { type DeclaredTool, declaredTools, functionCalls, type ToolCall, wasTruncated } from "./shapes.js";
+export { type DeclaredTool, declaredTools, functionCalls, type ToolCall, truncation, wasTruncated } from "./shapes.js";
 export { checkSchema, type SchemaCheck, schemaViolations } from "./violations.js";
 
 export const version = "0.1.0";

@@ -3,8 +3,10 @@
  * with the codec's bounded parser under generous limits, since the text is
  * the user's own export rather than a model's output.
  */
+
 import { type CodecError, type ParseLimits, parseJson, type Result } from "@strictwire/codec";
-import { isRecord, typeName } from "./json.js";
+import { isPlainObject } from "@strictwire/codec/json";
+import { typeName } from "./json.js";
 
 export type ResponseEntry =
   | { readonly kind: "response"; readonly responseId: string; readonly response: Record<string, unknown> }
@@ -22,7 +24,7 @@ export const DOCUMENT_LIMITS: ParseLimits = Object.freeze({
 
 /** A stored response, named by its own id, or by its place in the input when it has none. */
 export function responseEntry(value: unknown, position: number): ResponseEntry {
-  if (!isRecord(value)) {
+  if (!isPlainObject(value)) {
     return {
       kind: "unreadable",
       responseId: `#${position}`,

@@ -1,9 +1,5 @@
 /** Small helpers over parsed JSON values. All pure. */
 
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
-}
-
 export function asArray(value: unknown): readonly unknown[] {
   return Array.isArray(value) ? value : [];
 }

@@ -3,8 +3,7 @@
  * Walking the value tells an array index from an object key named "0"; without
  * a value, a numeric token is taken to be an index.
  */
-import { pointerTokens } from "@strictwire/codec/json";
-import { isRecord } from "./json.js";
+import { isPlainObject, pointerTokens } from "@strictwire/codec/json";
 
 const PLAIN_KEY = /^[A-Za-z_$][\w$-]*$/;
 
@@ -22,7 +21,7 @@ export function renderPath(label: string, pointer: string, root: unknown = NO_VA
     const isIndex = current === NO_VALUE ? /^(0|[1-9]\d*)$/.test(token) : Array.isArray(current);
     out += isIndex ? `[${token}]` : keySegment(token);
     if (Array.isArray(current)) current = current[Number(token)];
-    else if (isRecord(current)) current = Object.hasOwn(current, token) ? current[token] : undefined;
+    else if (isPlainObject(current)) current = Object.hasOwn(current, token) ? current[token] : undefined;
     else if (current !== NO_VALUE) current = undefined;
   }
   return out;

@@ -1,6 +1,6 @@
 /** Turning classifications into report lines, for people and for machines. Pure. */
 import { type CallState, type ClassifyOptions, classify, FINDINGS, repairLines, STATES } from "./classify.js";
-import { declaredTools, functionCalls, wasTruncated } from "./shapes.js";
+import { declaredTools, functionCalls, truncation } from "./shapes.js";
 
 export interface CallReport {
   readonly state: CallState;
@@ -28,7 +28,7 @@ export const NOT_FOUND =
 /** Every call in one stored response, classified against the tools declared beside it. */
 export function reportCalls(responseId: string, response: unknown, options: ClassifyOptions = {}): CallReport[] {
   const tools = declaredTools(response);
-  const truncated = wasTruncated(response);
+  const truncated = truncation(response) ?? false;
   return functionCalls(response).map((call) => {
     const { state, detail, cause } = classify(call, tools, truncated, options);
     return {

@@ -1,9 +1,13 @@
 /**
- * Readers for the three response shapes: Responses API, Chat Completions and
- * Anthropic Messages. All pure, and all survive junk: a reader handed
- * something that is not a response returns nothing rather than throwing.
+ * The three response shapes (Responses API, Chat Completions, Anthropic
+ * Messages) as the classifier sees them. Calls and truncation come from the
+ * codec's reader, so the classifier and the dispatcher cannot disagree; tool
+ * declarations are read here, as only the classifier needs them. All pure, and
+ * all survive junk.
  */
-import { asArray, isRecord } from "./json.js";
+import { isPlainObject } from "@strictwire/codec/json";
+import { storedCalls } from "@strictwire/codec/providers";
+import { asArray } from "./json.js";
 
 export interface ToolCall {
   readonly name: string;
@@ -21,28 +25,29 @@ function text(value: unknown): string {
   return String(value ?? "");
 }
 
-/** Every function call in a stored response, in the order the model emitted them. */
+/**
+ * Every function call in a stored response, in the order the model emitted
+ * them, read by the codec's own reader: the calls its dispatcher answers, with
+ * the same ids. Custom (grammar) tool calls are left out: they carry free text
+ * that no schema checks, so there is nothing to classify.
+ */
 export function functionCalls(response: unknown): ToolCall[] {
-  if (!isRecord(response)) return [];
-  const calls: ToolCall[] = [];
-  for (const item of asArray(response.output)) {
-    if (!isRecord(item) || item.type !== "function_call") continue;
-    calls.push({ name: text(item.name), callId: text(item.call_id ?? item.id), arguments: item.arguments });
-  }
-  for (const choice of asArray(response.choices)) {
-    const message = isRecord(choice) ? choice.message : undefined;
-    for (const call of asArray(isRecord(message) ? message.tool_calls : undefined)) {
-      // Custom (grammar) tool calls carry no JSON arguments to check.
-      if (!isRecord(call) || (call.type !== undefined && call.type !== "function")) continue;
-      const fn = isRecord(call.function) ? call.function : {};
-      calls.push({ name: text(fn.name), callId: text(call.id), arguments: fn.arguments });
-    }
-  }
-  for (const block of asArray(response.content)) {
-    if (!isRecord(block) || block.type !== "tool_use") continue;
-    calls.push({ name: text(block.name), callId: text(block.id), arguments: block.input });
-  }
-  return calls;
+  return storedCalls(response)
+    .calls.filter((call) => call.kind !== "custom")
+    .map((call) => ({ name: call.name ?? "", callId: call.id ?? "", arguments: call.arguments }));
+}
+
+/**
+ * Why the output was cut off (the codec's verdict, e.g. "max_output_tokens",
+ * "length", "content_filter"), or undefined when it completed.
+ */
+export function truncation(response: unknown): string | undefined {
+  return storedCalls(response).truncation;
+}
+
+/** Was the output cut off, for whatever reason the provider gave? */
+export function wasTruncated(response: unknown): boolean {
+  return truncation(response) !== undefined;
 }
 
 // Anthropic client tools with a schema built into the model (bash_20250124,
@@ -52,7 +57,7 @@ const VERSIONED_CLIENT_TOOL = /^[a-z_]+_\d{8}$/;
 function declaration(tool: Record<string, unknown>): [string, DeclaredTool] | undefined {
   const type = text(tool.type ?? "function");
   if (type === "function") {
-    const inner = isRecord(tool.function) ? tool.function : tool;
+    const inner = isPlainObject(tool.function) ? tool.function : tool;
     const parameters = "parameters" in inner ? inner.parameters : inner.input_schema;
     return [text(inner.name), { parameters, strict: inner.strict === true }];
   }
@@ -70,24 +75,11 @@ function declaration(tool: Record<string, unknown>): [string, DeclaredTool] | un
  */
 export function declaredTools(response: unknown): Map<string, DeclaredTool> {
   const tools = new Map<string, DeclaredTool>();
-  if (!isRecord(response)) return tools;
+  if (!isPlainObject(response)) return tools;
   for (const tool of asArray(response.tools)) {
-    if (!isRecord(tool)) continue;
+    if (!isPlainObject(tool)) continue;
     const found = declaration(tool);
     if (found?.[0]) tools.set(found[0], found[1]);
   }
   return tools;
-}
-
-/** Did this response stop on the output ceiling? */
-export function wasTruncated(response: unknown): boolean {
-  if (!isRecord(response)) return false;
-  if (text(response.status) === "incomplete") {
-    const details = isRecord(response.incomplete_details) ? response.incomplete_details : {};
-    return text(details.reason) === "max_output_tokens";
-  }
-  for (const choice of asArray(response.choices)) {
-    if (isRecord(choice) && text(choice.finish_reason) === "length") return true;
-  }
-  return text(response.stop_reason) === "max_tokens";
 }

@@ -5,12 +5,12 @@
  */
 
 import { linearRegExp } from "@strictwire/codec";
-import { canonicalJson, pointerToken, prepareSchema } from "@strictwire/codec/json";
+import { canonicalJson, isPlainObject, pointerToken, prepareSchema } from "@strictwire/codec/json";
 import { Ajv, type ErrorObject, type Options, type ValidateFunction } from "ajv";
 import { Ajv2019 } from "ajv/dist/2019.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
-import { clip, displayValue, errorMessage, isRecord, typeName } from "./json.js";
+import { clip, displayValue, errorMessage, typeName } from "./json.js";
 import { renderPath } from "./paths.js";
 
 // ajv-formats is CommonJS; under NodeNext its plugin is the default export's default.
@@ -92,7 +92,7 @@ function compile(schema: object | boolean): Compilation {
   // The dialect is chosen above; a $schema ajv does not know (an https
   // spelling) would otherwise fail as an unknown meta-schema.
   let prepared: object | boolean = read.schema;
-  if (isRecord(prepared) && "$schema" in prepared) {
+  if (isPlainObject(prepared) && "$schema" in prepared) {
     const { $schema: _dropped, ...rest } = prepared;
     prepared = rest;
   }
@@ -134,8 +134,8 @@ function compilation(schema: object | boolean): Compilation {
 /** Check a value against a declared schema. No schema, or {}, constrains nothing. */
 export function checkSchema(value: unknown, schema: unknown, label = "arguments"): SchemaCheck {
   if (schema === null || schema === undefined) return VALID;
-  if (isRecord(schema) && Object.keys(schema).length === 0) return VALID;
-  if (!isRecord(schema) && typeof schema !== "boolean") {
+  if (isPlainObject(schema) && Object.keys(schema).length === 0) return VALID;
+  if (!isPlainObject(schema) && typeof schema !== "boolean") {
     return { kind: "invalid-schema", message: `the schema is ${typeName(schema)}, not an object or a boolean` };
   }
   const found = compilation(schema);
@@ -307,7 +307,7 @@ function relativeTo(path: string): (line: string) => string {
 
 function count(data: unknown): number {
   if (Array.isArray(data)) return data.length;
-  if (isRecord(data)) return Object.keys(data).length;
+  if (isPlainObject(data)) return Object.keys(data).length;
   return typeof data === "string" ? Array.from(data).length : 0;
 }
 

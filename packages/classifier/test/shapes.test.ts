@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { classify, declaredTools, functionCalls, wasTruncated } from "../src/index.js";
+import { classify, declaredTools, functionCalls, truncation, wasTruncated } from "../src/index.js";
 
 const WEATHER_SCHEMA = {
   type: "object",
@@ -60,7 +60,7 @@ describe("the Anthropic Messages shape", () => {
 });
 
 describe("the OpenAI shapes, beyond the seed", () => {
-  test("a Responses item without call_id falls back to its id, and other item types are ignored", () => {
+  test("a Responses item without call_id has no call id: its item id cannot be answered, so it is not shown as one", () => {
     const stored = {
       output: [
         { type: "message", content: [] },
@@ -68,10 +68,10 @@ describe("the OpenAI shapes, beyond the seed", () => {
         { type: "custom_tool_call", call_id: "c_2", name: "grammar", input: "x" },
       ],
     };
-    expect(functionCalls(stored)).toEqual([{ name: "ping", callId: "fc_1", arguments: "{}" }]);
+    expect(functionCalls(stored)).toEqual([{ name: "ping", callId: "", arguments: "{}" }]);
   });
 
-  test("Chat Completions custom tool calls carry no JSON arguments and are skipped", () => {
+  test("Chat Completions custom tool calls carry no JSON arguments and are not classified", () => {
     const chat = {
       choices: [
         {
@@ -85,6 +85,18 @@ describe("the OpenAI shapes, beyond the seed", () => {
       ],
     };
     expect(functionCalls(chat).map((c) => c.callId)).toEqual(["call_2"]);
+  });
+
+  test("only choice 0 of a Chat Completion is read: other choices are alternative replies, not calls of the turn", () => {
+    const call = (id: string) => ({ id, type: "function", function: { name: "ping", arguments: "{}" } });
+    const chat = {
+      choices: [
+        { finish_reason: "tool_calls", message: { tool_calls: [call("call_a")] } },
+        { finish_reason: "length", message: { tool_calls: [call("call_b"), call("call_c")] } },
+      ],
+    };
+    expect(functionCalls(chat).map((c) => c.callId)).toEqual(["call_a"]);
+    expect(wasTruncated(chat)).toBe(false);
   });
 
   test("tool declarations: nested and flat functions, non-function tools skipped, junk survived", () => {
@@ -104,11 +116,33 @@ describe("the OpenAI shapes, beyond the seed", () => {
     expect(tools.get("flat")?.strict).toBe(false);
   });
 
-  test("truncation: chat finish_reason length, and incomplete only for the output ceiling", () => {
-    expect(wasTruncated({ choices: [{ finish_reason: "stop" }, { finish_reason: "length" }] })).toBe(true);
-    expect(wasTruncated({ status: "incomplete", incomplete_details: { reason: "content_filter" } })).toBe(false);
-    expect(wasTruncated({ status: "incomplete" })).toBe(false);
+  test("truncation: any cut counts, whatever the reason, as the dispatcher counts it", () => {
+    expect(truncation({ choices: [{ finish_reason: "length" }] })).toBe("length");
+    expect(truncation({ choices: [{ finish_reason: "content_filter" }] })).toBe("content_filter");
+    expect(truncation({ choices: [{ finish_reason: "stop" }] })).toBeUndefined();
+    expect(truncation({ output: [], status: "incomplete", incomplete_details: { reason: "content_filter" } })).toBe(
+      "content_filter",
+    );
+    expect(truncation({ output: [], status: "incomplete" })).toBe("incomplete");
+    expect(truncation({ content: [], stop_reason: "model_context_window_exceeded" })).toBe(
+      "model_context_window_exceeded",
+    );
+    expect(wasTruncated({ content: [], stop_reason: "end_turn" })).toBe(false);
     expect(wasTruncated("junk")).toBe(false);
+  });
+
+  test("a cut that is not the output ceiling is named by its reason in the detail", () => {
+    const stored = {
+      output: [{ type: "function_call", call_id: "call_1", name: "ping", arguments: '{"a":' }],
+      status: "incomplete",
+      incomplete_details: { reason: "content_filter" },
+      tools: [{ type: "function", name: "ping", parameters: { type: "object" }, strict: true }],
+    };
+    const cut = classify(functionCalls(stored)[0], declaredTools(stored), truncation(stored) ?? false);
+    expect(cut.state).toBe("arguments-truncated");
+    expect(cut.detail).toContain("the response was cut off (content_filter)");
+    const ceiling = classify(functionCalls(stored)[0], declaredTools(stored), "max_output_tokens");
+    expect(ceiling.detail).toContain("the response stopped on the output ceiling");
   });
 
   test("calls from a non-object response, or from junk members, are none", () => {

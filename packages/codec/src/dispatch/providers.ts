@@ -74,11 +74,21 @@ export interface AnthropicToolResultMessage {
 
 // ---- reading calls out of a response ----------------------------------------
 
-/** One tool call, provider-neutral. */
+/**
+ * One tool call, provider-neutral. This reader is the one place that says what
+ * a provider response holds: the dispatcher answers these calls and the
+ * classifier (`@strictwire/codec/providers`) classifies the very same ones.
+ */
 export interface RawCall {
   /** Undefined when the response gave no usable id: such a call cannot be answered. */
   readonly id: string | undefined;
   readonly name: string | undefined;
+  /**
+   * "function": JSON arguments for a declared function. "custom": free text for
+   * a custom (grammar) tool, which no schema checks but which still needs an
+   * answer. The readers always set it; absent (a call built by hand) is "function".
+   */
+  readonly kind?: "function" | "custom";
   readonly arguments: unknown;
   /** The provider marked this very call as cut off (or it is the one a cut-off ended in). */
   readonly cutOff: boolean;
@@ -86,7 +96,12 @@ export interface RawCall {
 
 export interface ExtractedCalls {
   readonly calls: readonly RawCall[];
-  /** Why the response was cut off (e.g. "max_output_tokens"), when it was. */
+  /**
+   * Why the output was cut off, when it was: any incomplete reason of the
+   * Responses API ("max_output_tokens", "content_filter"), Chat "length" or
+   * "content_filter", Anthropic "max_tokens" or "model_context_window_exceeded".
+   * Whatever the reason, a cut leaves the last arguments unfinished.
+   */
   readonly truncation: string | undefined;
 }
 
@@ -99,9 +114,12 @@ export function responsesCalls(response: ResponsesResponseLike): ExtractedCalls 
   const calls: RawCall[] = [];
   for (const item of listOf(response.output)) {
     if (!isPlainObject(item) || item.type !== "function_call") continue;
+    // No fallback to `id` (the item id, fc_…): an answer must name call_id, and
+    // the API refuses one that names anything else.
     calls.push({
       id: stringOr(item.call_id),
       name: stringOr(item.name),
+      kind: "function",
       arguments: item.arguments,
       cutOff: item.status === "incomplete",
     });
@@ -109,20 +127,27 @@ export function responsesCalls(response: ResponsesResponseLike): ExtractedCalls 
   return { calls, truncation };
 }
 
+/**
+ * Choice 0 only: with n > 1 the choices are alternative replies, not calls of
+ * one turn, and the one that goes back into the conversation is choice 0.
+ */
 export function chatCalls(completion: ChatCompletionLike): ExtractedCalls {
   const choice = listOf(completion.choices)[0];
   if (!isPlainObject(choice)) return { calls: [], truncation: undefined };
-  const truncation = choice.finish_reason === "length" ? "length" : undefined;
+  const finish = choice.finish_reason;
+  const truncation = finish === "length" || finish === "content_filter" ? finish : undefined;
   const message = isPlainObject(choice.message) ? choice.message : {};
   const calls: RawCall[] = [];
   for (const call of listOf(message.tool_calls)) {
     if (!isPlainObject(call)) continue;
     // A custom (free-text) tool call needs an answer too, or the next request is refused.
     const fn = isPlainObject(call.function) ? call.function : isPlainObject(call.custom) ? call.custom : {};
+    const custom = call.type === "custom";
     calls.push({
       id: stringOr(call.id),
       name: stringOr(fn.name),
-      arguments: call.type === "custom" ? fn.input : fn.arguments,
+      kind: custom ? "custom" : "function",
+      arguments: custom ? fn.input : fn.arguments,
       cutOff: false,
     });
   }
@@ -139,6 +164,7 @@ export function anthropicCalls(message: AnthropicMessageLike): ExtractedCalls {
     calls.push({
       id: stringOr(block.id),
       name: stringOr(block.name),
+      kind: "function",
       arguments: block.input,
       // Anthropic gives input as an object, so a cut shows no syntax error: the
       // block the output ended in cannot be trusted to be whole.
@@ -146,6 +172,19 @@ export function anthropicCalls(message: AnthropicMessageLike): ExtractedCalls {
     });
   });
   return { calls, truncation };
+}
+
+/**
+ * The calls of a stored response of any of the three shapes, told apart by
+ * their list: `output` (Responses), `choices` (Chat Completions), `content`
+ * (Anthropic). Anything else holds no calls; nothing here throws on junk.
+ */
+export function storedCalls(response: unknown): ExtractedCalls {
+  if (!isPlainObject(response)) return { calls: [], truncation: undefined };
+  if (Array.isArray(response.output)) return responsesCalls(response as unknown as ResponsesResponseLike);
+  if (Array.isArray(response.choices)) return chatCalls(response as unknown as ChatCompletionLike);
+  if (Array.isArray(response.content)) return anthropicCalls(response as unknown as AnthropicMessageLike);
+  return { calls: [], truncation: undefined };
 }
 
 function listOf(value: unknown): readonly unknown[] {

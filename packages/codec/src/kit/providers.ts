@@ -1,0 +1,17 @@
+/**
+ * `@strictwire/codec/providers`: the one reader of provider responses (which
+ * calls a response holds, with which ids, and whether it was cut off), shared
+ * by the dispatcher and the classifier so the two cannot disagree. Imports no
+ * compiler and no ajv.
+ */
+export {
+  type AnthropicMessageLike,
+  anthropicCalls,
+  type ChatCompletionLike,
+  chatCalls,
+  type ExtractedCalls,
+  type RawCall,
+  type ResponsesResponseLike,
+  responsesCalls,
+  storedCalls,
+} from "../dispatch/providers.js";
