@@ -551,3 +551,75 @@ describe("dispatcher: set-up and single calls", () => {
     expect(seen).toEqual([{ id: "call_9", name: "get_weather" }]);
   });
 });
+
+describe("dispatcher: what a response holds (the reader the classifier shares)", () => {
+  const weatherCall = (id: string) => ({
+    id,
+    type: "function",
+    function: { name: "get_weather", arguments: args(weather, { city: "Oslo" }) },
+  });
+
+  it("does not answer a Responses call by its item id: only call_id names it, so a call without one is malformed", async () => {
+    const r = await tools().responses({
+      output: [{ type: "function_call", id: "fc_1", name: "get_weather", arguments: args(weather, { city: "Oslo" }) }],
+    });
+    expect(r.calls).toEqual([
+      { id: "", name: "get_weather", ok: false, kind: "malformed", output: "The tool call had no id or no name." },
+    ]);
+    expect(r.messages).toEqual([]);
+  });
+
+  it("counts an incomplete Responses reply as cut off whatever the reason", async () => {
+    const r = await tools().responses({
+      status: "incomplete",
+      incomplete_details: { reason: "content_filter" },
+      output: [{ type: "function_call", call_id: "call_1", name: "get_weather", arguments: '{"arguments":{"ci' }],
+    });
+    expect(r.truncation).toBe("content_filter");
+    expect(r.calls[0]).toMatchObject({ id: "call_1", kind: "truncated" });
+  });
+
+  it("counts a Chat content_filter stop as a cut-off, like length", async () => {
+    const r = await tools().chat({
+      choices: [
+        {
+          finish_reason: "content_filter",
+          message: {
+            tool_calls: [{ id: "call_1", type: "function", function: { name: "get_weather", arguments: '{"argu' } }],
+          },
+        },
+      ],
+    });
+    expect(r.truncation).toBe("content_filter");
+    expect(r.calls[0]).toMatchObject({ id: "call_1", kind: "truncated" });
+    expect(r.messages[0]!.content).toContain("cut off (content_filter)");
+  });
+
+  it("answers only choice 0 of a Chat Completion: other choices are alternative replies, not calls of this turn", async () => {
+    const log: unknown[] = [];
+    const r = await tools(log).chat({
+      choices: [
+        { finish_reason: "tool_calls", message: { tool_calls: [weatherCall("call_a")] } },
+        { finish_reason: "length", message: { tool_calls: [weatherCall("call_b")] } },
+      ],
+    });
+    expect(r.messages.map((m) => m.tool_call_id)).toEqual(["call_a"]);
+    expect(r.truncation).toBeUndefined();
+    expect(log).toHaveLength(1);
+  });
+
+  it("counts an Anthropic model_context_window_exceeded stop as a cut-off of the last tool_use", async () => {
+    const r = await tools().anthropic({
+      stop_reason: "model_context_window_exceeded",
+      content: [
+        { type: "tool_use", id: "toolu_1", name: "get_weather", input: JSON.parse(args(weather, { city: "Oslo" })) },
+        { type: "tool_use", id: "toolu_2", name: "get_weather", input: JSON.parse(args(weather, { city: "Lima" })) },
+      ],
+    });
+    expect(r.truncation).toBe("model_context_window_exceeded");
+    expect(r.calls.map((c) => [c.id, c.kind])).toEqual([
+      ["toolu_1", "ok"],
+      ["toolu_2", "truncated"],
+    ]);
+  });
+});

@@ -18,6 +18,8 @@ export interface ResponsesResponseLike {
 
 export interface ResponsesOutputItemLike {
   readonly type?: unknown;
+  /** The item's own id (fc_…); never the call's, which is `call_id`. */
+  readonly id?: unknown;
   readonly call_id?: unknown;
   readonly name?: unknown;
   readonly arguments?: unknown;
