@@ -111,6 +111,9 @@ const TS = `
 import { type Codec, compileCodec, type Result } from "@strictwire/codec";
 import { codecFromModule } from "@strictwire/codec/standalone";
 import { classify, type Classification } from "@strictwire/classifier";
+import { parseJson } from "@strictwire/codec/runtime";
+import { canonicalJson } from "@strictwire/codec/json";
+import { storedCalls } from "@strictwire/codec/providers";
 const compiled: Result<Codec<{ a?: string }>> = compileCodec<{ a?: string }>({ type: "object", properties: { a: { type: "string" } } });
 if (compiled.ok) {
   const decoded = compiled.value.decode("{}");
@@ -120,6 +123,10 @@ if (compiled.ok) {
 const c: Classification = classify({ name: "t", callId: "1", arguments: "{}" }, {});
 void c;
 void codecFromModule;
+const parsed = parseJson("{}");
+const text: string = canonicalJson(parsed.ok ? parsed.value : null);
+void text;
+void storedCalls;
 export {};
 `;
 
