@@ -26,12 +26,12 @@ export function toIssues(errors: readonly ErrorObject[] | null | undefined): Iss
     } else if (e.keyword === "const") {
       message = `must be ${JSON.stringify(params.allowedValue).slice(0, 200)}`;
     }
-    issues.push({ path, keyword: e.keyword, message });
+    issues.push({ path, keyword: e.keyword, message, schemaPath: e.schemaPath, params });
   }
-  return dedupe(issues);
+  return dedupeIssues(issues);
 }
 
-function dedupe(issues: Issue[]): Issue[] {
+export function dedupeIssues(issues: readonly Issue[]): Issue[] {
   const seen = new Set<string>();
   return issues.filter((i) => {
     const k = `${i.path}\u0000${i.message}`;
