@@ -12,6 +12,14 @@ import { isPlainObject, pointerTokens } from "../json.js";
 
 const MISSING: unique symbol = Symbol("missing");
 
+/** Issues this module wrote itself: already in the model's terms, with the value shown. */
+const restated = new WeakSet<Issue>();
+
+function said(issue: Issue): Issue {
+  restated.add(issue);
+  return issue;
+}
+
 /** The value at a JSON Pointer, or MISSING. */
 export function valueAt(root: unknown, pointer: string): unknown {
   let v: unknown = root;
@@ -43,9 +51,11 @@ export function shortValue(value: unknown, max = 60): string {
 const PRESENCE_FORMS = '{"state":"absent"} (leave it out) or {"state":"present","value":…}';
 
 /** Whether a list of alternatives is a presence tag's two forms. */
-export function isPresenceUnion(branches: unknown): boolean {
+export function isPresenceUnion(branches: unknown, root: unknown): boolean {
   if (!Array.isArray(branches) || branches.length !== 2) return false;
-  const states = branches.map((b) => {
+  const states = branches.map((branch) => {
+    const ref = refOf(branch);
+    const b = ref === undefined ? branch : schemaAt(root, ref);
     const state = isPlainObject(b) && isPlainObject(b.properties) ? b.properties.state : undefined;
     return isPlainObject(state) ? state.const : undefined;
   });
@@ -122,17 +132,16 @@ export function bestMatch(issues: readonly Issue[], wire: unknown, wireSchema: u
   for (const union of unions) {
     if (!current.includes(union)) continue;
     const prefix = `${union.schemaPath}/`;
+    const alternatives = schemaAt(wireSchema, union.schemaPath!);
+    const refs = Array.isArray(alternatives) ? alternatives.map(refOf) : [];
     const groups = new Map<number, Issue[]>();
     for (const i of current) {
-      if (i.schemaPath === undefined || !i.schemaPath.startsWith(prefix)) continue;
-      const index = Number(i.schemaPath.slice(prefix.length).split("/")[0]);
-      if (!Number.isInteger(index)) continue;
-      groups.set(index, [...(groups.get(index) ?? []), i]);
+      const index = branchIndexOf(i, prefix, refs, union.path);
+      if (index !== undefined) groups.set(index, [...(groups.get(index) ?? []), i]);
     }
     if (groups.size === 0) continue;
     const branches = [...groups].map(([index, list]) => branchOf(index, list, union.path, wire));
-    const alternatives = schemaAt(wireSchema, union.schemaPath!);
-    const presence = isPresenceUnion(alternatives);
+    const presence = isPresenceUnion(alternatives, wireSchema);
     const best = branches.reduce((a, b) => (better(b, a) ? b : a));
     const members = new Set(branches.flatMap((b) => b.issues));
     members.add(union);
@@ -143,6 +152,47 @@ export function bestMatch(issues: readonly Issue[], wire: unknown, wireSchema: u
     current = [...kept, ...replacement, ...rest];
   }
   return current;
+}
+
+/** A branch that is only a reference: its failures carry the referenced schema's path. */
+function refOf(branch: unknown): string | undefined {
+  return isPlainObject(branch) && typeof branch.$ref === "string" && Object.keys(branch).length === 1
+    ? branch.$ref
+    : undefined;
+}
+
+/** Which branch of a union an issue came from, or undefined when from none. */
+function branchIndexOf(
+  i: Issue,
+  prefix: string,
+  refs: readonly (string | undefined)[],
+  at: string,
+): number | undefined {
+  if (i.schemaPath === undefined) return undefined;
+  if (i.schemaPath.startsWith(prefix)) {
+    const index = Number(i.schemaPath.slice(prefix.length).split("/")[0]);
+    return Number.isInteger(index) ? index : undefined;
+  }
+  const k = refs.findIndex((r) => r !== undefined && i.schemaPath!.startsWith(`${r}/`) && fromRefAt(i, r, at));
+  return k === -1 ? undefined : k;
+}
+
+/**
+ * A referenced schema is shared (every presence tag's absent form is one
+ * definition), so its failures belong to this union only where its schema
+ * path, read as member steps, leads from the union's location to the issue's.
+ */
+function fromRefAt(i: Issue, ref: string, at: string): boolean {
+  const rel = i.schemaPath!.slice(ref.length + 1).split("/");
+  let expected = at;
+  let j = 0;
+  while (j < rel.length - 1) {
+    if (rel[j] !== "properties") return i.path.startsWith(`${at}/`);
+    expected += `/${rel[j + 1]}`;
+    j += 2;
+  }
+  const objectLevel = i.keyword === "required" || i.keyword === "additionalProperties";
+  return (objectLevel ? i.path.slice(0, i.path.lastIndexOf("/")) : i.path) === expected;
 }
 
 function replacementFor(
@@ -162,16 +212,16 @@ function replacementFor(
     const message = presence
       ? `the tag's state is ${got}; a presence tag is ${PRESENCE_FORMS}`
       : `is ${got}; must be one of ${allowed.map((v) => shortValue(v, 40)).join(", ")}`;
-    return [{ path: member, keyword: "const", message }];
+    return [said({ path: member, keyword: "const", message })];
   }
   if (best.typeMismatch) {
     if (presence) {
       const message = `a presence tag is due here, not a bare ${jsonKind(written)}: write {"state":"present","value":${shortValue(written, 80)}}, or {"state":"absent"} to leave it out`;
-      return [{ path: union.path, keyword: "type", message }];
+      return [said({ path: union.path, keyword: "type", message })];
     }
     const types = branchTypes(alternatives);
     const message = `is ${shortValue(written)}; must be ${types.length > 0 ? `one of the types ${types.join(", ")}` : "another JSON type"}`;
-    return [{ path: union.path, keyword: "type", message }];
+    return [said({ path: union.path, keyword: "type", message })];
   }
   if (presence && best.issues.some((i) => tagLevel(i, union.path))) {
     // A malformed tag: show both forms next to what is wrong with it.
@@ -220,6 +270,7 @@ function jsonKind(v: unknown): string {
  */
 export function explain(issue: Issue, wire: unknown, wireSchema: unknown): Issue {
   const { keyword, schemaPath } = issue;
+  if (restated.has(issue)) return issue;
   const parentSchema = schemaPath === undefined ? undefined : schemaAt(wireSchema, schemaPath.replace(/\/[^/]*$/, ""));
   if (keyword === "additionalProperties") {
     const props =
@@ -232,7 +283,7 @@ export function explain(issue: Issue, wire: unknown, wireSchema: unknown): Issue
     const name = pointerTokens(issue.path).at(-1) ?? "";
     const props = isPlainObject(parentSchema) && isPlainObject(parentSchema.properties) ? parentSchema.properties : {};
     const member = props[name];
-    if (isPlainObject(member) && isPresenceUnion(member.anyOf ?? member.oneOf)) {
+    if (isPlainObject(member) && isPresenceUnion(member.anyOf ?? member.oneOf, wireSchema)) {
       return {
         ...issue,
         message: `${issue.message}; every member is written, an optional one left out as {"state":"absent"}`,
