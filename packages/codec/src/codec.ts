@@ -89,7 +89,7 @@ export class Codec<T = unknown> {
     let wire: unknown;
     if (typeof raw === "string" || raw instanceof Uint8Array) {
       const parsed = parseJson(raw, limits);
-      if (!parsed.ok) return parsed;
+      if (!parsed.ok) return { ok: false, error: this.inOriginalTerms(parsed.error) };
       wire = parsed.value;
     } else {
       // Already parsed by someone else: hold it to the same limits before walking it.
@@ -236,6 +236,20 @@ export class Codec<T = unknown> {
       `Correct these values and call ${this.name} again.`,
     );
     return fail("contract-violation", shown[0]?.path ?? "", message, { issues: shown, feedback });
+  }
+
+  /**
+   * A parse error's position, said to the model in the original value's terms
+   * where the wire position maps to a member (/arguments/body/value is /body).
+   * `path` stays the text's own position: the parse never reached the plan.
+   */
+  private inOriginalTerms(error: CodecError): CodecError {
+    if (!error.path.startsWith("/arguments")) return error;
+    const path = originalPath(this.bundle.plan, { arguments: undefined }, error.path);
+    // The wrapper itself (a doubled "arguments") has no original position: keep the wire's.
+    if (path === "") return error;
+    const feedback = error.feedback.replace(` at ${error.path})`, ` at ${path})`);
+    return { ...error, feedback };
   }
 
   private withFeedback(error: CodecError | undefined): CodecError {

@@ -79,11 +79,13 @@ interface Branch {
   readonly typeMismatch: boolean;
 }
 
-function branchOf(index: number, issues: Issue[], at: string, wire: unknown): Branch {
+function branchOf(index: number, issues: Issue[], at: string, wire: unknown, presence: boolean): Branch {
   let tagMismatch: string | undefined;
   let typeMismatch = false;
   for (const i of issues) {
-    if ((i.keyword === "const" || i.keyword === "enum") && isChildOf(i.path, at) && valueAt(wire, i.path) !== MISSING) {
+    // A presence tag's only tag is its state; its value's enum is a rule on the value.
+    const tag = presence ? i.path === `${at}/state` : isChildOf(i.path, at);
+    if ((i.keyword === "const" || i.keyword === "enum") && tag && valueAt(wire, i.path) !== MISSING) {
       tagMismatch ??= i.path;
     }
     if (i.keyword === "type" && i.path === at) typeMismatch = true;
@@ -140,8 +142,8 @@ export function bestMatch(issues: readonly Issue[], wire: unknown, wireSchema: u
       if (index !== undefined) groups.set(index, [...(groups.get(index) ?? []), i]);
     }
     if (groups.size === 0) continue;
-    const branches = [...groups].map(([index, list]) => branchOf(index, list, union.path, wire));
     const presence = isPresenceUnion(alternatives, wireSchema);
+    const branches = [...groups].map(([index, list]) => branchOf(index, list, union.path, wire, presence));
     const best = branches.reduce((a, b) => (better(b, a) ? b : a));
     const members = new Set(branches.flatMap((b) => b.issues));
     members.add(union);
