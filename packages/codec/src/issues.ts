@@ -28,13 +28,14 @@ export function toIssues(errors: readonly ErrorObject[] | null | undefined): Iss
     }
     issues.push({ path, keyword: e.keyword, message, schemaPath: e.schemaPath, params });
   }
-  return dedupeIssues(issues);
+  // Same complaint from two branches: both kept, so diagnosis can tell the branches apart.
+  return dedupeIssues(issues, true);
 }
 
-export function dedupeIssues(issues: readonly Issue[]): Issue[] {
+export function dedupeIssues(issues: readonly Issue[], bySchemaPath = false): Issue[] {
   const seen = new Set<string>();
   return issues.filter((i) => {
-    const k = `${i.path}\u0000${i.message}`;
+    const k = `${i.path}\u0000${i.message}${bySchemaPath ? `\u0000${i.schemaPath ?? ""}` : ""}`;
     if (seen.has(k)) return false;
     seen.add(k);
     return true;

@@ -206,6 +206,22 @@ function replacementFor(
   alternatives: unknown,
 ): Issue[] {
   const written = valueAt(wire, union.path);
+  // A branch that fails on nothing but its tag: the model wrote the rest of that branch and the wrong tag.
+  const wrongTag = presence
+    ? undefined
+    : branches.find((b) => b !== best && b.tagMismatch !== undefined && b.issues.length === 1);
+  if (wrongTag !== undefined && best.tagMismatch === undefined) {
+    const tag = wrongTag.issues[0]!;
+    const name = pointerTokens(tag.path).at(-1) ?? "";
+    const want =
+      tag.keyword === "const" ? tag.params?.allowedValue : (tag.params?.allowedValues as unknown[] | undefined)?.[0];
+    const hint = said({
+      path: tag.path,
+      keyword: tag.keyword ?? "const",
+      message: `is ${shortValue(valueAt(wire, tag.path))}; the other members fit the form where it is ${shortValue(want, 40)} ("${name}":${shortValue(want, 40)})`,
+    });
+    return [...best.issues, hint];
+  }
   if (best.tagMismatch !== undefined) {
     // No branch has the tag the model wrote: say which values exist.
     const member = best.tagMismatch;

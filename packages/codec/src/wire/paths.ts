@@ -24,7 +24,7 @@ export function originalPath(plan: Plan, wire: unknown, wirePointer: string): st
     ({ node, value, next: i } = step);
   }
   // A member the plan does not know (undeclared, so no step leads to it) is still the model's own name.
-  if (node !== undefined && i === tokens.length - 1 && "fields" in node) out.push(tokens[i]!);
+  if (node !== undefined && i === tokens.length - 1 && namesMembers(node)) out.push(tokens[i]!);
   return out.map((t) => `/${pointerToken(t)}`).join("");
 }
 
@@ -47,4 +47,10 @@ function stepThrough(
     if (s !== undefined) return s;
   }
   return undefined;
+}
+
+/** A node whose wire members are the original's own names: an object, or a union of objects without a tag. */
+function namesMembers(node: Node): boolean {
+  if ("fields" in node) return true;
+  return node.kind === "union" && node.rule.by !== "tag";
 }
