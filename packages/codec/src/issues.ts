@@ -12,12 +12,24 @@ export function toIssues(errors: readonly ErrorObject[] | null | undefined): Iss
   for (const e of errors) {
     // Branch-by-branch noise of a failed anyOf/oneOf is summarised by the combinator's own error.
     if (e.keyword === "if") continue;
+    // The key's own failure says more than "property name must be valid".
+    if (
+      e.keyword === "propertyNames" &&
+      errors.some((o) => (o as { propertyName?: unknown }).propertyName !== undefined)
+    )
+      continue;
     let path = e.instancePath;
     let message = e.message ?? e.keyword;
     const params = e.params as Record<string, unknown>;
+    // A key rule (propertyNames) fails at the object: say which key broke it.
+    const key = (e as { propertyName?: unknown }).propertyName;
+    if (typeof key === "string" && e.keyword !== "propertyNames") {
+      path = pointerJoin(path, key);
+      message = `the key ${JSON.stringify(key).slice(0, 80)} ${message}`;
+    }
     if (e.keyword === "required" && typeof params.missingProperty === "string") {
       path = pointerJoin(path, params.missingProperty);
-      message = "required and missing";
+      message = `${JSON.stringify(params.missingProperty)} is required and missing`;
     } else if (e.keyword === "additionalProperties" && typeof params.additionalProperty === "string") {
       path = pointerJoin(path, params.additionalProperty);
       message = "not declared, and the schema forbids extra members";

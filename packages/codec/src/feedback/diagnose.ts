@@ -310,7 +310,17 @@ export function explain(issue: Issue, wire: unknown, wireSchema: unknown): Issue
     return issue;
   }
   if (keyword === "anyOf" || keyword === "oneOf" || keyword === "not") return issue;
+  if (keyword === "type" && isEntries(parentSchema)) {
+    return { ...issue, message: `${issue.message}; a map is written as entries [{"key":…,"value":…}], one per key` };
+  }
   const value = valueAt(wire, issue.path);
   if (value === MISSING || isPlainObject(value) || (Array.isArray(value) && keyword !== "type")) return issue;
   return { ...issue, message: `${issue.message}, got ${shortValue(value)}` };
+}
+
+/** An entries array: the wire form of a map, items of {"key","value"}. */
+function isEntries(schema: unknown): boolean {
+  if (!isPlainObject(schema) || schema.type !== "array" || !isPlainObject(schema.items)) return false;
+  const props = schema.items.properties;
+  return isPlainObject(props) && "key" in props && "value" in props;
 }
