@@ -127,4 +127,53 @@ describe("decode feedback", () => {
     expect(e.feedback).toMatch(/and \d+ more/);
     expect(e.issues?.length).toBe(40);
   });
+
+  it("says which tag the rest of the value fits when only the tag is wrong", () => {
+    const e = refuse({ ...good, channel: { type: "email", to: "+351912345678" } });
+    expect(e.feedback).toContain('"type":"sms"');
+    expect(e.issues?.some((i) => i.path === "/channel/type")).toBe(true);
+  });
+
+  it("names an undeclared member inside a union branch by its own path", () => {
+    const e = refuse({ ...good, channel: { type: "sms", to: "+351912345678", body: "hi" } });
+    expect(e.issues?.map((i) => i.path)).toEqual(["/channel/body"]);
+    expect(e.feedback).toContain("type, to");
+  });
+});
+
+describe("map feedback", () => {
+  const mapSchema = {
+    type: "object",
+    properties: {
+      metadata: {
+        type: "object",
+        propertyNames: { maxLength: 8, pattern: "^[a-z]+$" },
+        additionalProperties: { type: "string" },
+      },
+    },
+    required: ["metadata"],
+    additionalProperties: false,
+  };
+
+  function refuseMap(text: string) {
+    const compiled = compileCodec(mapSchema);
+    if (!compiled.ok) throw new Error(compiled.error.message);
+    const result = compiled.value.decode(text);
+    if (result.ok) throw new Error("expected a refusal");
+    return result.error;
+  }
+
+  it("names the key a key rule rejects", () => {
+    const e = refuseMap('{"arguments":{"metadata":[{"key":"waytoolongkey","value":"x"}]}}');
+    expect(e.feedback).toContain("waytoolongkey");
+    expect(e.feedback).toContain("more than 8");
+    expect(e.feedback).not.toContain("property name must be valid");
+  });
+
+  it("shows the entries form to a map written as a plain object", () => {
+    const e = refuseMap('{"arguments":{"metadata":{"crm":"x"}}}');
+    expect(e.issues?.[0]?.path).toBe("/metadata");
+    expect(e.feedback).toContain('"key"');
+    expect(e.feedback).toContain('"value"');
+  });
 });
