@@ -9,8 +9,10 @@ import { ABSENT, type EncodeContext, FAIL, type WalkContext } from "./constructs
 import { decodeNode, encodeNode } from "./constructs/registry.js";
 import { type StandardCodecProps, standardProps } from "./dispatch/standard.js";
 import { type CodecError, type ErrorCode, fail, type Issue, ok, type Result } from "./errors.js";
+import { bestMatch, explain } from "./feedback/diagnose.js";
+import { feedbackText, messageText, publicIssue } from "./feedback/format.js";
 import type { UnionNode } from "./ir/nodes.js";
-import { describeIssues } from "./issues.js";
+import { dedupeIssues, describeIssues } from "./issues.js";
 import { jsonTypeOf } from "./json.js";
 import { MAX_DEPTH_LIMIT, type ParseLimits, parseJson } from "./parse/parser.js";
 import { measureValue } from "./value-limits.js";
@@ -87,7 +89,7 @@ export class Codec<T = unknown> {
     let wire: unknown;
     if (typeof raw === "string" || raw instanceof Uint8Array) {
       const parsed = parseJson(raw, limits);
-      if (!parsed.ok) return parsed;
+      if (!parsed.ok) return { ok: false, error: this.inOriginalTerms(parsed.error) };
       wire = parsed.value;
     } else {
       // Already parsed by someone else: hold it to the same limits before walking it.
@@ -119,7 +121,7 @@ export class Codec<T = unknown> {
       // A value the wire schema itself forbids is the model not following the wire: say that first.
       const wireIssues = this.validators.checkWire(wire);
       if (wireIssues !== undefined) return this.wireViolation(wire, wireIssues);
-      return this.contractViolation(issues);
+      return this.contractViolation(issues, value);
     }
     return ok(value as T);
   }
@@ -177,7 +179,7 @@ export class Codec<T = unknown> {
   validate(value: unknown): Result<T> {
     return guarded(() => {
       const issues = this.validators.checkSource(value);
-      return issues === undefined ? ok(value as T) : this.contractViolation(issues);
+      return issues === undefined ? ok(value as T) : this.contractViolation(issues, value);
     });
   }
 
@@ -210,20 +212,44 @@ export class Codec<T = unknown> {
   }
 
   private wireViolation(wire: unknown, issues: Issue[]): Result<T> {
-    const mapped = issues.map((i) => ({ ...i, path: originalPath(this.bundle.plan, wire, i.path) }));
-    const first = issues[0];
-    const where = first?.path ?? "";
-    const message = `the arguments do not match the wire schema: ${describeIssues(issues)}`;
-    const feedback =
-      `The arguments for ${this.name} do not follow the tool's parameter schema (${describeIssues(issues, 3)}). ` +
-      "Write them again exactly in the schema's shape.";
-    return fail("wire-violation", mapped[0]?.path ?? where, message, { issues: mapped, feedback });
+    const { plan, wire: schema } = this.bundle;
+    const diagnosed = bestMatch(issues, wire, schema).map((i) => explain(i, wire, schema));
+    const mapped = dedupeIssues(diagnosed.map((i) => publicIssue({ ...i, path: originalPath(plan, wire, i.path) })));
+    const message = messageText("the arguments do not match the wire schema", mapped);
+    const feedback = feedbackText(
+      `The arguments for ${this.name} do not follow the tool's parameter schema:`,
+      mapped,
+      `Write them again in the schema's shape and call ${this.name} again.`,
+    );
+    return fail("wire-violation", mapped[0]?.path ?? "", message, { issues: mapped, feedback });
   }
 
-  private contractViolation(issues: Issue[]): Result<T> {
-    const message = `the decoded arguments break the tool's contract: ${describeIssues(issues)}`;
-    const feedback = `The arguments for ${this.name} are well-formed but not acceptable: ${describeIssues(issues, 3)}. Correct these values and call ${this.name} again.`;
-    return fail("contract-violation", issues[0]?.path ?? "", message, { issues, feedback });
+  private contractViolation(issues: Issue[], value?: unknown): Result<T> {
+    const { source } = this.bundle;
+    const diagnosed =
+      value === undefined ? issues : bestMatch(issues, value, source).map((i) => explain(i, value, source));
+    const shown = dedupeIssues(diagnosed.map(publicIssue));
+    const message = messageText("the decoded arguments break the tool's contract", shown);
+    const feedback = feedbackText(
+      `The arguments for ${this.name} are well-formed but not acceptable:`,
+      shown,
+      `Correct these values and call ${this.name} again.`,
+    );
+    return fail("contract-violation", shown[0]?.path ?? "", message, { issues: shown, feedback });
+  }
+
+  /**
+   * A parse error's position, said to the model in the original value's terms
+   * where the wire position maps to a member (/arguments/body/value is /body).
+   * `path` stays the text's own position: the parse never reached the plan.
+   */
+  private inOriginalTerms(error: CodecError): CodecError {
+    if (!error.path.startsWith("/arguments")) return error;
+    const path = originalPath(this.bundle.plan, { arguments: undefined }, error.path);
+    // The wrapper itself (a doubled "arguments") has no original position: keep the wire's.
+    if (path === "") return error;
+    const feedback = error.feedback.replace(` at ${error.path})`, ` at ${path})`);
+    return { ...error, feedback };
   }
 
   private withFeedback(error: CodecError | undefined): CodecError {

@@ -45,6 +45,10 @@ export interface Issue {
   /** The schema keyword that failed, when a validator reported one. */
   readonly keyword?: string;
   readonly message: string;
+  /** Where in the checked schema the rule lives (a validator's schema path), for diagnosis. */
+  readonly schemaPath?: string;
+  /** The rule's parameters as the validator reported them (the bound, the allowed values). */
+  readonly params?: Readonly<Record<string, unknown>>;
 }
 
 export interface CodecError {

@@ -12,12 +12,24 @@ export function toIssues(errors: readonly ErrorObject[] | null | undefined): Iss
   for (const e of errors) {
     // Branch-by-branch noise of a failed anyOf/oneOf is summarised by the combinator's own error.
     if (e.keyword === "if") continue;
+    // The key's own failure says more than "property name must be valid".
+    if (
+      e.keyword === "propertyNames" &&
+      errors.some((o) => (o as { propertyName?: unknown }).propertyName !== undefined)
+    )
+      continue;
     let path = e.instancePath;
     let message = e.message ?? e.keyword;
     const params = e.params as Record<string, unknown>;
+    // A key rule (propertyNames) fails at the object: say which key broke it.
+    const key = (e as { propertyName?: unknown }).propertyName;
+    if (typeof key === "string" && e.keyword !== "propertyNames") {
+      path = pointerJoin(path, key);
+      message = `the key ${JSON.stringify(key).slice(0, 80)} ${message}`;
+    }
     if (e.keyword === "required" && typeof params.missingProperty === "string") {
       path = pointerJoin(path, params.missingProperty);
-      message = "required and missing";
+      message = `${JSON.stringify(params.missingProperty)} is required and missing`;
     } else if (e.keyword === "additionalProperties" && typeof params.additionalProperty === "string") {
       path = pointerJoin(path, params.additionalProperty);
       message = "not declared, and the schema forbids extra members";
@@ -26,15 +38,16 @@ export function toIssues(errors: readonly ErrorObject[] | null | undefined): Iss
     } else if (e.keyword === "const") {
       message = `must be ${JSON.stringify(params.allowedValue).slice(0, 200)}`;
     }
-    issues.push({ path, keyword: e.keyword, message });
+    issues.push({ path, keyword: e.keyword, message, schemaPath: e.schemaPath, params });
   }
-  return dedupe(issues);
+  // Same complaint from two branches: both kept, so diagnosis can tell the branches apart.
+  return dedupeIssues(issues, true);
 }
 
-function dedupe(issues: Issue[]): Issue[] {
+export function dedupeIssues(issues: readonly Issue[], bySchemaPath = false): Issue[] {
   const seen = new Set<string>();
   return issues.filter((i) => {
-    const k = `${i.path}\u0000${i.message}`;
+    const k = `${i.path}\u0000${i.message}${bySchemaPath ? `\u0000${i.schemaPath ?? ""}` : ""}`;
     if (seen.has(k)) return false;
     seen.add(k);
     return true;
