@@ -5,8 +5,9 @@
  * own members (its construct's `check`); this file walks the plan and checks
  * what is not a node.
  */
-import { type Check, type CheckContext, OK } from "../constructs/construct.js";
+
 import { constructOfKind } from "../constructs/registry.js";
+import { type Check, type CheckContext, OK } from "../ir/shape.js";
 import { isPlainObject } from "../json.js";
 import { MAX_DEPTH_LIMIT } from "../parse/parser.js";
 import { TARGET_NAMES } from "../targets/profile.js";

@@ -4,9 +4,9 @@
  * as themselves, objects as {"entries": [{"key", "value"}...]}.
  */
 
-import type { AnyNode } from "../ir/nodes.js";
+import { type AnyNode, anyShape } from "../ir/nodes.js";
 import { isPlainObject, JSON_TYPES, type JsonObject, setOwn } from "../json.js";
-import { type Construct, checkSchema } from "./construct.js";
+import type { Construct } from "./construct.js";
 import { FAIL, type Fail, failAt, type WalkContext, type WireContext } from "./context.js";
 import { entryStep } from "./map.js";
 
@@ -136,7 +136,7 @@ export const any: Construct<AnyNode> = {
     const entry = entryStep(isPlainObject(value) ? value.entries : undefined, tokens, i + 1);
     return entry === undefined ? undefined : { ...entry, node };
   },
-  check: checkSchema,
+  check: anyShape.check,
   describe: () => ({ type: "any JSON", travels: "any JSON, objects as entries" }),
   emitType: (_node, ctx) => ctx.json(),
 };

@@ -1,7 +1,7 @@
 /** Arrays keep their shape; each element travels in its item's wire form. */
 
-import type { ArrayNode } from "../ir/nodes.js";
-import { type Construct, checkSchema } from "./construct.js";
+import { type ArrayNode, arrayShape } from "../ir/nodes.js";
+import type { Construct } from "./construct.js";
 import { type EncodeContext, FAIL, type Fail, failAt, type WalkContext } from "./context.js";
 import { decodeNode, encodeNode, isIdentity, wireOf } from "./registry.js";
 
@@ -49,10 +49,7 @@ export const array: Construct<ArrayNode> = {
     value: Array.isArray(value) ? value[Number(tokens[i])] : undefined,
     next: i + 1,
   }),
-  check(node, at, ctx) {
-    ctx.push(node.items, `${at}/items`);
-    return checkSchema(node, at);
-  },
+  check: arrayShape.check,
   describe: () => ({ type: "array", travels: "" }),
   emitType(node, ctx) {
     const items = ctx.child(node.items);

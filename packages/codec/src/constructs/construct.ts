@@ -9,7 +9,8 @@
 import type { Rendered, TypeContext } from "../emit/types.js";
 import type { Child, Defs } from "../ir/children.js";
 import type { Node } from "../ir/nodes.js";
-import { isPlainObject, type JsonObject, type JsonType } from "../json.js";
+import type { Check, CheckContext } from "../ir/shape.js";
+import type { JsonObject, JsonType } from "../json.js";
 import type { EncodeContext, Fail, WalkContext, WireContext } from "./context.js";
 
 /** Where a wire pointer walk stands: the wire tokens, the next one to read, the wire value there. */
@@ -67,18 +68,4 @@ export interface Construct<N extends Node = Node> {
   emitType(node: N, ctx: TypeContext): Rendered;
 }
 
-/** The verdict of the plan check at load: where a damaged plan is wrong, and why. */
-export type Check = { ok: true } | { ok: false; path: string; reason: string };
-
-export const OK: Check = { ok: true };
-
-export interface CheckContext {
-  readonly defs: Readonly<Record<string, unknown>>;
-  /** Queue a child (unchecked JSON) for the check, at its place in the bundle. */
-  push(node: unknown, at: string): void;
-}
-
-/** Every kind but a reference carries wire keywords of its own. */
-export function checkSchema(node: Readonly<Record<string, unknown>>, at: string): Check {
-  return isPlainObject(node.schema) ? OK : { ok: false, path: `${at}/schema`, reason: "expected an object" };
-}
+export type { Check, CheckContext } from "../ir/shape.js";

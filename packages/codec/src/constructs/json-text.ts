@@ -4,9 +4,9 @@
  * as the arguments themselves.
  */
 
-import type { JsonTextNode } from "../ir/nodes.js";
+import { type JsonTextNode, jsonTextShape } from "../ir/nodes.js";
 import { parseJson } from "../parse/parser.js";
-import { type Construct, checkSchema } from "./construct.js";
+import type { Construct } from "./construct.js";
 import { FAIL, type Fail, failAt, type WalkContext } from "./context.js";
 
 function encodeJsonText(value: unknown, ctx: WalkContext): unknown | Fail {
@@ -34,7 +34,7 @@ export const jsonText: Construct<JsonTextNode> = {
   wireTypes: () => ["string"],
   identity: () => false,
   pathStep: () => undefined,
-  check: checkSchema,
+  check: jsonTextShape.check,
   describe: () => ({ type: "any JSON", travels: "JSON text in a string" }),
   emitType: (_node, ctx) => ctx.json(),
 };

@@ -3,9 +3,9 @@
  * members travel as an array of {key, value} entries. A key may appear once.
  */
 
-import type { KeySchema, MapNode, Node } from "../ir/nodes.js";
+import { type KeySchema, type MapNode, mapShape, type Node } from "../ir/nodes.js";
 import { isPlainObject, type JsonObject, setOwn } from "../json.js";
-import { type Check, type CheckContext, type Construct, checkSchema, type PathStep } from "./construct.js";
+import type { Construct, PathStep } from "./construct.js";
 import { type EncodeContext, FAIL, type Fail, failAt, type WalkContext, type WireContext } from "./context.js";
 import { decodeNode, encodeNode, wireOf } from "./registry.js";
 
@@ -110,15 +110,6 @@ export function entryStep(entries: unknown, tokens: readonly string[], i: number
   return { token: entry.key, value: entry.value, next: i + 2 };
 }
 
-/** The plan check of dynamic members: a key schema, and the value node queued. */
-export function checkEntries(node: Readonly<Record<string, unknown>>, at: string, ctx: CheckContext): Check {
-  const schema = checkSchema(node, at);
-  if (!schema.ok) return schema;
-  if (!isPlainObject(node.key)) return { ok: false, path: `${at}/key`, reason: "expected an object" };
-  ctx.push(node.value, `${at}/value`);
-  return schema;
-}
-
 export const map: Construct<MapNode> = {
   kind: "map",
   children: (node) => [{ node: node.value, at: "{}" }],
@@ -135,7 +126,7 @@ export const map: Construct<MapNode> = {
     const entry = entryStep(value, tokens, i);
     return entry === undefined ? undefined : { ...entry, node: node.value };
   },
-  check: checkEntries,
+  check: mapShape.check,
   describe: (node) => ({ type: "map", travels: "entries [{key, value}]", extra: { key: node.key } }),
   emitType: (node, ctx) => ({ text: ctx.mapBody(node.key, node.value), union: false }),
 };

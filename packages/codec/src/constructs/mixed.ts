@@ -5,13 +5,13 @@
  */
 
 import { fieldChild, mapField } from "../ir/children.js";
-import type { MixedNode } from "../ir/nodes.js";
+import { type MixedNode, mixedShape } from "../ir/nodes.js";
 import { isPlainObject, type JsonObject } from "../json.js";
 import type { Construct } from "./construct.js";
 import { type EncodeContext, FAIL, type Fail, failAt, type WalkContext, type WireContext } from "./context.js";
-import { checkEntries, decodeEntries, encodeEntries, entriesWire, entryStep } from "./map.js";
+import { decodeEntries, encodeEntries, entriesWire, entryStep } from "./map.js";
 import { decodeFields, encodeFields, fieldsWire } from "./object.js";
-import { checkFields, fieldStep } from "./presence.js";
+import { fieldStep } from "./presence.js";
 
 function mixedWire(node: MixedNode, wctx: WireContext): JsonObject {
   return {
@@ -85,10 +85,7 @@ export const mixed: Construct<MixedNode> = {
     const entry = entryStep(isPlainObject(value) ? value.entries : undefined, tokens, i + 1);
     return entry === undefined ? undefined : { ...entry, node: node.value };
   },
-  check(node, at, ctx) {
-    const entries = checkEntries(node, at, ctx);
-    return entries.ok ? checkFields(node.fields, at, ctx) : entries;
-  },
+  check: mixedShape.check,
   describe: (node) => ({ type: "object + map", travels: "{fields, entries}", extra: { key: node.key } }),
   emitType: (node, ctx) => ({ text: ctx.objectBody(node.fields, node.value), union: false, body: true }),
 };

@@ -1,11 +1,11 @@
 /** Closed objects: only declared members travel, each in its own (presence-aware) form. */
 
 import { fieldChild, mapField } from "../ir/children.js";
-import type { Field, ObjectNode } from "../ir/nodes.js";
+import { type Field, type ObjectNode, objectShape } from "../ir/nodes.js";
 import { isPlainObject, type JsonObject, setOwn } from "../json.js";
-import { type Construct, checkSchema } from "./construct.js";
+import type { Construct } from "./construct.js";
 import { ABSENT, type EncodeContext, FAIL, type Fail, failAt, type WalkContext, type WireContext } from "./context.js";
-import { checkFields, decodeField, encodeField, fieldStep, fieldWire, wireRequired } from "./presence.js";
+import { decodeField, encodeField, fieldStep, fieldWire, wireRequired } from "./presence.js";
 import { isIdentity } from "./registry.js";
 
 export function fieldsWire(fields: readonly Field[], wctx: WireContext): JsonObject {
@@ -99,10 +99,7 @@ export const object: Construct<ObjectNode> = {
   wireTypes: () => ["object"],
   identity: (node, defs) => node.fields.every((f) => !f.optional && isIdentity(f.node, defs)),
   pathStep: (node, { tokens, i, value }) => fieldStep(node.fields, tokens, i, value),
-  check(node, at, ctx) {
-    const schema = checkSchema(node, at);
-    return schema.ok ? checkFields(node.fields, at, ctx) : schema;
-  },
+  check: objectShape.check,
   describe: () => ({ type: "object", travels: "" }),
   emitType: (node, ctx) => ({ text: ctx.objectBody(node.fields), union: false, body: true }),
 };

@@ -9,7 +9,7 @@
 
 import type { Field } from "../ir/nodes.js";
 import { isPlainObject, type JsonObject } from "../json.js";
-import { type Check, type CheckContext, OK, type PathStep } from "./construct.js";
+import type { PathStep } from "./construct.js";
 import {
   ABSENT,
   type Absent,
@@ -145,23 +145,4 @@ export function fieldStep(
     next++;
   }
   return { token: name, node: field.node, value: member, next };
-}
-
-const PRESENCE = new Set(["tagged", "compact", "native"]);
-
-/** The plan check of a member list: names once each, a known presence on every optional member. */
-export function checkFields(fields: unknown, at: string, ctx: CheckContext): Check {
-  if (!Array.isArray(fields)) return { ok: false, path: `${at}/fields`, reason: "expected an array" };
-  const names = new Set<string>();
-  for (const [i, f] of fields.entries()) {
-    const fa = `${at}/fields/${i}`;
-    if (!isPlainObject(f) || typeof f.name !== "string" || typeof f.optional !== "boolean")
-      return { ok: false, path: fa, reason: "expected a field" };
-    if (names.has(f.name)) return { ok: false, path: fa, reason: "a field name appears twice" };
-    names.add(f.name);
-    if (f.optional && !PRESENCE.has(f.presence as string))
-      return { ok: false, path: `${fa}/presence`, reason: "unknown presence" };
-    ctx.push(f.node, `${fa}/node`);
-  }
-  return OK;
 }

@@ -4,9 +4,9 @@
  */
 
 import type { Defs } from "../ir/children.js";
-import type { Node, RefNode } from "../ir/nodes.js";
+import { type Node, type RefNode, refShape } from "../ir/nodes.js";
 import { JSON_TYPES } from "../json.js";
-import { type Construct, OK } from "./construct.js";
+import type { Construct } from "./construct.js";
 import { decodeNode, encodeNode, wireTypesOf } from "./registry.js";
 
 /** The definition a reference names. */
@@ -40,10 +40,7 @@ export const reference: Construct<RefNode> = {
     value,
     next: i,
   }),
-  check: (node, at, ctx) =>
-    typeof node.def === "string" && Object.hasOwn(ctx.defs, node.def)
-      ? OK
-      : { ok: false, path: `${at}/def`, reason: "names no definition" },
+  check: refShape.check,
   describe: (node) => ({ type: `→ ${node.def}`, travels: `reference to $defs/${node.def}`, extra: { def: node.def } }),
   emitType: (node, ctx) => ctx.reference(node.def),
 };

@@ -1,10 +1,10 @@
 /** Scalars, enums and consts travel as themselves: encode and decode are the identity. */
 
 import type { Rendered } from "../emit/types.js";
-import type { ScalarNode } from "../ir/nodes.js";
+import { type ScalarNode, scalarShape } from "../ir/nodes.js";
 import type { JsonObject, JsonType, JsonValue } from "../json.js";
 import { jsonTypeOf } from "../json.js";
-import { type Check, type Construct, checkSchema } from "./construct.js";
+import type { Construct } from "./construct.js";
 import { type Fail, failAt, type WalkContext } from "./context.js";
 
 /** Both directions: the value is its own wire form, if its JSON type fits. */
@@ -29,13 +29,7 @@ export const scalar: Construct<ScalarNode> = {
   wireTypes: (node) => node.types,
   identity: () => true,
   pathStep: () => undefined,
-  check(node, at): Check {
-    const schema = checkSchema(node, at);
-    if (!schema.ok) return schema;
-    return Array.isArray(node.types) && node.types.every((t) => typeof t === "string")
-      ? schema
-      : { ok: false, path: `${at}/types`, reason: "expected type names" };
-  },
+  check: scalarShape.check,
   describe: (node) => ({ type: scalarSummary(node.schema), travels: "" }),
   emitType: (node) => scalarType(node.schema, node.types),
 };

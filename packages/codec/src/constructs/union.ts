@@ -10,9 +10,9 @@
  */
 
 import type { Defs } from "../ir/children.js";
-import type { Node, ObjectNode, Plan, UnionNode, UnionRule } from "../ir/nodes.js";
+import { type Node, type ObjectNode, type Plan, type UnionNode, type UnionRule, unionShape } from "../ir/nodes.js";
 import { canonicalJson, isPlainObject, JSON_TYPES, type JsonObject, type JsonType, jsonTypeOf } from "../json.js";
-import { type Check, type Construct, checkSchema } from "./construct.js";
+import type { Construct } from "./construct.js";
 import { type EncodeContext, FAIL, type Fail, failAt, TRIAL, type WalkContext, type WireContext } from "./context.js";
 import { childrenOf, decodeNode, encodeNode, isIdentity, wireOf, wireTypesOf } from "./registry.js";
 
@@ -256,49 +256,6 @@ function unionTravels(rule: UnionRule): string {
   }
 }
 
-const bad = (path: string, reason: string): Check => ({ ok: false, path, reason });
-
-function checkUnion(n: Readonly<Record<string, unknown>>, at: string): Check {
-  if (!Array.isArray(n.branches) || n.branches.length === 0) return bad(`${at}/branches`, "expected branches");
-  const pointers = (p: unknown) => Array.isArray(p) && p.length > 0 && p.every((s) => typeof s === "string");
-  if (
-    !Array.isArray(n.branchSources) ||
-    n.branchSources.length !== n.branches.length ||
-    !n.branchSources.every(pointers)
-  ) {
-    return bad(`${at}/branchSources`, "one non-empty list of pointers per branch");
-  }
-  if (n.branchTypes !== undefined) {
-    const types = n.branchTypes;
-    const typeList = (t: unknown) =>
-      Array.isArray(t) && t.every((x) => JSON_TYPES.includes(x as (typeof JSON_TYPES)[number]));
-    if (!Array.isArray(types) || types.length !== n.branches.length || !types.every(typeList)) {
-      return bad(`${at}/branchTypes`, "one list of JSON types per branch");
-    }
-  }
-  return checkRule(n.rule, n.branches.length, `${at}/rule`);
-}
-
-function checkRule(rule: unknown, count: number, at: string): Check {
-  if (!isPlainObject(rule)) return bad(at, "expected a rule");
-  const inRange = (v: unknown) => typeof v === "number" && Number.isInteger(v) && v >= 0 && v < count;
-  switch (rule.by) {
-    case "same":
-    case "tag":
-      return { ok: true };
-    case "type":
-      return isPlainObject(rule.types) && Object.values(rule.types).every(inRange)
-        ? { ok: true }
-        : bad(at, "branch out of range");
-    case "discriminator":
-      return typeof rule.field === "string" && isPlainObject(rule.values) && Object.values(rule.values).every(inRange)
-        ? { ok: true }
-        : bad(at, "branch out of range");
-    default:
-      return bad(at, "unknown rule");
-  }
-}
-
 export const union: Construct<UnionNode> = {
   kind: "union",
   inPlace: true,
@@ -321,13 +278,7 @@ export const union: Construct<UnionNode> = {
     if (branch === undefined) return undefined;
     return { node: branch, value: (value as Record<string, unknown>).value, next: i + 1 };
   },
-  check(node, at, ctx) {
-    const schema = checkSchema(node, at);
-    if (!schema.ok) return schema;
-    const own = checkUnion(node, at);
-    if (own.ok) for (const [i, b] of (node.branches as unknown[]).entries()) ctx.push(b, `${at}/branches/${i}`);
-    return own;
-  },
+  check: unionShape.check,
   describe: (node) => ({
     type: `union (${node.branches.length})`,
     travels: unionTravels(node.rule),

@@ -2,64 +2,94 @@
  * The intermediate representation: one normalized tree built once from the
  * source schema. The wire schema, the encoder, the decoder and inspection all
  * derive from it. It is plain JSON so that it travels in the bundle as the plan.
+ *
+ * Each node kind is described once, as a shape (`shape.ts`): its TypeScript
+ * type is inferred from it, and the plan check at load runs it on a plan read
+ * from an untrusted bundle. Changing a shape changes the bundle format: a new
+ * `BUNDLE_FORMAT` (`bundle/bundle.ts`).
  */
-import type { JsonObject, JsonType } from "../json.js";
+import { JSON_TYPES, type JsonObject, type JsonType } from "../json.js";
+import {
+  bad,
+  boolean,
+  type Check,
+  type CheckContext,
+  child,
+  type Infer,
+  index,
+  json,
+  list,
+  type ObjectOf,
+  OK,
+  object,
+  oneOf,
+  optional,
+  record,
+  type Shape,
+  string,
+  tag,
+  variant,
+} from "./shape.js";
+
+const PRESENCES = ["tagged", "compact", "native"] as const;
 
 /** How an optional member travels. */
-export type Presence = "tagged" | "compact" | "native";
+export type Presence = (typeof PRESENCES)[number];
+
+const presence: Shape<Presence | undefined> & { readonly optional: true } = {
+  check: (v, at) => (v === undefined || PRESENCES.includes(v as Presence) ? OK : bad(at, "unknown presence")),
+  optional: true,
+};
 
 /** Values that travel as themselves: strings, numbers, booleans, null, enums, consts. */
-export interface ScalarNode {
-  readonly kind: "scalar";
+export const scalarShape = object({
+  kind: tag("scalar"),
   /** The wire schema fragment: the source keywords the target keeps. */
-  readonly schema: JsonObject;
-  readonly types: readonly JsonType[];
-}
+  schema: json(),
+  types: list(oneOf(JSON_TYPES, "expected type names"), "expected type names"),
+});
 
-export interface ArrayNode {
-  readonly kind: "array";
-  readonly items: Node;
+export const arrayShape = object({
+  kind: tag("array"),
+  items: child(),
   /** Wire keywords kept on the array itself (minItems, maxItems, description). */
-  readonly schema: JsonObject;
-}
+  schema: json(),
+});
 
-/** A member of an object. */
-export interface Field {
-  readonly name: string;
-  readonly node: Node;
-  readonly optional: boolean;
-  /** Set for optional members only. */
-  readonly presence?: Presence;
-  /** Annotations (description, title) shown to the model on the member. */
-  readonly annotations?: JsonObject;
+/** A member of an object: `presence` is set for optional members only; `annotations` (description, title) are shown to the model on it. */
+const fieldShape = object(
+  { name: string(), node: child(), optional: boolean(), presence, annotations: optional(json()) },
+  {
+    reason: "expected a field",
+    refine: (f, at) => (f.optional && f.presence === undefined ? bad(`${at}/presence`, "unknown presence") : OK),
+  },
+);
+
+const fields = list(fieldShape, "expected an array");
+
+/** Each member name once. */
+function namesOnce(node: { readonly fields: readonly { readonly name: string }[] }, at: string): Check {
+  const names = new Set<string>();
+  for (const [i, f] of node.fields.entries()) {
+    if (names.has(f.name)) return bad(`${at}/fields/${i}`, "a field name appears twice");
+    names.add(f.name);
+  }
+  return OK;
 }
 
 /** A closed object: only declared members. */
-export interface ObjectNode {
-  readonly kind: "object";
-  readonly fields: readonly Field[];
-  readonly schema: JsonObject;
-}
+export const objectShape = object({ kind: tag("object"), schema: json(), fields }, { refine: namesOnce });
 
-/** Constraint on dynamic member names, kept on the wire `key` where the target allows. */
-export type KeySchema = JsonObject;
-
-/** Dynamic members only: travels as an array of {key, value} entries. */
-export interface MapNode {
-  readonly kind: "map";
-  readonly key: KeySchema;
-  readonly value: Node;
-  readonly schema: JsonObject;
-}
+/** Dynamic members only: travels as an array of {key, value} entries; `key` constrains their names. */
+export const mapShape = object({ kind: tag("map"), schema: json(), key: json(), value: child() });
 
 /** Declared members plus dynamic ones: travels as {fields, entries}. */
-export interface MixedNode {
-  readonly kind: "mixed";
-  readonly fields: readonly Field[];
-  readonly key: KeySchema;
-  readonly value: Node;
-  readonly schema: JsonObject;
-}
+export const mixedShape = object(
+  { kind: tag("mixed"), schema: json(), key: json(), value: child(), fields },
+  { refine: namesOnce },
+);
+
+const OUT_OF_RANGE = "branch out of range";
 
 /**
  * How decoding tells union branches apart.
@@ -68,44 +98,79 @@ export interface MixedNode {
  * - discriminator: a required constant member of object branches names it;
  * - tag: each branch travels as {branch: i, value}.
  */
-export type UnionRule =
-  | { readonly by: "same" }
-  | { readonly by: "type"; readonly types: Readonly<Partial<Record<JsonType, number>>> }
-  | { readonly by: "discriminator"; readonly field: string; readonly values: Readonly<Record<string, number>> }
-  | { readonly by: "tag" };
+const ruleShape = variant(
+  "by",
+  {
+    same: object({}),
+    type: object({ types: record<JsonType, number>(index(), OUT_OF_RANGE) }, { reason: OUT_OF_RANGE }),
+    discriminator: object(
+      { field: string(), values: record<string, number>(index(), OUT_OF_RANGE) },
+      { reason: OUT_OF_RANGE },
+    ),
+    tag: object({}),
+  },
+  { notObject: "expected a rule", unknown: "unknown rule" },
+);
 
-export interface UnionNode {
-  readonly kind: "union";
-  readonly branches: readonly Node[];
-  readonly rule: UnionRule;
+const SOURCES = "one non-empty list of pointers per branch";
+const TYPES = "one list of JSON types per branch";
+
+function unionRules(node: ObjectOf<typeof unionMembers>, at: string): Check {
+  const count = node.branches.length;
+  if (node.branchSources.length !== count) return bad(`${at}/branchSources`, SOURCES);
+  if (node.branchTypes !== undefined && node.branchTypes.length !== count) return bad(`${at}/branchTypes`, TYPES);
+  const rule = node.rule;
+  const inRange = (i: number | undefined) => i === undefined || i < count;
+  if (rule.by === "type" && !Object.values(rule.types).every(inRange)) return bad(`${at}/rule`, OUT_OF_RANGE);
+  if (rule.by === "discriminator" && !Object.values(rule.values).every(inRange)) return bad(`${at}/rule`, OUT_OF_RANGE);
+  return OK;
+}
+
+const unionMembers = {
+  kind: tag("union"),
+  schema: json(),
+  branches: list(child(), "expected branches", { nonEmpty: true }),
   /**
    * Where each branch stands in the source: JSON Pointers written as URI
    * fragments (what `$ref` takes), all of which a value of the branch must
    * satisfy. Encode tries the branches a value satisfies first.
    */
-  readonly branchSources: readonly (readonly string[])[];
+  branchSources: list(list(string(), SOURCES, { nonEmpty: true }), SOURCES),
   /** When set, the original JSON types each branch takes: encode picks by the value's type. */
-  readonly branchTypes?: readonly (readonly JsonType[])[];
-  readonly schema: JsonObject;
-}
+  branchTypes: optional(list(list(oneOf(JSON_TYPES, TYPES), TYPES), TYPES)),
+  rule: ruleShape,
+};
+
+export const unionShape = object(unionMembers, { refine: unionRules });
 
 /** A use of a named definition (wire `$defs`), recursion included. */
-export interface RefNode {
-  readonly kind: "ref";
-  readonly def: string;
-}
+export const refShape = object(
+  { kind: tag("ref"), def: string("names no definition") },
+  {
+    refine: (node, at, ctx: CheckContext) =>
+      Object.hasOwn(ctx.defs, node.def) ? OK : bad(`${at}/def`, "names no definition"),
+  },
+);
 
 /** Any JSON value, objects as entries: every value has an exact wire form. */
-export interface AnyNode {
-  readonly kind: "any";
-  readonly schema: JsonObject;
-}
+export const anyShape = object({ kind: tag("any"), schema: json() });
 
 /** Any JSON value carried as a JSON string, for targets that refuse recursion. */
-export interface JsonTextNode {
-  readonly kind: "json-text";
-  readonly schema: JsonObject;
-}
+export const jsonTextShape = object({ kind: tag("json-text"), schema: json() });
+
+export interface ScalarNode extends Infer<typeof scalarShape, Node> {}
+export interface ArrayNode extends Infer<typeof arrayShape, Node> {}
+export interface Field extends Infer<typeof fieldShape, Node> {}
+export interface ObjectNode extends Infer<typeof objectShape, Node> {}
+/** Constraint on dynamic member names, kept on the wire `key` where the target allows. */
+export type KeySchema = JsonObject;
+export interface MapNode extends Infer<typeof mapShape, Node> {}
+export interface MixedNode extends Infer<typeof mixedShape, Node> {}
+export type UnionRule = Infer<typeof ruleShape, Node>;
+export interface UnionNode extends Infer<typeof unionShape, Node> {}
+export interface RefNode extends Infer<typeof refShape, Node> {}
+export interface AnyNode extends Infer<typeof anyShape, Node> {}
+export interface JsonTextNode extends Infer<typeof jsonTextShape, Node> {}
 
 export type Node =
   | ScalarNode

@@ -75,6 +75,38 @@ describe("checkPlan", () => {
       ),
       "/plan/defs/A",
     ],
+    ["a scalar whose type is no JSON type", plan({ kind: "scalar", schema: {}, types: ["text"] }), "/plan/root/types"],
+    [
+      "a member whose annotations are not an object",
+      plan({ kind: "object", schema: {}, fields: [{ name: "a", node: str, optional: false, annotations: "x" }] }),
+      "/plan/root/fields/0",
+    ],
+    [
+      "a presence no codec knows",
+      plan({ kind: "object", schema: {}, fields: [{ name: "a", node: str, optional: true, presence: "maybe" }] }),
+      "/plan/root/fields/0/presence",
+    ],
+    [
+      "fewer source lists than branches",
+      plan({ kind: "union", schema: {}, branches: [str, str], branchSources: [["/x"]], rule: { by: "same" } }),
+      "/plan/root/branchSources",
+    ],
+    [
+      "a rule no decoder knows",
+      plan({ kind: "union", schema: {}, branches: [str], branchSources: [["/x"]], rule: { by: "guess" } }),
+      "/plan/root/rule",
+    ],
+    [
+      "a discriminator value naming a negative branch",
+      plan({
+        kind: "union",
+        schema: {},
+        branches: [str],
+        branchSources: [["/x"]],
+        rule: { by: "discriminator", field: "t", values: { a: -1 } },
+      }),
+      "/plan/root/rule",
+    ],
   ])("%s is refused at its place", (_what, p, path) => {
     const r = checkPlan(p);
     expect(r.ok).toBe(false);
