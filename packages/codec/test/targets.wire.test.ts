@@ -4,10 +4,11 @@
  * to the provider's documented subset and limits by a checker written here,
  * independently of the codec's own limit code.
  */
-import { type CompileOptions, compileCodec, TARGET_NAMES, type TargetName } from "@strictwire/codec";
+import { type CompileOptions, compileCodec, TARGET_NAMES } from "@strictwire/codec";
 import { describe, expect, it } from "vitest";
 import { schemaFixtures } from "../testkit/fixtures.js";
 import { canonical } from "../testkit/same.js";
+import { STRICT_RULES as CHECKERS } from "../testkit/strict-rules.js";
 
 type Json = Record<string, unknown>;
 
@@ -18,218 +19,6 @@ const MODES: readonly CompileOptions[] = [
   { presence: "tagged", factored: true },
   { presence: "compact", factored: true },
 ];
-
-// ---- walking a wire schema ------------------------------------------------
-
-const ONE = ["items", "additionalProperties", "not", "contains", "propertyNames", "if", "then", "else"];
-const LIST = ["anyOf", "oneOf", "allOf", "prefixItems"];
-const MAP = ["properties", "$defs", "patternProperties"];
-
-interface Visit {
-  readonly schema: Json;
-  readonly at: string;
-  /** Object schemas from the root (or from the definition's root) down to this one, inclusive. */
-  readonly depth: number;
-}
-
-function visits(wire: Json): Visit[] {
-  const out: Visit[] = [];
-  const walk = (schema: Json, at: string, outer: number): void => {
-    const depth = isObject(schema) ? outer + 1 : outer;
-    out.push({ schema, at, depth });
-    for (const key of ONE) if (isRecord(schema[key])) walk(schema[key] as Json, `${at}/${key}`, depth);
-    for (const key of LIST) {
-      const list = schema[key];
-      if (!Array.isArray(list)) continue;
-      for (const [i, s] of list.entries()) if (isRecord(s)) walk(s, `${at}/${key}/${i}`, depth);
-    }
-    for (const key of MAP) {
-      const map = schema[key];
-      if (!isRecord(map)) continue;
-      for (const [name, s] of Object.entries(map)) {
-        if (isRecord(s)) walk(s, `${at}/${key}/${name}`, key === "$defs" ? 0 : depth);
-      }
-    }
-  };
-  walk(wire, "", 0);
-  return out;
-}
-
-const isRecord = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
-const isObject = (s: Json): boolean =>
-  s.type === "object" || (Array.isArray(s.type) && s.type.includes("object")) || isRecord(s.properties);
-
-/** Definitions each definition refers to, for finding cycles. */
-function refGraph(wire: Json): Map<string, Set<string>> {
-  const graph = new Map<string, Set<string>>();
-  const defs = isRecord(wire.$defs) ? wire.$defs : {};
-  for (const [name, def] of Object.entries(defs)) {
-    const refs = new Set<string>();
-    for (const v of visits(def as Json)) if (typeof v.schema.$ref === "string") refs.add(v.schema.$ref.slice(8));
-    graph.set(name, refs);
-  }
-  return graph;
-}
-
-function hasCycle(graph: Map<string, Set<string>>): boolean {
-  const state = new Map<string, "open" | "done">();
-  const visit = (name: string): boolean => {
-    if (state.get(name) === "open") return true;
-    if (state.get(name) === "done") return false;
-    state.set(name, "open");
-    for (const next of graph.get(name) ?? []) if (visit(next)) return true;
-    state.set(name, "done");
-    return false;
-  };
-  return [...graph.keys()].some(visit);
-}
-
-// ---- what each provider documents -----------------------------------------
-
-type Checker = (wire: Json) => string[];
-
-/** Problems shared by every target: closed objects, local references that stand alone and resolve. */
-function common(wire: Json, v: Visit): string[] {
-  const problems: string[] = [];
-  const s = v.schema;
-  if (isObject(s) && s.additionalProperties !== false) problems.push(`${v.at}: object not closed`);
-  if (typeof s.$ref === "string") {
-    if (Object.keys(s).length > 1) problems.push(`${v.at}: keywords beside $ref`);
-    const name = s.$ref.startsWith("#/$defs/") ? s.$ref.slice(8) : undefined;
-    if (name === undefined || !isRecord(wire.$defs) || !Object.hasOwn(wire.$defs, name)) {
-      problems.push(`${v.at}: $ref ${s.$ref} does not resolve locally`);
-    }
-  }
-  if (s.$defs !== undefined && v.at !== "") problems.push(`${v.at}: $defs below the root`);
-  const types = Array.isArray(s.type) ? s.type : s.type === undefined ? [] : [s.type];
-  for (const t of types) {
-    if (!["string", "number", "integer", "boolean", "object", "array", "null"].includes(t as string)) {
-      problems.push(`${v.at}: type ${String(t)}`);
-    }
-  }
-  return problems;
-}
-
-function keywords(v: Visit, allowed: ReadonlySet<string>): string[] {
-  return Object.keys(v.schema)
-    .filter((k) => !allowed.has(k))
-    .map((k) => `${v.at}: keyword ${k}`);
-}
-
-const OPENAI_KEYWORDS = new Set([
-  ...["type", "properties", "required", "additionalProperties", "items", "anyOf", "enum", "const", "$ref", "$defs"],
-  ...["description", "pattern", "format", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"],
-  ...["multipleOf", "minItems", "maxItems"],
-]);
-const OPENAI_FORMATS = new Set(["date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"]);
-
-const checkOpenAI: Checker = (wire) => {
-  const problems: string[] = [];
-  if (wire.type !== "object" || wire.anyOf !== undefined) problems.push("root is not a plain object");
-  let properties = 0;
-  let chars = 0;
-  let enumValues = 0;
-  for (const v of visits(wire)) {
-    const s = v.schema;
-    problems.push(...common(wire, v), ...keywords(v, OPENAI_KEYWORDS));
-    if (isRecord(s.properties)) {
-      const names = Object.keys(s.properties);
-      properties += names.length;
-      chars += names.reduce((n, name) => n + name.length, 0);
-      const required = Array.isArray(s.required) ? s.required : [];
-      if (canonical([...required].sort()) !== canonical([...names].sort())) {
-        problems.push(`${v.at}: not every property required`);
-      }
-    }
-    if (isRecord(s.$defs)) chars += Object.keys(s.$defs).reduce((n, name) => n + name.length, 0);
-    if (Array.isArray(s.enum)) {
-      enumValues += s.enum.length;
-      const text = s.enum.reduce((n: number, e) => n + (typeof e === "string" ? e : JSON.stringify(e)).length, 0);
-      chars += text;
-      if (s.enum.length > 250 && s.enum.every((e) => typeof e === "string") && text > 15_000) {
-        problems.push(`${v.at}: large string enum of ${text} characters`);
-      }
-    }
-    if (s.const !== undefined) chars += (typeof s.const === "string" ? s.const : JSON.stringify(s.const)).length;
-    if (s.format !== undefined && !OPENAI_FORMATS.has(s.format as string)) problems.push(`${v.at}: format ${s.format}`);
-    if (v.depth > 10) problems.push(`${v.at}: ${v.depth} levels of object nesting`);
-  }
-  if (properties > 5000) problems.push(`${properties} object properties`);
-  if (chars > 120_000) problems.push(`${chars} characters of names and values`);
-  if (enumValues > 1000) problems.push(`${enumValues} enum values`);
-  return problems;
-};
-
-const ANTHROPIC_KEYWORDS = new Set([
-  ...["type", "properties", "required", "additionalProperties", "items", "minItems", "anyOf", "allOf", "enum"],
-  ...["const", "$ref", "$defs", "description", "title", "format", "pattern"],
-]);
-const ANTHROPIC_FORMATS = new Set([...OPENAI_FORMATS, "uri"]);
-
-const checkAnthropic: Checker = (wire) => {
-  const problems: string[] = [];
-  let optional = 0;
-  let unions = 0;
-  for (const v of visits(wire)) {
-    const s = v.schema;
-    problems.push(...common(wire, v), ...keywords(v, ANTHROPIC_KEYWORDS));
-    if (isRecord(s.properties)) {
-      const required = Array.isArray(s.required) ? s.required : [];
-      // Optional members are allowed: required need only name declared ones.
-      if (required.some((r) => !Object.hasOwn(s.properties as Json, r as string))) {
-        problems.push(`${v.at}: requires an undeclared member`);
-      }
-      optional += Object.keys(s.properties).filter((p) => !required.includes(p)).length;
-    }
-    if (Array.isArray(s.anyOf) || (Array.isArray(s.type) && s.type.length > 1)) unions++;
-    if (s.minItems !== undefined && s.minItems !== 0 && s.minItems !== 1)
-      problems.push(`${v.at}: minItems ${s.minItems}`);
-    if (Array.isArray(s.enum) && s.enum.some((e) => e !== null && typeof e === "object")) {
-      problems.push(`${v.at}: structured enum value`);
-    }
-    if (Array.isArray(s.allOf) && s.allOf.some((b) => isRecord(b) && b.$ref !== undefined)) {
-      problems.push(`${v.at}: allOf with $ref`);
-    }
-    if (s.format !== undefined && !ANTHROPIC_FORMATS.has(s.format as string))
-      problems.push(`${v.at}: format ${s.format}`);
-    if (typeof s.pattern === "string" && /\\[1-9bB]|\(\?[=!<]/.test(s.pattern)) {
-      problems.push(`${v.at}: pattern ${s.pattern} is not simple`);
-    }
-  }
-  if (hasCycle(refGraph(wire))) problems.push("recursive $defs");
-  if (optional > 24) problems.push(`${optional} optional parameters`);
-  if (unions > 16) problems.push(`${unions} union parameters`);
-  return problems;
-};
-
-const GEMINI_KEYWORDS = new Set([
-  ...["$id", "$defs", "$ref", "$anchor", "type", "format", "title", "description", "enum", "items", "prefixItems"],
-  ...["minItems", "maxItems", "minimum", "maximum", "anyOf", "oneOf", "properties", "additionalProperties"],
-  ...["required", "propertyOrdering"],
-]);
-
-const checkGemini: Checker = (wire) => {
-  const problems: string[] = [];
-  for (const v of visits(wire)) {
-    const s = v.schema;
-    problems.push(...common(wire, v), ...keywords(v, GEMINI_KEYWORDS));
-    if (Array.isArray(s.enum) && !s.enum.every((e) => typeof e === "string" || typeof e === "number")) {
-      problems.push(`${v.at}: enum of other than strings and numbers`);
-    }
-    if (s.format !== undefined && !["date-time", "date", "time"].includes(s.format as string)) {
-      problems.push(`${v.at}: format ${s.format}`);
-    }
-  }
-  if (hasCycle(refGraph(wire))) problems.push("recursive $defs");
-  if (JSON.stringify(wire).length > 50_000) problems.push("wire schema past the size guard");
-  return problems;
-};
-
-const CHECKERS: Readonly<Record<TargetName, Checker>> = {
-  openai: checkOpenAI,
-  anthropic: checkAnthropic,
-  gemini: checkGemini,
-};
 
 // ---- the sweep ------------------------------------------------------------
 
@@ -271,18 +60,18 @@ describe("the wire checkers", () => {
       additionalProperties: false,
       ...(defs ? { $defs: defs } : {}),
     });
-    expect(checkOpenAI(wire(open))).toEqual([
+    expect(CHECKERS.openai(wire(open))).toEqual([
       "/properties/arguments: object not closed",
       "/properties/arguments: not every property required",
     ]);
     const described = { description: "d", $ref: "#/$defs/x" };
-    expect(checkGemini(wire(described, { x: { type: "string", const: "c" } }))).toEqual([
+    expect(CHECKERS.gemini(wire(described, { x: { type: "string", const: "c" } }))).toEqual([
       "/properties/arguments: keywords beside $ref",
       "/$defs/x: keyword const",
     ]);
     const recursive = { x: { type: "array", items: { $ref: "#/$defs/x" } } };
-    expect(checkAnthropic(wire({ $ref: "#/$defs/x" }, recursive))).toEqual(["recursive $defs"]);
-    expect(checkAnthropic(wire({ type: "array", items: { type: "string" }, minItems: 2 }))).toEqual([
+    expect(CHECKERS.anthropic(wire({ $ref: "#/$defs/x" }, recursive))).toEqual(["recursive $defs"]);
+    expect(CHECKERS.anthropic(wire({ type: "array", items: { type: "string" }, minItems: 2 }))).toEqual([
       "/properties/arguments: minItems 2",
     ]);
   });

@@ -8,9 +8,9 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { STRICT_RULES } from "../../codec/testkit/strict-rules.js";
 import { resultText, strictMcpTools } from "../src/index.js";
 import { type Connected, connect, serverBin } from "./support/proxy.js";
-import { STRICT_RULES } from "./support/strict-rules.js";
 
 const FILESYSTEM = serverBin("@modelcontextprotocol/server-filesystem");
 

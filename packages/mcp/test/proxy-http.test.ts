@@ -8,9 +8,9 @@ import type { AddressInfo } from "node:net";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { compileCodec } from "@strictwire/codec";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { STRICT_RULES } from "../../codec/testkit/strict-rules.js";
 import { changingServer, ECHO } from "./fixtures/changing-server.mjs";
 import { connectProxy, runCli } from "./support/proxy.js";
-import { STRICT_RULES } from "./support/strict-rules.js";
 
 describe("mcp-proxy --url over Streamable HTTP", () => {
   let http: HttpServer;

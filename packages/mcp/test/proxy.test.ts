@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { type Tool, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { type Codec, compileCodec, TARGET_NAMES, type TargetName } from "@strictwire/codec";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { STRICT_RULES } from "../../codec/testkit/strict-rules.js";
 import { codecName } from "../src/index.js";
 import {
   CHANGING_SERVER,
@@ -21,7 +22,6 @@ import {
   until,
   upstreamPid,
 } from "./support/proxy.js";
-import { STRICT_RULES } from "./support/strict-rules.js";
 
 const FILESYSTEM = serverBin("@modelcontextprotocol/server-filesystem");
 const EVERYTHING = serverBin("@modelcontextprotocol/server-everything");

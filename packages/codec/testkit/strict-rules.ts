@@ -1,19 +1,12 @@
 /**
  * Each provider's documented strict subset, checked on a wire schema
- * independently of the codec's own limit code. A copy of the checkers in
- * packages/codec/test/targets.wire.test.ts, which keeps them private to that
- * file; the two should become one module in packages/codec/test/support.
+ * independently of the codec's own limit code: the codec's target sweep and
+ * the MCP proxy's tests hold every emitted wire schema to these.
  */
 import type { TargetName } from "@strictwire/codec";
+import { canonical } from "./same.js";
 
 type Json = Record<string, unknown>;
-
-function canonical(value: unknown): string {
-  if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "undefined";
-  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
-  const keys = Object.keys(value).sort();
-  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`).join(",")}}`;
-}
 
 // ---- walking a wire schema ------------------------------------------------
 
