@@ -135,7 +135,8 @@ export type Embedded =
  * The source with the resources it refers to (directly or through one another)
  * embedded under `$defs`, each with its absolute URI as `$id`: one compound
  * document that carries everything, so the bundle needs nothing else and
- * nothing is ever fetched. A document's own `$id` wins over its key; relative
+ * nothing is ever fetched. A document's own `$id` names it; a key that differs
+ * reaches it through an alias (a whole-document reference only); relative
  * keys and `$id`s resolve against the root's base. An embedded document's
  * `$schema` is dropped: the compound document is read in the root's dialect.
  */
@@ -153,6 +154,9 @@ export function embedResources(root: unknown, resources: SchemaResources): Embed
     const resource = asResource(key, doc, rootBase);
     if (!resource.ok) return resource;
     available.set(resource.uri, resource.schema);
+    // Keyed by one URI, named by another: the key still reaches it, through an alias.
+    if (resource.key !== undefined && resource.key !== resource.uri)
+      available.set(resource.key, { $id: resource.key, $ref: resource.uri });
   }
   const compound = cloneJson(root) as Record<string, unknown>;
   if (compound.$defs !== undefined && !isPlainObject(compound.$defs))
@@ -177,7 +181,7 @@ function asResource(
   key: string | undefined,
   doc: unknown,
   rootBase: string,
-): { ok: true; uri: string; schema: Record<string, unknown> } | { ok: false; reason: string } {
+): { ok: true; uri: string; key?: string; schema: Record<string, unknown> } | { ok: false; reason: string } {
   const what = key === undefined ? "a resource" : `resource ${JSON.stringify(key)}`;
   if (typeof doc !== "boolean" && !isPlainObject(doc)) return { ok: false, reason: `${what} is not a schema` };
   const schema: Record<string, unknown> =
@@ -192,7 +196,7 @@ function asResource(
   if (typeof schema.id === "string") delete schema.id;
   delete schema.$schema;
   schema.$id = uri;
-  return { ok: true, uri, schema };
+  return { ok: true, uri, ...(key === undefined ? {} : { key: keyBase }), schema };
 }
 
 /** Absolute URI without its fragment, or undefined when it is not a URI. */

@@ -44,4 +44,15 @@ describe("resources", () => {
     expect(carried).toContain("https://example.test/b.json");
     expect(carried).not.toContain("unused.json");
   });
+
+  it("a document keyed by one URI and naming itself by another is reached by both", () => {
+    const doc = { $id: "https://example.test/real.json", $defs: { bar: { type: "string" } }, $ref: "#/$defs/bar" };
+    const c = compileCodec(
+      { type: "object", properties: { s: { $ref: "https://example.test/key.json" } } },
+      { resources: { "https://example.test/key.json": doc } },
+    );
+    if (!c.ok) throw new Error(JSON.stringify(c.error));
+    expect(c.value.validate({ s: "a" }).ok).toBe(true);
+    expect(c.value.validate({ s: 1 }).ok).toBe(false);
+  });
 });
