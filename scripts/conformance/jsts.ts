@@ -1,13 +1,14 @@
 /**
- * JSON-Schema-Test-Suite, draft 2020-12 (optional/ included; remotes not
- * loaded: remote references are refused by design). Each group compiles with
- * openObjects "preserve"; a refused group's assertions are excluded under the
+ * JSON-Schema-Test-Suite, draft 2020-12 (optional/ included). The suite's
+ * remote documents (remotes/, served at http://localhost:1234/ in the suite's
+ * own runners) are handed to compile as `resources`, never fetched. Each group
+ * compiles with openObjects "preserve"; a refused group's assertions are excluded under the
  * refusal code. In a compiled group every valid instance must round-trip and
  * every invalid one must be refused by encode. An assertion on which the
  * codec's own validator disagrees with the suite is excluded as
  * "validator-disagrees" and listed: it is not a wire failure.
  */
-import { join } from "node:path";
+import { join, sep } from "node:path";
 import {
   bump,
   type Crash,
@@ -52,9 +53,20 @@ interface Group {
   tests: { description: string; data: unknown; valid: boolean }[];
 }
 
+/** The suite's remote documents, keyed by the URI its runners serve them at. */
+function remoteDocuments(corpora: string): Map<string, unknown> {
+  const dir = join(corpora, "json-schema-test-suite/remotes");
+  const out = new Map<string, unknown>();
+  for (const file of listFiles(dir, ".json")) {
+    out.set(`http://localhost:1234/${file.split(sep).join("/")}`, JSON.parse(readText(join(dir, file))));
+  }
+  return out;
+}
+
 export function runJsts(corpora: string, log: CaseLog, progress: ProgressSink): JstsSummary {
   const dir = join(corpora, "json-schema-test-suite/tests/draft2020-12");
   const files = listFiles(dir, ".json");
+  const resources = remoteDocuments(corpora);
   const s: JstsSummary = {
     groups: 0,
     assertions: 0,
@@ -96,7 +108,7 @@ export function runJsts(corpora: string, log: CaseLog, progress: ProgressSink): 
       s.groups++;
       s.assertions += group.tests.length;
       const where = { file, group: gi, description: group.description };
-      const compiled = tryCompile(group.schema, { openObjects: "preserve" });
+      const compiled = tryCompile(group.schema, { openObjects: "preserve", resources });
       if (compiled.kind === "refused") {
         s.groupsRefused++;
         exclude(file, compiled.code, group.tests.length);

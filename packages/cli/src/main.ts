@@ -14,7 +14,7 @@ import type { McpProxyFlags } from "./commands/mcp-proxy.js";
 import { EMIT_NAMES } from "./emit/emitter.js";
 import { EXIT_OK, EXIT_USAGE, type ExitCode, type Failure } from "./failure.js";
 import { type Io, processIo } from "./io.js";
-import { addCompileOptions, type CompileFlags, targetOption } from "./options.js";
+import { addCompileOptions, type CompileFlags, schemaDirOption, targetOption } from "./options.js";
 import { PROGRAM, Reporter } from "./report.js";
 import { colourAllowed } from "./style.js";
 
@@ -78,7 +78,8 @@ function buildProgram(io: Io, setExit: (code: ExitCode) => void): Command {
         "a schema file, or - or nothing for standard input; with --out-dir, files, directories or quoted globs",
       )
       .option("-o, --out <bundle.json>", "write the bundle to this file (default: standard output)")
-      .option("--out-dir <dir>", "compile many schemas, writing <dir>/<basename>.bundle.json for each"),
+      .option("--out-dir <dir>", "compile many schemas, writing <dir>/<basename>.bundle.json for each")
+      .addOption(schemaDirOption()),
     true,
   )
     .addOption(new Option("--emit <kind>", "what to write").choices(EMIT_NAMES).default("bundle"))

@@ -10,7 +10,16 @@ export interface CompileFlags {
   readonly openObjects?: "close" | "preserve";
   readonly factored?: boolean;
   readonly dialect?: "bfcl";
+  /** Documents read from --schema-dir, keyed by file name. */
+  readonly resources?: Readonly<Record<string, unknown>>;
 }
+
+/** compile's --schema-dir: the documents a schema may refer to, never fetched. */
+export const schemaDirOption = (): Option =>
+  new Option(
+    "--schema-dir <dir>",
+    "the *.json files of this directory are documents the schema may refer to: by file name relative to the schema's $id, or by their own $id",
+  );
 
 export const targetOption = (): Option =>
   new Option("--target <target>", "the provider whose strict mode the wire schema is for").choices(TARGET_NAMES);
@@ -57,5 +66,6 @@ export function compileOptions(flags: CompileFlags, fallbackName: string | undef
     ...(flags.openObjects !== undefined ? { openObjects: flags.openObjects } : {}),
     ...(flags.factored === true ? { factored: true } : {}),
     ...(flags.dialect !== undefined ? { dialect: flags.dialect } : {}),
+    ...(flags.resources !== undefined ? { resources: flags.resources } : {}),
   };
 }

@@ -1,4 +1,4 @@
-import { readFile, symlink, writeFile } from "node:fs/promises";
+import { mkdir, readFile, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import {
@@ -237,5 +237,30 @@ describe("compile usage and environment errors (exit 2)", () => {
     const run = await strictwire(["compile", schema, "--presence", "sometimes"]);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain("Allowed choices are tagged, compact");
+  });
+});
+
+describe("compile --schema-dir", () => {
+  test("a $ref to a file of the directory resolves, and the bundle carries that file", async () => {
+    const shared = join(dir, "shared");
+    await mkdir(shared);
+    await writeJson(join(shared, "common.json"), {
+      $defs: { Address: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } },
+    });
+    const schema = await writeJson(join(dir, "order.json"), {
+      type: "object",
+      properties: { to: { $ref: "common.json#/$defs/Address" } },
+      required: ["to"],
+    });
+    const refused = await strictwire(["compile", schema]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("remote-ref");
+    const run = await strictwire(["compile", schema, "--schema-dir", shared]);
+    expect(run.code).toBe(0);
+    const bundle = JSON.parse(run.stdout);
+    expect(JSON.stringify(bundle.source)).toContain("https://strictwire.invalid/common.json");
+    const missing = await strictwire(["compile", schema, "--schema-dir", join(dir, "nowhere")]);
+    expect(missing.code).not.toBe(0);
+    expect(missing.stdout + missing.stderr).not.toMatch(STACK);
   });
 });

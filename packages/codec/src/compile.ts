@@ -25,7 +25,7 @@ import { adapterFor } from "./schema/adapters.js";
 import { measureDocument, walkSchemas } from "./schema/draft.js";
 import { inPlaceLoop } from "./schema/loops.js";
 import { prepareSource } from "./schema/prepare.js";
-import { Resources } from "./schema/resources.js";
+import { embedResources, Resources, type SchemaResources } from "./schema/resources.js";
 import { checkSchemaLimits, TARGET_NAMES, type TargetName, targetProfile } from "./targets/index.js";
 import { toSpelling } from "./targets/spelling.js";
 import { metaValidator, toIssues } from "./validate/ajv.js";
@@ -48,6 +48,14 @@ export interface CompileOptions {
   readonly dialect?: "bfcl";
   /** The decoder's parse limits for this tool. */
   readonly limits?: Partial<ParseLimits>;
+  /**
+   * Other documents the schema refers to (`"$ref": "common.json#/$defs/Address"`),
+   * never fetched: a map or record from URI to schema, or a list of schemas with
+   * their own `$id`. Relative URIs resolve against the schema's `$id` (or the
+   * default base), so a key `"common.json"` answers that `$ref`. The ones the
+   * schema reaches are embedded in the bundle's source.
+   */
+  readonly resources?: SchemaResources;
 }
 
 /** Largest source document read, in JSON values, and its deepest nesting. */
@@ -90,11 +98,26 @@ export function compileCodec<T = unknown>(schema: unknown, options: CompileOptio
   return ok(library === undefined ? codec : (withStandardSchema(codec, library) as Codec<T>));
 }
 
-function compileInternal(schema: unknown, options: CompileOptions): Result<{ bundle: Bundle; validators: Validators }> {
+function compileInternal(given: unknown, options: CompileOptions): Result<{ bundle: Bundle; validators: Validators }> {
   const resolved = resolveOptions(options);
   if (!resolved.ok) return resolved;
   const { bundleOptions, name, limits } = resolved.value;
   const target = targetProfile(bundleOptions.target);
+
+  let schema = given;
+  if (options.resources !== undefined) {
+    const all = options.resources instanceof Map ? [...options.resources.values()] : options.resources;
+    const measured = measureDocument(all, MAX_SOURCE_NODES);
+    if (measured.capped || measured.depth > MAX_SOURCE_DEPTH)
+      return fail(
+        "schema-too-large",
+        "",
+        `the resources are beyond ${MAX_SOURCE_NODES} JSON values or ${MAX_SOURCE_DEPTH} levels`,
+      );
+    const embedded = embedResources(schema, options.resources);
+    if (!embedded.ok) return fail("invalid-options", "", embedded.reason);
+    schema = embedded.schema;
+  }
 
   const size = measureDocument(schema, MAX_SOURCE_NODES);
   if (size.capped) return fail("schema-too-large", "", `the schema has more than ${MAX_SOURCE_NODES} JSON values`);

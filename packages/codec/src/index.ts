@@ -44,6 +44,7 @@ export { type Inspection, type InspectOptions, inspect, type Size, type Sizes, t
 export type { Field, Node, Plan, Presence, RelaxedConstraint, UnionRule } from "./ir/nodes.js";
 export { loadBundle } from "./load.js";
 export { DEFAULT_PARSE_LIMITS, MAX_DEPTH_LIMIT, type ParseLimits, parseJson } from "./parse/parser.js";
+export type { SchemaResources } from "./schema/resources.js";
 export { codecFromModule, type LoadOptions, type PrecompiledValidators, standaloneModule } from "./standalone.js";
 // Targets: each provider's tool definition for a bundle, and the limits of a tool set sent together.
 export {

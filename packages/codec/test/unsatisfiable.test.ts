@@ -46,4 +46,18 @@ describe("parts no value satisfies", () => {
     expect(refused.ok).toBe(false);
     if (!refused.ok) expect(refused.error.code).toBe("unsupported-schema");
   });
+
+  it("an optional member whose parts have no type in common is never present; a required one is refused", () => {
+    const c = compileCodec({ properties: { x: { allOf: [{ type: "string" }, { type: "integer" }] } } });
+    if (!c.ok) throw new Error(JSON.stringify(c.error));
+    expect(c.value.bundle.plan.relaxed.some((r) => r.path === "/properties/x")).toBe(true);
+    expect(c.value.encode({}).ok).toBe(true);
+    expect(c.value.encode({ x: 1 }).ok).toBe(false);
+    expect(c.value.decode('{"arguments":{}}')).toEqual({ ok: true, value: {} });
+    const required = compile({
+      properties: { x: { allOf: [{ type: "string" }, { type: "integer" }] } },
+      required: ["x"],
+    });
+    expect(required.ok).toBe(false);
+  });
 });

@@ -2,7 +2,7 @@
  * compile: schema -> bundle. One schema goes to -o or stdout; many go to
  * --out-dir, one bundle each, named after the schema file.
  */
-import { mkdir } from "node:fs/promises";
+import { mkdir, readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { type Bundle, compile, type RelaxedConstraint } from "@strictwire/codec";
 import { guardInputs, writeAtomic } from "../atomic.js";
@@ -13,22 +13,26 @@ import {
   EXIT_REJECTED,
   EXIT_USAGE,
   type ExitCode,
+  errorCode,
   type Failure,
   fromCodec,
+  notFound,
   type Outcome,
   succeed,
   systemReason,
+  unreadable,
   usage,
   writeFailed,
 } from "../failure.js";
 import { bytes, plural } from "../format.js";
-import { type Input, parseDocument, readInput } from "../input.js";
+import { type Input, parseDocument, readInput, readPath } from "../input.js";
 import { stem, toolNameFor } from "../names.js";
 import { type CompileFlags, compileOptions } from "../options.js";
 import { progress } from "../progress.js";
 import { failureLine, PROGRAM, type Reporter } from "../report.js";
 
 export interface CompileCommandFlags extends CompileFlags {
+  readonly schemaDir?: string;
   readonly out?: string;
   readonly outDir?: string;
   readonly emit: EmitName;
@@ -51,9 +55,15 @@ interface Compiled {
 
 export async function runCompile(
   inputs: readonly string[],
-  flags: CompileCommandFlags,
+  given: CompileCommandFlags,
   reporter: Reporter,
 ): Promise<ExitCode> {
+  let flags = given;
+  if (given.schemaDir !== undefined) {
+    const resources = await readSchemaDir(given.schemaDir);
+    if (!resources.ok) return reporter.fail(resources.error);
+    flags = { ...given, resources: resources.value };
+  }
   const emitter = emitterFor(flags.emit);
   if (flags.out !== undefined && flags.outDir !== undefined) {
     return reporter.fail(usage("give -o (one output file) or --out-dir (one file per schema), not both").error);
@@ -204,6 +214,32 @@ function reportMany(results: readonly ItemResult[], reporter: Reporter): ExitCod
 }
 
 // ---- shared --------------------------------------------------------------
+
+/**
+ * --schema-dir: every `*.json` file of the directory (not `*.bundle.json`, no
+ * recursion), keyed by its file name. The codec resolves a key against the
+ * schema's own `$id` (so `"$ref": "common.json#/…"` finds `common.json` beside
+ * it) and also knows a document by its own `$id`.
+ */
+async function readSchemaDir(dir: string): Promise<Outcome<Record<string, unknown>>> {
+  let names: string[];
+  try {
+    // Directories are not documents, whatever their names.
+    names = (await readdir(dir, { withFileTypes: true })).filter((e) => !e.isDirectory()).map((e) => e.name);
+  } catch (error) {
+    return errorCode(error) === "ENOENT" ? notFound(dir) : unreadable(dir, systemReason(error));
+  }
+  const resources: Record<string, unknown> = {};
+  for (const name of names.sort()) {
+    if (!name.endsWith(".json") || name.endsWith(".bundle.json")) continue;
+    const input = await readPath(join(dir, name));
+    if (!input.ok) return input;
+    const document = parseDocument(input.value);
+    if (!document.ok) return document;
+    resources[name] = document.value;
+  }
+  return succeed(resources);
+}
 
 function buildOutput(input: Input, flags: CompileFlags, emitter: Emitter): Outcome<{ bundle: Bundle; text: string }> {
   const schema = parseDocument(input);

@@ -300,7 +300,7 @@ class Builder {
   private plainOrMerged(plain: View[], pointer: string): Node {
     const merged = mergeViews(plain);
     if (merged === undefined)
-      throw new Refusal("unsupported-schema", pointer, "the parts of this allOf have no type in common");
+      throw new Refusal("unsupported-schema", pointer, "the parts of this allOf have no type in common", true);
     if (isPlainObject(merged.schema)) return this.plain(merged, merged.schema);
     return this.node(merged);
   }
@@ -630,7 +630,7 @@ class Builder {
       return this.node({ schema: sub, pointers: [parts?.[0]?.pointers[0] ?? at] });
     const merged = mergeViews(parts);
     if (merged === undefined)
-      throw new Refusal("unsupported-schema", at, "the parts of this member have no type in common");
+      throw new Refusal("unsupported-schema", at, "the parts of this member have no type in common", true);
     return this.node(merged);
   }
 

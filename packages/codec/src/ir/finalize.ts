@@ -15,8 +15,6 @@ import { Refusal } from "./refusal.js";
 
 /** Nested definitions followed at most while settling: a longer chain is a schema bomb. */
 const MAX_CHAIN = 1000;
-/** Hops through definitions that are nothing but a reference to another. */
-const MAX_ALIAS_HOPS = 64;
 
 export interface FinalizeOptions {
   readonly presence: Presence;
@@ -91,19 +89,31 @@ export function finalizePlan(plan: Plan, options: FinalizeOptions): Plan {
   return { ...plan, root, defs };
 }
 
-/** A definition that only points at another must reach structure: a pure cycle has no wire form. */
+/**
+ * A definition that only points at another must reach structure: a pure cycle
+ * has no wire form. Linear in the number of definitions, whatever the chains'
+ * lengths: each definition is walked once, and a chain stops at one known to reach structure.
+ */
 function checkAliases(defs: Readonly<Record<string, Node>>): void {
-  for (const name of Object.keys(defs)) {
-    let node: Node | undefined = defs[name];
-    for (let hops = 0; node?.kind === "ref"; hops++) {
-      if (hops > MAX_ALIAS_HOPS) {
+  const reaches = new Set<string>();
+  for (const start of Object.keys(defs)) {
+    const path: string[] = [];
+    const onPath = new Set<string>();
+    let name: string | undefined = start;
+    while (name !== undefined && !reaches.has(name)) {
+      if (onPath.has(name)) {
+        const cycle = [...path.slice(path.indexOf(name)), name].join(" -> ");
         throw new Refusal(
           "unsupported-schema",
           "",
-          `definition ${name} is a chain of references with no schema behind it`,
+          `definitions ${cycle} only refer to one another, with no schema behind them`,
         );
       }
-      node = defs[node.def];
+      path.push(name);
+      onPath.add(name);
+      const node: Node | undefined = defs[name];
+      name = node?.kind === "ref" ? node.def : undefined;
     }
+    for (const walked of path) reaches.add(walked);
   }
 }

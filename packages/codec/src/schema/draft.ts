@@ -27,8 +27,10 @@ export type DialectResult =
 
 /**
  * Without $schema: 2020-12 when a modern keyword appears, draft-04 when a
- * boolean exclusiveMinimum/Maximum does, draft-07 otherwise (what most
- * real-world tool schemas are written against).
+ * boolean exclusiveMinimum/Maximum does or when draft-04's `id` (a string, in
+ * a keyword position) appears and no `$id` does, draft-07 otherwise (what most
+ * real-world tool schemas are written against). A property named `id` is not
+ * a keyword: the walk visits subschemas only, never the `properties` map itself.
  */
 export function detectDialect(schema: unknown): DialectResult {
   if (isPlainObject(schema) && typeof schema.$schema === "string") {
@@ -38,12 +40,16 @@ export function detectDialect(schema: unknown): DialectResult {
   }
   let modern = false;
   let draft04 = false;
+  let oldId = false;
+  let newId = false;
   walkSchemas(schema, (node) => {
     for (const key of Object.keys(node)) if (MODERN_KEYWORDS.has(key)) modern = true;
     if (typeof node.exclusiveMinimum === "boolean" || typeof node.exclusiveMaximum === "boolean") draft04 = true;
+    if (typeof node.id === "string") oldId = true;
+    if (node.$id !== undefined) newId = true;
   });
   if (modern) return { ok: true, dialect: "2020-12" };
-  return { ok: true, dialect: draft04 ? "draft-04" : "draft-07" };
+  return { ok: true, dialect: draft04 || (oldId && !newId) ? "draft-04" : "draft-07" };
 }
 
 export function familyOf(dialect: Dialect): ValidatorFamily {

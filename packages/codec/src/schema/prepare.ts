@@ -36,6 +36,7 @@ export function prepareSource(source: unknown, adapter?: Adapter): Prepared {
   walkSchemas(schema, (node) => {
     delete node.$async;
   });
+  schema = avoidAjvIdTraps(schema);
   let id = SOURCE_ID;
   if (isPlainObject(schema)) {
     const own = typeof schema.$id === "string" ? schema.$id : undefined;
@@ -46,4 +47,54 @@ export function prepareSource(source: unknown, adapter?: Adapter): Prepared {
     ok: true,
     value: { schema: schema as Record<string, unknown> | boolean, dialect, family: familyOf(dialect), id },
   };
+}
+
+const DEFINITION_MAPS = ["$defs", "definitions"] as const;
+
+/**
+ * Two shapes ajv 8 cannot compile, rewritten into ones that mean the same:
+ * - `$id` beside `$ref` in one subschema: ajv resolves the `$ref` against that
+ *   very `$id` and recurses until the stack overflows. The `$ref` moves into an
+ *   `allOf` of its own; it still resolves against the `$id` (2019-09 and later
+ *   read it so, and so does the IR builder).
+ * - a definition named `$id`: ajv takes the definitions map for a schema with an
+ *   `$id` while following any pointer through it. The definition is renamed
+ *   and every `$ref` pointer naming it follows.
+ */
+function avoidAjvIdTraps(schema: unknown): unknown {
+  const maps: Record<string, unknown>[] = [];
+  walkSchemas(schema, (node) => {
+    if (typeof node.$ref === "string" && typeof node.$id === "string") {
+      node.allOf = [...(Array.isArray(node.allOf) ? node.allOf : []), { $ref: node.$ref }];
+      delete node.$ref;
+    }
+    for (const keyword of DEFINITION_MAPS) {
+      const defs = node[keyword];
+      if (isPlainObject(defs) && Object.hasOwn(defs, "$id")) maps.push(defs);
+    }
+  });
+  if (maps.length === 0) return schema;
+  let fresh = "$id_";
+  while (maps.some((defs) => Object.hasOwn(defs, fresh))) fresh += "_";
+  for (const defs of maps) {
+    defs[fresh] = defs.$id;
+    delete defs.$id;
+  }
+  walkSchemas(schema, (node) => {
+    if (typeof node.$ref === "string") node.$ref = renamePointer(node.$ref, fresh);
+  });
+  return schema;
+}
+
+/** `…#/$defs/$id/…` to `…#/$defs/<fresh>/…`. */
+function renamePointer(ref: string, fresh: string): string {
+  const hash = ref.indexOf("#");
+  if (hash < 0 || ref[hash + 1] !== "/") return ref;
+  const tokens = ref.slice(hash + 2).split("/");
+  for (let i = 1; i < tokens.length; i++) {
+    const keyword = tokens[i - 1];
+    if ((keyword === "$defs" || keyword === "definitions") && (tokens[i] === "$id" || tokens[i] === "%24id"))
+      tokens[i] = fresh;
+  }
+  return `${ref.slice(0, hash)}#/${tokens.join("/")}`;
 }

@@ -50,8 +50,17 @@ describe("finalizePlan", () => {
     expect(out).not.toBe(given);
   });
 
-  test("a definition that is only a chain of references is refused", () => {
+  test("definitions that only refer to one another are refused, naming the cycle", () => {
     const defs: Record<string, Node> = { A: { kind: "ref", def: "B" }, B: { kind: "ref", def: "A" } };
     expect(() => finalizePlan(plan({ kind: "ref", def: "A" }, defs), options("tagged"))).toThrow(Refusal);
+    expect(() => finalizePlan(plan({ kind: "ref", def: "A" }, defs), options("tagged"))).toThrow(/A -> B -> A/);
+  });
+
+  test("a chain of any length of aliases with a schema at its end is kept", () => {
+    const defs: Record<string, Node> = { [`a${500}`]: int };
+    for (let i = 0; i < 500; i++) defs[`a${i}`] = { kind: "ref", def: `a${i + 1}` };
+    const out = finalizePlan(plan({ kind: "ref", def: "a0" }, defs), options("tagged"));
+    expect(out.defs.a500).toEqual(int);
+    expect(out.defs.a0).toEqual({ kind: "ref", def: "a1" });
   });
 });
