@@ -1,15 +1,13 @@
 /** The compile flags, shared by compile and inspect, and their translation into CompileOptions. */
-import { type CompileOptions, TARGET_NAMES, type TargetName } from "@strictwire/codec";
+import { type CompileOptions, TARGET_NAMES } from "@strictwire/codec";
 import { type Command, Option } from "commander";
 
-export interface CompileFlags {
-  readonly name?: string;
-  readonly description?: string;
-  readonly target?: TargetName;
-  readonly presence?: "tagged" | "compact";
-  readonly openObjects?: "close" | "preserve";
-  readonly factored?: boolean;
-  readonly dialect?: "bfcl";
+/** The flags carry compile's own options by name (one definition), with --schema-dir's documents. */
+export interface CompileFlags
+  extends Pick<
+    CompileOptions,
+    "name" | "description" | "target" | "presence" | "openObjects" | "factored" | "dialect"
+  > {
   /** Documents read from --schema-dir, keyed by file name. */
   readonly resources?: Readonly<Record<string, unknown>>;
 }
