@@ -79,9 +79,7 @@ describe("examples", { timeout: 120_000 }, () => {
     expect(out).toContain("tool update_contact strict=true");
     // .optional() email left out stays absent; .nullable() phone arrives as null.
     expect(out).toContain('execute update_contact received {"id":"ada","phone":null}\n');
-    expect(out).toMatch(
-      /call_Ag2XcV5bN7mQ1wE3rT9yU4iO\n +-> The arguments were rejected \(duplicate-key at \/arguments\/id\)/,
-    );
+    expect(out).toMatch(/call_Ag2XcV5bN7mQ1wE3rT9yU4iO\n +-> The arguments were rejected \(duplicate-key at \/id\)/);
     expect(out).toMatch(/call_Ag3PlK8jH6gF4dS2aZ0xC7vB\n +-> .*not acceptable: \/id: contact ids are lower case/);
     expect(out).not.toContain('received {"id":"Grace"');
     expect(out).toContain("answer: I cleared Ada's phone number");

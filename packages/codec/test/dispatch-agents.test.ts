@@ -33,7 +33,7 @@ describe("strictTool", () => {
     if (!made.ok) throw new Error(made.error.message);
     const before = received.length;
     const out = await made.value.invoke({}, '{"arguments":{"at":"07:00","at":"08:00","label":{"state":"absent"}}}');
-    expect(out).toMatch(/duplicate-key at \/arguments\/at/);
+    expect(out).toMatch(/duplicate-key at \/at\)/);
     expect(received.length).toBe(before);
   });
 
