@@ -57,7 +57,7 @@ describe("presence without an extra level: inline tags, and the minimal spelling
       wire: { s: { state: "present", tz: "UTC", theme: { state: "absent" } } },
       back: { ok: true, value: { s: { tz: "UTC" } } },
     });
-    const present = (wire(node).properties as Record<string, { anyOf: Record<string, unknown>[] }>).s.anyOf[1];
+    const present = (wire(node).properties as Record<string, { anyOf: Record<string, unknown>[] }>).s?.anyOf[1];
     // The present form is the object itself with `state` first: one object level, not two.
     expect(present).toMatchObject({ type: "object", required: ["state", "tz", "theme"], additionalProperties: false });
     expect(Object.keys(present?.properties as object)).toEqual(["state", "tz", "theme"]);
