@@ -55,16 +55,19 @@ function isBundle(doc: unknown): boolean {
 }
 
 const changesOptions = (flags: CompileFlags): boolean =>
-  [flags.target, flags.presence, flags.openObjects, flags.dialect, flags.factored].some((v) => v !== undefined);
+  [flags.target, flags.presence, flags.tags, flags.openObjects, flags.dialect, flags.factored].some(
+    (v) => v !== undefined,
+  );
 
 /** The options a bundle was compiled with, to recompile it with some of them changed. */
 function baseOptions(bundle: Bundle): CompileOptions {
-  const { target, presence, openObjects, factored, dialect } = bundle.options;
+  const { target, presence, tags, openObjects, factored, dialect } = bundle.options;
   return {
     name: bundle.name,
     ...(bundle.description !== undefined ? { description: bundle.description } : {}),
     target,
     presence,
+    tags,
     openObjects,
     factored,
     ...(dialect !== undefined ? { dialect } : {}),

@@ -31,6 +31,7 @@ function header(i: Inspection, style: Style): string {
   const facts = [
     o.target,
     `presence ${presence}`,
+    ...(o.tags === "minimal" ? ["tags minimal"] : []),
     `open objects ${o.openObjects}`,
     ...(o.factored ? ["factored"] : []),
     ...(o.dialect !== undefined ? [`dialect ${o.dialect}`] : []),
@@ -125,6 +126,8 @@ function memberText(node: TravelNode): string {
       return "optional, compact (null = absent)";
     case "native":
       return "optional, native";
+    case "inline":
+      return "optional, tag inline";
     default:
       return "optional, tagged";
   }
