@@ -8,6 +8,7 @@ import {
   type CompileOptions,
   checkToolSet,
   compile,
+  compileCodec,
   describeFinding,
   type TargetName,
   toolDefinition,
@@ -71,6 +72,34 @@ describe("openai per-schema limits", () => {
       const compiled = compile(schema, { target: "openai", ...options });
       expect(compiled.ok, JSON.stringify(options)).toBe(true);
     }
+  });
+
+  it("fit a tag that would cross the limit by sending that member compact, where null is free", () => {
+    // Level 10 holds optional scalars: their tags would be level 11.
+    let schema: Json = object({ leaf: { type: "string" }, note: { type: ["string", "null"] } }, []);
+    for (let i = 0; i < 9; i++) schema = object({ [`l${i}`]: schema }, []);
+    const refused = compile(schema, { target: "openai" });
+    // `note` admits null, so only its tag can say "absent": the schema cannot fit.
+    expect(refused.ok ? "compiled" : refused.error.message).toMatch(/maxNesting: tool: 11 levels/);
+    const leafOnly: Json = JSON.parse(JSON.stringify(schema).replace(',"note":{"type":["string","null"]}', ""));
+    const compiled = compileCodec(leafOnly, { target: "openai" });
+    if (!compiled.ok) throw new Error(compiled.error.message);
+    let node = compiled.value.bundle.plan.root;
+    for (let i = 8; i >= 0; i--) {
+      if (node.kind !== "object") throw new Error("expected an object");
+      expect(node.fields[0]?.presence, `l${i}`).toBe("inline");
+      node = node.fields[0]!.node;
+    }
+    expect(node.kind === "object" && node.fields[0]?.presence).toBe("compact");
+    // Exact both ways: absent and present at the deepest level.
+    let value: Json = { leaf: "x" };
+    for (let i = 0; i < 9; i++) value = { [`l${i}`]: value };
+    const wire = compiled.value.encode(value);
+    if (!wire.ok) throw new Error(wire.error.message);
+    expect(compiled.value.decode(JSON.stringify(wire.value))).toStrictEqual({ ok: true, value });
+    const empty = JSON.parse(JSON.stringify(value).replace('{"leaf":"x"}', "{}"));
+    const emptyWire = compiled.value.encode(empty);
+    expect(emptyWire.ok && JSON.stringify(emptyWire.value)).toContain('{"state":"present","leaf":null}');
   });
 
   it("refuse more than 120,000 characters of names and enum values", () => {

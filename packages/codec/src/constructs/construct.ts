@@ -57,6 +57,12 @@ export interface Construct<N extends Node = Node> {
   wireTypes(node: N, defs: Defs, seen: Set<string>): readonly JsonType[];
   /** Whether decoding returns the wire value unchanged ("no" is always safe). */
   identity(node: N, defs: Defs): boolean;
+  /**
+   * Object levels its wire form puts around its children (an object 1, a map's
+   * entry 1, a mixed object's `fields`/entries 2, a tagged union 1), for the
+   * depth budget; absent means none.
+   */
+  levels?(node: N): number;
   /** Decisions that need the settled children (a union's rule), made once at compile. */
   settle?(node: N, defs: Defs, unsettled: ReadonlySet<string>): N;
   /** One step of translating a wire pointer to an original one; undefined stops there. */

@@ -111,6 +111,7 @@ export function entryStep(entries: unknown, tokens: readonly string[], i: number
 }
 
 export const map: Construct<MapNode> = {
+  levels: () => 1,
   kind: "map",
   children: (node) => [{ node: node.value, at: "{}" }],
   mapChildren(node, f) {

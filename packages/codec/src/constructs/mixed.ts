@@ -64,6 +64,7 @@ function decodeMixed(node: MixedNode, wire: unknown, ctx: WalkContext): unknown 
 }
 
 export const mixed: Construct<MixedNode> = {
+  levels: () => 2,
   kind: "mixed",
   children: (node) => [...node.fields.map(fieldChild), { node: node.value, at: "{}" }],
   mapChildren(node, f) {

@@ -87,6 +87,7 @@ function decodeObject(node: ObjectNode, wire: unknown, ctx: WalkContext): unknow
 }
 
 export const object: Construct<ObjectNode> = {
+  levels: () => 1,
   kind: "object",
   children: (node) => node.fields.map(fieldChild),
   mapChildren(node, f) {

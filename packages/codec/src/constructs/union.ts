@@ -257,6 +257,7 @@ function unionTravels(rule: UnionRule): string {
 }
 
 export const union: Construct<UnionNode> = {
+  levels: (node) => (node.rule.by === "tag" ? 1 : 0),
   kind: "union",
   inPlace: true,
   children: (node) => node.branches.map((b, i) => ({ node: b, at: `|${i}` })),

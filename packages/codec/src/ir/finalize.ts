@@ -10,6 +10,7 @@
  */
 
 import type { Child, NodeKinds } from "./children.js";
+import { fitDepth } from "./depth.js";
 import type { Field, Node, Plan, Presence } from "./nodes.js";
 import { Refusal } from "./refusal.js";
 
@@ -23,6 +24,7 @@ export interface FinalizeOptions {
   readonly target: {
     readonly presence: Presence;
     readonly toolSet: { readonly maxOptionalParameters?: number };
+    readonly limits?: { readonly maxNesting?: number };
   };
   /** What the walk needs of each node kind (the constructs registry). */
   readonly kinds: NodeKinds;
@@ -93,7 +95,7 @@ export function finalizePlan(plan: Plan, options: FinalizeOptions): Plan {
   for (const name of Object.keys(plan.defs)) settleDef(name);
   // Providers take only an object at the top: an object root is the wire value itself, anything else is wrapped.
   const envelope = root.kind === "object" || root.kind === "mixed" ? "bare" : "arguments";
-  return { ...plan, root, envelope, defs };
+  return fitDepth({ ...plan, root, envelope, defs }, options.target.limits?.maxNesting, kinds);
 }
 
 /**
