@@ -7,6 +7,7 @@
 import type { Bundle } from "./bundle/bundle.js";
 import { ABSENT, type EncodeContext, FAIL, type WalkContext } from "./constructs/context.js";
 import { decodeNode, encodeNode } from "./constructs/registry.js";
+import { type CompiledDecoder, compileDecoder, type DecodeState } from "./decode/compiled.js";
 import { type StandardCodecProps, standardProps } from "./dispatch/standard.js";
 import { type CodecError, type ErrorCode, fail, type Issue, ok, type Result } from "./errors.js";
 import { bestMatch, explain } from "./feedback/diagnose.js";
@@ -14,7 +15,8 @@ import { feedbackText, messageText, publicIssue } from "./feedback/format.js";
 import type { UnionNode } from "./ir/nodes.js";
 import { dedupeIssues, describeIssues } from "./issues.js";
 import { jsonTypeOf } from "./json.js";
-import { MAX_DEPTH_LIMIT, type ParseLimits, parseJson } from "./parse/parser.js";
+import { namesOnce, parsedForWalk } from "./parse/native.js";
+import { exceedsUtf8Bytes, MAX_DEPTH_LIMIT, type ParseLimits, parseJson } from "./parse/parser.js";
 import { measureValue } from "./value-limits.js";
 import { NO_ARGUMENTS, unwrap, wrap } from "./wire/assemble.js";
 import { originalPath } from "./wire/paths.js";
@@ -34,6 +36,11 @@ export interface DecodeOptions {
    * when debugging a bundle.
    */
   readonly checkWireSchema?: boolean;
+  /**
+   * Decode with the interpreted plan walk only, the reference the generated
+   * decoder is held to; slower, the same results.
+   */
+  readonly interpreted?: boolean;
 }
 
 /**
@@ -53,10 +60,14 @@ export interface Checks {
 export class Codec<T = unknown> {
   readonly name: string;
   readonly limits: ParseLimits;
+  /** The generated decoder, made on first use; null where code cannot be generated (the interpreted walk then runs). */
+  private generated: CompiledDecoder | null | undefined;
 
   constructor(
     readonly bundle: Bundle,
     private readonly validators: Checks,
+    /** A generated decoder a module carries as code, so that none is generated at load. */
+    private readonly precompiled?: CompiledDecoder,
   ) {
     this.name = bundle.name;
     this.limits = bundle.limits;
@@ -81,6 +92,10 @@ export class Codec<T = unknown> {
   }
 
   private decodeWithin(raw: RawArguments, limits: ParseLimits, options: DecodeOptions): Result<T> {
+    if (typeof raw === "string" && options.checkWireSchema !== true && options.interpreted !== true) {
+      const value = this.decodeGenerated(raw, limits);
+      if (value !== FAIL) return ok(value as T);
+    }
     let wire: unknown;
     if (typeof raw === "string" || raw instanceof Uint8Array) {
       const parsed = parseJson(raw, limits);
@@ -122,6 +137,43 @@ export class Codec<T = unknown> {
   }
 
   /** The wire value for `value`: what a model would write (the arguments object itself, or `{"arguments": …}` for a non-object root). */
+  /**
+   * The generated decoder's one pass: parse limits, wire structure and the
+   * rebuilt value together, then the contract. FAIL for anything it does not
+   * accept outright; the interpreted path then decides, so every refusal is
+   * worded by one path only.
+   */
+  private decodeGenerated(text: string, limits: ParseLimits): unknown {
+    const decoder = this.decoder();
+    if (decoder === null || exceedsUtf8Bytes(text, limits.maxBytes)) return FAIL;
+    const parsed = parsedForWalk(text);
+    if (parsed === undefined) return FAIL;
+    // Written out member by member: one object shape for every call keeps the generated code monomorphic.
+    const state: DecodeState = {
+      maxNodes: limits.maxNodes,
+      maxDepth: limits.maxDepth,
+      checkStrings: parsed.checkStrings,
+      nodes: 1,
+      members: 0,
+      limits,
+    };
+    const value = decoder(parsed.root, state);
+    if (value === FAIL || !namesOnce(text, parsed.root as object, state.members)) return FAIL;
+    return this.validators.checkSource(value) === undefined ? value : FAIL;
+  }
+
+  private decoder(): CompiledDecoder | null {
+    if (this.generated === undefined) {
+      try {
+        this.generated = this.precompiled ?? compileDecoder(this.bundle.plan);
+      } catch {
+        // No code generation here (a policy that forbids it): the interpreted walk decodes alone.
+        this.generated = null;
+      }
+    }
+    return this.generated;
+  }
+
   encode(value: T): Result<WireValue> {
     return guarded(() => this.encodeUnguarded(value));
   }

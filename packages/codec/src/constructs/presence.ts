@@ -9,6 +9,8 @@
  * With `tags: "minimal"` the tags are spelled {} for absent and {"value": W}
  * (inline: W itself) for present; the two still differ by their members.
  */
+
+import { assign, type DecodeEmitter, literal, openObject } from "../decode/emitter.js";
 import type { Field } from "../ir/nodes.js";
 import { isPlainObject, type JsonObject } from "../json.js";
 import type { PathStep } from "./construct.js";
@@ -197,4 +199,45 @@ export function fieldStep(
     return { token: name, node: field.node, value: undefined, next: tokens.length };
   }
   return { token: name, node: field.node, value: member, next };
+}
+
+/**
+ * The generated decode of one member of the object `w` (depth `d`) into `o`,
+ * counting it in `seen`: the same forms `decodeField` accepts, each tag
+ * checked as the parser checks a container.
+ */
+export function emitFieldDecode(field: Field, e: DecodeEmitter): string {
+  const name = literal(field.name);
+  const child = e.fn(field.node);
+  const set = (value: string) => assign("o", field.name, value);
+  const decoded = (value: string, depth: string) =>
+    `{ const v = ${child}(${value}, ${depth}, s); if (v === F) return F; ${set("v")} }`;
+  if (!field.optional) return `if (!H(w, ${name})) return F;\nseen++;\n${decoded(`w[${name}]`, "d + 1")}`;
+  const member = `if (!H(w, ${name})) return F;\nseen++;\nconst t = w[${name}];`;
+  switch (field.presence) {
+    case "native":
+      return `if (H(w, ${name})) { seen++; ${decoded(`w[${name}]`, "d + 1")} }`;
+    case "compact":
+      return `{ ${member}\nif (t !== null) ${decoded("t", "d + 1")} }`;
+    case "inline":
+      if (minimal(field)) {
+        return `{ ${member}\nif (typeof t !== "object" || t === null || A(t)) return F;
+if (K(t).length === 0) { if (d + 1 > s.maxDepth) return F; } else ${decoded("t", "d + 1")} }`;
+      }
+      return `{ ${member}\nif (typeof t !== "object" || t === null || A(t)) return F;
+if (t.state === "absent") {
+if (d + 1 > s.maxDepth || K(t).length !== 1) return F;
+s.nodes += 1; s.members += 1;
+if (s.nodes > s.maxNodes) return F;
+} else { const v = ${e.inlineFn(field.node)}(t, d + 1, s); if (v === F) return F; ${set("v")} } }`;
+    default: {
+      const present = minimal(field)
+        ? 'tn === 1 && H(t, "value")'
+        : 't.state === "present" && tn === 2 && H(t, "value")';
+      const absent = minimal(field) ? "tn === 0" : 't.state === "absent" && tn === 1';
+      return `{ ${member}\n${openObject("t", "d + 1", "tn")}
+if (${present}) ${decoded("t.value", "d + 2")}
+else if (!(${absent})) return F; }`;
+    }
+  }
 }
