@@ -122,7 +122,7 @@ const keys = new Set();
 for (let i = 0; i < n; i++) {
 const t = w[i];
 ${openObject("t", "d + 1", "tn")}
-if (tn !== 2 || !H(t, "value")) return F;
+if (tn !== 2 || t.value === undefined) return F;
 const key = t.key;
 if (typeof key !== "string" || (s.checkStrings && !WF(key)) || keys.has(key)) return F;
 keys.add(key);

@@ -10,7 +10,7 @@
  * (inline: W itself) for present; the two still differ by their members.
  */
 
-import { assign, type DecodeEmitter, literal, openObject } from "../decode/emitter.js";
+import { assign, type DecodeEmitter, literal, openObject, readMember } from "../decode/emitter.js";
 import type { Field } from "../ir/nodes.js";
 import { isPlainObject, type JsonObject } from "../json.js";
 import type { PathStep } from "./construct.js";
@@ -212,8 +212,8 @@ export function emitFieldDecode(field: Field, e: DecodeEmitter): string {
   const set = (value: string) => assign("o", field.name, value);
   const decoded = (value: string, depth: string) =>
     `{ const v = ${child}(${value}, ${depth}, s); if (v === F) return F; ${set("v")} }`;
-  if (!field.optional) return `if (!H(w, ${name})) return F;\nseen++;\n${decoded(`w[${name}]`, "d + 1")}`;
-  const member = `if (!H(w, ${name})) return F;\nseen++;\nconst t = w[${name}];`;
+  const member = `${readMember("w", field.name, "t")}\nseen++;`;
+  if (!field.optional) return `{ ${member}\n${decoded("t", "d + 1")} }`;
   switch (field.presence) {
     case "native":
       return `if (H(w, ${name})) { seen++; ${decoded(`w[${name}]`, "d + 1")} }`;
@@ -222,19 +222,23 @@ export function emitFieldDecode(field: Field, e: DecodeEmitter): string {
     case "inline":
       if (minimal(field)) {
         return `{ ${member}\nif (typeof t !== "object" || t === null || A(t)) return F;
-if (K(t).length === 0) { if (d + 1 > s.maxDepth) return F; } else ${decoded("t", "d + 1")} }`;
+let tn = 0;
+for (const _ in t) tn++;
+if (tn === 0) { if (d + 1 > s.maxDepth) return F; } else ${decoded("t", "d + 1")} }`;
       }
       return `{ ${member}\nif (typeof t !== "object" || t === null || A(t)) return F;
 if (t.state === "absent") {
-if (d + 1 > s.maxDepth || K(t).length !== 1) return F;
+let tn = 0;
+for (const _ in t) tn++;
+if (d + 1 > s.maxDepth || tn !== 1) return F;
 s.nodes += 1; s.members += 1;
 if (s.nodes > s.maxNodes) return F;
 } else { const v = ${e.inlineFn(field.node)}(t, d + 1, s); if (v === F) return F; ${set("v")} } }`;
     default: {
       const present = minimal(field)
-        ? 'tn === 1 && H(t, "value")'
-        : 't.state === "present" && tn === 2 && H(t, "value")';
-      const absent = minimal(field) ? "tn === 0" : 't.state === "absent" && tn === 1';
+        ? "tn === 1 && t.value !== undefined"
+        : 'tn === 2 && t.state === "present" && t.value !== undefined';
+      const absent = minimal(field) ? "tn === 0" : 'tn === 1 && t.state === "absent"';
       return `{ ${member}\n${openObject("t", "d + 1", "tn")}
 if (${present}) ${decoded("t.value", "d + 2")}
 else if (!(${absent})) return F; }`;

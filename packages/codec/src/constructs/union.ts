@@ -267,12 +267,18 @@ function emitUnionDecode(node: UnionNode, e: DecodeEmitter): string {
   const here = e.index(node);
   const call = (i: number, value: string, depth: string) => `${e.fn(node.branches[i]!)}(${value}, ${depth}, s)`;
   switch (rule.by) {
-    case "same":
-      return `return X(${here}, w, d, s);`;
+    case "same": {
+      // Each branch decodes as the identity: the first that takes the value, its counts undone if it does not.
+      const tries = node.branches.map(
+        (_, i) => `v = ${call(i, "w", "d")};\nif (v !== F) return v;\ns.nodes = nodes; s.members = members;`,
+      );
+      return `const nodes = s.nodes, members = s.members;\nlet v;\n${tries.join("\n")}\nreturn F;`;
+    }
     case "type": {
       const branch = (t: JsonType) => rule.types[t];
       const pick = (t: JsonType) => (branch(t) === undefined ? "F" : call(branch(t)!, "w", "d"));
-      return `let v;
+      return `const nodes = s.nodes, members = s.members;
+let v;
 switch (typeof w) {
 case "string": v = ${pick("string")}; break;
 case "number": v = ${pick("number")}; break;
@@ -280,7 +286,9 @@ case "boolean": v = ${pick("boolean")}; break;
 case "object": v = w === null ? ${pick("null")} : A(w) ? ${pick("array")} : ${pick("object")}; break;
 default: return F;
 }
-return v === F ? X(${here}, w, d, s) : v;`;
+if (v !== F) return v;
+s.nodes = nodes; s.members = members;
+return X(${here}, w, d, s);`;
     }
     case "discriminator": {
       const cases = node.branches.map((_, i) => `case ${i}: return ${call(i, "w", "d")};`).join("\n");
@@ -293,7 +301,7 @@ default: return F;
     case "tag": {
       const cases = node.branches.map((_, i) => `case ${i}: return ${call(i, "w.value", "d + 1")};`).join("\n");
       return `${openObject("w", "d", "n")}
-if (n !== 2 || !H(w, "value")) return F;
+if (n !== 2 || w.value === undefined) return F;
 switch (w.branch) {
 ${cases}
 default: return F;

@@ -46,10 +46,29 @@ export function assign(target: string, name: string, value: string): string {
     : `${target}[${literal(name)}] = ${value};`;
 }
 
-/** The checks every container passes, as the parser's native walk makes them. */
+/**
+ * The checks every container passes, as the parser's native walk makes them.
+ * Members are counted with for-in, which allocates nothing (JSON.parse's
+ * objects have only own, enumerable members; an enumerable member added to
+ * Object.prototype would only make the count too high, and the interpreted
+ * path decide).
+ */
 export function openObject(value: string, depth: string, count: string): string {
   return `if (typeof ${value} !== "object" || ${value} === null || A(${value}) || ${depth} > s.maxDepth) return F;
-const ${count} = K(${value}).length;
+let ${count} = 0;
+for (const _ in ${value}) ${count}++;
 s.nodes += ${count}; s.members += ${count};
 if (s.nodes > s.maxNodes) return F;`;
+}
+
+/**
+ * Reading member `name` of object `value` into `into`, or F when it is not
+ * there. A JSON value is never undefined, so undefined means missing, except
+ * for names Object.prototype answers (constructor, toString, ...), which need
+ * the own-member test.
+ */
+export function readMember(value: string, name: string, into: string): string {
+  const key = literal(name);
+  if (name in Object.prototype) return `if (!H(${value}, ${key})) return F;\nconst ${into} = ${value}[${key}];`;
+  return `const ${into} = ${value}[${key}];\nif (${into} === undefined) return F;`;
 }
