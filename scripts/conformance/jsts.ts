@@ -9,6 +9,7 @@
  * "validator-disagrees" and listed: it is not a wire failure.
  */
 import { join, sep } from "node:path";
+import { type DepthSummary, emptyDepth, recordDepth } from "./depth.js";
 import {
   bump,
   type Crash,
@@ -45,6 +46,7 @@ export interface JstsSummary {
   failures: unknown[];
   crashes: unknown[];
   disagreementExamples: Record<string, unknown[]>;
+  depth: DepthSummary;
 }
 
 interface Group {
@@ -86,6 +88,7 @@ export function runJsts(corpora: string, log: CaseLog, progress: ProgressSink): 
     failures: [],
     crashes: [],
     disagreementExamples: {},
+    depth: emptyDepth(),
   };
   const disagreements = new Examples<unknown>(3);
 
@@ -109,6 +112,7 @@ export function runJsts(corpora: string, log: CaseLog, progress: ProgressSink): 
       s.assertions += group.tests.length;
       const where = { file, group: gi, description: group.description };
       const compiled = tryCompile(group.schema, { openObjects: "preserve", resources });
+      recordDepth(s.depth, `${file}#${gi}`, group.schema, compiled);
       if (compiled.kind === "refused") {
         s.groupsRefused++;
         exclude(file, compiled.code, group.tests.length);
