@@ -5,6 +5,7 @@
  */
 import { cloneJson, isPlainObject } from "../json.js";
 import { type Dialect, detectDialect, familyOf, rewriteDraft04, type ValidatorFamily, walkSchemas } from "./draft.js";
+import { staticDynamicRefs } from "./dynamic.js";
 
 /** The base URI validators know the source under. Never fetched. */
 export const SOURCE_ID = "https://strictwire.invalid/schema.json";
@@ -43,6 +44,8 @@ export function prepareSource(source: unknown, adapter?: Adapter): Prepared {
     if (own === undefined) schema.$id = SOURCE_ID;
     else id = own;
   }
+  // Dynamic references with one possible target are plain ones (2019-09 and 2020-12 have them).
+  if (dialect === "2020-12" || dialect === "2019-09") staticDynamicRefs(schema);
   return {
     ok: true,
     value: { schema: schema as Record<string, unknown> | boolean, dialect, family: familyOf(dialect), id },
