@@ -1,11 +1,12 @@
 /**
  * Wire depth against source depth (issue 20): for every schema a corpus
- * compiles, the object nesting of the source as written and of the wire as
- * sent, counted by one rule (the object schemas on one path down the
- * document; each definition counts from its own root, as the target check
- * counts the wire). The wire's figure is the codec's own (measureWire, the
- * one the target limits are checked on); the source's is the same walk over
- * the source's keywords.
+ * compiles, the object nesting the source needs and the wire's as sent,
+ * counted by one rule: the object schemas on one path down the document, each
+ * definition from its own root, as the target check counts the wire. The
+ * wire's figure is the codec's own (measureWire, the one the target limits
+ * are checked on). The source's follows local references, because the wire
+ * carries a non-recursive reference inline: a source nested 3 deep through
+ * `$ref`s needs 3 levels on any wire that inlines them.
  *
  * Also counted: sources within OpenAI's limit (10 levels) that compile
  * refuses with target-limit for nesting. Each of those is a schema OpenAI
@@ -33,6 +34,8 @@ export interface DepthSummary {
   withinLimitRefusedForNesting: number;
   /** Sources deeper than OpenAI's limit as written (any outcome). */
   sourcesBeyondLimit: number;
+  /** Sources too deep to walk (not counted anywhere else). */
+  unmeasured: number;
   /** The first few of each kind, for the report. */
   examples: { kind: string; id: string; source: number; wire?: number }[];
 }
@@ -46,6 +49,7 @@ export function emptyDepth(): DepthSummary {
     maxWire: 0,
     withinLimitRefusedForNesting: 0,
     sourcesBeyondLimit: 0,
+    unmeasured: 0,
     examples: [],
   };
 }
@@ -55,24 +59,62 @@ const isObjectSchema = (s: Record<string, unknown>): boolean =>
 
 const DEFINITIONS = new Set(["$defs", "definitions"]);
 
-/** The most object schemas on one path down the source as written; definitions count from their own root. */
+/**
+ * The most object schemas on one path down the source, local references
+ * followed (the wire carries a non-recursive reference inline); a reference
+ * back into a definition already on the path stops there (the wire keeps a
+ * recursive one as a definition, counted from its own root, as is every
+ * definition here).
+ */
 export function sourceDepth(schema: unknown): number {
   if (!isPlainObject(schema)) return 0;
-  let deepest = 0;
-  const work: [Record<string, unknown>, number][] = [[schema, 0]];
-  // A document is a tree; the guard is for hand-built cyclic objects only.
-  const seen = new Set<object>();
-  while (work.length > 0) {
-    const [s, outer] = work.pop()!;
-    if (seen.has(s)) continue;
-    seen.add(s);
-    const depth = isObjectSchema(s) ? outer + 1 : outer;
-    if (depth > deepest) deepest = depth;
+  const memo = new Map<object, number>();
+  const active = new Set<object>();
+  const roots: Record<string, unknown>[] = [schema];
+  const below = (s: Record<string, unknown>): number => {
+    const known = memo.get(s);
+    if (known !== undefined) return known;
+    if (active.has(s)) return 0;
+    active.add(s);
+    let inner = 0;
+    const target = typeof s.$ref === "string" ? resolveLocal(schema, s.$ref) : undefined;
+    if (isPlainObject(target)) inner = below(target);
     for (const entry of subschemasOf(s)) {
-      if (isPlainObject(entry.schema)) work.push([entry.schema, DEFINITIONS.has(entry.keyword) ? 0 : depth]);
+      if (!isPlainObject(entry.schema)) continue;
+      if (DEFINITIONS.has(entry.keyword)) roots.push(entry.schema);
+      else inner = Math.max(inner, below(entry.schema));
     }
+    active.delete(s);
+    const depth = (isObjectSchema(s) ? 1 : 0) + inner;
+    memo.set(s, depth);
+    return depth;
+  };
+  let deepest = 0;
+  try {
+    for (let i = 0; i < roots.length; i++) deepest = Math.max(deepest, below(roots[i]!));
+  } catch (error) {
+    // A document too deep to walk recursively: its depth is not measured.
+    if (error instanceof RangeError) return Number.NaN;
+    throw error;
   }
   return deepest;
+}
+
+/** A `#/…` pointer into the document; anything else (anchors, other documents) is not followed. */
+function resolveLocal(root: unknown, ref: string): unknown {
+  if (!ref.startsWith("#/") && ref !== "#") return undefined;
+  let node: unknown = root;
+  for (const raw of ref.slice(2).split("/")) {
+    if (ref === "#") break;
+    let token: string;
+    try {
+      token = decodeURIComponent(raw).replaceAll("~1", "/").replaceAll("~0", "~");
+    } catch {
+      return undefined;
+    }
+    node = Array.isArray(node) ? node[Number(token)] : isPlainObject(node) ? node[token] : undefined;
+  }
+  return node;
 }
 
 const signed = (n: number): string => (n > 0 ? `+${n}` : String(n));
@@ -85,6 +127,10 @@ function example(d: DepthSummary, kind: string, id: string, source: number, wire
 /** One compile of one source, with the default target (OpenAI). */
 export function recordDepth(d: DepthSummary, id: string, source: unknown, compiled: Compiled): void {
   const s = sourceDepth(source);
+  if (Number.isNaN(s)) {
+    d.unmeasured++;
+    return;
+  }
   if (s > OPENAI_NESTING) d.sourcesBeyondLimit++;
   if (compiled.kind === "refused") {
     if (s <= OPENAI_NESTING && compiled.code === "target-limit" && /levels of object nesting/.test(compiled.message)) {
@@ -111,6 +157,7 @@ export function mergeDepth(into: DepthSummary, part: DepthSummary): void {
   into.maxWire = Math.max(into.maxWire, part.maxWire);
   into.withinLimitRefusedForNesting += part.withinLimitRefusedForNesting;
   into.sourcesBeyondLimit += part.sourcesBeyondLimit;
+  into.unmeasured += part.unmeasured;
   for (const e of part.examples) if (into.examples.filter((x) => x.kind === e.kind).length < 5) into.examples.push(e);
 }
 

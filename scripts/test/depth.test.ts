@@ -15,7 +15,7 @@ function nested(levels: number): Record<string, unknown> {
 }
 
 describe("wire depth against source depth", () => {
-  it("counts object schemas on the deepest path, each definition from its own root", () => {
+  it("counts object schemas on the deepest path, through local references, each definition from its own root", () => {
     expect(sourceDepth({ type: "string" })).toBe(0);
     expect(sourceDepth(nested(4))).toBe(4);
     expect(
@@ -24,8 +24,12 @@ describe("wire depth against source depth", () => {
         properties: { a: { $ref: "#/$defs/A" }, list: { type: "array", items: { properties: { x: {} } } } },
         $defs: { A: nested(3) },
       }),
-    ).toBe(3);
+    ).toBe(4);
     expect(sourceDepth({ anyOf: [{ type: "object" }, nested(2)] })).toBe(2);
+    // A recursive reference stops where it comes back: the definition counts from its own root.
+    const tree = { type: "object", properties: { kids: { type: "array", items: { $ref: "#" } } } };
+    expect(sourceDepth(tree)).toBe(1);
+    expect(sourceDepth({ $ref: "#/$defs/T", $defs: { T: { properties: { next: { $ref: "#/$defs/T" } } } } })).toBe(1);
   });
 
   it("records the wire's extra levels of a compiled schema, and nothing as refused", () => {
