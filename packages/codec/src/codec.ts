@@ -16,7 +16,11 @@ import { dedupeIssues, describeIssues } from "./issues.js";
 import { jsonTypeOf } from "./json.js";
 import { MAX_DEPTH_LIMIT, type ParseLimits, parseJson } from "./parse/parser.js";
 import { measureValue } from "./value-limits.js";
+import { NO_ARGUMENTS, unwrap, wrap } from "./wire/assemble.js";
 import { originalPath } from "./wire/paths.js";
+
+/** A wire value: always a JSON object (the arguments object, or `{"arguments": …}`). */
+export type WireValue = Record<string, unknown>;
 
 /** What a decode may be given: the raw arguments text, its bytes, or an already parsed value. */
 export type RawArguments = string | Uint8Array | unknown;
@@ -44,15 +48,6 @@ export interface Checks {
   checkWire(value: unknown): Issue[] | undefined;
   /** Whether the value satisfies the source schema at this location (a URI-fragment pointer); undefined if unknown. */
   satisfies(pointer: string, value: unknown): boolean | undefined;
-}
-
-const NO_ARGUMENTS: unique symbol = Symbol("no-arguments");
-
-/** The wire root is exactly {"arguments": ...}. */
-function argumentsOf(wire: unknown): unknown {
-  if (typeof wire !== "object" || wire === null || Array.isArray(wire)) return NO_ARGUMENTS;
-  const keys = Object.keys(wire);
-  return keys.length === 1 && keys[0] === "arguments" ? (wire as { arguments: unknown }).arguments : NO_ARGUMENTS;
 }
 
 export class Codec<T = unknown> {
@@ -107,7 +102,7 @@ export class Codec<T = unknown> {
     // rebuilds; the final validation enforces every value constraint. Together they accept what
     // the wire schema and the contract accept, without running the wire validator on success.
     const ctx: WalkContext = { defs: this.bundle.plan.defs, path: [], error: undefined, limits };
-    const args = argumentsOf(wire);
+    const args = unwrap(this.bundle.plan, wire);
     const value = args === NO_ARGUMENTS ? FAIL : decodeNode(this.bundle.plan.root, args, ctx);
     if (value === FAIL || value === ABSENT) {
       // Diagnose with the wire schema: its verdict comes first, as if it had run up front.
@@ -126,11 +121,12 @@ export class Codec<T = unknown> {
     return ok(value as T);
   }
 
-  encode(value: T): Result<{ arguments: unknown }> {
+  /** The wire value for `value`: what a model would write (the arguments object itself, or `{"arguments": …}` for a non-object root). */
+  encode(value: T): Result<WireValue> {
     return guarded(() => this.encodeUnguarded(value));
   }
 
-  private encodeUnguarded(value: T): Result<{ arguments: unknown }> {
+  private encodeUnguarded(value: T): Result<WireValue> {
     const measured = measureValue(value, { ...this.limits, maxBytes: Number.POSITIVE_INFINITY });
     if (!measured.ok) {
       const passThrough = measured.error.code === "unsafe-number" || measured.error.code === "invalid-json";
@@ -156,7 +152,7 @@ export class Codec<T = unknown> {
     const encoded = encodeNode(this.bundle.plan.root, value, ctx);
     if (encoded === FAIL)
       return { ok: false, error: ctx.error ?? fail("invalid-value", "", "the value has no wire form").error };
-    const wire = { arguments: encoded };
+    const wire = wrap(this.bundle.plan, encoded);
     const wireIssues = this.validators.checkWire(wire);
     if (wireIssues !== undefined) {
       return fail(
@@ -240,12 +236,13 @@ export class Codec<T = unknown> {
 
   /**
    * A parse error's position, said to the model in the original value's terms
-   * where the wire position maps to a member (/arguments/body/value is /body).
+   * where the wire position maps to a member (/body/value is /body).
    * `path` stays the text's own position: the parse never reached the plan.
    */
   private inOriginalTerms(error: CodecError): CodecError {
-    if (!error.path.startsWith("/arguments")) return error;
-    const path = originalPath(this.bundle.plan, { arguments: undefined }, error.path);
+    const { plan } = this.bundle;
+    if (error.path === "" || (plan.envelope === "arguments" && !error.path.startsWith("/arguments"))) return error;
+    const path = originalPath(plan, undefined, error.path);
     // The wrapper itself (a doubled "arguments") has no original position: keep the wire's.
     if (path === "") return error;
     const feedback = error.feedback.replace(` at ${error.path})`, ` at ${path})`);

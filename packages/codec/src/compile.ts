@@ -41,6 +41,13 @@ export interface CompileOptions {
   readonly description?: string;
   readonly target?: TargetName;
   readonly presence?: "tagged" | "compact";
+  /**
+   * How presence tags are spelled: "state" (default) `{"state":"absent"}` /
+   * `{"state":"present","value":…}`, or "minimal" `{}` / `{"value":…}`: fewer
+   * tokens for the model to write; which one a model writes well is for
+   * `strictwire eval` to say.
+   */
+  readonly tags?: "state" | "minimal";
   readonly openObjects?: "close" | "preserve";
   /** Share repeated subschemas through wire $defs. */
   readonly factored?: boolean;
@@ -163,6 +170,7 @@ function compileInternal(given: unknown, options: CompileOptions): Result<{ bund
     built = buildPlan(prepared.value.schema, resources, {
       openObjects: bundleOptions.openObjects,
       presence: bundleOptions.presence,
+      tags: bundleOptions.tags,
       target,
       maxNodes: Math.min(MAX_EXPANSION, 1_000 + 20 * size.nodes),
       draft07: prepared.value.family === "07",
@@ -217,6 +225,9 @@ function resolveOptions(
   const presence = o.presence ?? "tagged";
   if (presence !== "tagged" && presence !== "compact")
     return fail("invalid-options", "", `unknown presence ${JSON.stringify(presence)}`);
+  const tags = o.tags ?? "state";
+  if (tags !== "state" && tags !== "minimal")
+    return fail("invalid-options", "", `unknown tag spelling ${JSON.stringify(tags)}`);
   const openObjects = o.openObjects ?? "close";
   if (openObjects !== "close" && openObjects !== "preserve") {
     return fail("invalid-options", "", `unknown openObjects policy ${JSON.stringify(openObjects)}`);
@@ -237,6 +248,7 @@ function resolveOptions(
   const bundleOptions: BundleOptions = {
     target,
     presence,
+    tags,
     openObjects,
     factored: o.factored === true,
     ...(o.dialect !== undefined ? { dialect: o.dialect } : {}),

@@ -21,7 +21,7 @@ import { re2 } from "./validate/regexp.js";
 import type { FastValidator } from "./validate/validators.js";
 
 export { BUNDLE_FORMAT, type Bundle, type BundleOptions } from "./bundle/bundle.js";
-export type { Checks, DecodeOptions, RawArguments } from "./codec.js";
+export type { Checks, DecodeOptions, RawArguments, WireValue } from "./codec.js";
 export type { CodecError, ErrorCode, Issue, Result } from "./errors.js";
 export { DEFAULT_PARSE_LIMITS, MAX_DEPTH_LIMIT, type ParseLimits, parseJson } from "./parse/parser.js";
 export { Codec, type FastValidator };

@@ -96,7 +96,7 @@ describe("a generated module decides as loadBundle does", () => {
       const encoded = fromModule.encode(value);
       expect(outcome(encoded)).toBe(outcome(fromJson.encode(value)));
       if (encoded.ok) texts.push(JSON.stringify(encoded.value));
-      texts.push(JSON.stringify({ arguments: value }));
+      texts.push(JSON.stringify(value));
     }
     for (const text of texts) expect(outcome(fromModule.decode(text))).toBe(outcome(fromJson.decode(text)));
   });

@@ -67,7 +67,7 @@ if (!codec.ok) throw new Error(codec.error.message);
 const wire = codec.value.encode(JSON.parse(value));
 if (!wire.ok) throw new Error(wire.error.message);
 const decoded = codec.value.decode(JSON.stringify(wire.value));
-const rejected = codec.value.decode(JSON.stringify({ arguments: { ...wire.value.arguments, room: { state: "present", value: "x" } } }));
+const rejected = codec.value.decode(JSON.stringify({ ...wire.value, room: { state: "present", value: "x" } }));
 const runtime = { seen: seen(), decoded: decoded.ok, rejected: rejected.ok ? "accepted" : rejected.error.code };
 const { loadJsonBundle } = await import("@strictwire/codec/runtime");
 const json = await loadJsonBundle(readFileSync(bundleFile, "utf8"));
