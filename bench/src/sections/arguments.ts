@@ -237,6 +237,10 @@ const hasExactly = (v: Record<string, unknown>, keys: readonly string[]): boolea
 const isPresentTag = (w: unknown): w is { state: "present"; value: unknown } =>
   isObject(w) && hasExactly(w, ["state", "value"]) && w.state === "present";
 
+/** A present tag inline in the object's own fields: the wire has "state", the source object does not. */
+const isInlinePresentTag = (w: unknown, s: unknown): w is Record<string, unknown> & { state: "present" } =>
+  isObject(w) && w.state === "present" && isObject(s) && !Array.isArray(s) && !Object.hasOwn(s, "state");
+
 const isUnionTag = (w: unknown): w is { branch: number; value: unknown } =>
   isObject(w) && hasExactly(w, ["branch", "value"]) && typeof w.branch === "number";
 
@@ -272,6 +276,15 @@ function walk(w: unknown, s: unknown, levers: ReadonlySet<Lever>, counts: Constr
     const inner = walk(w.value, s, levers, counts);
     if (levers.has("unwrapPresent")) return inner;
     return levers.has("presentValueOnly") ? { value: inner } : { state: "present", value: inner };
+  }
+  // An optional object member's tag carried inline (wire 3): {"state":"present", ...its fields}.
+  if (isInlinePresentTag(w, s)) {
+    counts.presentTags++;
+    const { state: _state, ...fields } = w;
+    const inner = walk(fields, s, levers, counts) as Record<string, unknown>;
+    // Both shorter spellings write the fields alone (the minimal spelling of an inline tag).
+    if (levers.has("unwrapPresent") || levers.has("presentValueOnly")) return inner;
+    return { state: "present", ...inner };
   }
   if (isUnionTag(w)) {
     counts.unionTags++;
@@ -313,7 +326,11 @@ function walk(w: unknown, s: unknown, levers: ReadonlySet<Lever>, counts: Constr
   return w;
 }
 
-/** The wire value ({"arguments": X}) with the levers applied, X walked beside the source arguments. */
+/**
+ * The wire value with the levers applied, walked beside the source arguments.
+ * An object root travels bare (wire 3); any other root as {"arguments": X},
+ * which "noRoot" removes.
+ */
 export function counterfactual(
   wire: unknown,
   source: unknown,
@@ -321,9 +338,13 @@ export function counterfactual(
   counts: ConstructCounts = noCounts(),
 ): unknown {
   const set = new Set(levers);
-  const inner = isObject(wire) && hasExactly(wire, ["arguments"]) ? wire.arguments : wire;
-  const rewritten = walk(inner, source, set, counts);
-  return set.has("noRoot") ? rewritten : { arguments: rewritten };
+  // A source whose own single member is "arguments" is not a wrapper.
+  const wrapped =
+    isObject(wire) &&
+    hasExactly(wire, ["arguments"]) &&
+    !(isObject(source) && !Array.isArray(source) && hasExactly(source, ["arguments"]));
+  const rewritten = walk(wrapped ? wire.arguments : wire, source, set, counts);
+  return wrapped && !set.has("noRoot") ? { arguments: rewritten } : rewritten;
 }
 
 /** Every construct removed: what should give the source arguments back (the walker's self-check). */
