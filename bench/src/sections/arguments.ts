@@ -17,18 +17,20 @@ import { generateValue } from "../generate.js";
 import { geomean } from "../stats.js";
 import { tokens } from "../tokens.js";
 
-export const ARGUMENT_FORMS = ["tagged", "compact", "factored"] as const;
+export const ARGUMENT_FORMS = ["tagged", "compact", "minimal", "factored"] as const;
 export type ArgumentForm = (typeof ARGUMENT_FORMS)[number];
 
 const FORM_OPTIONS: Readonly<Record<ArgumentForm, CompileOptions>> = {
   tagged: { presence: "tagged" },
   compact: { presence: "compact" },
+  minimal: { presence: "tagged", tags: "minimal" },
   factored: { presence: "tagged", factored: true },
 };
 
 export const FORM_LABEL: Readonly<Record<ArgumentForm, string>> = {
   tagged: "tagged",
   compact: "compact",
+  minimal: "tagged, minimal tags",
   factored: "tagged + factored",
 };
 
