@@ -32,14 +32,15 @@ const call = (args: Record<string, unknown>, schema: unknown = SCHEMA): Argument
 });
 
 describe("argument tokens of one call", () => {
-  it("counts the absent optional member's tag: 12 tagged, 9 compact, against 5 in the source", () => {
+  it("counts the absent optional member's tag: 12 tagged, 9 compact, 9 minimal, against 5 in the source", () => {
     const run = encodeCalls([call({ a: "x" })]);
     expect(run.excluded).toEqual({});
     const [c] = run.calls;
     expect(c!.sourceTokens).toBe(5); // {"a":"x"}
     // An object root travels bare (wire 3).
     expect(c!.wires.tagged).toEqual({ a: "x", b: { state: "absent" } });
-    expect(c!.wireTokens).toEqual({ tagged: 12, compact: 9, factored: 12 });
+    expect(c!.wires.minimal).toEqual({ a: "x", b: {} });
+    expect(c!.wireTokens).toEqual({ tagged: 12, compact: 9, minimal: 9, factored: 12 });
   });
 
   it("splits the tagged wire's extra tokens into root, absent member and the tag beyond null", () => {
