@@ -31,6 +31,9 @@ export interface CaseTiming {
   readonly sameValidator: Summary;
   /** JSON.parse(tagged wire text) + the codec's source validator, over baseline: no bounded parse, no walk. */
   readonly floor: Summary;
+  /** The same decodes by the interpreted plan walk (decode({ interpreted: true })), the reference the generated decoder replaces, over baseline. */
+  readonly interpreted: Summary;
+  readonly interpretedCompact: Summary;
 }
 
 export interface SetSummary {
@@ -48,6 +51,8 @@ export interface DecodeResult {
   readonly compact: readonly SetSummary[];
   readonly sameValidator: readonly SetSummary[];
   readonly floor: readonly SetSummary[];
+  readonly interpreted: readonly SetSummary[];
+  readonly interpretedCompact: readonly SetSummary[];
 }
 
 function check(ok: boolean, what: string): void {
@@ -69,6 +74,8 @@ export function runDecode(cases: readonly CallCase[], timing: ComparisonOptions)
         { name: "compact", fn: () => c.compact.decode(c.compactText) },
         { name: "sameValidator", fn: () => c.tagged.validate(JSON.parse(c.originalText)) },
         { name: "floor", fn: () => [JSON.parse(c.taggedText), c.tagged.validate(value)] },
+        { name: "interpreted", fn: () => c.tagged.decode(c.taggedText, { interpreted: true }) },
+        { name: "interpretedCompact", fn: () => c.compact.decode(c.compactText, { interpreted: true }) },
       ],
       timing,
     );
@@ -85,6 +92,8 @@ export function runDecode(cases: readonly CallCase[], timing: ComparisonOptions)
       compact: cmp.ratio.compact!,
       sameValidator: cmp.ratio.sameValidator!,
       floor: cmp.ratio.floor!,
+      interpreted: cmp.ratio.interpreted!,
+      interpretedCompact: cmp.ratio.interpretedCompact!,
     });
   }
   return {
@@ -93,12 +102,14 @@ export function runDecode(cases: readonly CallCase[], timing: ComparisonOptions)
     compact: summarizeSets(out, "compact"),
     sameValidator: summarizeSets(out, "sameValidator"),
     floor: summarizeSets(out, "floor"),
+    interpreted: summarizeSets(out, "interpreted"),
+    interpretedCompact: summarizeSets(out, "interpretedCompact"),
   };
 }
 
 export function summarizeSets(
   cases: readonly CaseTiming[],
-  mode: "tagged" | "compact" | "sameValidator" | "floor",
+  mode: "tagged" | "compact" | "sameValidator" | "floor" | "interpreted" | "interpretedCompact",
 ): SetSummary[] {
   const sets: (SetName | "all")[] = ["fixtures", "bfcl", "mcp", "all"];
   const out: SetSummary[] = [];
@@ -149,6 +160,8 @@ export function renderDecode(r: DecodeResult): string {
       "compact: median (p25–p75)",
       "same validator: geomean",
       "floor: geomean",
+      "interpreted tagged: geomean",
+      "interpreted compact: geomean",
     ],
     r.tagged.map((t, i) => {
       const c = r.compact[i]!;
@@ -161,6 +174,8 @@ export function renderDecode(r: DecodeResult): string {
         fmtSummary(c.spread),
         r.sameValidator[i]!.geomean.toFixed(2),
         r.floor[i]!.geomean.toFixed(2),
+        r.interpreted[i]!.geomean.toFixed(2),
+        r.interpretedCompact[i]!.geomean.toFixed(2),
       ];
     }),
   );
@@ -170,7 +185,8 @@ export function renderDecode(r: DecodeResult): string {
     "Ratio = codec.decode(wire text) time / (JSON.parse(original text) + ajv validate) time, same round; median over rounds (p25–p75).",
     "Two references beside it, over the same baseline: *same validator* = JSON.parse(original text) + the codec's own",
     "validator of the original schema (what the baseline costs with strictwire's RE2 patterns instead of native RegExp);",
-    "*floor* = JSON.parse(tagged wire text) + that validator (what any decoder pays before the bounded parse and the walk).",
+    "*floor* = JSON.parse(tagged wire text) + that validator (what any decoder pays before the bounded parse and the walk);",
+    "*interpreted* = the same decodes by the interpreted plan walk (decode({ interpreted: true })), which the generated decoder replaces.",
     "",
     perCase,
     "",

@@ -15,6 +15,7 @@ import ucs2lengthModule from "ajv/dist/runtime/ucs2length.js";
 import { fullFormats } from "ajv-formats/dist/formats.js";
 import { readBundle } from "./bundle/read.js";
 import { type Checks, Codec } from "./codec.js";
+import { decoderFromModule, type ModuleDecoder } from "./decode/compiled.js";
 import { fail, type Issue, ok, type Result } from "./errors.js";
 import { toIssues } from "./issues.js";
 import { re2 } from "./validate/regexp.js";
@@ -58,6 +59,8 @@ export interface ModuleValidators {
   readonly diagnoseWire: FastValidator;
   /** Encode's branch test: a source location (a JSON Pointer, URI-encoded) and its validator. A location missing here counts as unknown. */
   readonly branches: ReadonlyMap<string, FastValidator>;
+  /** The plan's generated decoder, as code (modules written before it have none: the codec generates it on first decode). */
+  readonly decoder?: ModuleDecoder;
 }
 
 /**
@@ -71,7 +74,8 @@ export function codecFromModule<T = unknown>(bundle: unknown, validators: Module
   if (validators.digest !== read.value.digest) {
     return fail("digest-mismatch", "/digest", "the precompiled validators were compiled from another bundle");
   }
-  return ok(new Codec<T>(read.value, new ModuleChecks(validators)));
+  const decoder = validators.decoder === undefined ? undefined : decoderFromModule(read.value.plan, validators.decoder);
+  return ok(new Codec<T>(read.value, new ModuleChecks(validators), decoder));
 }
 
 /** Load a JSON bundle: the loader that compiles its validators (and ajv with it) is imported on the first call. */

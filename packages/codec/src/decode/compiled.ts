@@ -10,6 +10,7 @@ import { canonicalJson, setOwn } from "../json.js";
 import { checkWithin, type Walk } from "../parse/native.js";
 import type { ParseLimits } from "../parse/parser.js";
 import { DECODER_PARAMS, type GeneratedDecoder, generateDecoder } from "./generate.js";
+import { type NodePlace, nodesAt } from "./table.js";
 
 /** The walk state a decode carries: the parser's, and the limits a json-text node parses with. */
 export interface DecodeState extends Walk {
@@ -56,6 +57,18 @@ export function instantiate(factory: DecoderFactory, plan: Plan, table: readonly
     interpreted,
     discriminated,
   );
+}
+
+/** The decoder a generated module carries as code: its factory, and its node table as places in the plan. */
+export interface ModuleDecoder {
+  readonly factory: DecoderFactory;
+  readonly table: readonly NodePlace[];
+}
+
+/** A module's decoder for `plan`, or undefined where its table does not fit the plan (the codec then generates its own). */
+export function decoderFromModule(plan: Plan, carried: ModuleDecoder): CompiledDecoder | undefined {
+  const table = nodesAt(plan, carried.table);
+  return table === undefined ? undefined : instantiate(carried.factory, plan, table);
 }
 
 export { type GeneratedDecoder, generateDecoder };
