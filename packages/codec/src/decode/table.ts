@@ -19,8 +19,8 @@ export function placesOf(plan: Plan, table: readonly Node[]): NodePlace[] | unde
     const [value, place] = work.pop()!;
     if (typeof value !== "object" || value === null || places.has(value)) continue;
     places.set(value, place);
-    if (Array.isArray(value)) value.forEach((item, i) => work.push([item, [...place, i]]));
-    else for (const [name, item] of Object.entries(value)) work.push([item, [...place, name]]);
+    // An array's entries are its indexes, as strings: reading them back is the same.
+    for (const [name, item] of Object.entries(value)) work.push([item, [...place, name]]);
   }
   const out: NodePlace[] = [];
   for (const node of table) {
