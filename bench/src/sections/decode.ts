@@ -5,6 +5,7 @@
  */
 import type { CallCase, SetName } from "../cases.js";
 import { table } from "../format.js";
+import { PEER_LABELS, PEERS, type PeerName, type PeerPlan, type PeerSummary, summarizePeers } from "../peers.js";
 import {
   type ComparisonOptions,
   compareInterleaved,
@@ -31,9 +32,8 @@ export interface CaseTiming {
   readonly sameValidator: Summary;
   /** JSON.parse(tagged wire text) + the codec's source validator, over baseline: no bounded parse, no walk. */
   readonly floor: Summary;
-  /** The same decodes by the interpreted plan walk (decode({ interpreted: true })), the reference the generated decoder replaces, over baseline. */
-  readonly interpreted: Summary;
-  readonly interpretedCompact: Summary;
+  /** The peers' decode of this call over baseline, for the peers that represent it (see peers.ts). */
+  readonly peers: Readonly<Partial<Record<PeerName, Summary>>>;
 }
 
 export interface SetSummary {
@@ -51,17 +51,18 @@ export interface DecodeResult {
   readonly compact: readonly SetSummary[];
   readonly sameValidator: readonly SetSummary[];
   readonly floor: readonly SetSummary[];
-  readonly interpreted: readonly SetSummary[];
-  readonly interpretedCompact: readonly SetSummary[];
+  /** Present when the peers were timed. */
+  readonly peers?: Record<PeerName, PeerSummary>;
 }
 
 function check(ok: boolean, what: string): void {
   if (!ok) throw new Error(`benchmark sanity check failed: ${what}`);
 }
 
-export function runDecode(cases: readonly CallCase[], timing: ComparisonOptions): DecodeResult {
+export function runDecode(cases: readonly CallCase[], timing: ComparisonOptions, peers?: PeerPlan): DecodeResult {
   const out: CaseTiming[] = [];
-  for (const c of cases) {
+  for (const [index, c] of cases.entries()) {
+    const peerTasks = peers?.tasks[index] ?? [];
     check(c.baseline(JSON.parse(c.originalText)), `${c.id}: baseline rejects its value`);
     check(c.tagged.decode(c.taggedText).ok, `${c.id}: tagged decode fails`);
     check(c.compact.decode(c.compactText).ok, `${c.id}: compact decode fails`);
@@ -74,8 +75,7 @@ export function runDecode(cases: readonly CallCase[], timing: ComparisonOptions)
         { name: "compact", fn: () => c.compact.decode(c.compactText) },
         { name: "sameValidator", fn: () => c.tagged.validate(JSON.parse(c.originalText)) },
         { name: "floor", fn: () => [JSON.parse(c.taggedText), c.tagged.validate(value)] },
-        { name: "interpreted", fn: () => c.tagged.decode(c.taggedText, { interpreted: true }) },
-        { name: "interpretedCompact", fn: () => c.compact.decode(c.compactText, { interpreted: true }) },
+        ...peerTasks.map((p) => ({ name: `peer:${p.peer}`, fn: p.decode })),
       ],
       timing,
     );
@@ -92,8 +92,7 @@ export function runDecode(cases: readonly CallCase[], timing: ComparisonOptions)
       compact: cmp.ratio.compact!,
       sameValidator: cmp.ratio.sameValidator!,
       floor: cmp.ratio.floor!,
-      interpreted: cmp.ratio.interpreted!,
-      interpretedCompact: cmp.ratio.interpretedCompact!,
+      peers: Object.fromEntries(peerTasks.map((p) => [p.peer, cmp.ratio[`peer:${p.peer}`]!])),
     });
   }
   return {
@@ -102,14 +101,19 @@ export function runDecode(cases: readonly CallCase[], timing: ComparisonOptions)
     compact: summarizeSets(out, "compact"),
     sameValidator: summarizeSets(out, "sameValidator"),
     floor: summarizeSets(out, "floor"),
-    interpreted: summarizeSets(out, "interpreted"),
-    interpretedCompact: summarizeSets(out, "interpretedCompact"),
+    ...(peers !== undefined ? { peers: summarizePeers(out.map(peerRatios), peers.leftOut) } : {}),
   };
+}
+
+function peerRatios(c: CaseTiming) {
+  const peers: Partial<Record<PeerName, number>> = {};
+  for (const [peer, r] of Object.entries(c.peers) as [PeerName, Summary][]) peers[peer] = r.median;
+  return { tagged: c.tagged.median, compact: c.compact.median, peers };
 }
 
 export function summarizeSets(
   cases: readonly CaseTiming[],
-  mode: "tagged" | "compact" | "sameValidator" | "floor" | "interpreted" | "interpretedCompact",
+  mode: "tagged" | "compact" | "sameValidator" | "floor",
 ): SetSummary[] {
   const sets: (SetName | "all")[] = ["fixtures", "bfcl", "mcp", "all"];
   const out: SetSummary[] = [];
@@ -160,8 +164,6 @@ export function renderDecode(r: DecodeResult): string {
       "compact: median (p25–p75)",
       "same validator: geomean",
       "floor: geomean",
-      "interpreted tagged: geomean",
-      "interpreted compact: geomean",
     ],
     r.tagged.map((t, i) => {
       const c = r.compact[i]!;
@@ -174,8 +176,6 @@ export function renderDecode(r: DecodeResult): string {
         fmtSummary(c.spread),
         r.sameValidator[i]!.geomean.toFixed(2),
         r.floor[i]!.geomean.toFixed(2),
-        r.interpreted[i]!.geomean.toFixed(2),
-        r.interpretedCompact[i]!.geomean.toFixed(2),
       ];
     }),
   );
@@ -185,12 +185,54 @@ export function renderDecode(r: DecodeResult): string {
     "Ratio = codec.decode(wire text) time / (JSON.parse(original text) + ajv validate) time, same round; median over rounds (p25–p75).",
     "Two references beside it, over the same baseline: *same validator* = JSON.parse(original text) + the codec's own",
     "validator of the original schema (what the baseline costs with strictwire's RE2 patterns instead of native RegExp);",
-    "*floor* = JSON.parse(tagged wire text) + that validator (what any decoder pays before the bounded parse and the walk);",
-    "*interpreted* = the same decodes by the interpreted plan walk (decode({ interpreted: true })), which the generated decoder replaces.",
+    "*floor* = JSON.parse(tagged wire text) + that validator (what any decoder pays before the bounded parse and the walk).",
     "",
     perCase,
     "",
     sets,
+    ...(r.peers !== undefined ? ["", renderPeers(r.peers)] : []),
+  ].join("\n");
+}
+
+function renderPeers(peers: Record<PeerName, PeerSummary>): string {
+  return [
+    "### The peers' decode path, same rounds, same baseline",
+    "",
+    "Each peer on the calls it represents exactly (its wire value: absent members as null); strictwire's ratios on the same calls beside it.",
+    "*ahead* = peer time / strictwire time (above 1: strictwire is faster by that factor).",
+    "",
+    table(
+      [
+        "peer",
+        "calls",
+        "peer: geomean",
+        "strictwire tagged",
+        "strictwire compact",
+        "ahead (tagged)",
+        "ahead (compact)",
+      ],
+      PEERS.map((p) => {
+        const s = peers[p];
+        return [
+          PEER_LABELS[p],
+          s.cases,
+          s.geomean.toFixed(2),
+          s.strictwireTagged.toFixed(2),
+          s.strictwireCompact.toFixed(2),
+          s.aheadTagged.toFixed(2),
+          s.aheadCompact.toFixed(2),
+        ];
+      }),
+    ),
+    "",
+    ...PEERS.map(
+      (p) =>
+        `Left out for ${p}: ${
+          Object.entries(peers[p].leftOut)
+            .map(([reason, n]) => `${reason} (${n})`)
+            .join("; ") || "none"
+        }.`,
+    ),
   ].join("\n");
 }
 

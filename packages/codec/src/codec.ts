@@ -7,7 +7,7 @@
 import type { Bundle } from "./bundle/bundle.js";
 import { ABSENT, type EncodeContext, FAIL, type WalkContext } from "./constructs/context.js";
 import { decodeNode, encodeNode } from "./constructs/registry.js";
-import { type CompiledDecoder, compileDecoder, type DecodeState } from "./decode/compiled.js";
+import type { CompiledDecoder, DecodeState } from "./decode/compiled.js";
 import { type StandardCodecProps, standardProps } from "./dispatch/standard.js";
 import { type CodecError, type ErrorCode, fail, type Issue, ok, type Result } from "./errors.js";
 import { bestMatch, explain } from "./feedback/diagnose.js";
@@ -66,8 +66,11 @@ export class Codec<T = unknown> {
   constructor(
     readonly bundle: Bundle,
     private readonly validators: Checks,
-    /** A generated decoder a module carries as code, so that none is generated at load. */
-    private readonly precompiled?: CompiledDecoder,
+    /**
+     * Makes the generated decoder, called once on first decode: one built in
+     * memory, or one a module carries as code. Absent: the interpreted walk alone.
+     */
+    private readonly makeDecoder?: () => CompiledDecoder,
   ) {
     this.name = bundle.name;
     this.limits = bundle.limits;
@@ -165,7 +168,7 @@ export class Codec<T = unknown> {
   private decoder(): CompiledDecoder | null {
     if (this.generated === undefined) {
       try {
-        this.generated = this.precompiled ?? compileDecoder(this.bundle.plan);
+        this.generated = this.makeDecoder?.() ?? null;
       } catch {
         // No code generation here (a policy that forbids it): the interpreted walk decodes alone.
         this.generated = null;

@@ -14,6 +14,7 @@ import {
 } from "./bundle/bundle.js";
 import { Codec } from "./codec.js";
 import { NODE_KINDS } from "./constructs/registry.js";
+import { compileDecoder } from "./decode/generate.js";
 import { fail, ok, type Result } from "./errors.js";
 import { withStandardSchema } from "./input/codec.js";
 import { readSchemaInput } from "./input/library.js";
@@ -100,7 +101,8 @@ export function compileCodec<T = unknown>(schema: unknown, options: CompileOptio
   if (!input.ok) return input;
   const r = compileInternal(input.value.json, options);
   if (!r.ok) return r;
-  const codec = new Codec<T>(r.value.bundle, r.value.validators);
+  const plan = r.value.bundle.plan;
+  const codec = new Codec<T>(r.value.bundle, r.value.validators, () => compileDecoder(plan));
   const library = input.value.library;
   return ok(library === undefined ? codec : (withStandardSchema(codec, library) as Codec<T>));
 }

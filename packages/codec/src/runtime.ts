@@ -15,7 +15,7 @@ import ucs2lengthModule from "ajv/dist/runtime/ucs2length.js";
 import { fullFormats } from "ajv-formats/dist/formats.js";
 import { readBundle } from "./bundle/read.js";
 import { type Checks, Codec } from "./codec.js";
-import { decoderFromModule, type ModuleDecoder } from "./decode/compiled.js";
+import { type DecoderFactory, instantiate, resolveTable } from "./decode/compiled.js";
 import { fail, type Issue, ok, type Result } from "./errors.js";
 import { toIssues } from "./issues.js";
 import { re2 } from "./validate/regexp.js";
@@ -59,8 +59,12 @@ export interface ModuleValidators {
   readonly diagnoseWire: FastValidator;
   /** Encode's branch test: a source location (a JSON Pointer, URI-encoded) and its validator. A location missing here counts as unknown. */
   readonly branches: ReadonlyMap<string, FastValidator>;
-  /** The plan's generated decoder, as code (modules written before it have none: the codec generates it on first decode). */
-  readonly decoder?: ModuleDecoder;
+  /**
+   * The generated decoder as code: its factory, and where the nodes its
+   * interpreted fallback reads sit in the plan. Absent (a module written
+   * before it): the interpreted walk decodes alone.
+   */
+  readonly decoder?: { readonly factory: DecoderFactory; readonly table: readonly string[] };
 }
 
 /**
@@ -74,7 +78,11 @@ export function codecFromModule<T = unknown>(bundle: unknown, validators: Module
   if (validators.digest !== read.value.digest) {
     return fail("digest-mismatch", "/digest", "the precompiled validators were compiled from another bundle");
   }
-  const decoder = validators.decoder === undefined ? undefined : decoderFromModule(read.value.plan, validators.decoder);
+  const plan = read.value.plan;
+  const generated = validators.decoder;
+  const table = generated === undefined ? undefined : resolveTable(plan, generated.table);
+  const decoder =
+    generated !== undefined && table !== undefined ? () => instantiate(generated.factory, plan, table) : undefined;
   return ok(new Codec<T>(read.value, new ModuleChecks(validators), decoder));
 }
 

@@ -1,7 +1,7 @@
 /**
- * A plan's generated decoder, made into a function: in memory at load
- * (`new Function` over the generated source, once per codec), or from a
- * module that carries the same source as code (`--emit module`).
+ * A plan's generated decoder, made into a function from its factory: one
+ * built in memory (`compileDecoder`, decode/generate.ts) or one a module
+ * carries as code (`--emit module`), so that nothing is generated at start-up.
  */
 import { FAIL, TRIAL, type WalkContext } from "../constructs/context.js";
 import { decodeNode } from "../constructs/registry.js";
@@ -9,8 +9,6 @@ import type { Node, Plan, UnionNode } from "../ir/nodes.js";
 import { canonicalJson, setOwn } from "../json.js";
 import { checkWithin, type Walk } from "../parse/native.js";
 import type { ParseLimits } from "../parse/parser.js";
-import { DECODER_PARAMS, type GeneratedDecoder, generateDecoder } from "./generate.js";
-import { type NodePlace, nodesAt } from "./table.js";
 
 /** The walk state a decode carries: the parser's, and the limits a json-text node parses with. */
 export interface DecodeState extends Walk {
@@ -24,13 +22,6 @@ export type CompiledDecoder = (wire: unknown, state: DecodeState) => unknown;
 export type DecoderFactory = (...helpers: unknown[]) => CompiledDecoder;
 
 const isWellFormed = (s: string): boolean => (s as unknown as { isWellFormed(): boolean }).isWellFormed();
-
-/** The decoder for a plan, generated and built in memory. */
-export function compileDecoder(plan: Plan): CompiledDecoder {
-  const generated = generateDecoder(plan);
-  const factory = new Function(...DECODER_PARAMS, generated.source) as DecoderFactory;
-  return instantiate(factory, plan, generated.table);
-}
 
 /** The decoder from a factory (generated now, or carried by a module) and the node table it was generated with. */
 export function instantiate(factory: DecoderFactory, plan: Plan, table: readonly Node[]): CompiledDecoder {
@@ -59,16 +50,23 @@ export function instantiate(factory: DecoderFactory, plan: Plan, table: readonly
   );
 }
 
-/** The decoder a generated module carries as code: its factory, and its node table as places in the plan. */
-export interface ModuleDecoder {
-  readonly factory: DecoderFactory;
-  readonly table: readonly NodePlace[];
-}
+/** The parameters every generated decoder factory takes, in order. */
+export const DECODER_PARAMS = ["F", "H", "K", "A", "SET", "WF", "MAX", "X", "DISC"] as const;
 
-/** A module's decoder for `plan`, or undefined where its table does not fit the plan (the codec then generates its own). */
-export function decoderFromModule(plan: Plan, carried: ModuleDecoder): CompiledDecoder | undefined {
-  const table = nodesAt(plan, carried.table);
-  return table === undefined ? undefined : instantiate(carried.factory, plan, table);
+/** The nodes a module's decoder table names (JSON Pointers into the plan), or undefined if one is missing. */
+export function resolveTable(plan: Plan, pointers: readonly string[]): Node[] | undefined {
+  const nodes: Node[] = [];
+  for (const pointer of pointers) {
+    let at: unknown = plan;
+    for (const token of pointer.split("/").slice(1)) {
+      const key = token.replaceAll("~1", "/").replaceAll("~0", "~");
+      at =
+        typeof at === "object" && at !== null && Object.hasOwn(at, key)
+          ? (at as Record<string, unknown>)[key]
+          : undefined;
+    }
+    if (typeof at !== "object" || at === null || !("kind" in at)) return undefined;
+    nodes.push(at as Node);
+  }
+  return nodes;
 }
-
-export { type GeneratedDecoder, generateDecoder };

@@ -13,10 +13,8 @@
  */
 import { constructOf } from "../constructs/registry.js";
 import type { Node, Plan } from "../ir/nodes.js";
+import { type CompiledDecoder, DECODER_PARAMS, type DecoderFactory, instantiate } from "./compiled.js";
 import type { DecodeEmitter } from "./emitter.js";
-
-/** The parameters every generated module is built with, in order. */
-export const DECODER_PARAMS = ["F", "H", "K", "A", "SET", "WF", "MAX", "X", "DISC"] as const;
 
 export interface GeneratedDecoder {
   /** The body of a function of DECODER_PARAMS that returns the root decoder `(w, s) => value | F`. */
@@ -93,4 +91,29 @@ if (s.nodes > s.maxNodes || n !== 1 || !H(w, "arguments")) return F;
 return ${root}(w.arguments, 2, s);
 };`;
   return { source: `"use strict";\n${functions.join("\n")}\n${entry}`, table };
+}
+
+/** The decoder for a plan, generated and built in memory (once per codec). */
+export function compileDecoder(plan: Plan): CompiledDecoder {
+  const generated = generateDecoder(plan);
+  const factory = new Function(...DECODER_PARAMS, generated.source) as DecoderFactory;
+  return instantiate(factory, plan, generated.table);
+}
+
+/** Where each table node sits in the plan, as JSON Pointers (a module carries these, not the nodes). */
+export function tablePointers(plan: Plan, table: readonly Node[]): string[] | undefined {
+  const where = new Map<object, string>();
+  const work: [unknown, string][] = [[plan.root, "/root"]];
+  for (const name of Object.keys(plan.defs))
+    work.push([plan.defs[name], `/defs/${name.replaceAll("~", "~0").replaceAll("/", "~1")}`]);
+  while (work.length > 0) {
+    const [value, at] = work.pop()!;
+    if (typeof value !== "object" || value === null || where.has(value)) continue;
+    where.set(value, at);
+    for (const [key, child] of Object.entries(value)) {
+      work.push([child, `${at}/${key.replaceAll("~", "~0").replaceAll("/", "~1")}`]);
+    }
+  }
+  const pointers = table.map((node) => where.get(node));
+  return pointers.every((p) => p !== undefined) ? (pointers as string[]) : undefined;
 }

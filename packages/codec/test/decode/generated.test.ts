@@ -6,8 +6,8 @@
 import { compileCodec } from "@strictwire/codec";
 import { describe, expect, test } from "vitest";
 import { FAIL } from "../../src/constructs/context.js";
-import { compileDecoder, type DecodeState } from "../../src/decode/compiled.js";
-import { generateDecoder } from "../../src/decode/generate.js";
+import type { DecodeState } from "../../src/decode/compiled.js";
+import { compileDecoder, generateDecoder } from "../../src/decode/generate.js";
 import { DEFAULT_PARSE_LIMITS } from "../../src/parse/parser.js";
 import { schemaFixtures } from "../../testkit/fixtures.js";
 import { canonical } from "../../testkit/same.js";

@@ -193,10 +193,19 @@ describe("references that leave the document", () => {
     expect(r.code).toBe("remote-ref");
   });
 
-  it("a local reference to nothing is unresolved-ref; dynamic references are dynamic-ref", () => {
+  it("a local reference to nothing is unresolved-ref; a dynamic reference the scope could choose is dynamic-ref", () => {
     expect(attempt(obj({ $ref: "#/$defs/missing" })).code).toBe("unresolved-ref");
-    expect(attempt(obj({ $dynamicRef: "#node" })).code).toBe("dynamic-ref");
-    expect(attempt(obj({ $recursiveRef: "#" })).code).toBe("dynamic-ref");
+    // No dynamic anchor of that name: a plain reference to nothing.
+    expect(attempt(obj({ $dynamicRef: "#node" })).code).toBe("unresolved-ref");
+    const twice = { $dynamicAnchor: "node", type: "object" };
+    const scoped = { ...withDefs({ $dynamicRef: "#node" }, { a: { $id: "a", ...twice } }), $dynamicAnchor: "node" };
+    expect(attempt(scoped).code).toBe("dynamic-ref");
+    const recursive = {
+      ...obj({ $recursiveRef: "#" }),
+      $recursiveAnchor: true,
+      $defs: { a: { $id: "a", $recursiveAnchor: true } },
+    };
+    expect(attempt({ ...recursive, $schema: "https://json-schema.org/draft/2019-09/schema" }).code).toBe("dynamic-ref");
   });
 });
 

@@ -82,6 +82,8 @@ const COMPILE_SIDE = [
   /\/codec\/dist\/targets\/(openai|anthropic|gemini|profiles|limits|walk|dialect)\.js$/,
   /\/codec\/dist\/validate\/(ajv|validators)\.js$/,
   /\/codec\/dist\/(load|standalone|index|inspect)\.js$/,
+  // Generating the decoder is compile's work: a module carries it as code.
+  /\/codec\/dist\/decode\/generate\.js$/,
 ];
 const AJV_COMPILER = [/\/ajv\/dist\/(core|ajv|2019|2020)\.js$/, /\/ajv\/dist\/compile\//, /\/ajv\/dist\/refs\//];
 
