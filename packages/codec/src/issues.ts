@@ -1,9 +1,10 @@
 /**
- * ajv's errors as Issues, and Issues as text. Apart from ajv itself (types
+ * ajv's errors as Issues (their words are the formatter's, feedback/format.ts). Apart from ajv itself (types
  * only), so that the run-time entry point reads errors without loading it.
  */
 import type { ErrorObject } from "ajv";
 import { type Issue, pointerJoin } from "./errors.js";
+import { issueList } from "./feedback/format.js";
 
 /** ajv errors as Issues; `required` and extra members point at the member itself. */
 export function toIssues(errors: readonly ErrorObject[] | null | undefined): Issue[] {
@@ -54,9 +55,5 @@ export function dedupeIssues(issues: readonly Issue[], bySchemaPath = false): Is
   });
 }
 
-/** One line per issue, at most `limit` of them. */
-export function describeIssues(issues: readonly Issue[], limit = 5): string {
-  const shown = issues.slice(0, limit).map((i) => `${i.path === "" ? "(root)" : i.path}: ${i.message}`);
-  if (issues.length > limit) shown.push(`and ${issues.length - limit} more`);
-  return shown.join("; ");
-}
+/** One line per issue, at most `limit` of them (the formatter's list, kept here for existing importers). */
+export const describeIssues = issueList;

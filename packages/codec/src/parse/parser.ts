@@ -22,6 +22,7 @@
  * input, so they index the caller's own text either way.
  */
 import { type CodecError, fail, ok, type Result } from "../errors.js";
+import { textFeedback } from "../feedback/format.js";
 import type { Problem } from "./describe.js";
 import { DEFER, NATIVE_FIRST_UP_TO, parseNative } from "./native.js";
 import { type ScanFailure, type ScanOptions, scanJson } from "./scanner.js";
@@ -178,8 +179,7 @@ function scanFailed(scan: ScanFailure, text: string, bytes: boolean): ReturnType
 }
 
 function failWith(problem: Problem, path: string, offset?: number): ReturnType<typeof fail> {
-  const where = path === "" ? "" : ` at ${path}`;
-  const feedback = `The arguments were rejected (${problem.code}${where}): ${problem.message}. ${problem.hint}`;
+  const feedback = textFeedback(problem.code, path, problem.message, problem.hint);
   return fail(problem.code, path, problem.message, offset === undefined ? { feedback } : { feedback, offset });
 }
 
