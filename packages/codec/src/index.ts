@@ -47,6 +47,13 @@ export {
   type IssueJson,
   issueList,
 } from "./feedback/format.js";
+export {
+  displayValue,
+  memberRuleSentence,
+  type RuleBreach,
+  ruleSentence,
+  typeName,
+} from "./feedback/rules.js";
 // Library schemas (Zod 4, Standard JSON Schema) as input.
 export { withStandardSchema } from "./input/codec.js";
 export { isLibrarySchema, type LibrarySchema } from "./input/library.js";

@@ -5,6 +5,7 @@
 import type { ErrorObject } from "ajv";
 import { type Issue, pointerJoin } from "./errors.js";
 import { issueList } from "./feedback/format.js";
+import { issueMessage, keyRuleMessage } from "./feedback/rules.js";
 
 /** ajv errors as Issues; `required` and extra members point at the member itself. */
 export function toIssues(errors: readonly ErrorObject[] | null | undefined): Issue[] {
@@ -20,24 +21,19 @@ export function toIssues(errors: readonly ErrorObject[] | null | undefined): Iss
     )
       continue;
     let path = e.instancePath;
-    let message = e.message ?? e.keyword;
     const params = e.params as Record<string, unknown>;
+    let message = issueMessage(e.keyword, params, e.message ?? e.keyword);
     // A key rule (propertyNames) fails at the object: say which key broke it.
     const key = (e as { propertyName?: unknown }).propertyName;
     if (typeof key === "string" && e.keyword !== "propertyNames") {
       path = pointerJoin(path, key);
-      message = `the key ${JSON.stringify(key).slice(0, 80)} ${message}`;
+      message = keyRuleMessage(key, message);
     }
+    // A member rule points at the member itself.
     if (e.keyword === "required" && typeof params.missingProperty === "string") {
       path = pointerJoin(path, params.missingProperty);
-      message = `${JSON.stringify(params.missingProperty)} is required and missing`;
     } else if (e.keyword === "additionalProperties" && typeof params.additionalProperty === "string") {
       path = pointerJoin(path, params.additionalProperty);
-      message = "not declared, and the schema forbids extra members";
-    } else if (e.keyword === "enum" && Array.isArray(params.allowedValues)) {
-      message = `must be one of ${JSON.stringify(params.allowedValues).slice(0, 200)}`;
-    } else if (e.keyword === "const") {
-      message = `must be ${JSON.stringify(params.allowedValue).slice(0, 200)}`;
     }
     issues.push({ path, keyword: e.keyword, message, schemaPath: e.schemaPath, params });
   }
