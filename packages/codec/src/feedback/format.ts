@@ -243,3 +243,22 @@ export function errorJson(error: {
     ...(listed !== undefined && listed.length > 0 ? { issues: listed.map(issueJson) } : {}),
   };
 }
+
+/**
+ * What a dispatcher tells the model about a call it did not run for a reason
+ * other than its arguments: the words are here with every other feedback.
+ */
+export const callText = {
+  malformed: (): string => "The tool call had no id or no name.",
+  unknownTool(name: string, names: readonly string[]): string {
+    // The name is model text: quoted and clipped before it is echoed back.
+    const shown = JSON.stringify(name.length > 64 ? `${name.slice(0, 64)}…` : name);
+    return `There is no tool named ${shown}. The tools are: ${names.join(", ")}. Call one of them instead.`;
+  },
+  cutOff(name: string, truncation: string | undefined): string {
+    const why = truncation === undefined ? "" : ` (${truncation})`;
+    return `Your output was cut off${why} before the arguments for ${name} were complete, so the call was not run. Call ${name} again with complete arguments, shorter if you can.`;
+  },
+  handlerFailed: (name: string): string =>
+    `The tool ${name} failed while running this call, on its own side rather than because of the arguments. It returned no result; do not repeat the call unchanged more than once.`,
+};
