@@ -217,7 +217,11 @@ function issueJson(i: Issue): IssueJson {
   };
 }
 
-/** The shape the CLI's `--json` prints for an error: `code, path, message, feedback`, and `issues` when there are any. */
+/**
+ * The shape the CLI's `--json` prints for an error: `code, path, message,
+ * feedback`, and `issues` when a validator found problems (as a tree: a
+ * failed union lists each branch's issues and the branch taken as meant).
+ */
 export interface ErrorJson {
   readonly code: string;
   readonly path: string;
@@ -234,7 +238,9 @@ export function errorJson(error: {
   readonly issues?: readonly Issue[];
   readonly tree?: readonly Issue[];
 }): ErrorJson {
-  const listed = error.tree ?? error.issues;
+  // The tree when there is one (unions with their branches), but only for errors with issues to show:
+  // a parse error is its own single problem.
+  const listed = error.issues !== undefined && error.issues.length > 0 ? (error.tree ?? error.issues) : undefined;
   return {
     code: error.code,
     path: error.path,

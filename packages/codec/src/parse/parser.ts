@@ -180,7 +180,14 @@ function scanFailed(scan: ScanFailure, text: string, bytes: boolean): ReturnType
 
 function failWith(problem: Problem, path: string, offset?: number): ReturnType<typeof fail> {
   const feedback = textFeedback(problem.code, path, problem.message, problem.hint);
-  return fail(problem.code, path, problem.message, offset === undefined ? { feedback } : { feedback, offset });
+  // The problem as the error's one issue, its rule to follow kept, so it can be worded again elsewhere.
+  const tree = [{ path, keyword: problem.code, message: problem.message, hint: problem.hint }];
+  return fail(
+    problem.code,
+    path,
+    problem.message,
+    offset === undefined ? { feedback, tree } : { feedback, tree, offset },
+  );
 }
 
 /** Replaces every -0 in a freshly parsed value by 0, iteratively (depth is only bounded by the caller's limits). */
