@@ -83,6 +83,18 @@ export interface CodecError {
   readonly offset?: number;
 }
 
+/**
+ * An internal step's refusal before it has a code: the caller knows which
+ * (a source that does not prepare is `invalid-schema` at compile and
+ * `invalid-bundle` at load) and makes it a CodecError with `fail`.
+ */
+export interface Refused<R extends string = string> {
+  readonly ok: false;
+  readonly reason: R;
+  /** JSON Pointer into what was checked, when the step knows where. */
+  readonly path?: string;
+}
+
 export type Result<T, E = CodecError> =
   | { readonly ok: true; readonly value: T }
   | { readonly ok: false; readonly error: E };
