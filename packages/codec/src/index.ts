@@ -40,6 +40,7 @@ export type { CodecError, ErrorCode, Issue, PathStep, Result } from "./errors.js
 // Errors as words: for logs, for whoever must act, for --json; one formatter for every package.
 export {
   type Audience,
+  adviceFor,
   audienceOf,
   type ErrorJson,
   errorJson,

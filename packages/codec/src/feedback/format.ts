@@ -77,6 +77,16 @@ const CALLER_ADVICE: Readonly<Partial<Record<ErrorCode, string>>> = {
   "unsupported-format": "Compile the schema again with this strictwire version.",
 };
 
+/** What to do about an error with this code, for a person (the schema's author, the calling program); undefined for the model's codes. */
+export function adviceFor(code: string): string | undefined {
+  const c = code as ErrorCode;
+  return Object.hasOwn(AUTHOR_ADVICE, c)
+    ? AUTHOR_ADVICE[c]
+    : Object.hasOwn(CALLER_ADVICE, c)
+      ? CALLER_ADVICE[c]
+      : undefined;
+}
+
 function where(path: string, within: string): string {
   return path === "" ? ` (at the root of ${within})` : ` (at ${path} in ${within})`;
 }
