@@ -287,8 +287,33 @@ function jsonKind(v: unknown): string {
  * missing optional member.
  */
 export function explain(issue: Issue, wire: unknown, wireSchema: unknown): Issue {
-  const { keyword, schemaPath } = issue;
   if (restated.has(issue)) return issue;
+  const worded = explainRule(issue, wire, wireSchema);
+  // A rule that applies because of the key's name (patternProperties) says which pattern chose it.
+  const pattern = keyPatternOf(issue.schemaPath);
+  return pattern === undefined
+    ? worded
+    : { ...worded, message: `${worded.message} (the rule for keys matching ${pattern})` };
+}
+
+/** The pattern of the patternProperties entry a rule sits under, if it does. */
+function keyPatternOf(schemaPath: string | undefined): string | undefined {
+  if (schemaPath === undefined) return undefined;
+  const steps = schemaPath.split("/");
+  const k = steps.lastIndexOf("patternProperties");
+  const raw = k === -1 ? undefined : steps[k + 1];
+  if (raw === undefined) return undefined;
+  let token = raw;
+  try {
+    token = decodeURIComponent(raw);
+  } catch {
+    // ajv left it as written.
+  }
+  return token.replaceAll("~1", "/").replaceAll("~0", "~");
+}
+
+function explainRule(issue: Issue, wire: unknown, wireSchema: unknown): Issue {
+  const { keyword, schemaPath } = issue;
   const parentSchema = schemaPath === undefined ? undefined : schemaAt(wireSchema, schemaPath.replace(/\/[^/]*$/, ""));
   if (keyword === "additionalProperties") {
     const props =
