@@ -3,7 +3,8 @@
  * CI's check of the benchmark's output contract: standard input must be
  * exactly one JSON object with the members `pnpm bench --quick --json`
  * promises, each a finite positive ratio (argument tokens: also the per-set
- * breakdown's shape, counts and means). Whether a goal is met is reported
+ * breakdown's shape, counts and means; the peers' decode: also the calls each
+ * was timed on and left out). Whether a goal is met is reported
  * by the benchmark itself, not enforced here: timings on shared machines are
  * not pass/fail material.
  */
@@ -32,8 +33,10 @@ if (doc !== undefined) {
   for (const mode of ["tagged", "compact", "factored"])
     wanted.push(`expansion.${mode}.bytes`, `expansion.${mode}.tokens`);
   for (const form of ["tagged", "compact", "factored"]) wanted.push(`argumentTokens.${form}`);
+  for (const peer of ["agentsCore", "mastra"]) wanted.push(`decodePeers.${peer}`);
   const values = Object.fromEntries(wanted.map((p) => [p, ratio(p)]));
   checkArgumentBreakdown(doc.argumentTokensDetail);
+  checkPeers(doc.decodePeersDetail);
   if (problems.length === 0) {
     const met = doc.goals?.met ?? {};
     process.stdout.write(
@@ -60,6 +63,22 @@ function checkArgumentBreakdown(detail) {
   const excluded = detail?.excluded;
   if (excluded === null || typeof excluded !== "object" || !Object.values(excluded).every(Number.isInteger))
     problems.push(`argumentTokensDetail.excluded: expected counts by reason, got ${JSON.stringify(excluded)}`);
+}
+
+/** Each peer: the calls it was timed on, those left out by reason, and its ratios beside strictwire's on the same calls. */
+function checkPeers(detail) {
+  for (const peer of ["agentsCore", "mastra"]) {
+    const d = detail?.[peer];
+    if (!Number.isInteger(d?.cases) || d.cases <= 0)
+      problems.push(`decodePeersDetail.${peer}.cases: expected a positive count, got ${JSON.stringify(d?.cases)}`);
+    const left = d?.leftOut;
+    if (left === null || typeof left !== "object" || !Object.values(left).every(Number.isInteger))
+      problems.push(`decodePeersDetail.${peer}.leftOut: expected counts by reason, got ${JSON.stringify(left)}`);
+    for (const member of ["geomean", "strictwireTagged", "strictwireCompact", "aheadTagged", "aheadCompact"])
+      ratio(`decodePeersDetail.${peer}.${member}`);
+    if (d !== undefined && doc.decodePeers?.[peer] !== d.geomean)
+      problems.push(`decodePeers.${peer}: expected decodePeersDetail.${peer}.geomean`);
+  }
 }
 
 if (problems.length > 0) {

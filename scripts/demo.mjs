@@ -163,10 +163,12 @@ function roundTrip(fixture, bundleFile, work, name) {
 
 /** A call the decoder must refuse: the wire text with its first argument written twice, as a model might. */
 function refusal(bundleFile, wireText, work, name) {
-  if (!wireText.startsWith('{"arguments":{') || !wireText.endsWith("}}")) return "ok";
-  const first = firstMember(wireText.slice('{"arguments":{'.length));
+  // An object root travels bare; any other root is wrapped in {"arguments": …}.
+  const open = wireText.startsWith('{"arguments":{') ? '{"arguments":{' : "{";
+  if (!wireText.startsWith(open)) return "ok";
+  const first = firstMember(wireText.slice(open.length));
   if (first === undefined) return "ok";
-  const bad = `{"arguments":{${first},${wireText.slice('{"arguments":{'.length)}`;
+  const bad = `${open}${first},${wireText.slice(open.length)}`;
   const badFile = `${name}.refused.txt`;
   writeFileSync(join(work, badFile), bad);
   console.log(`\n${bold("refused call")}`);

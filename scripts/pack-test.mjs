@@ -78,7 +78,7 @@ import * as classifier from "@strictwire/classifier";
 import * as cli from "@strictwire/cli";
 const compiled = compileCodec({ type: "object", properties: { a: { type: "string" } }, additionalProperties: false });
 if (!compiled.ok) throw new Error(compiled.error.message);
-const decoded = compiled.value.decode('{"arguments":{"a":{"state":"absent"}}}');
+const decoded = compiled.value.decode('{"a":{"state":"absent"}}');
 if (!decoded.ok || JSON.stringify(decoded.value) !== "{}") throw new Error("esm: round trip failed");
 if (typeof codecFromModule !== "function" || typeof classifier.classify !== "function" || typeof cli !== "object") throw new Error("esm: exports missing");
 console.log("esm ok");
@@ -89,7 +89,7 @@ const { compileCodec } = require("@strictwire/codec");
 const { classify } = require("@strictwire/classifier");
 const compiled = compileCodec({ type: "object", properties: { a: { type: "string" } }, additionalProperties: false });
 if (!compiled.ok) throw new Error(compiled.error.message);
-const decoded = compiled.value.decode('{"arguments":{"a":{"state":"present","value":"x"}}}');
+const decoded = compiled.value.decode('{"a":{"state":"present","value":"x"}}');
 if (!decoded.ok || decoded.value.a !== "x" || typeof classify !== "function") throw new Error("cjs: round trip failed");
 console.log("cjs ok");
 `;
@@ -99,8 +99,8 @@ import { compileCodec, strictTool } from "@strictwire/codec";
 import { z } from "zod";
 const compiled = compileCodec(z.object({ a: z.string().optional(), n: z.number().refine((n) => n > 0, "positive") }));
 if (!compiled.ok) throw new Error(compiled.error.message);
-const ok = compiled.value.decode('{"arguments":{"a":{"state":"absent"},"n":2}}');
-const refused = compiled.value.decode('{"arguments":{"a":{"state":"absent"},"n":-1}}');
+const ok = compiled.value.decode('{"a":{"state":"absent"},"n":2}');
+const refused = compiled.value.decode('{"a":{"state":"absent"},"n":-1}');
 if (!ok.ok || JSON.stringify(ok.value) !== '{"n":2}' || refused.ok || refused.error.code !== "contract-violation") throw new Error("zod: round trip failed");
 if (!strictTool({ name: "t", description: "d", parameters: z.object({ a: z.string() }), execute: () => "x" }).ok) throw new Error("zod: strictTool failed");
 console.log("zod ok");
@@ -214,7 +214,7 @@ function main() {
     project,
   );
   const decoded = sh("npx", ["--no-install", "strictwire", "decode", "weather.bundle.json"], project, {
-    input: '{"arguments":{"city":"Oslo","unit":{"state":"absent"}}}',
+    input: '{"city":"Oslo","unit":{"state":"absent"}}',
     stdio: ["pipe", "pipe", "pipe"],
   });
   if (JSON.stringify(JSON.parse(decoded)) !== '{"city":"Oslo"}') throw new Error(`cli round trip: got ${decoded}`);

@@ -16,6 +16,8 @@ export interface CallCase {
   readonly set: SetName;
   readonly id: string;
   readonly value: unknown;
+  /** The original schema as JSON Schema (what the peers' converters are given). */
+  readonly jsonSchema: unknown;
   /** JSON text of the original value (what the baseline parses). */
   readonly originalText: string;
   readonly baseline: ValidateFn;
@@ -75,6 +77,7 @@ function buildCase(src: Source): CallCase | undefined {
     set: src.set,
     id: src.id,
     value,
+    jsonSchema: src.jsonSchema,
     originalText: JSON.stringify(value),
     baseline,
     tagged: tagged.value,

@@ -49,8 +49,16 @@ const load = (specifier: string): Promise<unknown> => import(specifier);
 
 export type Normalise = (wireValue: unknown) => Promise<{ ok: true; value: unknown } | { ok: false; reason: string }>;
 
+/** The converter's decode path, synchronous, from the model's argument text (what the decode benchmark times). */
+export type DecodeText = (text: string) => { ok: true; value: unknown } | { ok: false; reason: string };
+
 export type Conversion =
-  | { readonly converted: true; readonly wire: unknown; readonly normalise: Normalise }
+  | {
+      readonly converted: true;
+      readonly wire: unknown;
+      readonly normalise: Normalise;
+      readonly decodeText: DecodeText;
+    }
   | { readonly converted: false; readonly reason: string };
 
 export interface Converter {
@@ -71,7 +79,12 @@ function message(error: unknown): string {
 }
 
 async function standardResult(result: unknown): Promise<{ ok: true; value: unknown } | { ok: false; reason: string }> {
-  const r = (await result) as { value?: unknown; issues?: { message: string }[] };
+  return standardOutcome(await result);
+}
+
+function standardOutcome(result: unknown): { ok: true; value: unknown } | { ok: false; reason: string } {
+  if (result instanceof Promise) return { ok: false, reason: "asynchronous validation" };
+  const r = result as { value?: unknown; issues?: { message: string }[] };
   if (r.issues !== undefined) return { ok: false, reason: `rejected: ${r.issues[0]?.message ?? "invalid"}` };
   return { ok: true, value: r.value };
 }
@@ -92,15 +105,19 @@ export async function loadConverters(): Promise<Converter[]> {
           strict: true,
           execute: async () => "",
         });
+        // The runner's own path: JSON.parse, then normalizeInput (null back to absent). A plain
+        // JSON-schema tool gets no validation here (only Zod / Standard Schema parameters are validated).
+        const decodeText: DecodeText = (text) => {
+          const prepared = prepareFunctionToolInput(t, text);
+          if (prepared === undefined) return { ok: false, reason: "no input parser registered" };
+          const r = prepared.result;
+          return r.success ? { ok: true, value: r.value } : { ok: false, reason: `rejected: ${message(r.error)}` };
+        };
         return {
           converted: true,
           wire: t.parameters,
-          normalise: async (wireValue) => {
-            const prepared = prepareFunctionToolInput(t, JSON.stringify(wireValue));
-            if (prepared === undefined) return { ok: false, reason: "no input parser registered" };
-            const r = prepared.result;
-            return r.success ? { ok: true, value: r.value } : { ok: false, reason: `rejected: ${message(r.error)}` };
-          },
+          normalise: async (wireValue) => decodeText(JSON.stringify(wireValue)),
+          decodeText,
         };
       } catch (error) {
         return { converted: false, reason: message(error) };
@@ -122,6 +139,7 @@ export async function loadConverters(): Promise<Converter[]> {
           converted: true,
           wire,
           normalise: (wireValue) => standardResult(wrapped["~standard"].validate(structuredClone(wireValue))),
+          decodeText: (text) => standardOutcome(wrapped["~standard"].validate(JSON.parse(text))),
         };
       } catch (error) {
         return { converted: false, reason: message(error) };
@@ -140,6 +158,7 @@ export async function loadConverters(): Promise<Converter[]> {
           converted: true,
           wire,
           normalise: (wireValue) => standardResult(compat["~standard"].validate(structuredClone(wireValue))),
+          decodeText: (text) => standardOutcome(compat["~standard"].validate(JSON.parse(text))),
         };
       } catch (error) {
         return { converted: false, reason: message(error) };

@@ -16,6 +16,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { availableParallelism, totalmem } from "node:os";
 import { FULL_CASES, loadCases, QUICK_CASES } from "./cases.js";
 import { progress, setQuiet } from "./format.js";
+import { preparePeers } from "./peers.js";
 import { argumentsJson, renderArguments, runArguments } from "./sections/arguments.js";
 import {
   comparisonJson,
@@ -130,7 +131,7 @@ async function main(): Promise<void> {
     const cases = loadCases(args.quick ? QUICK_CASES : FULL_CASES);
     if (sections.has("decode")) {
       progress(`decode: ${cases.length} schemas...`);
-      const r = runDecode(cases, timing);
+      const r = runDecode(cases, timing, await preparePeers(cases));
       print(renderDecode(r));
       const all = r.tagged.find((s) => s.set === "all")!;
       const allCompact = r.compact.find((s) => s.set === "all")!;
@@ -140,6 +141,11 @@ async function main(): Promise<void> {
         sameValidator: r.sameValidator.find((s) => s.set === "all")!.geomean,
         floor: r.floor.find((s) => s.set === "all")!.geomean,
       };
+      if (r.peers !== undefined) {
+        // Ratios to the same baseline as decodeVsBaseline, each over the calls the peer represents.
+        out.decodePeers = { agentsCore: r.peers.agentsCore.geomean, mastra: r.peers.mastra.geomean };
+        out.decodePeersDetail = r.peers;
+      }
       out.decode = {
         cases: r.cases.length,
         tagged: r.tagged,
@@ -153,6 +159,7 @@ async function main(): Promise<void> {
           sameValidator: c.sameValidator.median,
           floor: c.floor.median,
           baselineMs: c.baselineMs.median,
+          peers: Object.fromEntries(Object.entries(c.peers).map(([p, r]) => [p, r.median])),
         })),
       };
     }

@@ -32,25 +32,25 @@ const call = (args: Record<string, unknown>, schema: unknown = SCHEMA): Argument
 });
 
 describe("argument tokens of one call", () => {
-  it("counts the absent optional member's tag: 15 tagged, 11 compact, against 5 in the source", () => {
+  it("counts the absent optional member's tag: 12 tagged, 9 compact, against 5 in the source", () => {
     const run = encodeCalls([call({ a: "x" })]);
     expect(run.excluded).toEqual({});
     const [c] = run.calls;
     expect(c!.sourceTokens).toBe(5); // {"a":"x"}
-    expect(c!.wires.tagged).toEqual({ arguments: { a: "x", b: { state: "absent" } } });
-    expect(c!.wireTokens).toEqual({ tagged: 15, compact: 11, factored: 15 });
+    // An object root travels bare (wire 3).
+    expect(c!.wires.tagged).toEqual({ a: "x", b: { state: "absent" } });
+    expect(c!.wireTokens).toEqual({ tagged: 12, compact: 9, factored: 12 });
   });
 
   it("splits the tagged wire's extra tokens into root, absent member and the tag beyond null", () => {
     const d = decompose(encodeCalls([call({ a: "x" })]).calls, "tagged");
     const part = (name: string): number => d.parts.find((p) => p.name === name)!.tokens;
-    expect(d.meanWire - d.meanSource).toBe(10);
-    expect(part("absent members")).toBe(8); // {"arguments":{"a":"x"}} is 7
-    expect(part("of which the tag beyond null")).toBe(4); // {"state":"absent"} vs null
-    expect(part("root")).toBe(3); // {"a":"x","b":{"state":"absent"}} is 12
+    expect(d.meanWire - d.meanSource).toBe(7);
+    expect(part("absent members")).toBe(7); // {"a":"x"} is 5
+    expect(part("of which the tag beyond null")).toBe(3); // {"state":"absent"} vs null
+    expect(part("root")).toBe(0); // an object root is not wrapped
     expect(part("present tags")).toBe(0);
-    // Removed together, root and member save 10 (15 -> 5), one less than apart: the tokens merge at the seam.
-    expect(d.rest).toBe(-1);
+    expect(d.rest).toBe(0);
     expect(d.reconstructed).toBe(1);
     expect(d.counts).toMatchObject({ absentMembers: 1, absentTags: 1, presentTags: 0 });
   });
@@ -59,10 +59,10 @@ describe("argument tokens of one call", () => {
     const calls = encodeCalls([call({ a: "x", b: 2 })]).calls;
     const d = decompose(calls, "tagged");
     expect(d.meanSource).toBe(9); // {"a":"x","b":2}
-    expect(d.meanWire).toBe(18);
-    expect(d.parts.find((p) => p.name === "present tags")!.tokens).toBe(7);
+    expect(d.meanWire).toBe(15);
+    expect(d.parts.find((p) => p.name === "present tags")!.tokens).toBe(6);
     const levers = Object.fromEntries(leverEffects(calls, "tagged").map((l) => [l.name, l.meanWire]));
-    expect(levers['L3 present as {"value":…}']).toBe(14);
+    expect(levers['L3 present as {"value":…}']).toBe(11);
     expect(levers["L1 no root"]).toBe(15);
   });
 
@@ -83,6 +83,20 @@ describe("argument tokens of one call", () => {
     const counts = noCounts();
     expect(counterfactual(c!.wires.compact, args, ALL_REMOVED, counts)).toEqual(args);
     expect(counts.presentTags).toBe(0);
+  });
+
+  it("takes a present tag carried inline in an optional object member for a tag, and removes it", () => {
+    const schema = {
+      type: "object",
+      properties: { o: { type: "object", properties: { x: { type: "integer" } }, required: ["x"] } },
+    };
+    const args = { o: { x: 1 } };
+    const [c] = encodeCalls([call(args, schema)]).calls;
+    expect(c!.wires.tagged).toEqual({ o: { state: "present", x: 1 } });
+    const counts = noCounts();
+    expect(counterfactual(c!.wires.tagged, args, ALL_REMOVED, counts)).toEqual(args);
+    expect(counts).toMatchObject({ presentTags: 1, absentMembers: 0 });
+    expect(counterfactual(c!.wires.tagged, args, [])).toEqual(c!.wires.tagged);
   });
 
   it("removes map entries and union tags to give the source back", () => {
@@ -131,7 +145,7 @@ describe("aggregates", () => {
 
   it("reports every form for a set of calls", () => {
     const ratios = formRatios(encodeCalls([call({ a: "x" }), call({ a: "x", b: 2 })]).calls);
-    expect(ratios.tagged.ratioOfMeans).toBeCloseTo((15 + 18) / (5 + 9), 12);
+    expect(ratios.tagged.ratioOfMeans).toBeCloseTo((12 + 15) / (5 + 9), 12);
     expect(ratios.compact.meanWire).toBeGreaterThan(ratios.compact.meanSource);
   });
 });

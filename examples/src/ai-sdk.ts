@@ -62,11 +62,18 @@ try {
   console.log(`steps: ${result.steps.length}`);
   // What the second request showed the model as its own earlier calls.
   const history = server.requests[1] as {
-    messages?: { role: string; tool_calls?: { function: { arguments: string } }[] }[];
+    messages?: { role: string; tool_calls?: { function: { name: string; arguments: string } }[] }[];
   };
   const replayed = history.messages?.find((m) => m.role === "assistant")?.tool_calls ?? [];
-  const wireForm = replayed.filter((c) => c.function.arguments.startsWith('{"arguments":')).length;
-  console.log(`history replays ${wireForm} of ${replayed.length} calls in the wire form`);
+  // In the wire form: the tool's codec reads it as its wire (a value the contract then refuses still was).
+  const codecOf = (name: string) =>
+    name === "get_weather" ? get_weather : name === "update_contact" ? update_contact : undefined;
+  const ours = replayed.filter((c) => codecOf(c.function.name) !== undefined);
+  const wireForm = ours.filter((c) => {
+    const decoded = codecOf(c.function.name)?.decode(c.function.arguments);
+    return decoded !== undefined && (decoded.ok || decoded.error.code === "contract-violation");
+  }).length;
+  console.log(`history replays ${wireForm} of ${ours.length} calls of its tools in the wire form`);
   console.log(`answer: ${result.text}`);
 } finally {
   await server.close();

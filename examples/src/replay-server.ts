@@ -70,7 +70,7 @@ export async function startReplay(recording: Recording): Promise<ReplayServer> {
     } catch {
       return "the request body is not JSON";
     }
-    const notStrict = toolSchemas(recording.provider, body).filter((t) => !t.strict || !hasArgumentsRoot(t.schema));
+    const notStrict = toolSchemas(recording.provider, body).filter((t) => !t.strict || !isClosedObject(t.schema));
     if (notStrict.length > 0)
       return `tools not in strictwire's strict form: ${notStrict.map((t) => t.name).join(", ")}`;
     return undefined;
@@ -128,9 +128,9 @@ function toolSchemas(provider: RecordedProvider, body: unknown): { name: unknown
     });
 }
 
-/** strictwire's wire schemas put the tool's value under one required `arguments` member. */
-function hasArgumentsRoot(schema: unknown): boolean {
-  return isObject(schema) && isObject(schema.properties) && isObject(schema.properties.arguments);
+/** strictwire's wire schemas are closed objects at the top (an object root is the wire root itself). */
+function isClosedObject(schema: unknown): boolean {
+  return isObject(schema) && schema.type === "object" && schema.additionalProperties === false;
 }
 
 function carriesResult(provider: RecordedProvider, body: unknown, id: string): boolean {

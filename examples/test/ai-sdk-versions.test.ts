@@ -24,13 +24,13 @@ const CALLS = [
     type: "tool-call",
     toolCallId: "c1",
     toolName: "get_weather",
-    input: '{"arguments":{"city":"Oslo","unit":{"state":"absent"}}}',
+    input: '{"city":"Oslo","unit":{"state":"absent"}}',
   },
   {
     type: "tool-call",
     toolCallId: "c2",
     toolName: "get_weather",
-    input: '{"arguments":{"city":" ","unit":{"state":"absent"}}}',
+    input: '{"city":" ","unit":{"state":"absent"}}',
   },
 ] as const;
 

@@ -71,7 +71,7 @@ describe("examples", { timeout: 120_000 }, () => {
       /tool-error +get_weather .*\n +-> Invalid input for tool get_weather:.*\n.*well-formed but not acceptable: \/city/,
     );
     expect(out).toMatch(/tool-error +send_sms /);
-    expect(out).toContain("history replays 5 of 5 calls in the wire form");
+    expect(out).toContain("history replays 4 of 4 calls of its tools in the wire form");
     expect(out).toContain(ANSWER);
   });
   it("agents (OpenAI Agents SDK, Zod tool through strictTool)", async () => {

@@ -12,6 +12,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { CompileOptions } from "@strictwire/codec";
 import { bfclToJsonSchema } from "../../packages/codec/src/schema/adapters/bfcl.js";
+import { type DepthSummary, emptyDepth, recordDepth } from "./depth.js";
 import {
   bump,
   type Compiled,
@@ -56,6 +57,8 @@ export interface BfclSummary extends AnswerCounts {
   /** Type names met in the unique schemas' parameters, before the adapter. */
   typeNames: Tally;
   functionsSeen: number;
+  /** Wire depth against source depth (the source: the adapter's JSON Schema form). */
+  depth: DepthSummary;
   answersByFile: Record<string, AnswerCounts>;
   /** Multi-turn ground truth: Python call text, against the function docs of the question's classes. */
   multiTurn: AnswerCounts & { unparsed: number; byFile: Record<string, AnswerCounts & { unparsed: number }> };
@@ -106,6 +109,7 @@ export function runBfcl(corpora: string, log: CaseLog, progress: ProgressSink): 
     adapterChanges: {},
     typeNames: {},
     functionsSeen: 0,
+    depth: emptyDepth(),
     answersByFile: {},
     multiTurn: { ...emptyCounts(), unparsed: 0, byFile: {} },
     notCallAnswers: {},
@@ -182,6 +186,7 @@ export function runBfcl(corpora: string, log: CaseLog, progress: ProgressSink): 
     countChanges(fn.parameters, adapted, s.adapterChanges);
     const c = tryCompile(fn.parameters, compileOptions(fn));
     compiledByKey.set(key, c);
+    recordDepth(s.depth, String(fn.name), adapted, c);
     const where = { function: fn.name };
     if (c.kind === "compiled") {
       s.compiled++;

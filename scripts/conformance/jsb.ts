@@ -9,6 +9,7 @@
  */
 import { join } from "node:path";
 import type { Codec } from "@strictwire/codec";
+import { type DepthSummary, emptyDepth, mergeDepth, recordDepth } from "./depth.js";
 import {
   bump,
   type Crash,
@@ -58,6 +59,8 @@ export interface JsbSummary extends SubsetSummary {
   /** Compiled schemas by what sent a position to the any-JSON form: "keyword: reason". */
   anyFallbackCauses: Tally;
   slowestCompiles: { id: string; ms: number }[];
+  /** Wire depth against source depth, over the default (close) compiles. */
+  depth: DepthSummary;
 }
 
 function emptySubset(): SubsetSummary {
@@ -157,6 +160,7 @@ export async function runJsb(
 
       const close = tryCompile(line.schema, {});
       slow.push({ id, ms: close.ms });
+      recordDepth(out.depth, id, line.schema, close);
       if (close.kind === "refused") {
         bump(s.refusedBy, close.code);
         s.instancesOfRefusedSchemas += instances.length;
@@ -337,6 +341,7 @@ function emptySummary(): JsbSummary {
     disagreementExamples: {},
     anyFallbackCauses: {},
     slowestCompiles: [],
+    depth: emptyDepth(),
   };
 }
 
@@ -358,6 +363,7 @@ export function mergeJsb(parts: readonly JsbSummary[]): JsbSummary {
         out[key][kind] = [...(out[key][kind] ?? []), ...list].slice(0, 5);
     }
     out.slowestCompiles.push(...part.slowestCompiles);
+    mergeDepth(out.depth, part.depth);
   }
   out.subsets = Object.fromEntries(Object.entries(out.subsets).sort(([a], [b]) => a.localeCompare(b)));
   out.slowestCompiles = out.slowestCompiles.sort((a, b) => b.ms - a.ms).slice(0, 10);

@@ -1,14 +1,17 @@
 /**
  * JSON-Schema-Test-Suite, draft 2020-12 (optional/ included). The suite's
  * remote documents (remotes/, served at http://localhost:1234/ in the suite's
- * own runners) are handed to compile as `resources`, never fetched. Each group
+ * own runners) are handed to compile as `resources`, never fetched, and so
+ * are the draft 2020-12 meta-schemas, from the copies ajv ships. Each group
  * compiles with openObjects "preserve"; a refused group's assertions are excluded under the
  * refusal code. In a compiled group every valid instance must round-trip and
  * every invalid one must be refused by encode. An assertion on which the
  * codec's own validator disagrees with the suite is excluded as
  * "validator-disagrees" and listed: it is not a wire failure.
  */
-import { join, sep } from "node:path";
+import { createRequire } from "node:module";
+import { dirname, join, sep } from "node:path";
+import { type DepthSummary, emptyDepth, recordDepth } from "./depth.js";
 import {
   bump,
   type Crash,
@@ -45,6 +48,7 @@ export interface JstsSummary {
   failures: unknown[];
   crashes: unknown[];
   disagreementExamples: Record<string, unknown[]>;
+  depth: DepthSummary;
 }
 
 interface Group {
@@ -63,10 +67,22 @@ function remoteDocuments(corpora: string): Map<string, unknown> {
   return out;
 }
 
+/** The draft 2020-12 meta-schema and its vocabularies, keyed by their own $id: ajv's copies, never fetched. */
+function metaSchemas(): Map<string, unknown> {
+  const require = createRequire(new URL("../../packages/codec/package.json", import.meta.url));
+  const dir = join(dirname(require.resolve("ajv/package.json")), "dist/refs/json-schema-2020-12");
+  const out = new Map<string, unknown>();
+  for (const file of ["schema.json", ...listFiles(join(dir, "meta"), ".json").map((f) => `meta/${f}`)]) {
+    const doc = JSON.parse(readText(join(dir, file))) as { $id: string };
+    out.set(doc.$id, doc);
+  }
+  return out;
+}
+
 export function runJsts(corpora: string, log: CaseLog, progress: ProgressSink): JstsSummary {
   const dir = join(corpora, "json-schema-test-suite/tests/draft2020-12");
   const files = listFiles(dir, ".json");
-  const resources = remoteDocuments(corpora);
+  const resources = new Map([...remoteDocuments(corpora), ...metaSchemas()]);
   const s: JstsSummary = {
     groups: 0,
     assertions: 0,
@@ -86,6 +102,7 @@ export function runJsts(corpora: string, log: CaseLog, progress: ProgressSink): 
     failures: [],
     crashes: [],
     disagreementExamples: {},
+    depth: emptyDepth(),
   };
   const disagreements = new Examples<unknown>(3);
 
@@ -109,6 +126,7 @@ export function runJsts(corpora: string, log: CaseLog, progress: ProgressSink): 
       s.assertions += group.tests.length;
       const where = { file, group: gi, description: group.description };
       const compiled = tryCompile(group.schema, { openObjects: "preserve", resources });
+      recordDepth(s.depth, `${file}#${gi}`, group.schema, compiled);
       if (compiled.kind === "refused") {
         s.groupsRefused++;
         exclude(file, compiled.code, group.tests.length);

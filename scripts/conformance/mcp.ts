@@ -6,6 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { type DepthSummary, emptyDepth, recordDepth } from "./depth.js";
 import { bump, type Crash, Examples, excerpt, type Tally, toolName, tryCompile } from "./harness.js";
 import { type CaseLog, listFiles, type ProgressSink } from "./io.js";
 
@@ -24,6 +25,8 @@ export interface McpSummary extends SourceCounts {
   toolsWithoutInputSchema: number;
   refusalExamples: Record<string, unknown[]>;
   crashes: unknown[];
+  /** Wire depth against source depth, input and output schemas. */
+  depth: DepthSummary;
 }
 
 interface Tool {
@@ -47,6 +50,7 @@ export function runMcp(corpora: string, log: CaseLog, progress: ProgressSink): M
     toolsWithoutInputSchema: 0,
     refusalExamples: {},
     crashes: [],
+    depth: emptyDepth(),
   };
   const refusals = new Examples<unknown>(5);
 
@@ -69,6 +73,7 @@ export function runMcp(corpora: string, log: CaseLog, progress: ProgressSink): M
       ...(typeof tool.description === "string" ? { description: tool.description } : {}),
     };
     const c = tryCompile(schema, options);
+    recordDepth(s.depth, `${where.source ?? ""}/${String(tool.name)}`, schema, c);
     if (c.kind === "compiled") {
       counts.compiled++;
       if (c.anyFallbacks.length > 0) counts.withAnyFallback++;

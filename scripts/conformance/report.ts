@@ -1,6 +1,7 @@
 /** The printed tables and the floors check. */
 import { readFileSync } from "node:fs";
 import type { AnswerCounts, BfclSummary } from "./bfcl.js";
+import { type DepthSummary, OPENAI_NESTING, renderDelta } from "./depth.js";
 import type { Tally } from "./harness.js";
 import type { JsbSummary } from "./jsb.js";
 import type { JstsSummary } from "./jsts.js";
@@ -181,7 +182,42 @@ export function renderText(summary: Summary): string {
     out.push(`crashed: ${m.crashed}`);
     out.push("");
   }
+  out.push(...depthSection(summary));
   return out.join("\n");
+}
+
+function depthSection(summary: Summary): string[] {
+  const rows: [string, DepthSummary][] = [];
+  if (summary.jsonSchemaTestSuite !== undefined)
+    rows.push(["JSON-Schema-Test-Suite", summary.jsonSchemaTestSuite.depth]);
+  if (summary.jsonSchemaBench !== undefined) rows.push(["JSONSchemaBench", summary.jsonSchemaBench.depth]);
+  if (summary.bfcl !== undefined) rows.push(["BFCL", summary.bfcl.depth]);
+  if (summary.mcp !== undefined) rows.push(["MCP", summary.mcp.depth]);
+  if (rows.length === 0) return [];
+  return [
+    "Wire depth against source depth (levels of object nesting, openai, compiled schemas)",
+    table(
+      [
+        "corpus",
+        "compiled",
+        "wire - source: schemas",
+        "max source",
+        "max wire",
+        `sources beyond ${OPENAI_NESTING}`,
+        `within ${OPENAI_NESTING}, refused for nesting`,
+      ],
+      rows.map(([name, d]) => [
+        name,
+        d.compiled,
+        renderDelta(d.wireMinusSource),
+        d.maxSource,
+        d.maxWire,
+        d.sourcesBeyondLimit,
+        d.withinLimitRefusedForNesting,
+      ]),
+    ),
+    "",
+  ];
 }
 
 export interface Floors {

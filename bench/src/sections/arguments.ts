@@ -17,18 +17,20 @@ import { generateValue } from "../generate.js";
 import { geomean } from "../stats.js";
 import { tokens } from "../tokens.js";
 
-export const ARGUMENT_FORMS = ["tagged", "compact", "factored"] as const;
+export const ARGUMENT_FORMS = ["tagged", "compact", "minimal", "factored"] as const;
 export type ArgumentForm = (typeof ARGUMENT_FORMS)[number];
 
 const FORM_OPTIONS: Readonly<Record<ArgumentForm, CompileOptions>> = {
   tagged: { presence: "tagged" },
   compact: { presence: "compact" },
+  minimal: { presence: "tagged", tags: "minimal" },
   factored: { presence: "tagged", factored: true },
 };
 
 export const FORM_LABEL: Readonly<Record<ArgumentForm, string>> = {
   tagged: "tagged",
   compact: "compact",
+  minimal: "tagged, minimal tags",
   factored: "tagged + factored",
 };
 
@@ -237,6 +239,10 @@ const hasExactly = (v: Record<string, unknown>, keys: readonly string[]): boolea
 const isPresentTag = (w: unknown): w is { state: "present"; value: unknown } =>
   isObject(w) && hasExactly(w, ["state", "value"]) && w.state === "present";
 
+/** A present tag inline in the object's own fields: the wire has "state", the source object does not. */
+const isInlinePresentTag = (w: unknown, s: unknown): w is Record<string, unknown> & { state: "present" } =>
+  isObject(w) && w.state === "present" && isObject(s) && !Array.isArray(s) && !Object.hasOwn(s, "state");
+
 const isUnionTag = (w: unknown): w is { branch: number; value: unknown } =>
   isObject(w) && hasExactly(w, ["branch", "value"]) && typeof w.branch === "number";
 
@@ -272,6 +278,15 @@ function walk(w: unknown, s: unknown, levers: ReadonlySet<Lever>, counts: Constr
     const inner = walk(w.value, s, levers, counts);
     if (levers.has("unwrapPresent")) return inner;
     return levers.has("presentValueOnly") ? { value: inner } : { state: "present", value: inner };
+  }
+  // An optional object member's tag carried inline (wire 3): {"state":"present", ...its fields}.
+  if (isInlinePresentTag(w, s)) {
+    counts.presentTags++;
+    const { state: _state, ...fields } = w;
+    const inner = walk(fields, s, levers, counts) as Record<string, unknown>;
+    // Both shorter spellings write the fields alone (the minimal spelling of an inline tag).
+    if (levers.has("unwrapPresent") || levers.has("presentValueOnly")) return inner;
+    return { state: "present", ...inner };
   }
   if (isUnionTag(w)) {
     counts.unionTags++;
@@ -313,7 +328,11 @@ function walk(w: unknown, s: unknown, levers: ReadonlySet<Lever>, counts: Constr
   return w;
 }
 
-/** The wire value ({"arguments": X}) with the levers applied, X walked beside the source arguments. */
+/**
+ * The wire value with the levers applied, walked beside the source arguments.
+ * An object root travels bare (wire 3); any other root as {"arguments": X},
+ * which "noRoot" removes.
+ */
 export function counterfactual(
   wire: unknown,
   source: unknown,
@@ -321,9 +340,13 @@ export function counterfactual(
   counts: ConstructCounts = noCounts(),
 ): unknown {
   const set = new Set(levers);
-  const inner = isObject(wire) && hasExactly(wire, ["arguments"]) ? wire.arguments : wire;
-  const rewritten = walk(inner, source, set, counts);
-  return set.has("noRoot") ? rewritten : { arguments: rewritten };
+  // A source whose own single member is "arguments" is not a wrapper.
+  const wrapped =
+    isObject(wire) &&
+    hasExactly(wire, ["arguments"]) &&
+    !(isObject(source) && !Array.isArray(source) && hasExactly(source, ["arguments"]));
+  const rewritten = walk(wrapped ? wire.arguments : wire, source, set, counts);
+  return wrapped && !set.has("noRoot") ? { arguments: rewritten } : rewritten;
 }
 
 /** Every construct removed: what should give the source arguments back (the walker's self-check). */

@@ -140,7 +140,7 @@ export function candidate(value: unknown, schema: unknown, root: unknown, insert
 // ---------------------------------------------------------------------------
 // Identity with member presence (an own member holding undefined counts as absent: JSON cannot carry it).
 
-function firstDifference(expected: unknown, actual: unknown): string | undefined {
+export function firstDifference(expected: unknown, actual: unknown): string | undefined {
   if (expected === actual) return undefined;
   if (typeof expected === "number" && typeof actual === "number") {
     return expected === actual || (expected === 0 && actual === 0) ? undefined : "value changed";
@@ -170,7 +170,7 @@ function firstDifference(expected: unknown, actual: unknown): string | undefined
   return "value changed";
 }
 
-function classifyRejection(v: ValidateFn, inserted: ReadonlySet<string>): string {
+export function classifyRejection(v: ValidateFn, inserted: ReadonlySet<string>): string {
   const e = v.errors?.[0];
   if (e === undefined) return "wire schema rejects the value";
   const at = e.instancePath;

@@ -5,6 +5,7 @@
  */
 import type { CallCase, SetName } from "../cases.js";
 import { table } from "../format.js";
+import { PEER_LABELS, PEERS, type PeerName, type PeerPlan, type PeerSummary, summarizePeers } from "../peers.js";
 import {
   type ComparisonOptions,
   compareInterleaved,
@@ -31,6 +32,8 @@ export interface CaseTiming {
   readonly sameValidator: Summary;
   /** JSON.parse(tagged wire text) + the codec's source validator, over baseline: no bounded parse, no walk. */
   readonly floor: Summary;
+  /** The peers' decode of this call over baseline, for the peers that represent it (see peers.ts). */
+  readonly peers: Readonly<Partial<Record<PeerName, Summary>>>;
 }
 
 export interface SetSummary {
@@ -48,15 +51,18 @@ export interface DecodeResult {
   readonly compact: readonly SetSummary[];
   readonly sameValidator: readonly SetSummary[];
   readonly floor: readonly SetSummary[];
+  /** Present when the peers were timed. */
+  readonly peers?: Record<PeerName, PeerSummary>;
 }
 
 function check(ok: boolean, what: string): void {
   if (!ok) throw new Error(`benchmark sanity check failed: ${what}`);
 }
 
-export function runDecode(cases: readonly CallCase[], timing: ComparisonOptions): DecodeResult {
+export function runDecode(cases: readonly CallCase[], timing: ComparisonOptions, peers?: PeerPlan): DecodeResult {
   const out: CaseTiming[] = [];
-  for (const c of cases) {
+  for (const [index, c] of cases.entries()) {
+    const peerTasks = peers?.tasks[index] ?? [];
     check(c.baseline(JSON.parse(c.originalText)), `${c.id}: baseline rejects its value`);
     check(c.tagged.decode(c.taggedText).ok, `${c.id}: tagged decode fails`);
     check(c.compact.decode(c.compactText).ok, `${c.id}: compact decode fails`);
@@ -69,6 +75,7 @@ export function runDecode(cases: readonly CallCase[], timing: ComparisonOptions)
         { name: "compact", fn: () => c.compact.decode(c.compactText) },
         { name: "sameValidator", fn: () => c.tagged.validate(JSON.parse(c.originalText)) },
         { name: "floor", fn: () => [JSON.parse(c.taggedText), c.tagged.validate(value)] },
+        ...peerTasks.map((p) => ({ name: `peer:${p.peer}`, fn: p.decode })),
       ],
       timing,
     );
@@ -85,6 +92,7 @@ export function runDecode(cases: readonly CallCase[], timing: ComparisonOptions)
       compact: cmp.ratio.compact!,
       sameValidator: cmp.ratio.sameValidator!,
       floor: cmp.ratio.floor!,
+      peers: Object.fromEntries(peerTasks.map((p) => [p.peer, cmp.ratio[`peer:${p.peer}`]!])),
     });
   }
   return {
@@ -93,7 +101,14 @@ export function runDecode(cases: readonly CallCase[], timing: ComparisonOptions)
     compact: summarizeSets(out, "compact"),
     sameValidator: summarizeSets(out, "sameValidator"),
     floor: summarizeSets(out, "floor"),
+    ...(peers !== undefined ? { peers: summarizePeers(out.map(peerRatios), peers.leftOut) } : {}),
   };
+}
+
+function peerRatios(c: CaseTiming) {
+  const peers: Partial<Record<PeerName, number>> = {};
+  for (const [peer, r] of Object.entries(c.peers) as [PeerName, Summary][]) peers[peer] = r.median;
+  return { tagged: c.tagged.median, compact: c.compact.median, peers };
 }
 
 export function summarizeSets(
@@ -175,6 +190,49 @@ export function renderDecode(r: DecodeResult): string {
     perCase,
     "",
     sets,
+    ...(r.peers !== undefined ? ["", renderPeers(r.peers)] : []),
+  ].join("\n");
+}
+
+function renderPeers(peers: Record<PeerName, PeerSummary>): string {
+  return [
+    "### The peers' decode path, same rounds, same baseline",
+    "",
+    "Each peer on the calls it represents exactly (its wire value: absent members as null); strictwire's ratios on the same calls beside it.",
+    "*ahead* = peer time / strictwire time (above 1: strictwire is faster by that factor).",
+    "",
+    table(
+      [
+        "peer",
+        "calls",
+        "peer: geomean",
+        "strictwire tagged",
+        "strictwire compact",
+        "ahead (tagged)",
+        "ahead (compact)",
+      ],
+      PEERS.map((p) => {
+        const s = peers[p];
+        return [
+          PEER_LABELS[p],
+          s.cases,
+          s.geomean.toFixed(2),
+          s.strictwireTagged.toFixed(2),
+          s.strictwireCompact.toFixed(2),
+          s.aheadTagged.toFixed(2),
+          s.aheadCompact.toFixed(2),
+        ];
+      }),
+    ),
+    "",
+    ...PEERS.map(
+      (p) =>
+        `Left out for ${p}: ${
+          Object.entries(peers[p].leftOut)
+            .map(([reason, n]) => `${reason} (${n})`)
+            .join("; ") || "none"
+        }.`,
+    ),
   ].join("\n");
 }
 

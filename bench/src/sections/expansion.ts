@@ -266,9 +266,12 @@ export interface Rewrite {
 export const ATTRIBUTION: readonly Rewrite[] = [
   {
     name: "arguments wrapper",
-    what: 'the {"arguments": ...} root object',
+    what: 'the {"arguments": ...} root object (wire 3: non-object roots only)',
     apply: (wire) => {
-      const args = (wire.properties as Schema).arguments as Schema;
+      // Wire 3 sends an object root bare; only a wire whose one member is "arguments" is wrapped.
+      const props = wire.properties;
+      if (!isPlainObject(props) || Object.keys(props).length !== 1 || !isPlainObject(props.arguments)) return wire;
+      const args = props.arguments as Schema;
       return wire.$defs === undefined ? args : { ...args, $defs: wire.$defs };
     },
   },
@@ -356,7 +359,7 @@ export const PROPOSALS: readonly Rewrite[] = [
   },
   {
     name: "P3 no arguments wrapper",
-    what: "when the root is an object, give its wire schema as the parameters (the wire value is the arguments object itself)",
+    what: "when the root is an object, give its wire schema as the parameters (wire 3 does: nothing left to save)",
     apply: (wire) => ATTRIBUTION[0]!.apply(wire),
   },
 ];

@@ -64,8 +64,8 @@ function wireResponse(args: string, strict = true) {
 const judge = (response: ReturnType<typeof wireResponse>, codecs: readonly ToolCodec[] = [codec]) =>
   classify(functionCalls(response)[0], declaredTools(response), false, { codecs });
 
-const VALID = '{"arguments": {"amount_cents": 1200, "reference": "inv-42"}}';
-const TOO_LONG = '{"arguments": {"amount_cents": 1200, "reference": "invoice-2025-000042"}}';
+const VALID = ' {"amount_cents": 1200, "reference": "inv-42"}';
+const TOO_LONG = ' {"amount_cents": 1200, "reference": "invoice-2025-000042"}';
 
 describe("a tool whose parameters are a strictwire wire schema", () => {
   test("a wire value that meets the contract is dispatchable, and says which bundle judged it", () => {
@@ -83,9 +83,9 @@ describe("a tool whose parameters are a strictwire wire schema", () => {
   });
 
   test("a value that breaks the wire schema itself is reported against the wire schema first", () => {
-    const { state, detail } = judge(wireResponse('{"arguments": {"amount_cents": 0, "reference": "a"}}'));
+    const { state, detail } = judge(wireResponse(' {"amount_cents": 0, "reference": "a"}'));
     expect(state).toBe("arguments-violate-schema");
-    expect(detail).toContain("arguments.arguments.amount_cents: 0 is less than the minimum of 1");
+    expect(detail).toContain("arguments.amount_cents: 0 is less than the minimum of 1");
   });
 
   test("an unstrict tool that meets the contract is still only unconstrained", () => {

@@ -6,7 +6,7 @@ import { type Command, Option } from "commander";
 export interface CompileFlags
   extends Pick<
     CompileOptions,
-    "name" | "description" | "target" | "presence" | "openObjects" | "factored" | "dialect"
+    "name" | "description" | "target" | "presence" | "tags" | "openObjects" | "factored" | "dialect"
   > {
   /** Documents read from --schema-dir, keyed by file name. */
   readonly resources?: Readonly<Record<string, unknown>>;
@@ -38,6 +38,12 @@ export function addCompileOptions(command: Command, naming: boolean): Command {
       ).choices(["tagged", "compact"]),
     )
     .addOption(
+      new Option(
+        "--tags <spelling>",
+        'how presence tags are spelled: state ({"state":"absent"}, the default), or minimal ({} and {"value":…}, fewer tokens)',
+      ).choices(["state", "minimal"]),
+    )
+    .addOption(
       new Option("--open-objects <policy>", "objects with undeclared members: close them, or preserve them").choices([
         "close",
         "preserve",
@@ -61,6 +67,7 @@ export function compileOptions(flags: CompileFlags, fallbackName: string | undef
     ...(flags.description !== undefined ? { description: flags.description } : {}),
     ...(flags.target !== undefined ? { target: flags.target } : {}),
     ...(flags.presence !== undefined ? { presence: flags.presence } : {}),
+    ...(flags.tags !== undefined ? { tags: flags.tags } : {}),
     ...(flags.openObjects !== undefined ? { openObjects: flags.openObjects } : {}),
     ...(flags.factored === true ? { factored: true } : {}),
     ...(flags.dialect !== undefined ? { dialect: flags.dialect } : {}),

@@ -74,7 +74,7 @@ describe("check: a set that crosses a limit", () => {
     expect(lines[0]).toContain("To fit: split these tools across requests");
     expect(lines[0]).toContain("at most 24");
     // The 25th optional parameter is c's fifth.
-    expect(lines[0]).toContain("/properties/arguments/properties/o4");
+    expect(lines[0]).toContain("/properties/o4");
     expect(lines[1]).toBe("this set of 3 tools does not fit the anthropic target: 1 limit crossed");
     expect(run.stdout + run.stderr).not.toMatch(ANSI);
   });
@@ -93,7 +93,7 @@ describe("check: a set that crosses a limit", () => {
         max: 24,
         tool: "c",
         input: files[2],
-        path: "/properties/arguments/properties/o4",
+        path: "/properties/o4",
         scope: "request",
         across: ["a", "b", "c"].map((tool) => ({ tool, measured: 10 })),
         message: expect.stringContaining("30 optional parameters"),
@@ -101,7 +101,7 @@ describe("check: a set that crosses a limit", () => {
     ]);
     const error = report.error as Record<string, unknown>;
     expect(Object.keys(error).sort()).toEqual(ERROR_KEYS);
-    expect(error).toMatchObject({ code: "target-limit", path: "/properties/arguments/properties/o4" });
+    expect(error).toMatchObject({ code: "target-limit", path: "/properties/o4" });
   });
 
   test("several caps at once: optional and union parameters", async () => {

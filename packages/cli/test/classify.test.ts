@@ -68,7 +68,7 @@ describe("classify", () => {
     const wire = (await readJson(bundlePath)).wire;
     const encoded = (await strictwire(["encode", bundlePath], { stdin: JSON.stringify(SETTINGS_VALUE) })).stdout.trim();
     const broken = JSON.parse(encoded);
-    broken.arguments.id = "ab"; // breaks the relaxed minLength: only the decoded value shows it
+    broken.id = "ab"; // breaks the relaxed minLength: only the decoded value shows it
     const file = await writeJson(join(dir, "responses.json"), [
       stored("resp_ok", encoded, wire, "settings"),
       stored("resp_short", JSON.stringify(broken), wire, "settings"),

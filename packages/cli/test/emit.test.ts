@@ -152,7 +152,7 @@ describe("compile --emit module", () => {
     required: ["room", "start"],
     additionalProperties: false,
   };
-  const VALID = '{"arguments":{"room":"NY-101","start":"2025-03-10T15:00:00Z"}}';
+  const VALID = '{"room":"NY-101","start":"2025-03-10T15:00:00Z"}';
   const BAD_PATTERN = VALID.replace("NY-101", "ny-101");
   const BAD_FORMAT = VALID.replace("2025-03-10", "2025-13-10");
 

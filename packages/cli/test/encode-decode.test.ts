@@ -43,10 +43,10 @@ describe("encode", () => {
     expect(run.stdout.endsWith("\n")).toBe(true);
     expect(run.stdout.trimEnd()).not.toContain("\n");
     const wire = JSON.parse(run.stdout);
-    expect(wire.arguments.id).toBe("abc");
-    expect(wire.arguments.nickname).toEqual({ state: "present", value: null });
-    expect(wire.arguments.labels).toEqual({ state: "present", value: [{ key: "team", value: "core" }] });
-    expect(wire.arguments.parent).toEqual({ state: "absent" });
+    expect(wire.id).toBe("abc");
+    expect(wire.nickname).toEqual({ state: "present", value: null });
+    expect(wire.labels).toEqual({ state: "present", value: [{ key: "team", value: "core" }] });
+    expect(wire.parent).toEqual({ state: "absent" });
     expect(run.stderr).toBe("");
   });
 
@@ -105,12 +105,12 @@ describe("decode", () => {
 
   test("a duplicate key, as the model wrote it, is rejected: exit 1", async () => {
     const text =
-      '{"arguments":{"id":"abc","id":"xyz","nickname":{"state":"absent"},"labels":{"state":"absent"},"parent":{"state":"absent"}}}';
+      '{"id":"abc","id":"xyz","nickname":{"state":"absent"},"labels":{"state":"absent"},"parent":{"state":"absent"}}';
     const run = await strictwire(["decode", bundle, "--json"], { stdin: text });
     expect(run.code).toBe(1);
     const result = jsonOf(run);
     expect(result.ok).toBe(false);
-    expect(result.error).toMatchObject({ code: "duplicate-key", path: "/arguments/id" });
+    expect(result.error).toMatchObject({ code: "duplicate-key", path: "/id" });
     expect((result.error as { feedback: string }).feedback).toContain("id");
   });
 
@@ -124,7 +124,7 @@ describe("decode", () => {
   });
 
   test("a text that breaks the wire schema is a wire violation, exit 1", async () => {
-    const run = await strictwire(["decode", bundle, "--json"], { stdin: '{"arguments":{"id":"abc"}}' });
+    const run = await strictwire(["decode", bundle, "--json"], { stdin: '{"id":"abc"}' });
     expect(run.code).toBe(1);
     expect(jsonOf(run).error).toMatchObject({ code: "wire-violation" });
     expect(run.stderr).toContain("wire-violation");
@@ -132,7 +132,7 @@ describe("decode", () => {
 
   test("a wire-valid text that breaks the original contract is a contract violation, exit 1", async () => {
     const wire = JSON.parse(encoded);
-    wire.arguments.id = "ab"; // minLength 3 is relaxed on the wire and enforced by the final validation
+    wire.id = "ab"; // minLength 3 is relaxed on the wire and enforced by the final validation
     const run = await strictwire(["decode", bundle, "--json"], { stdin: JSON.stringify(wire) });
     expect(run.code).toBe(1);
     const error = jsonOf(run).error as Record<string, string>;

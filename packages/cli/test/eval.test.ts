@@ -132,7 +132,7 @@ describe("strictwire eval", () => {
     expect(report).toMatch(/Lost: 1/);
     // The lost scenario, with the raw arguments the model wrote.
     expect(report).toMatch(
-      /\| clear \| 0 \| update_prefs `\{"arguments":\{"theme":\{"state":"absent"\},"timezone":\{"state":"absent"\}\}\}` \|/,
+      /\| clear \| 0 \| update_prefs `\{"theme":\{"state":"absent"\},"timezone":\{"state":"absent"\}\}` \|/,
     );
     for (const text of [run.stdout, run.stderr, results, report]) expect(text).not.toContain(KEY);
     expect(server.seen.every((s) => s.headers.authorization === `Bearer ${KEY}`)).toBe(true);

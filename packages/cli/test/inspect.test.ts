@@ -1,5 +1,6 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { ANSI, jsonOf, makeTempDir, REFUSED, readJson, removeDir, SETTINGS, strictwire, writeJson } from "./helpers.js";
 
@@ -87,6 +88,72 @@ describe("inspect a schema", () => {
     const run = await strictwire(["inspect", refused, "--json"]);
     expect(run.code).toBe(1);
     expect(jsonOf(run).error).toMatchObject({ code: "remote-ref" });
+  });
+});
+
+interface Call {
+  call: string;
+  value?: unknown;
+  wireValue?: unknown;
+  source: { bytes: number; tokens: number } | null;
+  wire?: { bytes: number; tokens: number };
+  ratio?: number;
+  reason?: string;
+}
+
+describe("inspect: the argument tokens of a typical call", () => {
+  test("--json: one call with every optional member, one with the required only, each counted in both forms", async () => {
+    const bundle = join(dir, "settings.bundle.json");
+    expect((await strictwire(["compile", schema, "-o", bundle])).code).toBe(0);
+    const run = await strictwire(["inspect", bundle, "--json"]);
+    expect(run.code).toBe(0);
+    const calls = jsonOf(run).calls as Call[];
+    expect(calls.map((c) => c.call)).toEqual(["all-optional", "required-only"]);
+    const [full, required] = calls as [Call, Call];
+    expect(Object.keys(full.value as object).sort()).toEqual(["id", "labels", "nickname", "parent"]);
+    expect(Object.keys(required.value as object)).toEqual(["id"]);
+    for (const c of calls) {
+      const text = JSON.stringify(c.value);
+      expect(c.source).toEqual({ bytes: Buffer.byteLength(text), tokens: countTokens(text) });
+      expect(c.wire?.tokens).toBe(countTokens(JSON.stringify(c.wireValue)));
+      expect(c.ratio).toBeCloseTo((c.wire?.tokens ?? 0) / (c.source?.tokens ?? 1), 2);
+      // The wire value is the real wire form: the bundle decodes it back to the call.
+      const decoded = await strictwire(["decode", bundle, "--json"], { stdin: JSON.stringify(c.wireValue) });
+      expect(jsonOf(decoded)).toEqual({ ok: true, value: c.value });
+    }
+    // Left-out members cost tokens on the tagged wire: the required-only call writes more than its source.
+    expect(required.wire!.tokens).toBeGreaterThan(required.source!.tokens);
+  });
+
+  test("compact presence writes fewer tokens for the same call", async () => {
+    const tagged = jsonOf(await strictwire(["inspect", schema, "--json"])).calls as Call[];
+    const compact = jsonOf(await strictwire(["inspect", schema, "--presence", "compact", "--json"])).calls as Call[];
+    expect(compact[1]!.value).toEqual(tagged[1]!.value);
+    expect(compact[1]!.wire!.tokens).toBeLessThan(tagged[1]!.wire!.tokens);
+  });
+
+  test("the human form: a line per call beside the size table", async () => {
+    const run = await strictwire(["inspect", schema]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^a typical call {2}source +wire +\(argument tokens\)$/m);
+    expect(run.stdout).toMatch(/^ {2}all optional +\d+ +\d+ +×[\d.]+ tokens$/m);
+    expect(run.stdout).toMatch(/^ {2}required only +\d+ +\d+ +×[\d.]+ tokens$/m);
+  });
+
+  test("a schema the generator cannot satisfy says so, and the inspection still succeeds", async () => {
+    const sha = await writeJson(join(dir, "sha.json"), {
+      type: "object",
+      properties: { sha: { type: "string", pattern: "^[0-9a-f]{40}$" } },
+      required: ["sha"],
+    });
+    const run = await strictwire(["inspect", sha, "--json"]);
+    expect(run.code).toBe(0);
+    for (const c of jsonOf(run).calls as Call[]) {
+      expect(c.source).toBeNull();
+      expect(c.reason).toMatch(/no value/);
+    }
+    const human = await strictwire(["inspect", sha]);
+    expect(human.stdout).toMatch(/^ {2}all optional +no call generated: /m);
   });
 });
 

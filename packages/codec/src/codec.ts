@@ -7,6 +7,7 @@
 import type { Bundle } from "./bundle/bundle.js";
 import { ABSENT, type EncodeContext, FAIL, type WalkContext } from "./constructs/context.js";
 import { decodeNode, encodeNode } from "./constructs/registry.js";
+import type { CompiledDecoder, DecodeState } from "./decode/compiled.js";
 import { type StandardCodecProps, standardProps } from "./dispatch/standard.js";
 import { type CodecError, type ErrorCode, fail, type Issue, ok, type Result } from "./errors.js";
 import { bestMatch, explain } from "./feedback/diagnose.js";
@@ -14,9 +15,14 @@ import { feedbackText, messageText, publicIssue } from "./feedback/format.js";
 import type { UnionNode } from "./ir/nodes.js";
 import { dedupeIssues, describeIssues } from "./issues.js";
 import { jsonTypeOf } from "./json.js";
-import { MAX_DEPTH_LIMIT, type ParseLimits, parseJson } from "./parse/parser.js";
+import { namesOnce, parsedForWalk } from "./parse/native.js";
+import { exceedsUtf8Bytes, MAX_DEPTH_LIMIT, type ParseLimits, parseJson } from "./parse/parser.js";
 import { measureValue } from "./value-limits.js";
+import { NO_ARGUMENTS, unwrap, wrap } from "./wire/assemble.js";
 import { originalPath } from "./wire/paths.js";
+
+/** A wire value: always a JSON object (the arguments object, or `{"arguments": …}`). */
+export type WireValue = Record<string, unknown>;
 
 /** What a decode may be given: the raw arguments text, its bytes, or an already parsed value. */
 export type RawArguments = string | Uint8Array | unknown;
@@ -30,6 +36,11 @@ export interface DecodeOptions {
    * when debugging a bundle.
    */
   readonly checkWireSchema?: boolean;
+  /**
+   * Decode with the interpreted plan walk only, the reference the generated
+   * decoder is held to; slower, the same results.
+   */
+  readonly interpreted?: boolean;
 }
 
 /**
@@ -46,22 +57,20 @@ export interface Checks {
   satisfies(pointer: string, value: unknown): boolean | undefined;
 }
 
-const NO_ARGUMENTS: unique symbol = Symbol("no-arguments");
-
-/** The wire root is exactly {"arguments": ...}. */
-function argumentsOf(wire: unknown): unknown {
-  if (typeof wire !== "object" || wire === null || Array.isArray(wire)) return NO_ARGUMENTS;
-  const keys = Object.keys(wire);
-  return keys.length === 1 && keys[0] === "arguments" ? (wire as { arguments: unknown }).arguments : NO_ARGUMENTS;
-}
-
 export class Codec<T = unknown> {
   readonly name: string;
   readonly limits: ParseLimits;
+  /** The generated decoder, made on first use; null where code cannot be generated (the interpreted walk then runs). */
+  private generated: CompiledDecoder | null | undefined;
 
   constructor(
     readonly bundle: Bundle,
     private readonly validators: Checks,
+    /**
+     * Makes the generated decoder, called once on first decode: one built in
+     * memory, or one a module carries as code. Absent: the interpreted walk alone.
+     */
+    private readonly makeDecoder?: () => CompiledDecoder,
   ) {
     this.name = bundle.name;
     this.limits = bundle.limits;
@@ -86,6 +95,10 @@ export class Codec<T = unknown> {
   }
 
   private decodeWithin(raw: RawArguments, limits: ParseLimits, options: DecodeOptions): Result<T> {
+    if (typeof raw === "string" && options.checkWireSchema !== true && options.interpreted !== true) {
+      const value = this.decodeGenerated(raw, limits);
+      if (value !== FAIL) return ok(value as T);
+    }
     let wire: unknown;
     if (typeof raw === "string" || raw instanceof Uint8Array) {
       const parsed = parseJson(raw, limits);
@@ -107,7 +120,7 @@ export class Codec<T = unknown> {
     // rebuilds; the final validation enforces every value constraint. Together they accept what
     // the wire schema and the contract accept, without running the wire validator on success.
     const ctx: WalkContext = { defs: this.bundle.plan.defs, path: [], error: undefined, limits };
-    const args = argumentsOf(wire);
+    const args = unwrap(this.bundle.plan, wire);
     const value = args === NO_ARGUMENTS ? FAIL : decodeNode(this.bundle.plan.root, args, ctx);
     if (value === FAIL || value === ABSENT) {
       // Diagnose with the wire schema: its verdict comes first, as if it had run up front.
@@ -126,11 +139,49 @@ export class Codec<T = unknown> {
     return ok(value as T);
   }
 
-  encode(value: T): Result<{ arguments: unknown }> {
+  /** The wire value for `value`: what a model would write (the arguments object itself, or `{"arguments": …}` for a non-object root). */
+  /**
+   * The generated decoder's one pass: parse limits, wire structure and the
+   * rebuilt value together, then the contract. FAIL for anything it does not
+   * accept outright; the interpreted path then decides, so every refusal is
+   * worded by one path only.
+   */
+  private decodeGenerated(text: string, limits: ParseLimits): unknown {
+    const decoder = this.decoder();
+    if (decoder === null || exceedsUtf8Bytes(text, limits.maxBytes)) return FAIL;
+    const parsed = parsedForWalk(text);
+    if (parsed === undefined) return FAIL;
+    // Written out member by member: one object shape for every call keeps the generated code monomorphic.
+    const state: DecodeState = {
+      maxNodes: limits.maxNodes,
+      maxDepth: limits.maxDepth,
+      checkStrings: parsed.checkStrings,
+      nodes: 1,
+      members: 0,
+      limits,
+    };
+    const value = decoder(parsed.root, state);
+    if (value === FAIL || !namesOnce(text, parsed.root as object, state.members)) return FAIL;
+    return this.validators.checkSource(value) === undefined ? value : FAIL;
+  }
+
+  private decoder(): CompiledDecoder | null {
+    if (this.generated === undefined) {
+      try {
+        this.generated = this.makeDecoder?.() ?? null;
+      } catch {
+        // No code generation here (a policy that forbids it): the interpreted walk decodes alone.
+        this.generated = null;
+      }
+    }
+    return this.generated;
+  }
+
+  encode(value: T): Result<WireValue> {
     return guarded(() => this.encodeUnguarded(value));
   }
 
-  private encodeUnguarded(value: T): Result<{ arguments: unknown }> {
+  private encodeUnguarded(value: T): Result<WireValue> {
     const measured = measureValue(value, { ...this.limits, maxBytes: Number.POSITIVE_INFINITY });
     if (!measured.ok) {
       const passThrough = measured.error.code === "unsafe-number" || measured.error.code === "invalid-json";
@@ -156,7 +207,7 @@ export class Codec<T = unknown> {
     const encoded = encodeNode(this.bundle.plan.root, value, ctx);
     if (encoded === FAIL)
       return { ok: false, error: ctx.error ?? fail("invalid-value", "", "the value has no wire form").error };
-    const wire = { arguments: encoded };
+    const wire = wrap(this.bundle.plan, encoded);
     const wireIssues = this.validators.checkWire(wire);
     if (wireIssues !== undefined) {
       return fail(
@@ -240,12 +291,13 @@ export class Codec<T = unknown> {
 
   /**
    * A parse error's position, said to the model in the original value's terms
-   * where the wire position maps to a member (/arguments/body/value is /body).
+   * where the wire position maps to a member (/body/value is /body).
    * `path` stays the text's own position: the parse never reached the plan.
    */
   private inOriginalTerms(error: CodecError): CodecError {
-    if (!error.path.startsWith("/arguments")) return error;
-    const path = originalPath(this.bundle.plan, { arguments: undefined }, error.path);
+    const { plan } = this.bundle;
+    if (error.path === "" || (plan.envelope === "arguments" && !error.path.startsWith("/arguments"))) return error;
+    const path = originalPath(plan, undefined, error.path);
     // The wrapper itself (a doubled "arguments") has no original position: keep the wire's.
     if (path === "") return error;
     const feedback = error.feedback.replace(` at ${error.path})`, ` at ${path})`);

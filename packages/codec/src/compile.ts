@@ -14,6 +14,7 @@ import {
 } from "./bundle/bundle.js";
 import { Codec } from "./codec.js";
 import { NODE_KINDS } from "./constructs/registry.js";
+import { compileDecoder } from "./decode/generate.js";
 import { fail, ok, type Result } from "./errors.js";
 import { withStandardSchema } from "./input/codec.js";
 import { readSchemaInput } from "./input/library.js";
@@ -41,6 +42,13 @@ export interface CompileOptions {
   readonly description?: string;
   readonly target?: TargetName;
   readonly presence?: "tagged" | "compact";
+  /**
+   * How presence tags are spelled: "state" (default) `{"state":"absent"}` /
+   * `{"state":"present","value":…}`, or "minimal" `{}` / `{"value":…}`: fewer
+   * tokens for the model to write; which one a model writes well is for
+   * `strictwire eval` to say.
+   */
+  readonly tags?: "state" | "minimal";
   readonly openObjects?: "close" | "preserve";
   /** Share repeated subschemas through wire $defs. */
   readonly factored?: boolean;
@@ -93,7 +101,8 @@ export function compileCodec<T = unknown>(schema: unknown, options: CompileOptio
   if (!input.ok) return input;
   const r = compileInternal(input.value.json, options);
   if (!r.ok) return r;
-  const codec = new Codec<T>(r.value.bundle, r.value.validators);
+  const plan = r.value.bundle.plan;
+  const codec = new Codec<T>(r.value.bundle, r.value.validators, () => compileDecoder(plan));
   const library = input.value.library;
   return ok(library === undefined ? codec : (withStandardSchema(codec, library) as Codec<T>));
 }
@@ -163,6 +172,7 @@ function compileInternal(given: unknown, options: CompileOptions): Result<{ bund
     built = buildPlan(prepared.value.schema, resources, {
       openObjects: bundleOptions.openObjects,
       presence: bundleOptions.presence,
+      tags: bundleOptions.tags,
       target,
       maxNodes: Math.min(MAX_EXPANSION, 1_000 + 20 * size.nodes),
       draft07: prepared.value.family === "07",
@@ -217,6 +227,9 @@ function resolveOptions(
   const presence = o.presence ?? "tagged";
   if (presence !== "tagged" && presence !== "compact")
     return fail("invalid-options", "", `unknown presence ${JSON.stringify(presence)}`);
+  const tags = o.tags ?? "state";
+  if (tags !== "state" && tags !== "minimal")
+    return fail("invalid-options", "", `unknown tag spelling ${JSON.stringify(tags)}`);
   const openObjects = o.openObjects ?? "close";
   if (openObjects !== "close" && openObjects !== "preserve") {
     return fail("invalid-options", "", `unknown openObjects policy ${JSON.stringify(openObjects)}`);
@@ -237,6 +250,7 @@ function resolveOptions(
   const bundleOptions: BundleOptions = {
     target,
     presence,
+    tags,
     openObjects,
     factored: o.factored === true,
     ...(o.dialect !== undefined ? { dialect: o.dialect } : {}),

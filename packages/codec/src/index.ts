@@ -1,5 +1,5 @@
 export { BUNDLE_FORMAT, type Bundle, type BundleOptions } from "./bundle/bundle.js";
-export { Codec, type DecodeOptions, type RawArguments } from "./codec.js";
+export { Codec, type DecodeOptions, type RawArguments, type WireValue } from "./codec.js";
 export { type CompileOptions, compile, compileCodec } from "./compile.js";
 // Dispatch (guarded calls, provider tool results, Standard Schema, AI SDK) and the types emitter.
 export { type StrictFunctionTool, type StrictToolOptions, strictTool } from "./dispatch/agents.js";

@@ -98,12 +98,13 @@ function sizesOf(bundle: Bundle, countTokens: InspectOptions["countTokens"]): Si
 
 /** The same source and options, compiled again with factoring on. */
 function factoredWireOf(bundle: Bundle): JsonValue | undefined {
-  const { target, presence, openObjects, dialect } = bundle.options;
+  const { target, presence, tags, openObjects, dialect } = bundle.options;
   const again = compile(bundle.source, {
     name: bundle.name,
     ...(bundle.description !== undefined ? { description: bundle.description } : {}),
     target,
     presence,
+    tags,
     openObjects,
     ...(dialect !== undefined ? { dialect } : {}),
     limits: bundle.limits,

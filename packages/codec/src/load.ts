@@ -1,6 +1,7 @@
 /** Run time: read a bundle (untrusted, bounded), check it, and compile its validators once. */
 import { readBundle } from "./bundle/read.js";
 import { Codec } from "./codec.js";
+import { compileDecoder } from "./decode/generate.js";
 import { fail, ok, type Result } from "./errors.js";
 import { adapterFor } from "./schema/adapters.js";
 import { inPlaceLoop } from "./schema/loops.js";
@@ -39,9 +40,13 @@ export function loadBundle<T = unknown>(
     if (pre.digest !== bundle.digest) {
       return fail("digest-mismatch", "/digest", "the precompiled validators were compiled from another bundle");
     }
-    return ok(new Codec<T>(bundle, Validators.precompiled(prepared.value, bundle.wire, pre.source, pre.wire)));
+    return ok(
+      new Codec<T>(bundle, Validators.precompiled(prepared.value, bundle.wire, pre.source, pre.wire), () =>
+        compileDecoder(bundle.plan),
+      ),
+    );
   }
   const validators = Validators.create(prepared.value, bundle.wire);
   if (!validators.ok) return fail("invalid-bundle", "", validators.reason);
-  return ok(new Codec<T>(bundle, validators.value));
+  return ok(new Codec<T>(bundle, validators.value, () => compileDecoder(bundle.plan)));
 }

@@ -15,13 +15,14 @@ import ucs2lengthModule from "ajv/dist/runtime/ucs2length.js";
 import { fullFormats } from "ajv-formats/dist/formats.js";
 import { readBundle } from "./bundle/read.js";
 import { type Checks, Codec } from "./codec.js";
+import { type DecoderFactory, instantiate, resolveTable } from "./decode/compiled.js";
 import { fail, type Issue, ok, type Result } from "./errors.js";
 import { toIssues } from "./issues.js";
 import { re2 } from "./validate/regexp.js";
 import type { FastValidator } from "./validate/validators.js";
 
 export { BUNDLE_FORMAT, type Bundle, type BundleOptions } from "./bundle/bundle.js";
-export type { Checks, DecodeOptions, RawArguments } from "./codec.js";
+export type { Checks, DecodeOptions, RawArguments, WireValue } from "./codec.js";
 export type { CodecError, ErrorCode, Issue, Result } from "./errors.js";
 export { DEFAULT_PARSE_LIMITS, MAX_DEPTH_LIMIT, type ParseLimits, parseJson } from "./parse/parser.js";
 export { Codec, type FastValidator };
@@ -58,6 +59,12 @@ export interface ModuleValidators {
   readonly diagnoseWire: FastValidator;
   /** Encode's branch test: a source location (a JSON Pointer, URI-encoded) and its validator. A location missing here counts as unknown. */
   readonly branches: ReadonlyMap<string, FastValidator>;
+  /**
+   * The generated decoder as code: its factory, and where the nodes its
+   * interpreted fallback reads sit in the plan. Absent (a module written
+   * before it): the interpreted walk decodes alone.
+   */
+  readonly decoder?: { readonly factory: DecoderFactory; readonly table: readonly string[] };
 }
 
 /**
@@ -71,7 +78,12 @@ export function codecFromModule<T = unknown>(bundle: unknown, validators: Module
   if (validators.digest !== read.value.digest) {
     return fail("digest-mismatch", "/digest", "the precompiled validators were compiled from another bundle");
   }
-  return ok(new Codec<T>(read.value, new ModuleChecks(validators)));
+  const plan = read.value.plan;
+  const generated = validators.decoder;
+  const table = generated === undefined ? undefined : resolveTable(plan, generated.table);
+  const decoder =
+    generated !== undefined && table !== undefined ? () => instantiate(generated.factory, plan, table) : undefined;
+  return ok(new Codec<T>(read.value, new ModuleChecks(validators), decoder));
 }
 
 /** Load a JSON bundle: the loader that compiles its validators (and ajv with it) is imported on the first call. */

@@ -13,6 +13,8 @@ import standaloneCodeModule from "ajv/dist/standalone/index.js";
 import { BUNDLE_FORMAT, type Bundle, digestOf } from "./bundle/bundle.js";
 import type { Codec } from "./codec.js";
 import { branchTestPointers } from "./constructs/union.js";
+import { DECODER_PARAMS } from "./decode/compiled.js";
+import { generateDecoder, tablePointers } from "./decode/generate.js";
 import { fail, ok, pointerToken, type Result } from "./errors.js";
 import type { Plan } from "./ir/nodes.js";
 import { type LoadOptions, loadBundle, type PrecompiledValidators } from "./load.js";
@@ -84,7 +86,10 @@ export function standaloneModule(bundle: Bundle): Result<string> {
   }
   const branches = branchesCode(prepared.value, bundle.plan);
   if (!branches.ok) return branches;
-  return ok(moduleText(bundle, validators as Record<keyof typeof VALIDATORS, string>, branches.value));
+  const generated = generateDecoder(bundle.plan);
+  const table = tablePointers(bundle.plan, generated.table);
+  const decoder = table === undefined ? undefined : { source: generated.source, table };
+  return ok(moduleText(bundle, validators as Record<keyof typeof VALIDATORS, string>, branches.value, decoder));
 }
 
 interface Spec {
@@ -201,7 +206,18 @@ function moduleText(
   bundle: Bundle,
   validators: Record<keyof typeof VALIDATORS, string>,
   branches: { code: string; names: [string, string][] },
+  decoder: { source: string; table: string[] } | undefined,
 ): string {
+  // The generated decoder's source holds data only as literals (decode/emitter.ts), so it is code as it stands.
+  const decoderLines =
+    decoder === undefined
+      ? ["export const decoder = undefined;", ""]
+      : [
+          "/** The generated decoder (one pass: parse limits, wire structure, the original value), as code. */",
+          `function decoderFactory(${DECODER_PARAMS.join(", ")}) {\n${decoder.source}\n}`,
+          `export const decoder = { factory: decoderFactory, table: JSON.parse(${jsString(JSON.stringify(decoder.table))}) };`,
+          "",
+        ];
   const branchMap = branches.names.map(([pointer, name]) => `[${jsString(pointer)}, branchCode.${name}]`).join(", ");
   const lines = [
     `// Tool ${jsString(bundle.name)}: its strictwire bundle, with its validators compiled to code.`,
@@ -230,11 +246,12 @@ function moduleText(
     "/** Encode's union branch tests, by source location (a Map: a location may be any string). */",
     `export const validateBranch = new Map([${branchMap}]);`,
     "",
+    ...decoderLines,
     "let loaded;",
     "",
     "/** The bundle's Codec, as loadBundle returns it ({ ok, value } or { ok, error }), built once with the validators above. */",
     "export function load() {",
-    `  loaded ??= codecFromModule(bundle, { digest: ${jsString(bundle.digest)}, source: validateSource, wire: validateWire, diagnoseSource, diagnoseWire, branches: validateBranch });`,
+    `  loaded ??= codecFromModule(bundle, { digest: ${jsString(bundle.digest)}, source: validateSource, wire: validateWire, diagnoseSource, diagnoseWire, branches: validateBranch, decoder });`,
     "  return loaded;",
     "}",
     "",

@@ -19,12 +19,13 @@ describe("strictTool", () => {
     if (!made.ok) throw new Error(made.error.message);
     expect(made.value.strict).toBe(true);
     expect(made.value.parameters).toStrictEqual(made.value.codec.wire);
-    expect(made.value.parameters.required).toEqual(["arguments"]);
+    // An object root is the wire value itself: the tool's own members, every one required.
+    expect(made.value.parameters.required).toEqual(["at", "label"]);
   });
 
   it("runs execute with the decoded value, an absent .optional() member staying absent", async () => {
     if (!made.ok) throw new Error(made.error.message);
-    const out = await made.value.invoke({}, '{"arguments":{"at":"07:00","label":{"state":"absent"}}}');
+    const out = await made.value.invoke({}, '{"at":"07:00","label":{"state":"absent"}}');
     expect(out).toBe("set");
     expect(received.at(-1)).toStrictEqual({ at: "07:00" });
   });
@@ -32,7 +33,7 @@ describe("strictTool", () => {
   it("answers a refused call with the feedback and never runs execute", async () => {
     if (!made.ok) throw new Error(made.error.message);
     const before = received.length;
-    const out = await made.value.invoke({}, '{"arguments":{"at":"07:00","at":"08:00","label":{"state":"absent"}}}');
+    const out = await made.value.invoke({}, '{"at":"07:00","at":"08:00","label":{"state":"absent"}}');
     expect(out).toMatch(/duplicate-key at \/at\)/);
     expect(received.length).toBe(before);
   });

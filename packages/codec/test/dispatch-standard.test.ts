@@ -100,9 +100,9 @@ describe("aiSdkInputSchema", () => {
   });
 
   it("fails with one issue that carries the feedback for the model", async () => {
-    const result = await schema["~standard"].validate({ arguments: { item: "tea" } });
+    const result = await schema["~standard"].validate({ item: "tea" });
     expect(result.issues).toHaveLength(1);
-    const decoded = codec.decode({ arguments: { item: "tea" } });
+    const decoded = codec.decode({ item: "tea" });
     expect(decoded.ok).toBe(false);
     if (decoded.ok) return;
     expect(result.issues?.[0]?.message).toBe(decoded.error.feedback);

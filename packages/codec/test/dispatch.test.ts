@@ -61,7 +61,7 @@ function args<T>(c: Codec<T>, value: T): string {
 }
 
 /** Wire text that parses and fits the wire schema but breaks the contract (minLength). */
-const shortCity = JSON.stringify({ arguments: { city: "X", unit: { state: "absent" } } });
+const shortCity = JSON.stringify({ city: "X", unit: { state: "absent" } });
 
 function tools(log: unknown[] = []) {
   return createDispatcher(
@@ -122,7 +122,7 @@ describe("guardedCall", () => {
     let runs = 0;
     const call = guardedCall(weather, () => ++runs);
     const broken = await call('{"arguments": {"city": "Oslo"');
-    const misshapen = await call('{"arguments": {"city": "Oslo"}}');
+    const misshapen = await call(' {"city": "Oslo"}');
     expect(runs).toBe(0);
     expect(broken).toMatchObject({ ok: false, kind: "rejected", error: { code: "invalid-json" } });
     expect(misshapen).toMatchObject({ ok: false, kind: "rejected", error: { code: "wire-violation" } });
@@ -505,9 +505,7 @@ describe("dispatcher: set-up and single calls", () => {
     expect(definitions.ok && definitions.value[0]).toMatchObject({ name: "update_contact", strict: true });
     const message = {
       stop_reason: "tool_use",
-      content: [
-        { type: "tool_use", id: "toolu_1", name: "update_contact", input: { arguments: { id: "c9", phone: null } } },
-      ],
+      content: [{ type: "tool_use", id: "toolu_1", name: "update_contact", input: { id: "c9", phone: null } }],
     };
     const r = await d.anthropic(message);
     expect(r.calls[0]).toMatchObject({ kind: "ok" });

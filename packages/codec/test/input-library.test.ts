@@ -26,8 +26,8 @@ function roundTrip<S extends z.ZodType>(schema: S, value: unknown) {
 }
 
 function wireArgs(codec: { wire: unknown }): Record<string, unknown> {
-  const wire = codec.wire as { properties: { arguments: { properties: Record<string, unknown> } } };
-  return wire.properties.arguments.properties;
+  // An object root is the wire value itself.
+  return (codec.wire as { properties: Record<string, unknown> }).properties;
 }
 
 describe("Zod constructs on the wire and back", () => {
@@ -39,7 +39,7 @@ describe("Zod constructs on the wire and back", () => {
       value: { name: "a", nickname: "b" },
     });
     const codec = codecOf(schema);
-    expect(codec.decode('{"arguments":{"name":"a","nickname":{"state":"absent"}}}')).toStrictEqual({
+    expect(codec.decode('{"name":"a","nickname":{"state":"absent"}}')).toStrictEqual({
       ok: true,
       value: { name: "a" },
     });
@@ -54,8 +54,8 @@ describe("Zod constructs on the wire and back", () => {
 
   it(".default() lets the model leave the member out and the library fills it in", () => {
     const codec = codecOf(z.object({ unit: z.enum(["C", "F"]).default("C") }));
-    expect(codec.decode('{"arguments":{"unit":{"state":"absent"}}}')).toStrictEqual({ ok: true, value: { unit: "C" } });
-    expect(codec.decode('{"arguments":{"unit":{"state":"present","value":"F"}}}')).toStrictEqual({
+    expect(codec.decode('{"unit":{"state":"absent"}}')).toStrictEqual({ ok: true, value: { unit: "C" } });
+    expect(codec.decode('{"unit":{"state":"present","value":"F"}}')).toStrictEqual({
       ok: true,
       value: { unit: "F" },
     });
@@ -97,8 +97,8 @@ describe("Zod constructs on the wire and back", () => {
 
   it("z.literal and z.enum refuse values outside them", () => {
     const codec = codecOf(z.object({ v: z.literal(2), e: z.enum(["a", "b"]) }));
-    expect(codec.decode('{"arguments":{"v":2,"e":"a"}}')).toStrictEqual({ ok: true, value: { v: 2, e: "a" } });
-    const refused = codec.decode('{"arguments":{"v":2,"e":"c"}}');
+    expect(codec.decode('{"v":2,"e":"a"}')).toStrictEqual({ ok: true, value: { v: 2, e: "a" } });
+    const refused = codec.decode('{"v":2,"e":"c"}');
     expect(refused.ok).toBe(false);
   });
 
@@ -118,7 +118,7 @@ describe("the library's own validation after strictwire's", () => {
         .object({ from: z.number(), to: z.number() })
         .refine((r) => r.from <= r.to, { message: "from > to", path: ["to"] }),
     });
-    const result = codecOf(schema).decode('{"arguments":{"range":{"from":5,"to":1}}}');
+    const result = codecOf(schema).decode('{"range":{"from":5,"to":1}}');
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.error.code).toBe("contract-violation");
@@ -129,7 +129,7 @@ describe("the library's own validation after strictwire's", () => {
 
   it("transforms apply, and the decoded value is the library's output", () => {
     const codec = codecOf(z.object({ when: z.string().transform((s) => s.length) }));
-    const result = codec.decode('{"arguments":{"when":"abcd"}}');
+    const result = codec.decode('{"when":"abcd"}');
     expect(result).toStrictEqual({ ok: true, value: { when: 4 } });
     if (result.ok) {
       const n: number = result.value.when; // typed by z.output
@@ -138,13 +138,13 @@ describe("the library's own validation after strictwire's", () => {
   });
 
   it("strictwire's checks still run first: duplicate keys never reach the library", () => {
-    const result = codecOf(z.object({ a: z.string() })).decode('{"arguments":{"a":"x","a":"y"}}');
+    const result = codecOf(z.object({ a: z.string() })).decode('{"a":"x","a":"y"}');
     expect(result.ok === false && result.error.code).toBe("duplicate-key");
   });
 
   it("an async refinement is refused as a value, not a thrown error", () => {
     const codec = codecOf(z.object({ a: z.string().refine(async () => true) }));
-    const result = codec.decode('{"arguments":{"a":"x"}}');
+    const result = codec.decode('{"a":"x"}');
     expect(result.ok === false && result.error.code).toBe("contract-violation");
   });
 
@@ -154,13 +154,13 @@ describe("the library's own validation after strictwire's", () => {
     if (!bundle.ok) throw new Error(bundle.error.message);
     const loaded = loadBundle(JSON.stringify(bundle.value));
     if (!loaded.ok) throw new Error(loaded.error.message);
-    expect(loaded.value.decode('{"arguments":{"n":3}}').ok).toBe(true);
+    expect(loaded.value.decode('{"n":3}').ok).toBe(true);
     const codec = withStandardSchema(loaded.value, schema);
-    expect(codec.decode('{"arguments":{"n":4}}')).toStrictEqual({ ok: true, value: { n: 4 } });
-    const odd = codec.decode('{"arguments":{"n":3}}');
+    expect(codec.decode('{"n":4}')).toStrictEqual({ ok: true, value: { n: 4 } });
+    const odd = codec.decode('{"n":3}');
     expect(odd.ok === false && odd.error.issues).toEqual([{ path: "/n", at: ["n"], message: "must be even" }]);
     // The Standard Schema props follow the wrapped decode.
-    expect(codec["~standard"].validate('{"arguments":{"n":3}}')).toHaveProperty("issues");
+    expect(codec["~standard"].validate('{"n":3}')).toHaveProperty("issues");
   });
 
   it("a Zod 4 release without ~standard.jsonSchema (before 4.2) is refused with the way out, as a value", () => {
@@ -203,22 +203,18 @@ describe("another Standard JSON Schema library: ArkType", () => {
     const compiled = compileCodec(schema);
     if (!compiled.ok) throw new Error(compiled.error.message);
     const codec = compiled.value;
-    expect(codec.decode('{"arguments":{"name":"a","age":{"state":"absent"},"note":{"state":"absent"}}}')).toStrictEqual(
-      {
-        ok: true,
-        value: { name: "a" },
-      },
-    );
+    expect(codec.decode('{"name":"a","age":{"state":"absent"},"note":{"state":"absent"}}')).toStrictEqual({
+      ok: true,
+      value: { name: "a" },
+    });
     // The morph runs: ArkType's output, not the text the model wrote.
     expect(
-      codec.decode('{"arguments":{"name":"a","age":{"state":"absent"},"note":{"state":"present","value":"  hi "}}}'),
+      codec.decode('{"name":"a","age":{"state":"absent"},"note":{"state":"present","value":"  hi "}}'),
     ).toStrictEqual({
       ok: true,
       value: { name: "a", note: "hi" },
     });
-    const negative = codec.decode(
-      '{"arguments":{"name":"a","age":{"state":"present","value":-1},"note":{"state":"absent"}}}',
-    );
+    const negative = codec.decode('{"name":"a","age":{"state":"present","value":-1},"note":{"state":"absent"}}');
     expect(negative.ok).toBe(false);
   });
 });
@@ -235,10 +231,11 @@ describe("another Standard JSON Schema library: Valibot through toStandardJsonSc
     const compiled = compileCodec(schema);
     if (!compiled.ok) throw new Error(compiled.error.message);
     // unit's default comes from Valibot's own validation: strictwire alone would leave it absent.
-    expect(
-      compiled.value.decode('{"arguments":{"name":"a","tag":{"state":"absent"},"unit":{"state":"absent"}}}'),
-    ).toStrictEqual({ ok: true, value: { name: "a", unit: "C" } });
-    const empty = compiled.value.decode('{"arguments":{"name":"","tag":{"state":"absent"},"unit":{"state":"absent"}}}');
+    expect(compiled.value.decode('{"name":"a","tag":{"state":"absent"},"unit":{"state":"absent"}}')).toStrictEqual({
+      ok: true,
+      value: { name: "a", unit: "C" },
+    });
+    const empty = compiled.value.decode('{"name":"","tag":{"state":"absent"},"unit":{"state":"absent"}}');
     expect(empty.ok).toBe(false);
   });
 

@@ -8,6 +8,7 @@ import {
   type CompileOptions,
   checkToolSet,
   compile,
+  compileCodec,
   describeFinding,
   type TargetName,
   toolDefinition,
@@ -43,24 +44,62 @@ describe("openai per-schema limits", () => {
     const group = object(many(100, (i) => [`p${i}`, { type: "integer" }]));
     const error = refusal(object(many(50, (g) => [`g${g}`, group])), "openai");
     expect(error.code).toBe("target-limit");
-    expect(error.message).toContain("maxProperties: tool: 5051 object properties");
+    expect(error.message).toContain("maxProperties: tool: 5050 object properties");
     expect(error.message).toContain("at most 5000");
-    // The wire's own `arguments` is the first; 49 groups of 1 + 100 make 4,950; then g49 and p0..p48.
-    expect(error.path).toBe("/properties/arguments/properties/g49/properties/p49");
+    // An object root is not wrapped: 49 groups of 1 + 100 make 4,949; then g49 and p0..p50.
+    expect(error.path).toBe("/properties/g49/properties/p50");
   });
 
   it("refuse more than 10 levels of object nesting, and say where the deepest is", () => {
     let schema: Json = object({ leaf: { type: "string" } });
-    for (let i = 0; i < 9; i++) schema = object({ [`l${i}`]: schema });
+    for (let i = 0; i < 10; i++) schema = object({ [`l${i}`]: schema });
     const error = refusal(schema, "openai");
     expect(error.message).toContain("maxNesting: tool: 11 levels of object nesting");
-    expect(error.path).toMatch(/^\/properties\/arguments(\/properties\/l\d)+$/);
-    // Tagged presence wraps an optional member in an object: one level more than compact.
-    const inner = object({ x: { type: "object", properties: { y: { type: "string" } } } }, []);
-    let nine: Json = inner;
-    for (let i = 0; i < 6; i++) nine = object({ [`l${i}`]: nine });
-    expect(compile(nine, { target: "openai", presence: "compact" }).ok).toBe(true);
-    expect(compile(nine, { target: "openai" }).ok).toBe(false);
+    expect(error.path).toMatch(/^(\/properties\/l\d)+$/);
+  });
+
+  it("take a source of 10 levels as written: the root is not wrapped", () => {
+    let schema: Json = object({ leaf: { type: "string" } });
+    for (let i = 0; i < 9; i++) schema = object({ [`l${i}`]: schema });
+    expect(compile(schema, { target: "openai" }).ok).toBe(true);
+  });
+
+  it("take optional object members at every level: their presence tags add no level, in either spelling", () => {
+    // Ten levels of optional objects (a settings PATCH), each level's member optional.
+    let schema: Json = object({ leaf: { type: "string" } });
+    for (let i = 0; i < 9; i++) schema = object({ [`l${i}`]: schema }, []);
+    for (const options of [{}, { tags: "minimal" as const }, { presence: "compact" as const }]) {
+      const compiled = compile(schema, { target: "openai", ...options });
+      expect(compiled.ok, JSON.stringify(options)).toBe(true);
+    }
+  });
+
+  it("fit a tag that would cross the limit by sending that member compact, where null is free", () => {
+    // Level 10 holds optional scalars: their tags would be level 11.
+    let schema: Json = object({ leaf: { type: "string" }, note: { type: ["string", "null"] } }, []);
+    for (let i = 0; i < 9; i++) schema = object({ [`l${i}`]: schema }, []);
+    const refused = compile(schema, { target: "openai" });
+    // `note` admits null, so only its tag can say "absent": the schema cannot fit.
+    expect(refused.ok ? "compiled" : refused.error.message).toMatch(/maxNesting: tool: 11 levels/);
+    const leafOnly: Json = JSON.parse(JSON.stringify(schema).replace(',"note":{"type":["string","null"]}', ""));
+    const compiled = compileCodec(leafOnly, { target: "openai" });
+    if (!compiled.ok) throw new Error(compiled.error.message);
+    let node = compiled.value.bundle.plan.root;
+    for (let i = 8; i >= 0; i--) {
+      if (node.kind !== "object") throw new Error("expected an object");
+      expect(node.fields[0]?.presence, `l${i}`).toBe("inline");
+      node = node.fields[0]!.node;
+    }
+    expect(node.kind === "object" && node.fields[0]?.presence).toBe("compact");
+    // Exact both ways: absent and present at the deepest level.
+    let value: Json = { leaf: "x" };
+    for (let i = 0; i < 9; i++) value = { [`l${i}`]: value };
+    const wire = compiled.value.encode(value);
+    if (!wire.ok) throw new Error(wire.error.message);
+    expect(compiled.value.decode(JSON.stringify(wire.value))).toStrictEqual({ ok: true, value });
+    const empty = JSON.parse(JSON.stringify(value).replace('{"leaf":"x"}', "{}"));
+    const emptyWire = compiled.value.encode(empty);
+    expect(emptyWire.ok && JSON.stringify(emptyWire.value)).toContain('{"state":"present","leaf":null}');
   });
 
   it("refuse more than 120,000 characters of names and enum values", () => {
@@ -76,14 +115,14 @@ describe("openai per-schema limits", () => {
     });
     const error = refusal(schema, "openai");
     expect(error.message).toContain("maxEnumValues: tool: 1001 enum values");
-    expect(error.path).toBe("/properties/arguments/properties/b/enum");
+    expect(error.path).toBe("/properties/b/enum");
   });
 
   it("refuse a string enum of more than 250 values past 15,000 characters", () => {
     const values = Array.from({ length: 251 }, (_, i) => `${i}`.padEnd(60, "v"));
     const error = refusal(object({ pick: { enum: values } }), "openai");
     expect(error.message).toContain("maxLargeEnumChars: tool: 15060 characters in one large string enum");
-    expect(error.path).toBe("/properties/arguments/properties/pick/enum");
+    expect(error.path).toBe("/properties/pick/enum");
     expect(compile(object({ pick: { enum: values.slice(0, 250) } }), { target: "openai" }).ok).toBe(true);
   });
 });
@@ -93,7 +132,7 @@ describe("anthropic limits a single schema can break", () => {
     const schema = object(many(17, (i) => [`n${i}`, { type: ["string", "null"] }]));
     const error = refusal(schema, "anthropic");
     expect(error.message).toContain("maxUnionParameters: tool: 17 parameters with union types");
-    expect(error.path).toBe("/properties/arguments/properties/n16");
+    expect(error.path).toBe("/properties/n16");
     expect(compile(object(many(16, (i) => [`n${i}`, { type: ["string", "null"] }])), { target: "anthropic" }).ok).toBe(
       true,
     );
@@ -152,7 +191,7 @@ describe("checkToolSet", () => {
         limit: "maxOptionalParameters",
         measured: 40,
         max: 24,
-        path: "/properties/arguments/properties/o4",
+        path: "/properties/o4",
         tool: "b",
         scope: "request",
         across: [
@@ -163,7 +202,7 @@ describe("checkToolSet", () => {
     ]);
     const sentence = describeFinding(findings[0]!, "anthropic");
     expect(sentence).toMatch(
-      /^the request's tools together: 40 optional parameters \(a 20, b 20\), where the anthropic target allows at most 24 per request; crossed in b at \/properties\/arguments\/properties\/o4\. To fit: split these tools across requests/,
+      /^the request's tools together: 40 optional parameters \(a 20, b 20\), where the anthropic target allows at most 24 per request; crossed in b at \/properties\/o4\. To fit: split these tools across requests/,
     );
     expect(sentence).not.toMatch(/^b: 40/);
   });
@@ -197,7 +236,7 @@ describe("checkToolSet", () => {
         limit: "maxUnionParameters",
         measured: 20,
         max: 16,
-        path: "/properties/arguments/properties/u6",
+        path: "/properties/u6",
         tool: "b",
         scope: "request",
         across: [

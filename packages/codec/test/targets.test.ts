@@ -28,11 +28,6 @@ function codecFor(schema: unknown, options: CompileOptions) {
   return compiled.value;
 }
 
-/** The wire schema of the tool's arguments. */
-function argumentsOf(wire: Json): Json {
-  return (wire.properties as Json).arguments as Json;
-}
-
 function roundTrip(codec: ReturnType<typeof codecFor>, value: unknown): unknown {
   const encoded = codec.encode(value);
   if (!encoded.ok) throw new Error(JSON.stringify(encoded.error));
@@ -89,7 +84,7 @@ describe("optional members", () => {
     const fields = fieldsOf(codec.bundle.plan.root);
     expect(fields.slice(0, 24).every((f) => f.presence === "native")).toBe(true);
     expect(fields.slice(24).every((f) => f.presence === "tagged")).toBe(true);
-    const args = argumentsOf(codec.wire);
+    const args = codec.wire;
     expect(args.required).toEqual(fields.slice(24).map((f) => f.name));
     const value = { m0: "a", m25: "b" };
     expect(canonical(roundTrip(codec, value))).toBe(canonical(value));
@@ -122,7 +117,7 @@ describe("optional members", () => {
   it("are all native on gemini, whatever presence asks", () => {
     for (const presence of ["tagged", "compact"] as const) {
       const codec = codecFor(optional(40), { target: "gemini", presence });
-      expect(argumentsOf(codec.wire).required).toEqual([]);
+      expect(codec.wire.required).toEqual([]);
     }
   });
 
@@ -135,8 +130,8 @@ describe("optional members", () => {
 
   it("stay tagged by default on openai, compact on request", () => {
     const schema = { type: "object", properties: { n: { type: "integer" } } };
-    const tagged = argumentsOf(codecFor(schema, { target: "openai" }).wire);
-    const compact = argumentsOf(codecFor(schema, { target: "openai", presence: "compact" }).wire);
+    const tagged = codecFor(schema, { target: "openai" }).wire;
+    const compact = codecFor(schema, { target: "openai", presence: "compact" }).wire;
     expect(tagged.required).toEqual(["n"]);
     expect(JSON.stringify((tagged.properties as Json).n)).toContain("strictwire_absent");
     expect((compact.properties as Json).n).toEqual({ anyOf: [{ type: "integer" }, { type: "null" }] });
@@ -166,7 +161,7 @@ describe("recursion where the target refuses it", () => {
   for (const target of ["anthropic", "gemini"] as const) {
     it(`travels as JSON text on ${target}, its schema and the member's description said`, () => {
       const codec = codecFor(tree, { target });
-      const member = (argumentsOf(codec.wire).properties as Json).tree as Json;
+      const member = (codec.wire.properties as Json).tree as Json;
       expect(member.type).toBe("string");
       expect(member.description).toMatch(/^The whole tree\. A node value \(JSON Schema \{.*"children".*\}\), written/);
       expect(Object.keys((codec.wire.$defs as Json | undefined) ?? {})).not.toContain("node");
@@ -174,7 +169,7 @@ describe("recursion where the target refuses it", () => {
         expect.objectContaining({ path: "/$defs/node", keyword: "$ref" }),
       );
       const encoded = codec.encode(value);
-      expect(encoded.ok && typeof (encoded.value.arguments as Json).tree).toBe("string");
+      expect(encoded.ok && typeof (encoded.value as Json).tree).toBe("string");
       expect(canonical(roundTrip(codec, value))).toBe(canonical(value));
     });
   }
@@ -187,7 +182,7 @@ describe("recursion where the target refuses it", () => {
 
   it("reads the JSON text with the bounded parser and holds it to the schema", () => {
     const codec = codecFor(tree, { target: "anthropic", limits: { maxDepth: 8 } });
-    const wire = (tree: string) => JSON.stringify({ arguments: { tree, title: "t" } });
+    const wire = (tree: string) => JSON.stringify({ tree, title: "t" });
     const notJson = codec.decode(wire("{name:"));
     expect(notJson.ok || notJson.error.code).toBe("invalid-json");
     const deep = codec.decode(wire(`${"[".repeat(20)}${"]".repeat(20)}`));
@@ -263,7 +258,7 @@ describe("any JSON value", () => {
   const values = [{ data: { a: [1, { b: null }] } }, { data: "s" }, { data: [] }, { data: null }];
 
   it("travels as JSON text where recursion is refused, as entries on openai", () => {
-    const text = (argumentsOf(codecFor(schema, { target: "gemini" }).wire).properties as Json).data as Json;
+    const text = (codecFor(schema, { target: "gemini" }).wire.properties as Json).data as Json;
     expect(text).toEqual({ description: "Anything. Any JSON value, written as JSON text.", type: "string" });
     const entries = JSON.stringify(codecFor(schema, { target: "openai" }).wire);
     expect(entries).toContain("strictwire_json");
@@ -300,7 +295,7 @@ describe("keywords the target does not take", () => {
   };
 
   const kept = (target: TargetName) => {
-    const props = argumentsOf(codecFor(schema, { target }).wire).properties as Record<string, Json>;
+    const props = codecFor(schema, { target }).wire.properties as Record<string, Json>;
     return Object.fromEntries(Object.entries(props).map(([k, v]) => [k, Object.keys(v).sort()]));
   };
 
@@ -336,7 +331,7 @@ describe("keywords the target does not take", () => {
       expect(canonical(roundTrip(codec, valid))).toBe(canonical(valid));
       // Something the wire of this target lets through: only the final validation can refuse it.
       const broken = target === "anthropic" ? { ...valid, count: 12, tags: ["a"] } : { ...valid, site: "not a uri" };
-      const decoded = codec.decode(JSON.stringify({ arguments: broken }));
+      const decoded = codec.decode(JSON.stringify(broken));
       expect(decoded.ok).toBe(false);
       if (!decoded.ok) expect(decoded.error.code).toBe("contract-violation");
     });
@@ -380,8 +375,8 @@ describe("constructs no target takes", () => {
       expect(canonical(roundTrip(codec, valid))).toBe(canonical(valid));
       const encoded = codec.encode(valid);
       if (!encoded.ok) throw new Error("encode refused a valid value");
-      const args = encoded.value.arguments as Json;
-      const broken = codec.decode(JSON.stringify({ arguments: { ...args, a: 3 } }));
+      const args = encoded.value as Json;
+      const broken = codec.decode(JSON.stringify({ ...args, a: 3 }));
       expect(broken.ok || broken.error.code).toBe("contract-violation");
     });
   }
@@ -397,14 +392,14 @@ describe("keywords beside $ref", () => {
 
   it("move onto a one-branch anyOf on openai and gemini", () => {
     for (const target of ["openai", "gemini"] as const) {
-      const price = (argumentsOf(codecFor(schema, { target }).wire).properties as Json).price;
+      const price = (codecFor(schema, { target }).wire.properties as Json).price;
       expect(price).toEqual({ description: "What it costs.", anyOf: [{ $ref: "#/$defs/money" }] });
     }
   });
 
   it("inline the definition on anthropic, which then drops it", () => {
     const codec = codecFor(schema, { target: "anthropic" });
-    const price = (argumentsOf(codec.wire).properties as Json).price as Json;
+    const price = (codec.wire.properties as Json).price as Json;
     expect(price.description).toBe("What it costs.");
     expect(price.type).toBe("object");
     expect(codec.wire.$defs).toBeUndefined();
@@ -418,7 +413,7 @@ describe("keywords beside $ref", () => {
       required: ["price", "refund"],
     };
     const codec = codecFor(twice, { target: "anthropic" });
-    const props = argumentsOf(codec.wire).properties as Json;
+    const props = codec.wire.properties as Json;
     expect(props.price).toEqual({ $ref: "#/$defs/money" });
     expect(props.refund).toEqual({ $ref: "#/$defs/money" });
     expect(Object.keys(codec.wire.$defs as Json)).toEqual(["money"]);

@@ -42,6 +42,7 @@ const asDecodeError = (e: CodecError): ArmDecodeError => ({ code: e.code, messag
 
 interface CodecArmOptions {
   readonly presence?: "tagged" | "compact";
+  readonly tags?: "state" | "minimal";
   readonly factored?: boolean;
   readonly target?: "openai" | "anthropic";
   readonly annotate?: (wire: JsonObject) => JsonObject;
@@ -58,6 +59,7 @@ function codecArm(name: string, summary: string, options: CodecArmOptions, unava
         ...(tool.description !== undefined ? { description: tool.description } : {}),
         target: options.target ?? "openai",
         ...(options.presence !== undefined ? { presence: options.presence } : {}),
+        ...(options.tags !== undefined ? { tags: options.tags } : {}),
         ...(options.factored === true ? { factored: true } : {}),
       });
       if (!compiled.ok) return { ok: false, error: asDecodeError(compiled.error) };
@@ -147,6 +149,12 @@ export const BUILTIN_ARMS: readonly Arm[] = [
   control,
   codecArm("tagged", "strictwire wire, presence tags", { presence: "tagged" }, everywhere),
   codecArm("compact", "strictwire wire, compact presence", { presence: "compact" }, everywhere),
+  codecArm(
+    "minimal",
+    'strictwire wire, presence tags spelled minimally ({} absent, {"value": …} present)',
+    { presence: "tagged", tags: "minimal" },
+    everywhere,
+  ),
   codecArm("factored", "strictwire wire, presence tags, factored", { presence: "tagged", factored: true }, everywhere),
   codecArm(
     "tagged-described",
@@ -162,4 +170,4 @@ export const BUILTIN_ARMS: readonly Arm[] = [
   ),
 ];
 
-export const DEFAULT_ARMS = ["control", "tagged", "compact", "factored", "tagged-described"] as const;
+export const DEFAULT_ARMS = ["control", "tagged", "compact", "minimal", "factored", "tagged-described"] as const;

@@ -55,7 +55,7 @@ describe("the described-presence arm", () => {
       ...values.map((v) =>
         JSON.stringify(codec.value.encode(v).ok ? (codec.value.encode(v) as { value: unknown }).value : null),
       ),
-      '{"arguments":{"name":null}}',
+      '{"name":null}',
       '{"arguments":',
       '{"arguments":{},"arguments":{}}',
     ];
@@ -94,7 +94,7 @@ describe("the native arm", () => {
     if (!native.ok) expect.unreachable();
     const args = (native.value.tool.parameters.properties as Record<string, { required?: unknown }>).arguments;
     expect(args?.required ?? []).toEqual([]);
-    expect(native.value.decode('{"arguments":{"name":null}}')).toEqual({ ok: true, value: { name: null } });
+    expect(native.value.decode('{"name":null}')).toEqual({ ok: true, value: { name: null } });
     const bundle = compile(tool.parameters, { name: tool.name, target: "anthropic" });
     if (!bundle.ok) expect.unreachable();
     expect(checkToolSet([{ ...bundle.value, wire: native.value.tool.parameters }], "anthropic")).toEqual([]);

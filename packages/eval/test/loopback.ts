@@ -167,6 +167,7 @@ export function armOf(seen: Seen, workflows: Iterable<Workflow>): string {
 const ARM_OPTIONS: Record<string, Record<string, unknown>> = {
   tagged: { presence: "tagged" },
   compact: { presence: "compact" },
+  minimal: { presence: "tagged", tags: "minimal" },
   factored: { presence: "tagged", factored: true },
   "tagged-described": { presence: "tagged" },
   native: { target: "anthropic" },

@@ -212,7 +212,7 @@ describe.each(APIS)("a run against %s", (api) => {
       const w = workflowOf("flat");
       // Undecodable first: a bare null where the wire wants a presence tag.
       const broken =
-        '{"arguments":{"timezone":null,"display_name":{"state":"absent"},"theme":{"state":"absent"},"email_digest":{"state":"absent"},"quota":{"state":"absent"}}}';
+        '{"timezone":null,"display_name":{"state":"absent"},"theme":{"state":"absent"},"email_digest":{"state":"absent"},"quota":{"state":"absent"}}';
       if (!isRepair(seen)) return { kind: "calls", calls: [{ name: w.tool.name, arguments: broken }] };
       const good = s?.id === "null-01" ? argumentsFor("tagged", w, { timezone: null }) : broken;
       return { kind: "calls", calls: [{ name: w.tool.name, arguments: good }] };

@@ -52,7 +52,7 @@ describe("strictMcpTools over server-filesystem", () => {
           type: "function_call",
           call_id: "c2",
           name: "write_file",
-          arguments: `{"arguments":{"path":${JSON.stringify(bad)},"content":"a","content":"b"}}`,
+          arguments: `{"path":${JSON.stringify(bad)},"content":"a","content":"b"}`,
         },
       ],
     };

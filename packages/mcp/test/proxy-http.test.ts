@@ -42,7 +42,7 @@ describe("mcp-proxy --url over Streamable HTTP", () => {
       const result = await proxy.client.callTool({ name: "echo", arguments: call.value });
       expect(result.content, JSON.stringify(result)).toEqual([{ type: "text", text: "abab" }]);
       // times is at most 3: the contract is enforced before the upstream sees the call.
-      const over = { arguments: { ...(call.value.arguments as object), times: 4 } };
+      const over = { arguments: { ...(call.value as object), times: 4 } };
       const refused = await proxy.client.callTool({ name: "echo", arguments: over });
       expect(refused.isError).toBe(true);
       expect(JSON.stringify(refused.content)).toMatch(/times/);

@@ -92,12 +92,12 @@ describe("mcp-proxy over server-filesystem", () => {
 
   it("answers a malformed call with feedback and never calls the upstream", async () => {
     const path = join(dir, "never.txt");
-    // The original form, not the wire form: what a client unaware of the wire would send.
-    const result = await proxy.client.callTool({ name: "write_file", arguments: { path, content: "x" } });
+    // A member the tool does not declare: the closed wire object refuses it.
+    const result = await proxy.client.callTool({ name: "write_file", arguments: { path, content: "x", mode: "w" } });
     expect(result.isError).toBe(true);
     expect(textOf(result)).toMatch(/do not follow the tool's parameter schema/);
     // An optional member left without its presence tag is refused too.
-    const untagged = await proxy.client.callTool({ name: "read_text_file", arguments: { arguments: { path } } });
+    const untagged = await proxy.client.callTool({ name: "read_text_file", arguments: { path } });
     expect(untagged.isError).toBe(true);
     expect(textOf(untagged)).toMatch(/head|tail/);
     expect(existsSync(path)).toBe(false);
@@ -134,7 +134,8 @@ describe("mcp-proxy over server-everything", () => {
       expect(tools.map((t) => t.name).sort(), target).toEqual([...originals.keys()].sort());
       for (const tool of tools) {
         expect(STRICT_RULES[target](tool.inputSchema), `${target} ${tool.name}`).toEqual([]);
-        expect(tool.inputSchema.properties, `${target} ${tool.name}`).toHaveProperty("arguments");
+        // An MCP input schema is an object: its wire form is that object itself, never wrapped.
+        expect(tool.inputSchema.properties, `${target} ${tool.name}`).not.toHaveProperty("arguments");
       }
       expect(tagged.get(target)!.stderr()).toContain(
         `${originals.size} of ${originals.size} tools strict for ${target}`,
@@ -148,7 +149,7 @@ describe("mcp-proxy over server-everything", () => {
     if (!sum.ok) throw new Error(sum.error.message);
     const result = await proxy.client.callTool({ name: "get-sum", arguments: sum.value });
     expect(textOf(result)).toMatch(/2 and 3 is 5/);
-    const wrong = await proxy.client.callTool({ name: "get-sum", arguments: { arguments: { a: "2", b: 3 } } });
+    const wrong = await proxy.client.callTool({ name: "get-sum", arguments: { a: "2", b: 3 } });
     expect(wrong.isError).toBe(true);
     expect(textOf(wrong)).toMatch(/\/a/);
   });
@@ -206,7 +207,7 @@ describe("mcp-proxy lifecycle", () => {
         changed++;
       });
       expect((await proxy.client.listTools()).tools.map((t) => t.name)).toEqual(["echo", "grow"]);
-      const none = { arguments: {} };
+      const none = {};
       await proxy.client.callTool({ name: "grow", arguments: none });
       await until(() => changed > 0);
       const { tools } = await proxy.client.listTools();
@@ -214,9 +215,7 @@ describe("mcp-proxy lifecycle", () => {
       if (late === undefined) throw new Error("late_tool not listed after list_changed");
       expect(STRICT_RULES.openai(late.inputSchema)).toEqual([]);
       // The map travels as entries on the wire and reaches the upstream as the object it declared.
-      const call = {
-        arguments: { labels: { state: "present", value: [{ key: "team", value: "core" }] }, note: { state: "absent" } },
-      };
+      const call = { labels: { state: "present", value: [{ key: "team", value: "core" }] }, note: { state: "absent" } };
       const result = await proxy.client.callTool({ name: "late_tool", arguments: call });
       expect(result.structuredContent, JSON.stringify(result)).toEqual({ received: { labels: { team: "core" } } });
     } finally {
@@ -233,7 +232,7 @@ describe("mcp-proxy lifecycle", () => {
     process.kill(upstreamPid(proxy.stderr()), "SIGKILL");
     const call = proxy.client.callTool({
       name: "echo",
-      arguments: { arguments: { text: "x", times: { state: "absent" } } },
+      arguments: { text: "x", times: { state: "absent" } },
     });
     await expect(call).rejects.toThrow();
     await closed;

@@ -11,15 +11,19 @@ import { type CompileFlags, compileOptions } from "../options.js";
 import { renderInspection } from "../render/inspect.js";
 import type { Reporter } from "../report.js";
 import { tokenCounter } from "../tokens.js";
+import { renderCalls, typicalCalls } from "./inspect-calls.js";
 
 export async function runInspect(arg: string | undefined, flags: CompileFlags, reporter: Reporter): Promise<ExitCode> {
   const input = await readInput(arg, "schema or bundle", reporter);
   if (!input.ok) return reporter.fail(input.error);
   const bundle = await bundleFor(input.value, flags);
   if (!bundle.ok) return reporter.fail(bundle.error);
-  const inspection = inspect(bundle.value.bundle, { countTokens: await tokenCounter() });
-  if (reporter.json) return reporter.ok({ input: input.value.label, from: bundle.value.from, ...inspection });
-  reporter.result(renderInspection(inspection, reporter.out));
+  const countTokens = await tokenCounter();
+  const inspection = inspect(bundle.value.bundle, { countTokens });
+  // What the model writes per call, next to what the schema costs once.
+  const calls = typicalCalls(bundle.value.bundle, countTokens);
+  if (reporter.json) return reporter.ok({ input: input.value.label, from: bundle.value.from, ...inspection, calls });
+  reporter.result(renderInspection(inspection, reporter.out, [renderCalls(calls, reporter.out)]));
   return EXIT_OK;
 }
 
@@ -55,16 +59,19 @@ function isBundle(doc: unknown): boolean {
 }
 
 const changesOptions = (flags: CompileFlags): boolean =>
-  [flags.target, flags.presence, flags.openObjects, flags.dialect, flags.factored].some((v) => v !== undefined);
+  [flags.target, flags.presence, flags.tags, flags.openObjects, flags.dialect, flags.factored].some(
+    (v) => v !== undefined,
+  );
 
 /** The options a bundle was compiled with, to recompile it with some of them changed. */
 function baseOptions(bundle: Bundle): CompileOptions {
-  const { target, presence, openObjects, factored, dialect } = bundle.options;
+  const { target, presence, tags, openObjects, factored, dialect } = bundle.options;
   return {
     name: bundle.name,
     ...(bundle.description !== undefined ? { description: bundle.description } : {}),
     target,
     presence,
+    tags,
     openObjects,
     factored,
     ...(dialect !== undefined ? { dialect } : {}),

@@ -7,10 +7,12 @@ import { padEndVisible, padStartVisible, type Style, visibleWidth } from "../sty
 const MAX_LABEL_COLUMN = 48;
 const MAX_TYPE_COLUMN = 44;
 
-export function renderInspection(inspection: Inspection, style: Style): string {
+/** `afterSizes`: sections the command adds beside the size table (a typical call's argument tokens). */
+export function renderInspection(inspection: Inspection, style: Style, afterSizes: readonly string[] = []): string {
   const sections = [
     header(inspection, style),
     sizeTable(inspection, style),
+    ...afterSizes,
     relaxedSection(inspection.relaxed, style),
     treeSection("how each member travels", [inspection.tree], style),
     inspection.defs.length > 0
@@ -31,6 +33,7 @@ function header(i: Inspection, style: Style): string {
   const facts = [
     o.target,
     `presence ${presence}`,
+    ...(o.tags === "minimal" ? ["tags minimal"] : []),
     `open objects ${o.openObjects}`,
     ...(o.factored ? ["factored"] : []),
     ...(o.dialect !== undefined ? [`dialect ${o.dialect}`] : []),
@@ -125,6 +128,8 @@ function memberText(node: TravelNode): string {
       return "optional, compact (null = absent)";
     case "native":
       return "optional, native";
+    case "inline":
+      return "optional, tag inline";
     default:
       return "optional, tagged";
   }

@@ -4,13 +4,21 @@
  * The digest detects damage and accidental edits; it is not a signature.
  */
 import { createHash } from "node:crypto";
-import type { Plan, Presence } from "../ir/nodes.js";
+import type { Plan } from "../ir/nodes.js";
 import { canonicalJson, type JsonObject, type JsonValue } from "../json.js";
 import type { ParseLimits } from "../parse/parser.js";
 import type { TargetName } from "../targets/profile.js";
 
-/** @2: union branch sources are lists of pointers, and unions carry no `source`. */
-export const BUNDLE_FORMAT = "strictwire/bundle@2";
+/**
+ * @3: an object root is the wire value itself (`plan.envelope`), optional
+ * object members carry their tag inline (presence "inline"), tags may be
+ * spelled minimally (`options.tags`, a field's `tags`).
+ * @2: union branch sources are lists of pointers, and unions carry no `source`.
+ */
+export const BUNDLE_FORMAT = "strictwire/bundle@3";
+
+/** Formats still read: @2 is @3 with every root wrapped, no inline tags, the state spelling. */
+export const PREVIOUS_FORMAT = "strictwire/bundle@2";
 
 /** Reading a bundle is reading untrusted input: these bound it. */
 export const BUNDLE_READ_LIMITS: ParseLimits = Object.freeze({
@@ -21,7 +29,9 @@ export const BUNDLE_READ_LIMITS: ParseLimits = Object.freeze({
 
 export interface BundleOptions {
   readonly target: TargetName;
-  readonly presence: Exclude<Presence, "native">;
+  readonly presence: "tagged" | "compact";
+  /** How presence tags are spelled: `{"state":"absent"}`… (default) or minimal (`{}`, `{"value":…}`). */
+  readonly tags: "state" | "minimal";
   readonly openObjects: "close" | "preserve";
   readonly factored: boolean;
   readonly dialect?: "bfcl";
@@ -34,7 +44,7 @@ export interface Bundle {
   readonly options: BundleOptions;
   /** The source schema as given (before any dialect adapter). */
   readonly source: JsonValue;
-  /** The strict schema the model is given, under `arguments`. */
+  /** The strict schema the model is given. */
   readonly wire: JsonObject;
   readonly plan: Plan;
   /** The decoder's parse limits for this tool's arguments. */

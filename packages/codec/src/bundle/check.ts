@@ -26,6 +26,7 @@ export function checkBundleShape(b: unknown): Check {
   if (!TARGET_NAMES.includes(o.target as never)) return bad("/options/target", "unknown target");
   if (o.presence !== "tagged" && o.presence !== "compact")
     return bad("/options/presence", "expected tagged or compact");
+  if (o.tags !== "state" && o.tags !== "minimal") return bad("/options/tags", "expected state or minimal");
   if (o.openObjects !== "close" && o.openObjects !== "preserve")
     return bad("/options/openObjects", "expected close or preserve");
   if (typeof o.factored !== "boolean") return bad("/options/factored", "expected a boolean");
@@ -44,6 +45,14 @@ export function checkPlan(plan: unknown): Check {
   if (!isPlainObject(plan)) return bad("/plan", "expected an object");
   if (!isPlainObject(plan.defs)) return bad("/plan/defs", "expected an object");
   if (!Array.isArray(plan.relaxed)) return bad("/plan/relaxed", "expected an array");
+  if (plan.envelope !== "bare" && plan.envelope !== "arguments")
+    return bad("/plan/envelope", "expected bare or arguments");
+  // Only an object's wire form is an object the provider takes at the top.
+  if (
+    plan.envelope === "bare" &&
+    !(isPlainObject(plan.root) && (plan.root.kind === "object" || plan.root.kind === "mixed"))
+  )
+    return bad("/plan/envelope", "a bare envelope needs an object root");
   const defs = plan.defs;
   const stack: [unknown, string][] = [[plan.root, "/plan/root"]];
   for (const name of Object.keys(defs)) stack.push([defs[name], `/plan/defs/${name}`]);

@@ -1,5 +1,6 @@
 /** Arrays keep their shape; each element travels in its item's wire form. */
 
+import type { DecodeEmitter } from "../decode/emitter.js";
 import { type ArrayNode, arrayShape } from "../ir/nodes.js";
 import type { Construct } from "./construct.js";
 import { type EncodeContext, FAIL, type Fail, failAt, type WalkContext } from "./context.js";
@@ -31,7 +32,22 @@ export function decodeArray(node: ArrayNode, wire: unknown, ctx: WalkContext): u
   return out;
 }
 
+function emitArray(node: ArrayNode, e: DecodeEmitter): string {
+  return `if (!A(w) || d > s.maxDepth) return F;
+const n = w.length;
+s.nodes += n;
+if (s.nodes > s.maxNodes) return F;
+const o = new Array(n);
+for (let i = 0; i < n; i++) {
+const v = ${e.fn(node.items)}(w[i], d + 1, s);
+if (v === F) return F;
+o[i] = v;
+}
+return o;`;
+}
+
 export const array: Construct<ArrayNode> = {
+  emitDecode: emitArray,
   kind: "array",
   children: (node) => [{ node: node.items, at: "[]" }],
   mapChildren(node, f) {

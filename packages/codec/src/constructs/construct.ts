@@ -6,6 +6,7 @@
  * The one table of constructs is `registry.ts`.
  */
 
+import type { DecodeEmitter } from "../decode/emitter.js";
 import type { Rendered, TypeContext } from "../emit/types.js";
 import type { Child, Defs } from "../ir/children.js";
 import type { Node } from "../ir/nodes.js";
@@ -53,10 +54,24 @@ export interface Construct<N extends Node = Node> {
   wire(node: N, wctx: WireContext): JsonObject;
   encode(node: N, value: unknown, ctx: EncodeContext): unknown | Fail;
   decode(node: N, wire: unknown, ctx: WalkContext): unknown | Fail;
+  /**
+   * The body of its generated decode function (see decode/emitter.ts): the
+   * same acceptance as `decode`, plus the parser's checks on what it reads.
+   * Absent: the interpreted `decode` runs there.
+   */
+  emitDecode?(node: N, e: DecodeEmitter): string;
+  /** An object's generated decode of an inline presence tag's members (`state` beside them). */
+  emitInlineDecode?(node: N, e: DecodeEmitter): string;
   /** The JSON types its wire values can have; `seen` holds the definitions being followed. */
   wireTypes(node: N, defs: Defs, seen: Set<string>): readonly JsonType[];
   /** Whether decoding returns the wire value unchanged ("no" is always safe). */
   identity(node: N, defs: Defs): boolean;
+  /**
+   * Object levels its wire form puts around its children (an object 1, a map's
+   * entry 1, a mixed object's `fields`/entries 2, a tagged union 1), for the
+   * depth budget; absent means none.
+   */
+  levels?(node: N): number;
   /** Decisions that need the settled children (a union's rule), made once at compile. */
   settle?(node: N, defs: Defs, unsettled: ReadonlySet<string>): N;
   /** One step of translating a wire pointer to an original one; undefined stops there. */

@@ -3,6 +3,7 @@
  * members travel as an array of {key, value} entries. A key may appear once.
  */
 
+import { type DecodeEmitter, openObject } from "../decode/emitter.js";
 import { type KeySchema, type MapNode, mapShape, type Node } from "../ir/nodes.js";
 import { isPlainObject, type JsonObject, setOwn } from "../json.js";
 import type { Construct, PathStep } from "./construct.js";
@@ -110,7 +111,31 @@ export function entryStep(entries: unknown, tokens: readonly string[], i: number
   return { token: entry.key, value: entry.value, next: i + 2 };
 }
 
+/** The generated decode of entries: each {key, value} checked as the parser checks a container, no key twice. */
+function emitMapDecode(node: MapNode, e: DecodeEmitter): string {
+  return `if (!A(w) || d > s.maxDepth) return F;
+const n = w.length;
+s.nodes += n;
+if (s.nodes > s.maxNodes) return F;
+const o = {};
+const keys = new Set();
+for (let i = 0; i < n; i++) {
+const t = w[i];
+${openObject("t", "d + 1", "tn")}
+if (tn !== 2 || t.value === undefined) return F;
+const key = t.key;
+if (typeof key !== "string" || (s.checkStrings && !WF(key)) || keys.has(key)) return F;
+keys.add(key);
+const v = ${e.fn(node.value)}(t.value, d + 2, s);
+if (v === F) return F;
+SET(o, key, v);
+}
+return o;`;
+}
+
 export const map: Construct<MapNode> = {
+  emitDecode: emitMapDecode,
+  levels: () => 1,
   kind: "map",
   children: (node) => [{ node: node.value, at: "{}" }],
   mapChildren(node, f) {

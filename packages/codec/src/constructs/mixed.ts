@@ -4,6 +4,7 @@
  * has exactly one place to travel.
  */
 
+import { type DecodeEmitter, literal, openObject } from "../decode/emitter.js";
 import { fieldChild, mapField } from "../ir/children.js";
 import { type MixedNode, mixedShape } from "../ir/nodes.js";
 import { isPlainObject, type JsonObject } from "../json.js";
@@ -63,7 +64,42 @@ function decodeMixed(node: MixedNode, wire: unknown, ctx: WalkContext): unknown 
   return decodeEntries(node.value, wire.entries, out, declared(node), ctx) ? out : FAIL;
 }
 
+/**
+ * The generated decode of {fields, entries}: the fields as a closed object
+ * (its own function), then the entries, none naming a declared field or
+ * repeating a key.
+ */
+function emitMixedDecode(node: MixedNode, e: DecodeEmitter): string {
+  const fields = e.fn({ kind: "object", fields: node.fields, schema: {} });
+  const declaredName =
+    node.fields.length === 0 ? "false" : node.fields.map((f) => `key === ${literal(f.name)}`).join(" || ");
+  return `${openObject("w", "d", "n")}
+if (n !== 2) return F;
+const fw = w.fields, ew = w.entries;
+if (fw === undefined || ew === undefined || !A(ew) || d + 1 > s.maxDepth) return F;
+const o = ${fields}(fw, d + 1, s);
+if (o === F) return F;
+const en = ew.length;
+s.nodes += en;
+if (s.nodes > s.maxNodes) return F;
+const keys = new Set();
+for (let i = 0; i < en; i++) {
+const t = ew[i];
+${openObject("t", "d + 2", "tn")}
+if (tn !== 2 || t.value === undefined) return F;
+const key = t.key;
+if (typeof key !== "string" || (s.checkStrings && !WF(key)) || keys.has(key) || ${declaredName}) return F;
+keys.add(key);
+const v = ${e.fn(node.value)}(t.value, d + 3, s);
+if (v === F) return F;
+SET(o, key, v);
+}
+return o;`;
+}
+
 export const mixed: Construct<MixedNode> = {
+  emitDecode: emitMixedDecode,
+  levels: () => 2,
   kind: "mixed",
   children: (node) => [...node.fields.map(fieldChild), { node: node.value, at: "{}" }],
   mapChildren(node, f) {

@@ -1,11 +1,12 @@
 /** Closed objects: only declared members travel, each in its own (presence-aware) form. */
 
+import { type DecodeEmitter, openObject } from "../decode/emitter.js";
 import { fieldChild, mapField } from "../ir/children.js";
 import { type Field, type ObjectNode, objectShape } from "../ir/nodes.js";
 import { isPlainObject, type JsonObject, setOwn } from "../json.js";
 import type { Construct } from "./construct.js";
 import { ABSENT, type EncodeContext, FAIL, type Fail, failAt, type WalkContext, type WireContext } from "./context.js";
-import { decodeField, encodeField, fieldStep, fieldWire, wireRequired } from "./presence.js";
+import { decodeField, emitFieldDecode, encodeField, fieldStep, fieldWire, wireRequired } from "./presence.js";
 import { isIdentity } from "./registry.js";
 
 export function fieldsWire(fields: readonly Field[], wctx: WireContext): JsonObject {
@@ -86,7 +87,21 @@ function decodeObject(node: ObjectNode, wire: unknown, ctx: WalkContext): unknow
   return decodeFields(node.fields, wire, out, ctx) ? out : FAIL;
 }
 
+/**
+ * The generated decode of a closed object: each declared member in order, then
+ * no other member. `inline`: the object is an optional member's present tag,
+ * its `state` beside the members (the state spelling).
+ */
+export function emitObjectDecode(node: ObjectNode, e: DecodeEmitter, inline: boolean): string {
+  const head = inline ? 'if (w.state !== "present") return F;\nlet seen = 1;' : "let seen = 0;";
+  const fields = node.fields.map((f) => emitFieldDecode(f, e)).join("\n");
+  return `${openObject("w", "d", "n")}\nconst o = {};\n${head}\n${fields}\nreturn seen === n ? o : F;`;
+}
+
 export const object: Construct<ObjectNode> = {
+  emitDecode: (node, e) => emitObjectDecode(node, e, false),
+  emitInlineDecode: (node, e) => emitObjectDecode(node, e, true),
+  levels: () => 1,
   kind: "object",
   children: (node) => node.fields.map(fieldChild),
   mapChildren(node, f) {

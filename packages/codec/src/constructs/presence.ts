@@ -3,10 +3,14 @@
  * as two different things, because "leave unchanged" (absent) and "clear"
  * (null) are different operations:
  * - tagged:  {"state":"absent"} | {"state":"present","value": W}
+ * - inline:  {"state":"absent"} | {"state":"present", ...W's members} (a closed object member: no extra level)
  * - compact: W | null, null meaning absent; only where the member itself can never be null
  * - native:  the member may be left out (targets whose strict mode allows optional members)
+ * With `tags: "minimal"` the tags are spelled {} for absent and {"value": W}
+ * (inline: W itself) for present; the two still differ by their members.
  */
 
+import { assign, type DecodeEmitter, literal, openObject, readMember } from "../decode/emitter.js";
 import type { Field } from "../ir/nodes.js";
 import { isPlainObject, type JsonObject } from "../json.js";
 import type { PathStep } from "./construct.js";
@@ -23,6 +27,7 @@ import {
 import { decodeNode, encodeNode, wireOf } from "./registry.js";
 
 export const ABSENT_DEF = "strictwire_absent";
+export const EMPTY_DEF = "strictwire_empty";
 
 const ABSENT_SCHEMA: JsonObject = {
   type: "object",
@@ -31,9 +36,17 @@ const ABSENT_SCHEMA: JsonObject = {
   additionalProperties: false,
 };
 
+const EMPTY_SCHEMA: JsonObject = { type: "object", properties: {}, required: [], additionalProperties: false };
+
+const PRESENT = { type: "string", const: "present" } as const;
+
 /** Whether the member must be listed in the wire object's `required`. */
 export function wireRequired(field: Field): boolean {
   return !field.optional || field.presence !== "native";
+}
+
+function minimal(field: Field): boolean {
+  return field.tags === "minimal";
 }
 
 export function fieldWire(field: Field, wctx: WireContext): JsonObject {
@@ -43,18 +56,33 @@ export function fieldWire(field: Field, wctx: WireContext): JsonObject {
   // The member's description goes on the wrapper, where the model reads it, and only there.
   const inner = withoutDescription(child, annotations);
   if (field.presence === "compact") return { ...annotations, anyOf: [inner, { type: "null" }] };
+  return { ...annotations, anyOf: [absentRef(field, wctx), presentWire(field, inner)] };
+}
+
+function absentRef(field: Field, wctx: WireContext): JsonObject {
+  if (minimal(field)) {
+    wctx.extraDefs[EMPTY_DEF] = EMPTY_SCHEMA;
+    return { $ref: `#/$defs/${EMPTY_DEF}` };
+  }
   wctx.extraDefs[ABSENT_DEF] = ABSENT_SCHEMA;
+  return { $ref: `#/$defs/${ABSENT_DEF}` };
+}
+
+function presentWire(field: Field, inner: JsonObject): JsonObject {
+  if (field.presence === "inline") {
+    if (minimal(field)) return inner;
+    const properties = inner.properties as JsonObject;
+    const required = inner.required as string[];
+    return { ...inner, properties: { state: PRESENT, ...properties }, required: ["state", ...required] };
+  }
+  if (minimal(field)) {
+    return { type: "object", properties: { value: inner }, required: ["value"], additionalProperties: false };
+  }
   return {
-    ...annotations,
-    anyOf: [
-      { $ref: `#/$defs/${ABSENT_DEF}` },
-      {
-        type: "object",
-        properties: { state: { type: "string", const: "present" }, value: inner },
-        required: ["state", "value"],
-        additionalProperties: false,
-      },
-    ],
+    type: "object",
+    properties: { state: PRESENT, value: inner },
+    required: ["state", "value"],
+    additionalProperties: false,
   };
 }
 
@@ -77,11 +105,13 @@ export function encodeField(field: Field, has: boolean, value: unknown, ctx: Enc
   }
   if (!has) {
     if (field.presence === "native") return ABSENT;
-    return field.presence === "compact" ? null : { state: "absent" };
+    if (field.presence === "compact") return null;
+    return minimal(field) ? {} : { state: "absent" };
   }
   const child = encodeChild(field, value, ctx);
-  if (child === FAIL || field.presence !== "tagged") return child;
-  return { state: "present", value: child };
+  if (child === FAIL || field.presence === "native" || field.presence === "compact") return child;
+  if (field.presence === "inline") return minimal(field) ? child : { state: "present", ...(child as object) };
+  return minimal(field) ? { value: child } : { state: "present", value: child };
 }
 
 function encodeChild(field: Field, value: unknown, ctx: EncodeContext): unknown | Fail {
@@ -108,16 +138,35 @@ export function decodeField(field: Field, has: boolean, wire: unknown, ctx: Walk
   }
 }
 
+/** The two forms a malformed tag is told about. */
+export function tagForms(field: Field): string {
+  if (field.presence === "inline")
+    return minimal(field)
+      ? "expected {} (absent) or the object with its members (present)"
+      : 'expected {"state":"absent"} or {"state":"present", ...the object\'s members}';
+  return minimal(field)
+    ? 'expected {} (absent) or {"value":...} (present)'
+    : 'expected {"state":"absent"} or {"state":"present","value":...}';
+}
+
 function decodeTagged(field: Field, has: boolean, wire: unknown, ctx: WalkContext): unknown | Absent | Fail {
-  if (!has || typeof wire !== "object" || wire === null || Array.isArray(wire)) {
-    return failAt(ctx, "wire-violation", 'expected {"state":"absent"} or {"state":"present","value":...}', field.name);
+  if (!has || !isPlainObject(wire)) return failAt(ctx, "wire-violation", tagForms(field), field.name);
+  const count = Object.keys(wire).length;
+  if (minimal(field)) {
+    if (count === 0) return ABSENT;
+    if (field.presence === "inline") return decodeChild(field, wire, ctx);
+    if (count === 1 && Object.hasOwn(wire, "value")) return decodeChild(field, wire.value, ctx);
+  } else if (wire.state === "absent" && count === 1) {
+    return ABSENT;
+  } else if (wire.state === "present") {
+    if (field.presence === "inline") {
+      // Own data members only (the parser makes no others): `__proto__` among them stays data.
+      const { state: _tag, ...members } = wire;
+      return decodeChild(field, members, ctx);
+    }
+    if (count === 2 && Object.hasOwn(wire, "value")) return decodeChild(field, wire.value, ctx);
   }
-  const tag = wire as Record<string, unknown>;
-  if (tag.state === "absent" && Object.keys(tag).length === 1) return ABSENT;
-  if (tag.state === "present" && Object.hasOwn(tag, "value") && Object.keys(tag).length === 2) {
-    return decodeChild(field, tag.value, ctx);
-  }
-  return failAt(ctx, "wire-violation", 'expected {"state":"absent"} or {"state":"present","value":...}', field.name);
+  return failAt(ctx, "wire-violation", tagForms(field), field.name);
 }
 
 function decodeChild(field: Field, wire: unknown, ctx: WalkContext): unknown | Fail {
@@ -127,7 +176,10 @@ function decodeChild(field: Field, wire: unknown, ctx: WalkContext): unknown | F
   return out;
 }
 
-/** A wire pointer step into member `tokens[i]`: a tagged member's value sits one token deeper. */
+/**
+ * A wire pointer step into member `tokens[i]`: a tagged member's value sits
+ * one token deeper (`value`); an inline one's members sit beside its tag.
+ */
 export function fieldStep(
   fields: readonly Field[],
   tokens: readonly string[],
@@ -143,6 +195,53 @@ export function fieldStep(
     if (tokens[next] !== "value") return { token: name, node: field.node, value: undefined, next: tokens.length };
     member = isPlainObject(member) ? member.value : undefined;
     next++;
+  } else if (field.optional && field.presence === "inline" && !minimal(field) && tokens[next] === "state") {
+    return { token: name, node: field.node, value: undefined, next: tokens.length };
   }
   return { token: name, node: field.node, value: member, next };
+}
+
+/**
+ * The generated decode of one member of the object `w` (depth `d`) into `o`,
+ * counting it in `seen`: the same forms `decodeField` accepts, each tag
+ * checked as the parser checks a container.
+ */
+export function emitFieldDecode(field: Field, e: DecodeEmitter): string {
+  const name = literal(field.name);
+  const child = e.fn(field.node);
+  const set = (value: string) => assign("o", field.name, value);
+  const decoded = (value: string, depth: string) =>
+    `{ const v = ${child}(${value}, ${depth}, s); if (v === F) return F; ${set("v")} }`;
+  const member = `${readMember("w", field.name, "t")}\nseen++;`;
+  if (!field.optional) return `{ ${member}\n${decoded("t", "d + 1")} }`;
+  switch (field.presence) {
+    case "native":
+      return `if (H(w, ${name})) { seen++; ${decoded(`w[${name}]`, "d + 1")} }`;
+    case "compact":
+      return `{ ${member}\nif (t !== null) ${decoded("t", "d + 1")} }`;
+    case "inline":
+      if (minimal(field)) {
+        return `{ ${member}\nif (typeof t !== "object" || t === null || A(t)) return F;
+let tn = 0;
+for (const _ in t) tn++;
+if (tn === 0) { if (d + 1 > s.maxDepth) return F; } else ${decoded("t", "d + 1")} }`;
+      }
+      return `{ ${member}\nif (typeof t !== "object" || t === null || A(t)) return F;
+if (t.state === "absent") {
+let tn = 0;
+for (const _ in t) tn++;
+if (d + 1 > s.maxDepth || tn !== 1) return F;
+s.nodes += 1; s.members += 1;
+if (s.nodes > s.maxNodes) return F;
+} else { const v = ${e.inlineFn(field.node)}(t, d + 1, s); if (v === F) return F; ${set("v")} } }`;
+    default: {
+      const present = minimal(field)
+        ? "tn === 1 && t.value !== undefined"
+        : 'tn === 2 && t.state === "present" && t.value !== undefined';
+      const absent = minimal(field) ? "tn === 0" : 'tn === 1 && t.state === "absent"';
+      return `{ ${member}\n${openObject("t", "d + 1", "tn")}
+if (${present}) ${decoded("t.value", "d + 2")}
+else if (!(${absent})) return F; }`;
+    }
+  }
 }

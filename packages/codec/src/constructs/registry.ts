@@ -129,6 +129,10 @@ export const NODE_KINDS: NodeKinds = {
   children: childrenOf,
   mapChildren: (node, f) => constructOf(node).mapChildren(node, f),
   wireTypes: wireTypesOf,
+  levels(node) {
+    const c = constructOf(node);
+    return c.levels === undefined ? 0 : c.levels(node);
+  },
   settle(node, defs, unsettled) {
     const c = constructOf(node);
     return c.settle === undefined ? node : c.settle(node, defs, unsettled);

@@ -1,5 +1,6 @@
 /** Scalars, enums and consts travel as themselves: encode and decode are the identity. */
 
+import type { DecodeEmitter } from "../decode/emitter.js";
 import type { Rendered } from "../emit/types.js";
 import { type ScalarNode, scalarShape } from "../ir/nodes.js";
 import type { JsonObject, JsonType, JsonValue } from "../json.js";
@@ -26,6 +27,7 @@ export const scalar: Construct<ScalarNode> = {
   wire: (node) => ({ ...node.schema }),
   encode: (node, value, ctx) => scalarCode(node, value, ctx, "invalid-value"),
   decode: (node, wire, ctx) => scalarCode(node, wire, ctx, "wire-violation"),
+  emitDecode: emitScalar,
   wireTypes: (node) => node.types,
   identity: () => true,
   pathStep: () => undefined,
@@ -73,4 +75,22 @@ function scalarType(schema: JsonObject, types: readonly JsonType[]): Rendered {
     parts = [...new Set(types)];
   }
   return { text: parts.join(" | "), union: parts.length > 1 };
+}
+
+/** Each JSON type the node takes, checked as the parser checks it (safe numbers, -0 as 0, no lone surrogates). */
+function emitScalar(node: ScalarNode, e: DecodeEmitter): string {
+  const has = (t: JsonType): boolean => node.types.includes(t);
+  const lines = ["switch (typeof w) {"];
+  if (has("string")) lines.push('case "string": return s.checkStrings && !WF(w) ? F : w;');
+  if (has("number")) lines.push('case "number": return w <= MAX && w >= -MAX ? (w === 0 ? 0 : w) : F;');
+  if (has("boolean")) lines.push('case "boolean": return w;');
+  const containers = has("object") || has("array");
+  if (has("null") || containers) {
+    lines.push(`case "object": if (w === null) return ${has("null") ? "null" : "F"};`);
+    // A container held as a scalar (a const object): the interpreted check, behind the parser's.
+    if (containers) lines.push(`return X(${e.index(node)}, w, d, s);`);
+    else lines.push("return F;");
+  }
+  lines.push("}", "return F;");
+  return lines.join("\n");
 }

@@ -9,6 +9,7 @@
  * Exclusivity (oneOf) is not the wire's job: the final validation enforces it.
  */
 
+import { type DecodeEmitter, literal, openObject } from "../decode/emitter.js";
 import type { Defs } from "../ir/children.js";
 import { type Node, type ObjectNode, type Plan, type UnionNode, type UnionRule, unionShape } from "../ir/nodes.js";
 import { canonicalJson, isPlainObject, JSON_TYPES, type JsonObject, type JsonType, jsonTypeOf } from "../json.js";
@@ -256,7 +257,62 @@ function unionTravels(rule: UnionRule): string {
   }
 }
 
+/**
+ * The generated decode of a union: the branch its rule names, decoded by that
+ * branch's function. A type-ruled branch that does not take the value goes to
+ * the interpreted walk, which tries the other identity branches of that type.
+ */
+function emitUnionDecode(node: UnionNode, e: DecodeEmitter): string {
+  const rule = node.rule;
+  const here = e.index(node);
+  const call = (i: number, value: string, depth: string) => `${e.fn(node.branches[i]!)}(${value}, ${depth}, s)`;
+  switch (rule.by) {
+    case "same": {
+      // Each branch decodes as the identity: the first that takes the value, its counts undone if it does not.
+      const tries = node.branches.map(
+        (_, i) => `v = ${call(i, "w", "d")};\nif (v !== F) return v;\ns.nodes = nodes; s.members = members;`,
+      );
+      return `const nodes = s.nodes, members = s.members;\nlet v;\n${tries.join("\n")}\nreturn F;`;
+    }
+    case "type": {
+      const branch = (t: JsonType) => rule.types[t];
+      const pick = (t: JsonType) => (branch(t) === undefined ? "F" : call(branch(t)!, "w", "d"));
+      return `const nodes = s.nodes, members = s.members;
+let v;
+switch (typeof w) {
+case "string": v = ${pick("string")}; break;
+case "number": v = ${pick("number")}; break;
+case "boolean": v = ${pick("boolean")}; break;
+case "object": v = w === null ? ${pick("null")} : A(w) ? ${pick("array")} : ${pick("object")}; break;
+default: return F;
+}
+if (v !== F) return v;
+s.nodes = nodes; s.members = members;
+return X(${here}, w, d, s);`;
+    }
+    case "discriminator": {
+      const cases = node.branches.map((_, i) => `case ${i}: return ${call(i, "w", "d")};`).join("\n");
+      return `if (typeof w !== "object" || w === null || A(w) || !H(w, ${literal(rule.field)})) return F;
+switch (DISC(${here}, w[${literal(rule.field)}])) {
+${cases}
+default: return F;
+}`;
+    }
+    case "tag": {
+      const cases = node.branches.map((_, i) => `case ${i}: return ${call(i, "w.value", "d + 1")};`).join("\n");
+      return `${openObject("w", "d", "n")}
+if (n !== 2 || w.value === undefined) return F;
+switch (w.branch) {
+${cases}
+default: return F;
+}`;
+    }
+  }
+}
+
 export const union: Construct<UnionNode> = {
+  emitDecode: emitUnionDecode,
+  levels: (node) => (node.rule.by === "tag" ? 1 : 0),
   kind: "union",
   inPlace: true,
   children: (node) => node.branches.map((b, i) => ({ node: b, at: `|${i}` })),

@@ -55,6 +55,8 @@ import { Refusal } from "./refusal.js";
 export interface BuildOptions {
   readonly openObjects: "close" | "preserve";
   readonly presence: Presence;
+  /** How presence tags are spelled: `{"state":…}` (default) or minimal (`{}` / `{"value":…}`). */
+  readonly tags?: "state" | "minimal";
   readonly target: TargetProfile;
   /** IR nodes at most: the expansion budget. */
   readonly maxNodes: number;
@@ -65,7 +67,7 @@ export interface BuildOptions {
 }
 
 /** Names the wire reserves for its own definitions. */
-export const RESERVED_DEFS = new Set(["strictwire_json", "strictwire_absent"]);
+export const RESERVED_DEFS = new Set(["strictwire_json", "strictwire_absent", "strictwire_empty"]);
 
 const MAX_DISTRIBUTED_BRANCHES = 32;
 const MAX_BUILD_DEPTH = 256;
@@ -104,7 +106,7 @@ class Builder {
       [...this.defByPointer].map(([pointer, name]) => [name, { pointer, schema: this.resources.at(pointer)?.schema }]),
     );
     const plan = breakCycles(
-      { root: rootNode, defs: this.defs, relaxed: this.relaxed, nodes: this.count },
+      { root: rootNode, envelope: "arguments", defs: this.defs, relaxed: this.relaxed, nodes: this.count },
       this.options.target,
       sources,
       this.options.kinds,

@@ -22,6 +22,8 @@ export interface NodeKinds {
   /** The same node with each child replaced by `f` of it; the result is a new node. */
   mapChildren(node: Node, f: (child: Child) => Child): Node;
   wireTypes(node: Node, defs: Defs, seen: Set<string>): readonly JsonType[];
+  /** Object levels the node's wire form puts around its children. */
+  levels(node: Node): number;
   /** The node once its children are settled (a union's rule). */
   settle(node: Node, defs: Defs, unsettled: ReadonlySet<string>): Node;
 }

@@ -10,7 +10,8 @@
  */
 
 import type { Child, NodeKinds } from "./children.js";
-import type { Node, Plan, Presence } from "./nodes.js";
+import { fitDepth } from "./depth.js";
+import type { Field, Node, Plan, Presence } from "./nodes.js";
 import { Refusal } from "./refusal.js";
 
 /** Nested definitions followed at most while settling: a longer chain is a schema bomb. */
@@ -18,9 +19,12 @@ const MAX_CHAIN = 1000;
 
 export interface FinalizeOptions {
   readonly presence: Presence;
+  /** How presence tags are spelled (see constructs/presence.ts). */
+  readonly tags?: "state" | "minimal";
   readonly target: {
     readonly presence: Presence;
     readonly toolSet: { readonly maxOptionalParameters?: number };
+    readonly limits?: { readonly maxNesting?: number };
   };
   /** What the walk needs of each node kind (the constructs registry). */
   readonly kinds: NodeKinds;
@@ -75,18 +79,33 @@ export function finalizePlan(plan: Plan, options: FinalizeOptions): Plan {
     if (native) nativeLeft--;
     const node = visit(child.node);
     if (!field.optional) return { ...child, node };
-    return { ...child, node, field: { ...field, presence: native ? "native" : presenceFor(node) } };
+    const presence = native ? "native" : presenceFor(node);
+    const tagged = presence === "tagged" || presence === "inline";
+    return { ...child, node, field: { ...field, presence, ...(tagged && minimal ? { tags: "minimal" } : {}) } };
   };
 
+  const minimal = options.tags === "minimal";
   const presenceFor = (child: Node): Presence => {
-    if (options.presence !== "compact") return "tagged";
     // null already means something for this member, so it cannot also mean "absent".
-    return kinds.wireTypes(child, defs, unsettled()).includes("null") ? "tagged" : "compact";
+    if (options.presence === "compact" && !kinds.wireTypes(child, defs, unsettled()).includes("null")) return "compact";
+    return child.kind === "object" && canInline(child.fields, minimal) ? "inline" : "tagged";
   };
 
   const root = visit(plan.root);
   for (const name of Object.keys(plan.defs)) settleDef(name);
-  return { ...plan, root, defs };
+  // Providers take only an object at the top: an object root is the wire value itself, anything else is wrapped.
+  const envelope = root.kind === "object" || root.kind === "mixed" ? "bare" : "arguments";
+  return fitDepth({ ...plan, root, envelope, defs }, options.target.limits?.maxNesting, kinds);
+}
+
+/**
+ * Whether an optional object member can carry its tag among its own members,
+ * adding no nesting level: it has a member the wire always writes (so present
+ * is never `{}`), and, for the state spelling, no member named `state`.
+ */
+function canInline(fields: readonly Field[], minimal: boolean): boolean {
+  if (!fields.some((f) => !f.optional || f.presence !== "native")) return false;
+  return minimal || !fields.some((f) => f.name === "state");
 }
 
 /**

@@ -31,9 +31,13 @@ import {
   variant,
 } from "./shape.js";
 
-const PRESENCES = ["tagged", "compact", "native"] as const;
+const PRESENCES = ["tagged", "inline", "compact", "native"] as const;
 
-/** How an optional member travels. */
+/**
+ * How an optional member travels: `tagged` in a tag with its value under
+ * `value`; `inline`, a closed object's tag written among its own members (no
+ * extra nesting level); `compact`, null for absent; `native`, left out.
+ */
 export type Presence = (typeof PRESENCES)[number];
 
 const presence: Shape<Presence | undefined> & { readonly optional: true } = {
@@ -56,12 +60,32 @@ export const arrayShape = object({
   schema: json(),
 });
 
-/** A member of an object: `presence` is set for optional members only; `annotations` (description, title) are shown to the model on it. */
+const TAG_SPELLINGS = ["minimal"] as const;
+
+/**
+ * A member of an object: `presence` is set for optional members only;
+ * `tags: "minimal"` spells its tags `{}` / `{"value": …}` instead of
+ * `{"state":"absent"}` / `{"state":"present","value": …}`; `annotations`
+ * (description, title) are shown to the model on it.
+ */
 const fieldShape = object(
-  { name: string(), node: child(), optional: boolean(), presence, annotations: optional(json()) },
+  {
+    name: string(),
+    node: child(),
+    optional: boolean(),
+    presence,
+    tags: optional(oneOf(TAG_SPELLINGS, "unknown tag spelling")),
+    annotations: optional(json()),
+  },
   {
     reason: "expected a field",
-    refine: (f, at) => (f.optional && f.presence === undefined ? bad(`${at}/presence`, "unknown presence") : OK),
+    refine: (f, at) => {
+      if (f.optional && f.presence === undefined) return bad(`${at}/presence`, "unknown presence");
+      // An inline tag sits among the member's own members: only a closed object has them.
+      if (f.presence === "inline" && (f.node as { kind?: unknown }).kind !== "object")
+        return bad(`${at}/presence`, "inline presence needs an object member");
+      return OK;
+    },
   },
 );
 
@@ -191,8 +215,16 @@ export interface RelaxedConstraint {
   readonly reason: string;
 }
 
+/**
+ * How the wire value holds the arguments: `bare`, it is the arguments object
+ * itself (an object root); `arguments`, it is `{"arguments": …}` (any other
+ * root: providers take only an object at the top).
+ */
+export type Envelope = "bare" | "arguments";
+
 export interface Plan {
   readonly root: Node;
+  readonly envelope: Envelope;
   readonly defs: Readonly<Record<string, Node>>;
   readonly relaxed: readonly RelaxedConstraint[];
   /** IR nodes built, the figure the expansion budget counts. */

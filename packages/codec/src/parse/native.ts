@@ -23,13 +23,41 @@ export const NATIVE_FIRST_UP_TO = 64 * 1024;
 
 export const DEFER: unique symbol = Symbol("strictwire.defer");
 
-interface Walk {
+/** The walk's state; the generated decoder (decode/) carries the same one. */
+export interface Walk {
   readonly maxNodes: number;
   readonly maxDepth: number;
   /** A string may hold a lone surrogate, so strings need checking. */
   readonly checkStrings: boolean;
   nodes: number;
   members: number;
+}
+
+/**
+ * What the generated decoder starts from: JSON.parse's value of a text the
+ * native path may take, and whether its strings need the surrogate check;
+ * undefined where the scanner must decide. The caller checks size first.
+ */
+export function parsedForWalk(text: string): { root: unknown; checkStrings: boolean } | undefined {
+  if (text.length > NATIVE_FIRST_UP_TO || !isWellFormed(text)) return undefined;
+  let root: unknown;
+  try {
+    root = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  return { root, checkStrings: text.indexOf("\\u") !== -1 && ESCAPED_SURROGATE.test(text) };
+}
+
+/** The native walk's checks on one value at container depth `depth`, counted into `walk` (-0 made 0 inside containers). */
+export function checkWithin(value: unknown, depth: number, walk: Walk): boolean {
+  if (typeof value === "object" && value !== null) return container(value, depth, walk);
+  return scalar(value, walk) !== DEFER;
+}
+
+/** No member name repeated in `text`, given the members its value has (see noDuplicateNames). */
+export function namesOnce(text: string, root: object, members: number): boolean {
+  return noDuplicateNames(text, root, members);
 }
 
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;

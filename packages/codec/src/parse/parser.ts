@@ -144,7 +144,7 @@ function tryJsonParse(text: string): unknown {
 }
 
 /** Decided without scanning when the length alone settles it: a UTF-16 code unit is 1 to 3 UTF-8 bytes. */
-function exceedsUtf8Bytes(s: string, maxBytes: number): boolean {
+export function exceedsUtf8Bytes(s: string, maxBytes: number): boolean {
   if (s.length > maxBytes) return true;
   return s.length * 3 > maxBytes && Buffer.byteLength(s, "utf8") > maxBytes;
 }

@@ -6,6 +6,8 @@
 import type { Refused } from "../errors.js";
 import { cloneJson, isPlainObject } from "../json.js";
 import { type Dialect, detectDialect, familyOf, rewriteDraft04, type ValidatorFamily, walkSchemas } from "./draft.js";
+import { staticDynamicRefs } from "./dynamic.js";
+import { subschemasOf } from "./keywords.js";
 
 /** The base URI validators know the source under. Never fetched. */
 export const SOURCE_ID = "https://strictwire.invalid/schema.json";
@@ -34,9 +36,15 @@ export function prepareSource(source: unknown, adapter?: Adapter): Prepared {
   // draft-06 reads as draft-07 (which only adds keywords); the validators know draft-07's meta-schema.
   if (dialect === "draft-06" && isPlainObject(schema)) schema.$schema = "http://json-schema.org/draft-07/schema#";
   // `$async` makes ajv return a Promise, which a synchronous check would take for a pass.
+  // From draft-06 on, `id` is no keyword (it became `$id`): an unknown keyword is an annotation,
+  // but ajv refuses this one by name ("NOT SUPPORTED"), so a schema that declares a later draft
+  // and still writes `id` loses it here, as the spec reads it.
+  const idIsUnknown = dialect !== "draft-04";
   walkSchemas(schema, (node) => {
     delete node.$async;
+    if (idIsUnknown && Object.hasOwn(node, "id")) delete node.id;
   });
+  dropIdsNothingReads(schema);
   schema = avoidAjvIdTraps(schema);
   let id = SOURCE_ID;
   if (isPlainObject(schema)) {
@@ -44,6 +52,8 @@ export function prepareSource(source: unknown, adapter?: Adapter): Prepared {
     if (own === undefined) schema.$id = SOURCE_ID;
     else id = own;
   }
+  // Dynamic references with one possible target are plain ones (2019-09 and 2020-12 have them).
+  if (dialect === "2020-12" || dialect === "2019-09") staticDynamicRefs(schema);
   return {
     ok: true,
     value: { schema: schema as Record<string, unknown> | boolean, dialect, family: familyOf(dialect), id },
@@ -51,6 +61,51 @@ export function prepareSource(source: unknown, adapter?: Adapter): Prepared {
 }
 
 const DEFINITION_MAPS = ["$defs", "definitions"] as const;
+
+const REFERENCES = ["$ref", "$dynamicRef", "$recursiveRef"] as const;
+
+/**
+ * Subschema `$id`s that name one URI twice, in a document that refers to
+ * nothing. Generated schemas often repeat an `$id` ("name", "/properties/…")
+ * on several subschemas; the spec calls the document ambiguous and ajv refuses
+ * it, yet with no reference in the document no resolution reads an `$id`, so
+ * dropping the repeated ones changes what the schema accepts in nothing.
+ */
+function dropIdsNothingReads(schema: unknown): void {
+  const nodes: { node: Record<string, unknown>; uri: string }[] = [];
+  let refers = false;
+  const stack: { node: unknown; base: string; root: boolean }[] = [{ node: schema, base: SOURCE_ID, root: true }];
+  while (stack.length > 0) {
+    const { node, base: outer, root } = stack.pop()!;
+    if (!isPlainObject(node)) continue;
+    if (REFERENCES.some((k) => Object.hasOwn(node, k))) refers = true;
+    let base = outer;
+    if (typeof node.$id === "string") {
+      const uri = resolvedUri(node.$id, outer);
+      if (uri !== undefined) {
+        base = uri;
+        if (!root) nodes.push({ node, uri });
+      }
+    }
+    for (const entry of subschemasOf(node)) stack.push({ node: entry.schema, base, root: false });
+  }
+  if (refers) return;
+  const rootUri =
+    isPlainObject(schema) && typeof schema.$id === "string" ? resolvedUri(schema.$id, SOURCE_ID) : SOURCE_ID;
+  const count = new Map<string, number>();
+  for (const { uri } of nodes) count.set(uri, (count.get(uri) ?? 0) + 1);
+  for (const { node, uri } of nodes) if (uri === rootUri || (count.get(uri) ?? 0) > 1) delete node.$id;
+}
+
+function resolvedUri(id: string, base: string): string | undefined {
+  try {
+    const url = new URL(id, base);
+    url.hash = "";
+    return url.href;
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * Two shapes ajv 8 cannot compile, rewritten into ones that mean the same:

@@ -1,5 +1,5 @@
 /**
- * A validator reports wire paths (/arguments/settings/value/timezone); people
+ * A validator reports wire paths (/settings/value/timezone); people
  * and models think in original paths (/settings/timezone). Walk the wire value
  * alongside the plan to translate, as far as the wire value allows: each
  * construct takes one step (its `pathStep`).
@@ -11,11 +11,12 @@ import { isPlainObject, pointerTokens } from "../json.js";
 
 export function originalPath(plan: Plan, wire: unknown, wirePointer: string): string {
   const tokens = pointerTokens(wirePointer);
-  if (tokens[0] !== "arguments") return "";
+  const wrapped = plan.envelope === "arguments";
+  if (wrapped && tokens[0] !== "arguments") return "";
   const out: string[] = [];
   let node: Node | undefined = plan.root;
-  let value: unknown = isPlainObject(wire) ? wire.arguments : undefined;
-  let i = 1;
+  let value: unknown = !wrapped ? wire : isPlainObject(wire) ? wire.arguments : undefined;
+  let i = wrapped ? 1 : 0;
   let guard = 0;
   while (node !== undefined && i < tokens.length && guard++ < 10_000) {
     const step = stepThrough(node, { tokens, i, value, defs: plan.defs }, 0);

@@ -2,7 +2,13 @@
 import { describe, expect, test } from "vitest";
 import { checkPlan } from "../../src/bundle/check.js";
 
-const plan = (root: unknown, defs: Record<string, unknown> = {}) => ({ root, defs, relaxed: [], nodes: 1 });
+const plan = (root: unknown, defs: Record<string, unknown> = {}) => ({
+  root,
+  envelope: "arguments",
+  defs,
+  relaxed: [],
+  nodes: 1,
+});
 const str = { kind: "scalar", schema: {}, types: ["string"] };
 
 describe("checkPlan", () => {
@@ -21,6 +27,22 @@ describe("checkPlan", () => {
 
   test.each([
     ["an unknown kind", plan({ kind: "set", schema: {} }), "/plan/root/kind"],
+    ["an unknown envelope", { ...plan(str), envelope: "none" }, "/plan/envelope"],
+    ["a bare envelope around a root that is not an object", { ...plan(str), envelope: "bare" }, "/plan/envelope"],
+    [
+      "inline presence on a member that is not an object",
+      plan({ kind: "object", schema: {}, fields: [{ name: "a", node: str, optional: true, presence: "inline" }] }),
+      "/plan/root/fields/0/presence",
+    ],
+    [
+      "an unknown tag spelling",
+      plan({
+        kind: "object",
+        schema: {},
+        fields: [{ name: "a", node: str, optional: true, presence: "tagged", tags: "short" }],
+      }),
+      "/plan/root/fields/0",
+    ],
     ["a scalar without types", plan({ kind: "scalar", schema: {} }), "/plan/root/types"],
     ["a node without its schema", plan({ kind: "any" }), "/plan/root/schema"],
     ["a dangling reference", plan({ kind: "ref", def: "X" }), "/plan/root/def"],

@@ -47,6 +47,61 @@ describe("presence: absent and present are two different wire values", () => {
   });
 });
 
+describe("presence without an extra level: inline tags, and the minimal spelling", () => {
+  const settings = object(required("tz", str), optional("theme", str, "tagged"));
+
+  test("inline: a closed object's tag sits among its own members", () => {
+    const node = object(optional("s", settings, "inline"));
+    expect(roundTrip(node, {})).toEqual({ wire: { s: { state: "absent" } }, back: { ok: true, value: {} } });
+    expect(roundTrip(node, { s: { tz: "UTC" } })).toEqual({
+      wire: { s: { state: "present", tz: "UTC", theme: { state: "absent" } } },
+      back: { ok: true, value: { s: { tz: "UTC" } } },
+    });
+    const present = (wire(node).properties as Record<string, { anyOf: Record<string, unknown>[] }>).s?.anyOf[1];
+    // The present form is the object itself with `state` first: one object level, not two.
+    expect(present).toMatchObject({ type: "object", required: ["state", "tz", "theme"], additionalProperties: false });
+    expect(Object.keys(present?.properties as object)).toEqual(["state", "tz", "theme"]);
+  });
+
+  test("inline: an absent tag with members, or a present one missing a member, is a wire-violation at the member", () => {
+    const node = object(optional("s", settings, "inline"));
+    for (const bad of [
+      { state: "absent", tz: "UTC" },
+      { state: "present" },
+      { tz: "UTC", theme: { state: "absent" } },
+    ]) {
+      expect(decode(node, { s: bad }), JSON.stringify(bad)).toMatchObject({
+        ok: false,
+        error: { code: "wire-violation" },
+      });
+    }
+  });
+
+  test("inline keeps __proto__ among the members as data", () => {
+    const proto = object(required("__proto__", str));
+    const node = object(optional("s", proto, "inline"));
+    const given = JSON.parse('{"s":{"state":"present","__proto__":"x"}}');
+    const out = decode(node, given);
+    expect(out.ok && Object.hasOwn((out.value as { s: object }).s, "__proto__")).toBe(true);
+  });
+
+  test("minimal: {} for absent, {value} for present, and the object itself inline", () => {
+    const tagged = object({ ...optional("n", int, "tagged"), tags: "minimal" });
+    expect(roundTrip(tagged, {})).toEqual({ wire: { n: {} }, back: { ok: true, value: {} } });
+    expect(roundTrip(tagged, { n: 1 })).toEqual({ wire: { n: { value: 1 } }, back: { ok: true, value: { n: 1 } } });
+    expect(decode(tagged, { n: { value: 1, state: "present" } })).toMatchObject({ ok: false });
+    const inline = object({ ...optional("s", settings, "inline"), tags: "minimal" });
+    expect(roundTrip(inline, {})).toEqual({ wire: { s: {} }, back: { ok: true, value: {} } });
+    expect(roundTrip(inline, { s: { tz: "UTC", theme: "dark" } })).toEqual({
+      wire: { s: { tz: "UTC", theme: { state: "present", value: "dark" } } },
+      back: { ok: true, value: { s: { tz: "UTC", theme: "dark" } } },
+    });
+    const wctx = wireContext();
+    wireOf(tagged, wctx);
+    expect(Object.keys(wctx.extraDefs)).toEqual(["strictwire_empty"]);
+  });
+});
+
 describe("object: only declared members travel", () => {
   const node = object(required("a", str), optional("b", int));
 

@@ -36,7 +36,7 @@ const schema = {
 function refuse(args: Record<string, unknown>) {
   const compiled = compileCodec(schema);
   if (!compiled.ok) throw new Error(compiled.error.message);
-  const result = compiled.value.decode(JSON.stringify({ arguments: args }));
+  const result = compiled.value.decode(JSON.stringify(args));
   if (result.ok) throw new Error("expected a refusal");
   return result.error;
 }
@@ -111,8 +111,7 @@ describe("decode feedback", () => {
   it("names a parse error's member in the original value's terms in the feedback", () => {
     const compiled = compileCodec(schema);
     if (!compiled.ok) throw new Error(compiled.error.message);
-    const text =
-      '{"arguments":{"title":"t","milestone":{"state":"present","value":3},"priority":{"state":"present","value":"lo';
+    const text = '{"title":"t","milestone":{"state":"present","value":3},"priority":{"state":"present","value":"lo';
     const result = compiled.value.decode(text);
     expect(result.ok).toBe(false);
     if (result.ok) return;
@@ -164,14 +163,14 @@ describe("map feedback", () => {
   }
 
   it("names the key a key rule rejects", () => {
-    const e = refuseMap('{"arguments":{"metadata":[{"key":"waytoolongkey","value":"x"}]}}');
+    const e = refuseMap('{"metadata":[{"key":"waytoolongkey","value":"x"}]}');
     expect(e.feedback).toContain("waytoolongkey");
     expect(e.feedback).toContain("more than 8");
     expect(e.feedback).not.toContain("property name must be valid");
   });
 
   it("shows the entries form to a map written as a plain object", () => {
-    const e = refuseMap('{"arguments":{"metadata":{"crm":"x"}}}');
+    const e = refuseMap('{"metadata":{"crm":"x"}}');
     expect(e.issues?.[0]?.path).toBe("/metadata");
     expect(e.feedback).toContain('"key"');
     expect(e.feedback).toContain('"value"');

@@ -13,7 +13,13 @@ const tree: ObjectNode = {
   ],
   schema: {},
 };
-const plan = (root: Node, defs: Record<string, Node>): Plan => ({ root, defs, relaxed: [], nodes: 1 });
+const plan = (root: Node, defs: Record<string, Node>): Plan => ({
+  root,
+  envelope: "arguments",
+  defs,
+  relaxed: [],
+  nodes: 1,
+});
 
 describe("breakCycles", () => {
   const sources = new Map([["Tree", { pointer: "/$defs/Tree", schema: { type: "object" } }]]);

@@ -14,7 +14,13 @@ const options = (presence: "tagged" | "compact", native?: number): FinalizeOptio
   },
   kinds: NODE_KINDS,
 });
-const plan = (root: Node, defs: Record<string, Node> = {}): Plan => ({ root, defs, relaxed: [], nodes: 1 });
+const plan = (root: Node, defs: Record<string, Node> = {}): Plan => ({
+  root,
+  envelope: "arguments",
+  defs,
+  relaxed: [],
+  nodes: 1,
+});
 const member = (name: string, node: Node) => ({ name, node, optional: true });
 const union = (branches: Node[]): UnionNode => ({
   kind: "union",

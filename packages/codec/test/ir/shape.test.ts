@@ -35,7 +35,7 @@ describe("shapes", () => {
 
   test("the node types are inferred from the shapes, children being nodes", () => {
     expectTypeOf<ArrayNode["items"]>().toEqualTypeOf<Node>();
-    expectTypeOf<Field["presence"]>().toEqualTypeOf<"tagged" | "compact" | "native" | undefined>();
+    expectTypeOf<Field["presence"]>().toEqualTypeOf<"tagged" | "inline" | "compact" | "native" | undefined>();
     expectTypeOf<UnionRule["by"]>().toEqualTypeOf<"same" | "type" | "discriminator" | "tag">();
   });
 });

@@ -32,7 +32,7 @@ function refusal(input: string | Uint8Array | unknown, limits?: Partial<ParseLim
 }
 
 /** The any-JSON slot x holding `inner`, and the optional map m absent. */
-const args = (inner: string) => `{"arguments":{"x":${inner},"m":{"state":"absent"}}}`;
+const args = (inner: string) => `{"x":${inner},"m":{"state":"absent"}}`;
 const bytes = (s: string) => new Uint8Array(Buffer.from(s, "utf8"));
 
 describe("depth bombs", () => {
@@ -62,10 +62,10 @@ describe("depth bombs", () => {
     it(`${n} nested arrays given already parsed: refused by depth, without recursion`, () => {
       let deep: unknown = [];
       for (let i = 0; i < n; i++) deep = [deep];
-      expect(refusal({ arguments: { x: deep } }).code).toBe("too-deep");
+      expect(refusal({ x: deep, m: { state: "absent" } }).code).toBe("too-deep");
       let obj: Record<string, unknown> = {};
       for (let i = 0; i < n; i++) obj = { a: obj };
-      expect(refusal({ arguments: { x: obj } }).code).toBe("too-deep");
+      expect(refusal({ x: obj, m: { state: "absent" } }).code).toBe("too-deep");
     });
   }
 
@@ -74,8 +74,8 @@ describe("depth bombs", () => {
     expect(r.ok).toBe(false);
     if (!r.ok) {
       expect(r.error.code).toBe("too-deep");
-      // {"arguments":{"x": is 18 characters; the 63rd bracket after it is the 65th level.
-      expect(r.error.offset).toBe(18 + 62);
+      // {"x": is 5 characters; the 64th bracket after it is the 65th level.
+      expect(r.error.offset).toBe(5 + 63);
     }
   });
 });
@@ -101,9 +101,9 @@ describe("node bombs", () => {
   }
 
   it("counts every value, scalars included: 20,000 is accepted, 20,001 is not", () => {
-    // Root object, arguments object, the array, the absent tag and its state: 5 values, then the elements.
-    expect(codec.decode(args(zeros(20_000 - 5))).ok).toBe(true);
-    expect(refusal(args(zeros(20_000 - 4))).code).toBe("too-many-nodes");
+    // Root object, the array, the absent tag and its state: 4 values, then the elements.
+    expect(codec.decode(args(zeros(20_000 - 4))).ok).toBe(true);
+    expect(refusal(args(zeros(20_000 - 3))).code).toBe("too-many-nodes");
   });
 });
 
@@ -171,7 +171,7 @@ describe("refusal time is linear in the input", () => {
     {
       name: "short strings full of escapes, left unterminated",
       expect: "invalid-json",
-      make: (n) => `{"arguments":{"x":[${repeatTo(n, '"\\u0041\\n\\"",')}"abc`,
+      make: (n) => `{"x":[${repeatTo(n, '"\\u0041\\n\\"",')}"abc`,
     },
     {
       name: "a wide object whose last member repeats the first",
@@ -221,7 +221,7 @@ describe("refusal time is linear in the input", () => {
       name: "map entries, the last one a repeat",
       expect: "duplicate-entry",
       make: (n) =>
-        `{"arguments":{"x":null,"m":{"state":"present","value":[${Array.from({ length: Math.floor(n / 26) }, (_, i) => `{"key":"k${i}","value":"v"}`).join(",")},{"key":"k0","value":"w"}]}}}`,
+        `{"x":null,"m":{"state":"present","value":[${Array.from({ length: Math.floor(n / 26) }, (_, i) => `{"key":"k${i}","value":"v"}`).join(",")},{"key":"k0","value":"w"}]}}`,
     },
   ];
 

@@ -3,6 +3,7 @@
  * or oversized one is refused; one with a recomputed digest but a malformed
  * plan is refused by the structural check, and never crashes at decode time.
  */
+import { readFileSync } from "node:fs";
 import { type Bundle, compile, loadBundle } from "@strictwire/codec";
 import { beforeAll, describe, expect, it } from "vitest";
 import { canonicalJson, resign } from "../../../../scripts/fuzz/bundle.js";
@@ -148,11 +149,32 @@ describe("damaged and oversized bundles", () => {
     expect(codeOf('"bundle"')).toBe("invalid-bundle");
     expect(codeOf(null)).toBe("invalid-bundle");
     const other = copy();
-    other.format = "strictwire/bundle@3";
+    other.format = "strictwire/bundle@4";
     expect(codeOf(JSON.stringify(other))).toBe("unsupported-format");
+    const first = copy();
+    first.format = "strictwire/bundle@1";
+    expect(codeOf(JSON.stringify(first))).toBe("unsupported-format");
     const missing = copy();
     delete missing.format;
     expect(codeOf(JSON.stringify(missing))).toBe("unsupported-format");
+  });
+
+  it("a format-2 bundle still loads, and decodes format-2 wire texts to the same values", async () => {
+    const old = JSON.parse(
+      readFileSync(
+        new URL("../../../../fixtures/bundles/settings-nested-patch.format-2.json", import.meta.url),
+        "utf8",
+      ),
+    ) as { bundle: Json; calls: { text: string; value: unknown }[] };
+    expect(old.bundle.format).toBe("strictwire/bundle@2");
+    const loaded = await loadBundle(JSON.stringify(old.bundle));
+    if (!loaded.ok) throw new Error(loaded.error.message);
+    expect(loaded.value.bundle.format).toBe("strictwire/bundle@3");
+    expect(loaded.value.bundle.plan.envelope).toBe("arguments");
+    for (const call of old.calls) expect(loaded.value.decode(call.text)).toStrictEqual({ ok: true, value: call.value });
+    // Its digest still guards it: a change after compile is caught before the upgrade.
+    const changed = { ...old.bundle, name: "renamed" };
+    expect(codeOf(JSON.stringify(changed))).toBe("digest-mismatch");
   });
 
   it("a duplicated member in the bundle text is invalid-bundle (the reader is the strict parser)", () => {

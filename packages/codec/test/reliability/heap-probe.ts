@@ -15,9 +15,9 @@ const RAISED: Partial<ParseLimits> = { maxBytes: 16_000_000, maxNodes: 16_000_00
 /** Many long strings: the commonest big argument, and the scanner's fast path. */
 function longStrings(size: number): string {
   const item = `"${"a".repeat(98)}"`;
-  return `{"arguments":{"x":[${Array(Math.floor(size / 99))
+  return `{"x":[${Array(Math.floor(size / 99))
     .fill(item)
-    .join(",")}],"m":{"state":"absent"}}}`;
+    .join(",")}],"m":{"state":"absent"}}`;
 }
 
 const CASES: Record<string, { input: () => string | Uint8Array; limits?: Partial<ParseLimits> }> = {

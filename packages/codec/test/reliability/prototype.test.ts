@@ -120,7 +120,7 @@ describe("hostile keys accepted as data", () => {
     const compiled = compileCodec(schema);
     if (!compiled.ok) throw new Error(JSON.stringify(compiled.error));
     const text =
-      '{"arguments":{"constructor":1,"prototype":{"state":"absent"},"labels":{"state":"present","value":[{"key":"__proto__","value":"x"}]},"payload":{"state":"absent"},"open":{"state":"absent"}}}';
+      '{"constructor":1,"prototype":{"state":"absent"},"labels":{"state":"present","value":[{"key":"__proto__","value":"x"}]},"payload":{"state":"absent"},"open":{"state":"absent"}}';
     const fromText = compiled.value.decode(text);
     const fromValue = compiled.value.decode(JSON.parse(text));
     expect(fromText.ok).toBe(true);

@@ -113,7 +113,7 @@ describe("reference chains and cycles", () => {
       withDefs({ $ref: "#/$defs/t" }, { t: { type: "array", items: { $ref: "#/$defs/t" } } }),
     );
     if (!compiled.ok) throw new Error(JSON.stringify(compiled.error));
-    const deep = (n: number) => `{"arguments":{"v":${"[".repeat(n)}${"]".repeat(n)}}}`;
+    const deep = (n: number) => `{"v":${"[".repeat(n)}${"]".repeat(n)}}`;
     expect(compiled.value.decode(deep(60)).ok).toBe(true);
     const r = compiled.value.decode(deep(100_000));
     expect(r.ok ? "accepted" : r.error.code).toBe("too-deep");
@@ -143,7 +143,7 @@ describe("patterns", () => {
   it("(a+)+$ compiles under RE2, and a hostile string costs linear time", () => {
     const compiled = compileCodec(obj({ type: "string", pattern: "(a+)+$" }));
     if (!compiled.ok) throw new Error(JSON.stringify(compiled.error));
-    const text = (n: number) => `{"arguments":{"v":"${"a".repeat(n)}!"}}`;
+    const text = (n: number) => `{"v":"${"a".repeat(n)}!"}`;
     const small = text(200_000);
     const large = text(800_000);
     for (const t of [small, large]) expect(compiled.value.decode(t).ok).toBe(false);
@@ -193,10 +193,19 @@ describe("references that leave the document", () => {
     expect(r.code).toBe("remote-ref");
   });
 
-  it("a local reference to nothing is unresolved-ref; dynamic references are dynamic-ref", () => {
+  it("a local reference to nothing is unresolved-ref; a dynamic reference the scope could choose is dynamic-ref", () => {
     expect(attempt(obj({ $ref: "#/$defs/missing" })).code).toBe("unresolved-ref");
-    expect(attempt(obj({ $dynamicRef: "#node" })).code).toBe("dynamic-ref");
-    expect(attempt(obj({ $recursiveRef: "#" })).code).toBe("dynamic-ref");
+    // No dynamic anchor of that name: a plain reference to nothing.
+    expect(attempt(obj({ $dynamicRef: "#node" })).code).toBe("unresolved-ref");
+    const twice = { $dynamicAnchor: "node", type: "object" };
+    const scoped = { ...withDefs({ $dynamicRef: "#node" }, { a: { $id: "a", ...twice } }), $dynamicAnchor: "node" };
+    expect(attempt(scoped).code).toBe("dynamic-ref");
+    const recursive = {
+      ...obj({ $recursiveRef: "#" }),
+      $recursiveAnchor: true,
+      $defs: { a: { $id: "a", $recursiveAnchor: true } },
+    };
+    expect(attempt({ ...recursive, $schema: "https://json-schema.org/draft/2019-09/schema" }).code).toBe("dynamic-ref");
   });
 });
 

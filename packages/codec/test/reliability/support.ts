@@ -159,7 +159,7 @@ export const obj = (v: unknown) => ({
   additionalProperties: false,
 });
 export const withDefs = (v: unknown, $defs: Record<string, unknown>) => ({ ...obj(v), $defs });
-export const deep = (n: number) => `{"arguments":{"v":${"[".repeat(n)}${"]".repeat(n)}}}`;
+export const deep = (n: number) => `{"v":${"[".repeat(n)}${"]".repeat(n)}}`;
 
 /** A bundle changed and re-signed, as an attacker with write access would. */
 export function resigned(bundle: Bundle, change: (b: Record<string, unknown>) => void): string {

@@ -23,7 +23,7 @@ const root: ObjectNode = {
   ],
   schema: {},
 };
-const plan: Plan = { root, defs: { S: settings }, relaxed: [], nodes: 1 };
+const plan: Plan = { root, envelope: "arguments", defs: { S: settings }, relaxed: [], nodes: 1 };
 
 describe("originalPath", () => {
   test("a tagged member's value step is dropped", () => {
