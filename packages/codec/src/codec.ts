@@ -302,12 +302,17 @@ export class Codec<T = unknown> {
   private inOriginalTerms(error: CodecError): CodecError {
     const { plan } = this.bundle;
     if (error.path === "" || (plan.envelope === "arguments" && !error.path.startsWith("/arguments"))) return error;
-    // A walk that stops short (inside an entry, inside any-JSON) would lose the text's precision: keep it.
-    const at = wholeOriginalSteps(plan, undefined, error.path);
-    if (at === undefined || at.length === 0) return error;
-    const path = pointerOf(at);
-    if (path === error.path) return error;
     const problem = error.tree?.[0];
+    const at = wholeOriginalSteps(plan, undefined, error.path);
+    if (at === undefined) {
+      // The walk stopped short (inside an entry, inside any-JSON): `path` keeps the text's precision,
+      // the feedback names the member the position is in.
+      const partial = originalSteps(plan, undefined, error.path);
+      if (partial.length === 0) return error;
+      return { ...error, feedback: textFeedback(error.code, pointerOf(partial), error.message, problem?.hint ?? "") };
+    }
+    const path = pointerOf(at);
+    if (at.length === 0 || path === error.path) return error;
     const feedback = textFeedback(error.code, path, error.message, problem?.hint ?? "");
     const tree = [{ ...(problem ?? { message: error.message, keyword: error.code }), path, at }];
     return { ...error, path, feedback, tree };
