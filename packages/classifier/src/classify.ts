@@ -5,7 +5,7 @@
 import type { ParseLimits } from "@strictwire/codec";
 import { type ArgumentsError, type ArgumentsErrorCode, parseArguments } from "./arguments.js";
 import { matchCodec, type ToolCodec } from "./codecs.js";
-import { renderPath } from "./paths.js";
+import { renderPath, renderSteps } from "./paths.js";
 import type { DeclaredTool, ToolCall } from "./shapes.js";
 import { checkSchema } from "./violations.js";
 
@@ -143,7 +143,11 @@ function decodeVerdict(raw: unknown, value: Record<string, unknown>, codec: Tool
   }
   if (error.code === "contract-violation") {
     const issues = error.issues?.length ? error.issues : [{ path: error.path, message: error.message }];
-    const problems = issues.map((issue) => `${renderPath("arguments", issue.path)}: ${issue.message}`);
+    // The codec's steps where it gives them: they tell an index from a key named "0".
+    const problems = issues.map(
+      (issue) =>
+        `${"at" in issue && issue.at !== undefined ? renderSteps("arguments", issue.at) : renderPath("arguments", issue.path)}: ${issue.message}`,
+    );
     return {
       state: "arguments-violate-schema",
       detail:

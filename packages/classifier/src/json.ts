@@ -4,27 +4,8 @@ export function asArray(value: unknown): readonly unknown[] {
   return Array.isArray(value) ? value : [];
 }
 
-/** What a parsed JSON value actually is, in schema vocabulary. */
-export function typeName(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "array";
-  if (typeof value === "number") return Number.isInteger(value) ? "integer" : "number";
-  return typeof value;
-}
-
-const DISPLAY_LIMIT = 60;
-
-/** A value as JSON, cut short so one long string cannot drown a detail line. */
-export function displayValue(value: unknown): string {
-  let text: string;
-  try {
-    text = JSON.stringify(value) ?? String(value);
-  } catch {
-    text = String(value);
-  }
-  const points = Array.from(text);
-  return points.length <= DISPLAY_LIMIT ? text : `${points.slice(0, DISPLAY_LIMIT - 1).join("")}…`;
-}
+// A value's type and its display are the codec formatter's, so both packages say them alike.
+export { displayValue, typeName } from "@strictwire/codec";
 
 export function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);

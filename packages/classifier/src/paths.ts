@@ -26,3 +26,10 @@ export function renderPath(label: string, pointer: string, root: unknown = NO_VA
   }
   return out;
 }
+
+/** Steps rendered under a label: a number is an index, a string always a key (a key "0" stays ["0"]). */
+export function renderSteps(label: string, steps: readonly (string | number)[]): string {
+  let out = label;
+  for (const step of steps) out += typeof step === "number" ? `[${step}]` : keySegment(step);
+  return out;
+}

@@ -1,16 +1,17 @@
 /**
  * Full JSON Schema validation (ajv), with ajv's errors translated into the
  * seed's one-line-per-problem wording: "arguments.amount_cents: expected
- * integer, got string".
+ * integer, got string". Each rule's sentence is the codec's formatter's
+ * (`feedback/rules.ts`); this file finds the problems and their paths.
  */
 
-import { linearRegExp } from "@strictwire/codec";
+import { linearRegExp, memberRuleSentence, ruleSentence, typeName } from "@strictwire/codec";
 import { canonicalJson, isPlainObject, pointerToken, prepareSchema } from "@strictwire/codec/json";
 import { Ajv, type ErrorObject, type Options, type ValidateFunction } from "ajv";
 import { Ajv2019 } from "ajv/dist/2019.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
-import { clip, displayValue, errorMessage, typeName } from "./json.js";
+import { clip, errorMessage } from "./json.js";
 import { renderPath } from "./paths.js";
 
 // ajv-formats is CommonJS; under NodeNext its plugin is the default export's default.
@@ -305,93 +306,17 @@ function relativeTo(path: string): (line: string) => string {
   return (line) => (line.startsWith(`${path}: `) ? line.slice(path.length + 2) : line);
 }
 
-function count(data: unknown): number {
-  if (Array.isArray(data)) return data.length;
-  if (isPlainObject(data)) return Object.keys(data).length;
-  return typeof data === "string" ? Array.from(data).length : 0;
-}
-
-function containsText(params: Record<string, unknown>): string {
-  const min = typeof params.minContains === "number" ? params.minContains : 1;
-  if (typeof params.maxContains === "number") {
-    return `between ${min} and ${params.maxContains} item(s) must match the contains schema`;
-  }
-  return min <= 1 ? "no item matches the contains schema" : `fewer than ${min} items match the contains schema`;
-}
-
-/** The sentence for one keyword, after "path: ". */
-function keywordText(error: AjvError): string {
-  const p = error.params as Record<string, unknown>;
-  const data = error.data;
-  const shown = displayValue(data);
-  const limit = String(p.limit);
-  switch (error.keyword) {
-    case "type": {
-      const types = Array.isArray(p.type) ? p.type.map(String) : String(p.type).split(",");
-      return `expected ${types.join(" or ")}, got ${typeName(data)}`;
-    }
-    case "enum":
-      return `${shown} is not one of the ${Array.isArray(p.allowedValues) ? p.allowedValues.length : "?"} declared value(s)`;
-    case "const":
-      return `${shown} is not the declared constant ${displayValue(p.allowedValue)}`;
-    case "minimum":
-      return `${shown} is less than the minimum of ${limit}`;
-    case "maximum":
-      return `${shown} is greater than the maximum of ${limit}`;
-    case "exclusiveMinimum":
-      return `${shown} must be greater than ${limit}`;
-    case "exclusiveMaximum":
-      return `${shown} must be less than ${limit}`;
-    case "multipleOf":
-      return `${shown} is not a multiple of ${String(p.multipleOf)}`;
-    case "minLength":
-      return `${shown} has ${count(data)} character(s), fewer than the minimum of ${limit}`;
-    case "maxLength":
-      return `${shown} has ${count(data)} character(s), more than the maximum of ${limit}`;
-    case "pattern":
-      return `${shown} does not match the pattern ${String(p.pattern)}`;
-    case "format":
-      return `${shown} is not a valid ${String(p.format)}`;
-    case "minItems":
-      return `${count(data)} item(s), fewer than the minimum of ${limit}`;
-    case "maxItems":
-      return `${count(data)} item(s), more than the maximum of ${limit}`;
-    case "items":
-    case "additionalItems":
-    case "unevaluatedItems":
-      return `${count(data)} item(s), more than the ${limit} the schema declares`;
-    case "uniqueItems":
-      return `items [${String(p.j)}] and [${String(p.i)}] are equal, and the schema requires unique items`;
-    case "contains":
-      return containsText(p);
-    case "minProperties":
-      return `${count(data)} key(s), fewer than the minimum of ${limit}`;
-    case "maxProperties":
-      return `${count(data)} key(s), more than the maximum of ${limit}`;
-    case "not":
-      return "matches a schema it is declared not to match (not)";
-    case "false schema":
-      return "not allowed here (the schema for it is false)";
-    default:
-      return `${error.message ?? "is invalid"} (${error.keyword})`;
-  }
-}
-
 function keywordLine(error: AjvError, context: Context): string {
   const p = error.params as Record<string, unknown>;
-  const at = (key: unknown): string =>
-    renderPath(context.label, `${error.instancePath}/${pointerToken(String(key))}`, context.root);
-  switch (error.keyword) {
-    case "required":
-      return `${at(p.missingProperty)}: required and missing`;
-    case "dependentRequired":
-    case "dependencies":
-      return `${at(p.missingProperty)}: required because ${JSON.stringify(p.property)} is present, and missing`;
-    case "additionalProperties":
-      return `${at(p.additionalProperty)}: not declared, and the schema forbids extra keys`;
-    case "unevaluatedProperties":
-      return `${at(p.unevaluatedProperty)}: not declared, and the schema forbids extra keys`;
-    default:
-      return `${renderPath(context.label, error.instancePath, context.root)}: ${keywordText(error)}`;
+  const member = memberRuleSentence(error.keyword, p);
+  if (member !== undefined) {
+    return `${renderPath(context.label, `${error.instancePath}/${pointerToken(member.member)}`, context.root)}: ${member.text}`;
   }
+  const breach = {
+    keyword: error.keyword,
+    params: p,
+    data: error.data,
+    ...(error.message ? { message: error.message } : {}),
+  };
+  return `${renderPath(context.label, error.instancePath, context.root)}: ${ruleSentence(breach)}`;
 }

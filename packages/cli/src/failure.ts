@@ -3,7 +3,7 @@
  * error: 1 when the input was judged and rejected, 2 when the run itself
  * could not happen (usage, files, environment, features not built yet).
  */
-import type { CodecError, Result } from "@strictwire/codec";
+import { type CodecError, type ErrorJson, errorJson, type Result } from "@strictwire/codec";
 
 export const EXIT_OK = 0;
 export const EXIT_REJECTED = 1;
@@ -25,13 +25,8 @@ const CLI_CODES: ReadonlySet<string> = new Set<CliErrorCode>([
 
 export const isCliCode = (code: string): boolean => CLI_CODES.has(code);
 
-/** The shape `--json` prints: the codec's error, reduced to what every failure has. */
-export interface ErrorView {
-  readonly code: string;
-  readonly path: string;
-  readonly message: string;
-  readonly feedback: string;
-}
+/** The shape `--json` prints: the codec's error as its formatter gives it (`issues` only when there are any). */
+export type ErrorView = ErrorJson;
 
 export interface Failure {
   readonly exit: typeof EXIT_REJECTED | typeof EXIT_USAGE;
@@ -61,7 +56,7 @@ export const overwritesInput = (subject: string, input: string) =>
 
 /** A codec error: the input was judged and rejected (exit 1), unless options were at fault (exit 2). */
 export function fromCodec(error: CodecError, subject?: string): { ok: false; error: Failure } {
-  const view: ErrorView = { code: error.code, path: error.path, message: error.message, feedback: error.feedback };
+  const view: ErrorView = errorJson(error);
   const exit = error.code === "invalid-options" ? EXIT_USAGE : EXIT_REJECTED;
   return { ok: false, error: { exit, error: view, ...(subject !== undefined ? { subject } : {}) } };
 }

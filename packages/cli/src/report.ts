@@ -3,6 +3,7 @@
  * stdout holds exactly one JSON document per run, failures included, so a
  * script can always parse it; the human message still goes to stderr.
  */
+import { adviceFor } from "@strictwire/codec";
 import { EXIT_OK, type ExitCode, type Failure, isCliCode } from "./failure.js";
 import type { Io } from "./io.js";
 import { type Style, styleFor } from "./style.js";
@@ -61,5 +62,7 @@ export function failureLine(failure: Failure, style: Style): string {
   const where = path === "" ? "" : ` at ${path}`;
   // The CLI's own codes read better as plain sentences; codec codes are kept for grepping.
   const what = isCliCode(code) ? message : `${code}${where}: ${message}`;
-  return `${PROGRAM}: ${style.red("error")}: ${subject}${what}`;
+  // A refused schema or bundle is the user's to fix: the codec's advice follows on its own line.
+  const advice = isCliCode(code) ? undefined : adviceFor(code);
+  return `${PROGRAM}: ${style.red("error")}: ${subject}${what}${advice === undefined ? "" : `\n${PROGRAM}: ${style.dim("hint")}: ${advice}`}`;
 }

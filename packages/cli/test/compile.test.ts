@@ -138,6 +138,8 @@ describe("compile rejections (exit 1)", () => {
     expect(run.code).toBe(1);
     expect(run.stdout).toBe("");
     expect(run.stderr).toContain("remote-ref at /properties/owner");
+    // What the schema's author can do about it, on its own line.
+    expect(run.stderr).toMatch(/\nstrictwire: hint: .*resources/);
     expect(run.stderr).not.toMatch(STACK);
   });
 

@@ -215,7 +215,12 @@ describe("compile --emit module", () => {
     const fromBundle = await strictwire(["decode", bundleFile, join(inside, "bad.txt"), "--json"]);
     expect(fromBundle.code).toBe(1);
     const { error } = jsonOf(fromBundle) as { error: Record<string, unknown> };
-    expect((fromModule.decoded as { error: Record<string, unknown> }[])[0]?.error).toMatchObject(error);
+    const { issues, ...verdict } = error;
+    const fromCode = (fromModule.decoded as { error: Record<string, unknown> }[])[0]?.error;
+    expect(fromCode).toMatchObject(verdict);
+    // --json prints the issue tree; the paths of its issues are the module's.
+    const paths = (list: unknown) => (list as { path: string }[]).map((i) => i.path);
+    expect(paths(issues)).toEqual(paths(fromCode?.tree));
   });
 
   test("--out-dir names each module <basename>.bundle.mjs", async () => {

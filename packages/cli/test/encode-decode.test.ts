@@ -65,9 +65,11 @@ describe("encode", () => {
   test("a value that breaks the schema is rejected, exit 1", async () => {
     const run = await strictwire(["encode", bundle, "--json"], { stdin: JSON.stringify({ id: "abc", extra: 1 }) });
     expect(run.code).toBe(1);
-    const error = jsonOf(run).error as Record<string, string>;
-    expect(Object.keys(error).sort()).toEqual(ERROR_KEYS);
+    const error = jsonOf(run).error as Record<string, unknown>;
+    // The codec's issues come along, each with its path as a pointer and as steps.
+    expect(Object.keys(error).sort()).toEqual([...ERROR_KEYS, "issues"].sort());
     expect(error.code).toBe("invalid-value");
+    expect(error.issues).toContainEqual(expect.objectContaining({ path: "/extra", rule: "additionalProperties" }));
     expect(run.stderr).toContain("invalid-value");
   });
 

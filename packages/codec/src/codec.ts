@@ -9,9 +9,15 @@ import { ABSENT, type EncodeContext, FAIL, type WalkContext } from "./constructs
 import { decodeNode, encodeNode } from "./constructs/registry.js";
 import type { CompiledDecoder, DecodeState } from "./decode/compiled.js";
 import { type StandardCodecProps, standardProps } from "./dispatch/standard.js";
-import { type CodecError, type ErrorCode, fail, type Issue, ok, type Result } from "./errors.js";
-import { bestMatch, explain } from "./feedback/diagnose.js";
-import { feedbackText, messageText, publicIssue } from "./feedback/format.js";
+import { type CodecError, fail, type Issue, ok, pointerOf, type Result } from "./errors.js";
+import { bestMatch, explain, issueTree, mapTree, stepsIn } from "./feedback/diagnose.js";
+import {
+  contractViolationText,
+  publicIssue,
+  rebuildFeedback,
+  textFeedback,
+  wireViolationText,
+} from "./feedback/format.js";
 import type { UnionNode } from "./ir/nodes.js";
 import { dedupeIssues, describeIssues } from "./issues.js";
 import { jsonTypeOf } from "./json.js";
@@ -19,7 +25,7 @@ import { namesOnce, parsedForWalk } from "./parse/native.js";
 import { exceedsUtf8Bytes, MAX_DEPTH_LIMIT, type ParseLimits, parseJson } from "./parse/parser.js";
 import { measureValue } from "./value-limits.js";
 import { NO_ARGUMENTS, unwrap, wrap } from "./wire/assemble.js";
-import { originalPath } from "./wire/paths.js";
+import { originalSteps, wholeOriginalSteps } from "./wire/paths.js";
 
 /** A wire value: always a JSON object (the arguments object, or `{"arguments": …}`). */
 export type WireValue = Record<string, unknown>;
@@ -262,58 +268,60 @@ export class Codec<T = unknown> {
     return all;
   }
 
+  /** The model broke the wire schema: the best match first, every issue in the original value's terms. */
   private wireViolation(wire: unknown, issues: Issue[]): Result<T> {
     const { plan, wire: schema } = this.bundle;
+    const inOriginal = (i: Issue): Issue => {
+      const at = originalSteps(plan, wire, i.path);
+      return publicIssue({ ...i, path: pointerOf(at), at });
+    };
+    const tree = mapTree(issueTree(issues, wire, schema), inOriginal);
     const diagnosed = bestMatch(issues, wire, schema).map((i) => explain(i, wire, schema));
-    const mapped = dedupeIssues(diagnosed.map((i) => publicIssue({ ...i, path: originalPath(plan, wire, i.path) })));
-    const message = messageText("the arguments do not match the wire schema", mapped);
-    const feedback = feedbackText(
-      `The arguments for ${this.name} do not follow the tool's parameter schema:`,
-      mapped,
-      `Write them again in the schema's shape and call ${this.name} again.`,
-    );
-    return fail("wire-violation", mapped[0]?.path ?? "", message, { issues: mapped, feedback });
+    const shown = dedupeIssues(diagnosed.map(inOriginal));
+    const { message, feedback } = wireViolationText(this.name, shown);
+    return fail("wire-violation", shown[0]?.path ?? "", message, { issues: shown, tree, feedback });
   }
 
   private contractViolation(issues: Issue[], value?: unknown): Result<T> {
     const { source } = this.bundle;
+    const located = (i: Issue): Issue => publicIssue(value === undefined ? i : { ...i, at: stepsIn(value, i.path) });
+    const tree = mapTree(value === undefined ? issues : issueTree(issues, value, source), located);
     const diagnosed =
       value === undefined ? issues : bestMatch(issues, value, source).map((i) => explain(i, value, source));
-    const shown = dedupeIssues(diagnosed.map(publicIssue));
-    const message = messageText("the decoded arguments break the tool's contract", shown);
-    const feedback = feedbackText(
-      `The arguments for ${this.name} are well-formed but not acceptable:`,
-      shown,
-      `Correct these values and call ${this.name} again.`,
-    );
-    return fail("contract-violation", shown[0]?.path ?? "", message, { issues: shown, feedback });
+    const shown = dedupeIssues(diagnosed.map(located));
+    const { message, feedback } = contractViolationText(this.name, shown);
+    return fail("contract-violation", shown[0]?.path ?? "", message, { issues: shown, tree, feedback });
   }
 
   /**
-   * A parse error's position, said to the model in the original value's terms
-   * where the wire position maps to a member (/body/value is /body).
-   * `path` stays the text's own position: the parse never reached the plan.
+   * A parse error's position in the original value's terms where the text
+   * position maps to a member (/body/value is /body): `path` and feedback
+   * both. A position with no original counterpart (a doubled "arguments")
+   * keeps the text's own.
    */
   private inOriginalTerms(error: CodecError): CodecError {
     const { plan } = this.bundle;
     if (error.path === "" || (plan.envelope === "arguments" && !error.path.startsWith("/arguments"))) return error;
-    const path = originalPath(plan, undefined, error.path);
-    // The wrapper itself (a doubled "arguments") has no original position: keep the wire's.
-    if (path === "") return error;
-    const feedback = error.feedback.replace(` at ${error.path})`, ` at ${path})`);
-    return { ...error, feedback };
+    const problem = error.tree?.[0];
+    const at = wholeOriginalSteps(plan, undefined, error.path);
+    if (at === undefined) {
+      // The walk stopped short (inside an entry, inside any-JSON): `path` keeps the text's precision,
+      // the feedback names the member the position is in.
+      const partial = originalSteps(plan, undefined, error.path);
+      if (partial.length === 0) return error;
+      return { ...error, feedback: textFeedback(error.code, pointerOf(partial), error.message, problem?.hint ?? "") };
+    }
+    const path = pointerOf(at);
+    if (at.length === 0 || path === error.path) return error;
+    const feedback = textFeedback(error.code, path, error.message, problem?.hint ?? "");
+    const tree = [{ ...(problem ?? { message: error.message, keyword: error.code }), path, at }];
+    return { ...error, path, feedback, tree };
   }
 
+  /** A failure met while rebuilding through the plan: one issue, worded with its own hint. */
   private withFeedback(error: CodecError | undefined): CodecError {
     const e = error ?? fail("wire-violation", "", "the arguments could not be rebuilt").error;
-    const hints: Partial<Record<ErrorCode, string>> = {
-      "duplicate-entry": "Give each key once.",
-      "entry-shadows-field": 'Set declared fields under "fields", not as entries.',
-      "wire-violation": "Write the arguments again exactly in the schema's shape.",
-    };
-    const feedback =
-      `The arguments for ${this.name} were rejected at ${e.path || "(root)"}: ${e.message}. ${hints[e.code] ?? ""}`.trim();
-    return { ...e, feedback };
+    return { ...e, feedback: rebuildFeedback(this.name, e) };
   }
 }
 

@@ -2,6 +2,7 @@
  * Expected failures are values, not exceptions. Every failure strictwire
  * reports, at compile, encode, decode or load time, is a CodecError.
  */
+import { feedbackFor } from "./feedback/format.js";
 
 /** Stable error codes. Scripts match on these; never rename one. */
 export type ErrorCode =
@@ -38,17 +39,32 @@ export type ErrorCode =
   | "digest-mismatch"
   | "unsupported-format";
 
-/** One problem found by a validator, in the terms of the value it checked. */
+/** One step of a path: a member name, or an array index (a member named "0" stays the string "0"). */
+export type PathStep = string | number;
+
+/**
+ * One problem, in the terms of the value it was found in. Issues form a
+ * tree: the issue of a union the value failed (a presence tag's two forms,
+ * a union's branches) carries each alternative's own issues as `branches`.
+ */
 export interface Issue {
   /** JSON Pointer into the value. */
   readonly path: string;
-  /** The schema keyword that failed, when a validator reported one. */
+  /** The same place as steps, where the producer knew them (a number is an array index). */
+  readonly at?: readonly PathStep[];
+  /** The rule that failed: a schema keyword, or the error code of a rule of the text or the wire. */
   readonly keyword?: string;
   readonly message: string;
   /** Where in the checked schema the rule lives (a validator's schema path), for diagnosis. */
   readonly schemaPath?: string;
   /** The rule's parameters as the validator reported them (the bound, the allowed values). */
   readonly params?: Readonly<Record<string, unknown>>;
+  /** What to do about it, when the producer knows (a parse problem's rule to follow). */
+  readonly hint?: string;
+  /** A union's alternatives: each branch's own issues, by branch index. */
+  readonly branches?: readonly (readonly Issue[])[];
+  /** The branch diagnosis took for the one the value meant. */
+  readonly chosen?: number;
 }
 
 export interface CodecError {
@@ -57,12 +73,26 @@ export interface CodecError {
   readonly path: string;
   /** For a person reading logs. */
   readonly message: string;
-  /** Short text fit to hand back to the model as the tool result. */
+  /** Short text for whoever must act: the model for a refused call, the schema's author at compile. */
   readonly feedback: string;
-  /** Every problem, when a validator found several. */
+  /** The problems shown, most useful first (the chosen branch of each union, flattened). */
   readonly issues?: readonly Issue[];
+  /** Every problem found, as a tree: unions carry their branches (see Issue.branches). */
+  readonly tree?: readonly Issue[];
   /** Byte offset into the raw text, for parse errors. */
   readonly offset?: number;
+}
+
+/**
+ * An internal step's refusal before it has a code: the caller knows which
+ * (a source that does not prepare is `invalid-schema` at compile and
+ * `invalid-bundle` at load) and makes it a CodecError with `fail`.
+ */
+export interface Refused<R extends string = string> {
+  readonly ok: false;
+  readonly reason: R;
+  /** JSON Pointer into what was checked, when the step knows where. */
+  readonly path?: string;
 }
 
 export type Result<T, E = CodecError> =
@@ -71,26 +101,33 @@ export type Result<T, E = CodecError> =
 
 export const ok = <T>(value: T): { readonly ok: true; readonly value: T } => ({ ok: true, value });
 
+export interface ErrorParts {
+  feedback?: string;
+  issues?: readonly Issue[];
+  tree?: readonly Issue[];
+  offset?: number;
+}
+
+/**
+ * An error value. Without `feedback`, the text for whoever must act on this
+ * code is worded by the formatter (`feedback/format.ts`).
+ */
 export function fail(
   code: ErrorCode,
   path: string,
   message: string,
-  extra: { feedback?: string; issues?: readonly Issue[]; offset?: number } = {},
+  extra: ErrorParts = {},
 ): { readonly ok: false; readonly error: CodecError } {
   const error: CodecError = {
     code,
     path,
     message,
-    feedback: extra.feedback ?? defaultFeedback(code, path, message),
+    feedback: extra.feedback ?? feedbackFor(code, path, message),
     ...(extra.issues ? { issues: extra.issues } : {}),
+    ...(extra.tree ? { tree: extra.tree } : {}),
     ...(extra.offset !== undefined ? { offset: extra.offset } : {}),
   };
   return { ok: false, error };
-}
-
-function defaultFeedback(code: ErrorCode, path: string, message: string): string {
-  const where = path === "" ? "" : ` at ${path}`;
-  return `The tool call was rejected (${code}${where}): ${message}. Correct the arguments and call the tool again.`;
 }
 
 /** Escape one reference token for a JSON Pointer (RFC 6901). */
@@ -101,4 +138,11 @@ export function pointerToken(token: string | number): string {
 
 export function pointerJoin(base: string, token: string | number): string {
   return `${base}/${pointerToken(token)}`;
+}
+
+/** Steps as a JSON Pointer. */
+export function pointerOf(steps: readonly PathStep[]): string {
+  let out = "";
+  for (const s of steps) out += `/${pointerToken(s)}`;
+  return out;
 }

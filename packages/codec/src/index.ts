@@ -36,7 +36,25 @@ export type {
 } from "./dispatch/providers.js";
 export type { StandardCodecProps, StandardCodecSchema } from "./dispatch/standard.js";
 export { type EmitTypesOptions, emitTypes } from "./emit/types.js";
-export type { CodecError, ErrorCode, Issue, Result } from "./errors.js";
+export type { CodecError, ErrorCode, Issue, PathStep, Result } from "./errors.js";
+// Errors as words: for logs, for whoever must act, for --json; one formatter for every package.
+export {
+  type Audience,
+  adviceFor,
+  audienceOf,
+  type ErrorJson,
+  errorJson,
+  FEEDBACK_LIMIT,
+  type IssueJson,
+  issueList,
+} from "./feedback/format.js";
+export {
+  displayValue,
+  memberRuleSentence,
+  type RuleBreach,
+  ruleSentence,
+  typeName,
+} from "./feedback/rules.js";
 // Library schemas (Zod 4, Standard JSON Schema) as input.
 export { withStandardSchema } from "./input/codec.js";
 export { isLibrarySchema, type LibrarySchema } from "./input/library.js";

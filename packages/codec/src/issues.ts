@@ -1,9 +1,11 @@
 /**
- * ajv's errors as Issues, and Issues as text. Apart from ajv itself (types
+ * ajv's errors as Issues (their words are the formatter's, feedback/format.ts). Apart from ajv itself (types
  * only), so that the run-time entry point reads errors without loading it.
  */
 import type { ErrorObject } from "ajv";
 import { type Issue, pointerJoin } from "./errors.js";
+import { issueList } from "./feedback/format.js";
+import { issueMessage, keyRuleMessage } from "./feedback/rules.js";
 
 /** ajv errors as Issues; `required` and extra members point at the member itself. */
 export function toIssues(errors: readonly ErrorObject[] | null | undefined): Issue[] {
@@ -19,24 +21,19 @@ export function toIssues(errors: readonly ErrorObject[] | null | undefined): Iss
     )
       continue;
     let path = e.instancePath;
-    let message = e.message ?? e.keyword;
     const params = e.params as Record<string, unknown>;
+    let message = issueMessage(e.keyword, params, e.message ?? e.keyword);
     // A key rule (propertyNames) fails at the object: say which key broke it.
     const key = (e as { propertyName?: unknown }).propertyName;
     if (typeof key === "string" && e.keyword !== "propertyNames") {
       path = pointerJoin(path, key);
-      message = `the key ${JSON.stringify(key).slice(0, 80)} ${message}`;
+      message = keyRuleMessage(key, message);
     }
+    // A member rule points at the member itself.
     if (e.keyword === "required" && typeof params.missingProperty === "string") {
       path = pointerJoin(path, params.missingProperty);
-      message = `${JSON.stringify(params.missingProperty)} is required and missing`;
     } else if (e.keyword === "additionalProperties" && typeof params.additionalProperty === "string") {
       path = pointerJoin(path, params.additionalProperty);
-      message = "not declared, and the schema forbids extra members";
-    } else if (e.keyword === "enum" && Array.isArray(params.allowedValues)) {
-      message = `must be one of ${JSON.stringify(params.allowedValues).slice(0, 200)}`;
-    } else if (e.keyword === "const") {
-      message = `must be ${JSON.stringify(params.allowedValue).slice(0, 200)}`;
     }
     issues.push({ path, keyword: e.keyword, message, schemaPath: e.schemaPath, params });
   }
@@ -54,9 +51,5 @@ export function dedupeIssues(issues: readonly Issue[], bySchemaPath = false): Is
   });
 }
 
-/** One line per issue, at most `limit` of them. */
-export function describeIssues(issues: readonly Issue[], limit = 5): string {
-  const shown = issues.slice(0, limit).map((i) => `${i.path === "" ? "(root)" : i.path}: ${i.message}`);
-  if (issues.length > limit) shown.push(`and ${issues.length - limit} more`);
-  return shown.join("; ");
-}
+/** One line per issue, at most `limit` of them (the formatter's list, kept here for existing importers). */
+export const describeIssues = issueList;

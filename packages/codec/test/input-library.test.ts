@@ -123,7 +123,7 @@ describe("the library's own validation after strictwire's", () => {
     if (result.ok) return;
     expect(result.error.code).toBe("contract-violation");
     expect(result.error.path).toBe("/range/to");
-    expect(result.error.issues).toEqual([{ path: "/range/to", message: "from > to" }]);
+    expect(result.error.issues).toEqual([{ path: "/range/to", at: ["range", "to"], message: "from > to" }]);
     expect(result.error.feedback).toContain("/range/to: from > to");
   });
 
@@ -158,7 +158,7 @@ describe("the library's own validation after strictwire's", () => {
     const codec = withStandardSchema(loaded.value, schema);
     expect(codec.decode('{"n":4}')).toStrictEqual({ ok: true, value: { n: 4 } });
     const odd = codec.decode('{"n":3}');
-    expect(odd.ok === false && odd.error.issues).toEqual([{ path: "/n", message: "must be even" }]);
+    expect(odd.ok === false && odd.error.issues).toEqual([{ path: "/n", at: ["n"], message: "must be even" }]);
     // The Standard Schema props follow the wrapped decode.
     expect(codec["~standard"].validate('{"n":3}')).toHaveProperty("issues");
   });

@@ -14,6 +14,7 @@
  */
 import type { Codec, RawArguments } from "../codec.js";
 import { type CodecError, ok, type Result } from "../errors.js";
+import { callText } from "../feedback/format.js";
 import { type ToolApi, type ToolDefinitions, toolDefinition } from "../targets/tools.js";
 import { describeHandlerError, type GuardOptions, runHandler, type ToolCallInfo, type ToolHandler } from "./guard.js";
 import {
@@ -167,7 +168,7 @@ export class Dispatcher<C extends ToolCodecs> {
     const id = raw.id ?? "";
     const name = raw.name ?? "";
     if (raw.id === undefined || raw.name === undefined) {
-      return { id, name, ok: false, kind: "malformed", output: "The tool call had no id or no name." };
+      return { id, name, ok: false, kind: "malformed", output: callText.malformed() };
     }
     const tool = this.byName.get(name);
     if (tool === undefined) return { id, name, ok: false, kind: "unknown-tool", output: this.unknownTool(name) };
@@ -200,15 +201,12 @@ export class Dispatcher<C extends ToolCodecs> {
   }
 
   private unknownTool(name: string): string {
-    // The name is model text: quoted and clipped before it is echoed back.
-    const shown = JSON.stringify(name.length > 64 ? `${name.slice(0, 64)}…` : name);
-    return `There is no tool named ${shown}. The tools are: ${this.names.join(", ")}. Call one of them instead.`;
+    return callText.unknownTool(name, this.names);
   }
 }
 
 function cutOffText(name: string, truncation: string | undefined): string {
-  const why = truncation === undefined ? "" : ` (${truncation})`;
-  return `Your output was cut off${why} before the arguments for ${name} were complete, so the call was not run. Call ${name} again with complete arguments, shorter if you can.`;
+  return callText.cutOff(name, truncation);
 }
 
 /** A handler's result as tool-result text: strings as they are, anything else as JSON. */

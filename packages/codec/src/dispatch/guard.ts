@@ -11,6 +11,7 @@
  */
 import type { Codec, DecodeOptions, RawArguments } from "../codec.js";
 import type { CodecError } from "../errors.js";
+import { callText } from "../feedback/format.js";
 
 /** Which call a handler is serving. */
 export interface ToolCallInfo {
@@ -79,5 +80,5 @@ export function describeHandlerError(error: unknown, call: ToolCallInfo, options
       // A broken describer must not take the turn down with it: fall back to the default text.
     }
   }
-  return `The tool ${call.name} failed while running this call, on its own side rather than because of the arguments. It returned no result; do not repeat the call unchanged more than once.`;
+  return callText.handlerFailed(call.name);
 }

@@ -7,7 +7,7 @@
  * offending value and, where the wire has a form the model must know (a
  * presence tag, a closed object's members), shows it.
  */
-import type { Issue } from "../errors.js";
+import type { Issue, PathStep } from "../errors.js";
 import { isPlainObject, pointerTokens } from "../json.js";
 
 const MISSING: unique symbol = Symbol("missing");
@@ -287,8 +287,33 @@ function jsonKind(v: unknown): string {
  * missing optional member.
  */
 export function explain(issue: Issue, wire: unknown, wireSchema: unknown): Issue {
-  const { keyword, schemaPath } = issue;
   if (restated.has(issue)) return issue;
+  const worded = explainRule(issue, wire, wireSchema);
+  // A rule that applies because of the key's name (patternProperties) says which pattern chose it.
+  const pattern = keyPatternOf(issue.schemaPath);
+  return pattern === undefined
+    ? worded
+    : { ...worded, message: `${worded.message} (the rule for keys matching ${pattern})` };
+}
+
+/** The pattern of the patternProperties entry a rule sits under, if it does. */
+function keyPatternOf(schemaPath: string | undefined): string | undefined {
+  if (schemaPath === undefined) return undefined;
+  const steps = schemaPath.split("/");
+  const k = steps.lastIndexOf("patternProperties");
+  const raw = k === -1 ? undefined : steps[k + 1];
+  if (raw === undefined) return undefined;
+  let token = raw;
+  try {
+    token = decodeURIComponent(raw);
+  } catch {
+    // ajv left it as written.
+  }
+  return token.replaceAll("~1", "/").replaceAll("~0", "~");
+}
+
+function explainRule(issue: Issue, wire: unknown, wireSchema: unknown): Issue {
+  const { keyword, schemaPath } = issue;
   const parentSchema = schemaPath === undefined ? undefined : schemaAt(wireSchema, schemaPath.replace(/\/[^/]*$/, ""));
   if (keyword === "additionalProperties") {
     const props =
@@ -323,4 +348,65 @@ function isEntries(schema: unknown): boolean {
   if (!isPlainObject(schema) || schema.type !== "array" || !isPlainObject(schema.items)) return false;
   const props = schema.items.properties;
   return isPlainObject(props) && "key" in props && "value" in props;
+}
+
+/**
+ * The issues as a tree: each failed union (a presence tag's two forms, a
+ * union's branches) carries its alternatives' own issues as `branches`,
+ * nested unions inside them, and `chosen`, the branch `bestMatch` takes for
+ * the one the model meant. The same grouping as `bestMatch`, kept whole.
+ */
+export function issueTree(issues: readonly Issue[], wire: unknown, wireSchema: unknown): Issue[] {
+  let current = [...issues];
+  const unions = current
+    .filter((i) => (i.keyword === "anyOf" || i.keyword === "oneOf") && i.schemaPath !== undefined)
+    .sort((a, b) => a.schemaPath!.length - b.schemaPath!.length);
+  for (const union of unions) {
+    if (!current.includes(union)) continue;
+    const prefix = `${union.schemaPath}/`;
+    const alternatives = schemaAt(wireSchema, union.schemaPath!);
+    const refs = Array.isArray(alternatives) ? alternatives.map(refOf) : [];
+    const groups = new Map<number, Issue[]>();
+    for (const i of current) {
+      const index = branchIndexOf(i, prefix, refs, union.path);
+      if (index !== undefined) groups.set(index, [...(groups.get(index) ?? []), i]);
+    }
+    if (groups.size === 0) continue;
+    const presence = isPresenceUnion(alternatives, wireSchema);
+    const ranked = [...groups].map(([index, list]) => branchOf(index, list, union.path, wire, presence));
+    const best = ranked.reduce((a, b) => (better(b, a) ? b : a));
+    const count = Math.max(
+      Array.isArray(alternatives) ? alternatives.length : 0,
+      ...[...groups.keys()].map((k) => k + 1),
+    );
+    const branches = Array.from({ length: count }, (_, k) => issueTree(groups.get(k) ?? [], wire, wireSchema));
+    const members = new Set([...groups.values()].flat());
+    const node: Issue = { ...union, branches, chosen: best.index };
+    current = current.filter((i) => !members.has(i)).map((i) => (i === union ? node : i));
+  }
+  return current;
+}
+
+/** The same tree with every issue rewritten by `f` (its branches first). */
+export function mapTree(tree: readonly Issue[], f: (i: Issue) => Issue): Issue[] {
+  return tree.map((i) => f(i.branches === undefined ? i : { ...i, branches: i.branches.map((b) => mapTree(b, f)) }));
+}
+
+/**
+ * A pointer into `root` as steps: a token under an array is its index (a
+ * number), under anything else a member name, so a key "0" stays a name.
+ */
+export function stepsIn(root: unknown, pointer: string): PathStep[] {
+  const steps: PathStep[] = [];
+  let v: unknown = root;
+  for (const t of pointerTokens(pointer)) {
+    if (Array.isArray(v) && /^(0|[1-9]\d*)$/.test(t)) {
+      steps.push(Number(t));
+      v = v[Number(t)];
+    } else {
+      steps.push(t);
+      v = isPlainObject(v) && Object.hasOwn(v, t) ? v[t] : undefined;
+    }
+  }
+  return steps;
 }

@@ -1,16 +1,163 @@
 /**
- * Issues as text: one formatter for the model (`feedback`, at most 700
- * characters, the most useful issue first) and one for logs (`message`).
+ * Every error's words, apart from the checks that find the problems. Three
+ * formatters over the same issues: `messageText` for logs, `feedbackText`
+ * for whoever must act (the model, for a refused call), `errorJson` for the
+ * CLI's `--json`. A check says what broke (code, path, issues); this module
+ * alone says it to someone, and knows who that is from the error code: the
+ * model that wrote a refused call, the author of a schema that does not
+ * compile, or the program that called the codec with a bad value, option or
+ * bundle.
  */
-import type { Issue } from "../errors.js";
+import type { CodecError, ErrorCode, Issue } from "../errors.js";
 
 export const FEEDBACK_LIMIT = 700;
+
+/** Who acts on an error: the model whose call was refused, the schema's author, or the calling program. */
+export type Audience = "model" | "author" | "caller";
+
+const AUDIENCE: Readonly<Record<ErrorCode, Audience>> = {
+  "invalid-json": "model",
+  "invalid-utf8": "model",
+  "input-too-large": "model",
+  "too-deep": "model",
+  "too-many-nodes": "model",
+  "duplicate-key": "model",
+  "unsafe-number": "model",
+  "wire-violation": "model",
+  "duplicate-entry": "model",
+  "entry-shadows-field": "model",
+  "contract-violation": "model",
+  "invalid-value": "caller",
+  "undeclared-member": "caller",
+  "exceeds-decoder-limits": "caller",
+  "invalid-options": "caller",
+  "invalid-schema": "author",
+  "unsupported-schema": "author",
+  "remote-ref": "author",
+  "dynamic-ref": "author",
+  "unresolved-ref": "author",
+  "unsafe-pattern": "author",
+  "expansion-limit": "author",
+  "schema-too-large": "author",
+  "target-limit": "author",
+  "invalid-bundle": "caller",
+  "digest-mismatch": "caller",
+  "unsupported-format": "caller",
+};
+
+export const audienceOf = (code: ErrorCode): Audience => AUDIENCE[code];
+
+/** What a schema's author can do about each compile refusal. */
+const AUTHOR_ADVICE: Readonly<Partial<Record<ErrorCode, string>>> = {
+  "invalid-schema": "Make it valid JSON Schema for its draft ($schema); check it against the draft's meta-schema.",
+  "unsupported-schema":
+    "Rewrite that part with keywords strictwire supports, or drop the keyword if the contract can do without it.",
+  "remote-ref":
+    "strictwire never fetches a schema: pass the referenced document in compile's `resources` (on the CLI, --schema-dir or the file itself).",
+  "dynamic-ref": "Replace the dynamic reference with a plain $ref to the definition it means.",
+  "unresolved-ref":
+    "Point the $ref at a location that exists in the schema, its $defs, or a document passed in `resources`.",
+  "unsafe-pattern":
+    "Rewrite the pattern without backreferences or lookaround (RE2 syntax), so it runs in linear time on model output.",
+  "expansion-limit":
+    "Simplify that part (fewer alternatives or combinations, shorter chains of references), or raise `limits.maxNodes`.",
+  "schema-too-large": "Split the schema into smaller tools, or simplify it; `limits` bounds what compile reads.",
+  "target-limit":
+    'The provider would refuse this wire schema: nest or repeat less there, try `presence: "compact"`, or compile for another target.',
+};
+
+/** What the calling program can do about each of its own errors. */
+const CALLER_ADVICE: Readonly<Partial<Record<ErrorCode, string>>> = {
+  "invalid-options": "Correct the option named.",
+  "invalid-value": "The value breaks the tool's own schema: correct the value before encoding it.",
+  "undeclared-member": "Remove the member, or declare it in the schema and compile again.",
+  "exceeds-decoder-limits": "Send a smaller value, or compile with larger `limits`.",
+  "invalid-bundle": "Compile the schema again and load the new bundle; a bundle is not edited by hand.",
+  "digest-mismatch": "Compile the schema again: the bundle's parts no longer belong together.",
+  "unsupported-format": "Compile the schema again with this strictwire version.",
+};
+
+/** What to do about an error with this code, for a person (the schema's author, the calling program); undefined for the model's codes. */
+export function adviceFor(code: string): string | undefined {
+  const c = code as ErrorCode;
+  return Object.hasOwn(AUTHOR_ADVICE, c)
+    ? AUTHOR_ADVICE[c]
+    : Object.hasOwn(CALLER_ADVICE, c)
+      ? CALLER_ADVICE[c]
+      : undefined;
+}
+
+function where(path: string, within: string): string {
+  return path === "" ? ` (at the root of ${within})` : ` (at ${path} in ${within})`;
+}
+
+/**
+ * The feedback for an error whose producer has no better words: for the
+ * model, for the schema's author or for the calling program, by its code.
+ */
+export function feedbackFor(code: ErrorCode, path: string, message: string): string {
+  const audience = AUDIENCE[code];
+  if (audience === "author") {
+    // A target limit is measured on the wire schema strictwire wrote, not on the source.
+    const within = code === "target-limit" ? "the wire schema" : "the schema";
+    return cut(
+      `The schema cannot be compiled${where(path, within)}: ${message} [${code}]. ${AUTHOR_ADVICE[code] ?? ""}`.trim(),
+    );
+  }
+  if (audience === "caller") {
+    return cut(`${message}${path === "" ? "" : ` at ${path}`} [${code}]. ${CALLER_ADVICE[code] ?? ""}`.trim());
+  }
+  const at = path === "" ? "" : ` at ${path}`;
+  return cut(`The tool call was rejected (${code}${at}): ${message}. Correct the arguments and call the tool again.`);
+}
+
+/** A problem with the text itself (a parse error): where, what, and the rule to follow. */
+export function textFeedback(code: ErrorCode, path: string, message: string, hint: string): string {
+  const at = path === "" ? "" : ` at ${path}`;
+  return cut(`The arguments were rejected (${code}${at}): ${message}. ${hint}`.trim());
+}
+
+/** A failure met while rebuilding the value through the plan (one issue, its own hint). */
+export function rebuildFeedback(tool: string, error: CodecError): string {
+  const hints: Partial<Record<ErrorCode, string>> = {
+    "duplicate-entry": "Give each key once.",
+    "entry-shadows-field": 'Set declared fields under "fields", not as entries.',
+    "wire-violation": "Write the arguments again exactly in the schema's shape.",
+  };
+  return cut(
+    `The arguments for ${tool} were rejected at ${error.path || "(root)"}: ${error.message}. ${hints[error.code] ?? ""}`.trim(),
+  );
+}
+
+/** The model broke the wire schema: every issue in the original value's terms. */
+export function wireViolationText(tool: string, issues: readonly Issue[]): { message: string; feedback: string } {
+  return {
+    message: messageText("the arguments do not match the wire schema", issues),
+    feedback: feedbackText(
+      `The arguments for ${tool} do not follow the tool's parameter schema:`,
+      issues,
+      `Write them again in the schema's shape and call ${tool} again.`,
+    ),
+  };
+}
+
+/** The value is well-formed but the contract refuses it (a relaxed constraint, a library refinement). */
+export function contractViolationText(tool: string, issues: readonly Issue[]): { message: string; feedback: string } {
+  return {
+    message: messageText("the decoded arguments break the tool's contract", issues),
+    feedback: feedbackText(
+      `The arguments for ${tool} are well-formed but not acceptable:`,
+      issues,
+      `Correct these values and call ${tool} again.`,
+    ),
+  };
+}
 
 function line(i: Issue): string {
   return `${i.path === "" ? "(root)" : i.path}: ${i.message}`;
 }
 
-function cut(s: string, max: number): string {
+function cut(s: string, max = FEEDBACK_LIMIT): string {
   return s.length <= max ? s : `${s.slice(0, max - 1)}…`;
 }
 
@@ -37,12 +184,97 @@ export function feedbackText(head: string, issues: readonly Issue[], tail: strin
 
 /** Every issue, one after another, for a person reading logs. */
 export function messageText(head: string, issues: readonly Issue[], limit = 20): string {
-  const shown = issues.slice(0, limit).map(line);
-  if (issues.length > limit) shown.push(`and ${issues.length - limit} more`);
-  return `${head}: ${shown.join("; ")}`;
+  return `${head}: ${issueList(issues, limit)}`;
 }
 
-/** The issue as handed out: without the validator's internals. */
-export function publicIssue(i: Issue): Issue {
-  return { path: i.path, ...(i.keyword !== undefined ? { keyword: i.keyword } : {}), message: i.message };
+/** One line per issue, at most `limit` of them, "and N more". */
+export function issueList(issues: readonly Issue[], limit = 5): string {
+  const shown = issues.slice(0, limit).map(line);
+  if (issues.length > limit) shown.push(`and ${issues.length - limit} more`);
+  return shown.join("; ");
 }
+
+/** The issue as handed out: without the validator's internals; a union keeps its branches. */
+export function publicIssue(i: Issue): Issue {
+  return {
+    path: i.path,
+    ...(i.at !== undefined ? { at: i.at } : {}),
+    ...(i.keyword !== undefined ? { keyword: i.keyword } : {}),
+    message: i.message,
+    ...(i.branches !== undefined ? { branches: i.branches.map((b) => b.map(publicIssue)) } : {}),
+    ...(i.chosen !== undefined ? { chosen: i.chosen } : {}),
+  };
+}
+
+/** An issue as `--json` prints it: the path as a pointer and as steps, the rule, the words; branches nested. */
+export interface IssueJson {
+  readonly path: string;
+  readonly at?: readonly (string | number)[];
+  readonly rule?: string;
+  readonly message: string;
+  readonly branches?: readonly (readonly IssueJson[])[];
+  readonly chosen?: number;
+}
+
+function issueJson(i: Issue): IssueJson {
+  return {
+    path: i.path,
+    ...(i.at !== undefined ? { at: [...i.at] } : {}),
+    ...(i.keyword !== undefined ? { rule: i.keyword } : {}),
+    message: i.message,
+    ...(i.branches !== undefined ? { branches: i.branches.map((b) => b.map(issueJson)) } : {}),
+    ...(i.chosen !== undefined ? { chosen: i.chosen } : {}),
+  };
+}
+
+/**
+ * The shape the CLI's `--json` prints for an error: `code, path, message,
+ * feedback`, and `issues` when a validator found problems (as a tree: a
+ * failed union lists each branch's issues and the branch taken as meant).
+ */
+export interface ErrorJson {
+  readonly code: string;
+  readonly path: string;
+  readonly message: string;
+  readonly feedback: string;
+  readonly issues?: readonly IssueJson[];
+}
+
+export function errorJson(error: {
+  readonly code: string;
+  readonly path: string;
+  readonly message: string;
+  readonly feedback: string;
+  readonly issues?: readonly Issue[];
+  readonly tree?: readonly Issue[];
+}): ErrorJson {
+  // The tree when there is one (unions with their branches), but only for errors with issues to show:
+  // a parse error is its own single problem.
+  const listed = error.issues !== undefined && error.issues.length > 0 ? (error.tree ?? error.issues) : undefined;
+  return {
+    code: error.code,
+    path: error.path,
+    message: error.message,
+    feedback: error.feedback,
+    ...(listed !== undefined && listed.length > 0 ? { issues: listed.map(issueJson) } : {}),
+  };
+}
+
+/**
+ * What a dispatcher tells the model about a call it did not run for a reason
+ * other than its arguments: the words are here with every other feedback.
+ */
+export const callText = {
+  malformed: (): string => "The tool call had no id or no name.",
+  unknownTool(name: string, names: readonly string[]): string {
+    // The name is model text: quoted and clipped before it is echoed back.
+    const shown = JSON.stringify(name.length > 64 ? `${name.slice(0, 64)}…` : name);
+    return `There is no tool named ${shown}. The tools are: ${names.join(", ")}. Call one of them instead.`;
+  },
+  cutOff(name: string, truncation: string | undefined): string {
+    const why = truncation === undefined ? "" : ` (${truncation})`;
+    return `Your output was cut off${why} before the arguments for ${name} were complete, so the call was not run. Call ${name} again with complete arguments, shorter if you can.`;
+  },
+  handlerFailed: (name: string): string =>
+    `The tool ${name} failed while running this call, on its own side rather than because of the arguments. It returned no result; do not repeat the call unchanged more than once.`,
+};

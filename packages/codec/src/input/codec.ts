@@ -8,8 +8,8 @@
  */
 import type { StandardSchemaV1 } from "@standard-schema/spec";
 import type { Codec, DecodeOptions, RawArguments } from "../codec.js";
-import { type CodecError, fail, type Issue, ok, pointerJoin, type Result } from "../errors.js";
-import { describeIssues } from "../validate/ajv.js";
+import { type CodecError, fail, type Issue, ok, type PathStep, pointerOf, type Result } from "../errors.js";
+import { contractViolationText } from "../feedback/format.js";
 
 /**
  * `codec` with decoding finished by `schema`'s own validation. For codecs
@@ -65,19 +65,18 @@ function vendorOf(schema: StandardSchemaV1): string {
   return schema["~standard"].vendor;
 }
 
-/** A Standard Schema issue as a codec Issue: its path as a JSON Pointer into the value. */
+/** A Standard Schema issue as a codec Issue: its path as steps (the library's own keys) and as a JSON Pointer. */
 export function toIssue(issue: StandardSchemaV1.Issue): Issue {
-  let path = "";
+  const at: PathStep[] = [];
   for (const segment of issue.path ?? []) {
     const key = typeof segment === "object" && segment !== null ? segment.key : segment;
-    path = pointerJoin(path, typeof key === "symbol" ? String(key.description ?? "") : (key as string | number));
+    at.push(typeof key === "symbol" ? String(key.description ?? "") : typeof key === "number" ? key : String(key));
   }
-  return { path, message: issue.message };
+  return { path: pointerOf(at), at, message: issue.message };
 }
 
-/** Worded as the codec's own contract violations, through the same issue formatter. */
+/** Worded as the codec's own contract violations, by the same formatter. */
 function contractViolation(tool: string, issues: Issue[]): { readonly ok: false; readonly error: CodecError } {
-  const message = `the decoded arguments break the tool's contract: ${describeIssues(issues)}`;
-  const feedback = `The arguments for ${tool} are well-formed but not acceptable: ${describeIssues(issues, 3)}. Correct these values and call ${tool} again.`;
-  return fail("contract-violation", issues[0]?.path ?? "", message, { issues, feedback });
+  const { message, feedback } = contractViolationText(tool, issues);
+  return fail("contract-violation", issues[0]?.path ?? "", message, { issues, tree: issues, feedback });
 }

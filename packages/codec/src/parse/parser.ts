@@ -22,6 +22,7 @@
  * input, so they index the caller's own text either way.
  */
 import { type CodecError, fail, ok, type Result } from "../errors.js";
+import { textFeedback } from "../feedback/format.js";
 import type { Problem } from "./describe.js";
 import { DEFER, NATIVE_FIRST_UP_TO, parseNative } from "./native.js";
 import { type ScanFailure, type ScanOptions, scanJson } from "./scanner.js";
@@ -178,9 +179,15 @@ function scanFailed(scan: ScanFailure, text: string, bytes: boolean): ReturnType
 }
 
 function failWith(problem: Problem, path: string, offset?: number): ReturnType<typeof fail> {
-  const where = path === "" ? "" : ` at ${path}`;
-  const feedback = `The arguments were rejected (${problem.code}${where}): ${problem.message}. ${problem.hint}`;
-  return fail(problem.code, path, problem.message, offset === undefined ? { feedback } : { feedback, offset });
+  const feedback = textFeedback(problem.code, path, problem.message, problem.hint);
+  // The problem as the error's one issue, its rule to follow kept, so it can be worded again elsewhere.
+  const tree = [{ path, keyword: problem.code, message: problem.message, hint: problem.hint }];
+  return fail(
+    problem.code,
+    path,
+    problem.message,
+    offset === undefined ? { feedback, tree } : { feedback, tree, offset },
+  );
 }
 
 /** Replaces every -0 in a freshly parsed value by 0, iteratively (depth is only bounded by the caller's limits). */

@@ -3,6 +3,7 @@
  * builder read: a private deep copy, a dialect adapter where asked, draft-04
  * rewritten into draft-07 terms, and a base $id so pointers into it resolve.
  */
+import type { Refused } from "../errors.js";
 import { cloneJson, isPlainObject } from "../json.js";
 import { type Dialect, detectDialect, familyOf, rewriteDraft04, type ValidatorFamily, walkSchemas } from "./draft.js";
 import { staticDynamicRefs } from "./dynamic.js";
@@ -19,7 +20,7 @@ export interface PreparedSource {
   readonly id: string;
 }
 
-export type Prepared = { ok: true; value: PreparedSource } | { ok: false; reason: string };
+export type Prepared = { ok: true; value: PreparedSource } | Refused;
 
 export type Adapter = (schema: unknown) => unknown;
 

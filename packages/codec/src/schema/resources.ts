@@ -2,7 +2,7 @@
  * Local reference resolution. Only references that resolve inside the schema
  * document are followed: strictwire never loads a file or a URL.
  */
-import { pointerJoin } from "../errors.js";
+import { pointerJoin, type Refused } from "../errors.js";
 import { cloneJson, isPlainObject, pointerTokens } from "../json.js";
 import { DATA_KEYWORDS } from "./keywords.js";
 
@@ -15,9 +15,7 @@ export interface Target {
   readonly pointer: string;
 }
 
-export type Resolution =
-  | { readonly ok: true; readonly target: Target }
-  | { readonly ok: false; readonly reason: "remote" | "unresolved" };
+export type Resolution = { readonly ok: true; readonly target: Target } | Refused<"remote" | "unresolved">;
 
 /** Index of embedded resources ($id) and anchors, built once per document. */
 export class Resources {
@@ -127,9 +125,7 @@ function stripHash(uri: string): string {
 /** Documents a schema may refer to, keyed by URI (a map or record), or carrying their own `$id` (a list). */
 export type SchemaResources = ReadonlyMap<string, unknown> | Readonly<Record<string, unknown>> | readonly unknown[];
 
-export type Embedded =
-  | { readonly ok: true; readonly schema: unknown }
-  | { readonly ok: false; readonly reason: string };
+export type Embedded = { readonly ok: true; readonly schema: unknown } | Refused;
 
 /**
  * The source with the resources it refers to (directly or through one another)
@@ -181,7 +177,7 @@ function asResource(
   key: string | undefined,
   doc: unknown,
   rootBase: string,
-): { ok: true; uri: string; key?: string; schema: Record<string, unknown> } | { ok: false; reason: string } {
+): { ok: true; uri: string; key?: string; schema: Record<string, unknown> } | Refused {
   const what = key === undefined ? "a resource" : `resource ${JSON.stringify(key)}`;
   if (typeof doc !== "boolean" && !isPlainObject(doc)) return { ok: false, reason: `${what} is not a schema` };
   const schema: Record<string, unknown> =

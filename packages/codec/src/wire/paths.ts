@@ -5,15 +5,30 @@
  * construct takes one step (its `pathStep`).
  */
 import { constructOf } from "../constructs/registry.js";
-import { pointerToken } from "../errors.js";
+import { type PathStep, pointerOf } from "../errors.js";
 import type { Node, Plan } from "../ir/nodes.js";
 import { isPlainObject, pointerTokens } from "../json.js";
 
 export function originalPath(plan: Plan, wire: unknown, wirePointer: string): string {
+  return pointerOf(originalSteps(plan, wire, wirePointer));
+}
+
+/** The original path as steps: a step into an array is its index (a number), any other a member name. */
+export function originalSteps(plan: Plan, wire: unknown, wirePointer: string): PathStep[] {
+  return walkSteps(plan, wire, wirePointer).steps;
+}
+
+/** The original steps only when the walk reached the pointer's end (no precision lost on the way). */
+export function wholeOriginalSteps(plan: Plan, wire: unknown, wirePointer: string): PathStep[] | undefined {
+  const walked = walkSteps(plan, wire, wirePointer);
+  return walked.whole ? walked.steps : undefined;
+}
+
+function walkSteps(plan: Plan, wire: unknown, wirePointer: string): { steps: PathStep[]; whole: boolean } {
   const tokens = pointerTokens(wirePointer);
   const wrapped = plan.envelope === "arguments";
-  if (wrapped && tokens[0] !== "arguments") return "";
-  const out: string[] = [];
+  if (wrapped && tokens[0] !== "arguments") return { steps: [], whole: false };
+  const out: PathStep[] = [];
   let node: Node | undefined = plan.root;
   let value: unknown = !wrapped ? wire : isPlainObject(wire) ? wire.arguments : undefined;
   let i = wrapped ? 1 : 0;
@@ -21,12 +36,15 @@ export function originalPath(plan: Plan, wire: unknown, wirePointer: string): st
   while (node !== undefined && i < tokens.length && guard++ < 10_000) {
     const step = stepThrough(node, { tokens, i, value, defs: plan.defs }, 0);
     if (step === undefined) break;
-    if (step.token !== undefined) out.push(step.token);
+    if (step.token !== undefined) out.push(node.kind === "array" ? Number(step.token) : step.token);
     ({ node, value, next: i } = step);
   }
   // A member the plan does not know (undeclared, so no step leads to it) is still the model's own name.
-  if (node !== undefined && i === tokens.length - 1 && namesMembers(node)) out.push(tokens[i]!);
-  return out.map((t) => `/${pointerToken(t)}`).join("");
+  if (node !== undefined && i === tokens.length - 1 && namesMembers(node)) {
+    out.push(tokens[i]!);
+    i++;
+  }
+  return { steps: out, whole: i >= tokens.length };
 }
 
 type StepInput = Parameters<ReturnType<typeof constructOf>["pathStep"]>[1];
