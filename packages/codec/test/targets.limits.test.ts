@@ -10,6 +10,7 @@ import {
   compile,
   compileCodec,
   describeFinding,
+  loadBundle,
   type TargetName,
   toolDefinition,
 } from "@strictwire/codec";
@@ -100,6 +101,82 @@ describe("openai per-schema limits", () => {
     const empty = JSON.parse(JSON.stringify(value).replace('{"leaf":"x"}', "{}"));
     const emptyWire = compiled.value.encode(empty);
     expect(emptyWire.ok && JSON.stringify(emptyWire.value)).toContain('{"state":"present","leaf":null}');
+  });
+
+  it("fit nullable optional objects at the limit by writing their tag inline, with null beside it", async () => {
+    // An activity-stream shape (JSONSchemaBench Github_hard/o84921): every level an optional, nullable object.
+    const nullable = (properties: Json): Json => ({ ...object(properties, []), type: ["object", "null"] });
+    let schema: Json = nullable({ width: { type: "integer" } });
+    for (let i = 0; i < 9; i++) schema = i === 8 ? object({ [`l${i}`]: schema }, []) : nullable({ [`l${i}`]: schema });
+    for (const tags of ["state", "minimal"] as const) {
+      const compiled = compileCodec(schema, { target: "openai", tags });
+      if (!compiled.ok) throw new Error(`${tags}: ${compiled.error.message}`);
+      const wireText = JSON.stringify(compiled.value.bundle.wire);
+      // The deepest levels carry null as a third form beside the two tags.
+      expect(wireText, tags).toContain('{"type":"null"}]');
+      // The value down to member l{k}, which holds `leaf` (or is left out when leaf is undefined).
+      const down = (k: number, leaf: unknown): Json => {
+        let value: Json = leaf === undefined ? {} : { [`l${k}`]: leaf };
+        for (let i = k + 1; i <= 8; i++) value = { [`l${i}`]: value };
+        return value;
+      };
+      const levels = Array.from({ length: 9 }, (_, k) => k);
+      const values = [
+        down(0, { width: 3 }),
+        ...levels.map((k) => down(k, null)),
+        ...levels.map((k) => down(k, undefined)),
+      ];
+      // The bundle as a dispatcher loads it reads the same.
+      const loaded = await loadBundle(JSON.stringify(compiled.value.bundle));
+      if (!loaded.ok) throw new Error(loaded.error.message);
+      for (const value of values) {
+        const wire = compiled.value.encode(value);
+        if (!wire.ok) throw new Error(`${tags}: ${wire.error.message}`);
+        const text = JSON.stringify(wire.value);
+        expect(compiled.value.decode(text), text).toStrictEqual({ ok: true, value });
+        expect(compiled.value.decode(text, { interpreted: true }), text).toStrictEqual({ ok: true, value });
+        expect(loaded.value.decode(text), text).toStrictEqual({ ok: true, value });
+      }
+      // A wrong form at the deepest level is refused by both paths alike, naming what is allowed there.
+      const cleared = compiled.value.encode(down(0, null));
+      if (!cleared.ok) throw new Error(cleared.error.message);
+      const deep = JSON.stringify(cleared.value).replace('"l0":null', '"l0":"none"');
+      const bad = compiled.value.decode(deep);
+      expect(bad.ok ? "decoded" : bad.error.message, tags).toMatch(
+        /l1\/l0: (is "none"; must be one of the types object, null|must be object, got "none".*null)/,
+      );
+      expect(compiled.value.decode(deep, { interpreted: true })).toStrictEqual(bad);
+    }
+  });
+
+  it("fit untyped members with properties the same way: a value that is no object travels as itself", async () => {
+    // `properties` without `type` constrains objects only: the member may be a string, a number, an array...
+    let schema: Json = { properties: { width: { type: "integer" } }, required: ["width"] };
+    for (let i = 0; i < 9; i++) schema = { properties: { [`l${i}`]: schema } };
+    const compiled = compileCodec({ ...schema, type: "object" }, { target: "openai" });
+    if (!compiled.ok) throw new Error(compiled.error.message);
+    // The members that would cross the limit went inline, their unions' other values beside the tags.
+    const planText = JSON.stringify(compiled.value.bundle.plan);
+    expect(planText).toMatch(/"name":"l0","node":\{"kind":"union".*?"presence":"inline"/);
+    const loaded = await loadBundle(JSON.stringify(compiled.value.bundle));
+    if (!loaded.ok) throw new Error(loaded.error.message);
+    const down = (k: number, leaf: unknown): Json => {
+      let value: Json = { [`l${k}`]: leaf };
+      for (let i = k + 1; i <= 8; i++) value = { [`l${i}`]: value };
+      return value;
+    };
+    for (const leaf of [{ width: 2 }, "text", 7, [1, { a: 1 }], null, true]) {
+      const value = down(0, leaf);
+      const wire = compiled.value.encode(value);
+      if (!wire.ok) throw new Error(wire.error.message);
+      const text = JSON.stringify(wire.value);
+      for (const decoded of [
+        compiled.value.decode(text),
+        compiled.value.decode(text, { interpreted: true }),
+        loaded.value.decode(text),
+      ])
+        expect(decoded, text).toStrictEqual({ ok: true, value });
+    }
   });
 
   it("refuse more than 120,000 characters of names and enum values", () => {

@@ -10,15 +10,22 @@ import type { ParseLimits } from "../parse/parser.js";
 import type { TargetName } from "../targets/profile.js";
 
 /**
+ * @4: an optional nullable object (null | closed object) may carry its tag
+ * inline, its null beside the two tagged forms (presence "inline" on that
+ * union; the depth budget chooses it).
  * @3: an object root is the wire value itself (`plan.envelope`), optional
  * object members carry their tag inline (presence "inline"), tags may be
  * spelled minimally (`options.tags`, a field's `tags`).
  * @2: union branch sources are lists of pointers, and unions carry no `source`.
  */
-export const BUNDLE_FORMAT = "strictwire/bundle@3";
+export const BUNDLE_FORMAT = "strictwire/bundle@4";
 
-/** Formats still read: @2 is @3 with every root wrapped, no inline tags, the state spelling. */
-export const PREVIOUS_FORMAT = "strictwire/bundle@2";
+/**
+ * Formats still read, and what each always meant in the current one: @3 is
+ * @4 without inline nullable objects (read as it is); @2 is @3 with every
+ * root wrapped, no inline tags, the state spelling.
+ */
+export const PREVIOUS_FORMATS = ["strictwire/bundle@3", "strictwire/bundle@2"] as const;
 
 /** Reading a bundle is reading untrusted input: these bound it. */
 export const BUNDLE_READ_LIMITS: ParseLimits = Object.freeze({

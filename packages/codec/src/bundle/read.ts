@@ -6,7 +6,7 @@
 import { fail, ok, type Result } from "../errors.js";
 import { isPlainObject } from "../json.js";
 import { parseJson } from "../parse/parser.js";
-import { BUNDLE_FORMAT, BUNDLE_READ_LIMITS, type Bundle, digestOf, PREVIOUS_FORMAT } from "./bundle.js";
+import { BUNDLE_FORMAT, BUNDLE_READ_LIMITS, type Bundle, digestOf, PREVIOUS_FORMATS } from "./bundle.js";
 import { checkBundleShape } from "./check.js";
 
 export function readBundle(input: string | Uint8Array | unknown): Result<Bundle> {
@@ -22,7 +22,7 @@ export function readBundle(input: string | Uint8Array | unknown): Result<Bundle>
     value = parsed.value;
   }
   if (!isPlainObject(value)) return fail("invalid-bundle", "", "a bundle is a JSON object");
-  if (value.format === PREVIOUS_FORMAT) return readPrevious(value);
+  if ((PREVIOUS_FORMATS as readonly unknown[]).includes(value.format)) return readPrevious(value);
   if (value.format !== BUNDLE_FORMAT) {
     return fail(
       "unsupported-format",
@@ -44,9 +44,10 @@ export function readBundle(input: string | Uint8Array | unknown): Result<Bundle>
 }
 
 /**
- * A format-2 bundle, checked against its own digest, then read as format 3
- * with what format 2 always meant: a wrapped root and the state spelling.
- * Its digest is recomputed for the new form.
+ * A bundle of an earlier format, checked against its own digest, then read
+ * in the current format with what its format always meant (bundle.ts): @3
+ * as it is; @2 with a wrapped root and the state spelling. Its digest is
+ * recomputed for the new form.
  */
 function readPrevious(value: Record<string, unknown>): Result<Bundle> {
   if (typeof value.digest !== "string" || digestOf(value as unknown as Bundle) !== value.digest) {
@@ -56,8 +57,11 @@ function readPrevious(value: Record<string, unknown>): Result<Bundle> {
       "the bundle's content does not match its digest: it was changed after compile, or damaged",
     );
   }
-  const options = isPlainObject(value.options) ? { ...value.options, tags: "state" } : value.options;
-  const plan = isPlainObject(value.plan) ? { ...value.plan, envelope: "arguments" } : value.plan;
+  let { options, plan } = value;
+  if (value.format === "strictwire/bundle@2") {
+    options = isPlainObject(options) ? { ...options, tags: "state" } : options;
+    plan = isPlainObject(plan) ? { ...plan, envelope: "arguments" } : plan;
+  }
   const upgraded: Record<string, unknown> = { ...value, format: BUNDLE_FORMAT, options, plan };
   const shape = checkBundleShape(upgraded);
   if (!shape.ok) return fail("invalid-bundle", shape.path, shape.reason);

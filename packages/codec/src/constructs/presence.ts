@@ -3,7 +3,9 @@
  * as two different things, because "leave unchanged" (absent) and "clear"
  * (null) are different operations:
  * - tagged:  {"state":"absent"} | {"state":"present","value": W}
- * - inline:  {"state":"absent"} | {"state":"present", ...W's members} (a closed object member: no extra level)
+ * - inline:  {"state":"absent"} | {"state":"present", ...W's members} (a closed object member: no extra level);
+ *            a nullable object's null (any value that is no object) travels as itself beside them
+ *            (chosen by the depth budget, ir/depth.ts)
  * - compact: W | null, null meaning absent; only where the member itself can never be null
  * - native:  the member may be left out (targets whose strict mode allows optional members)
  * With `tags: "minimal"` the tags are spelled {} for absent and {"value": W}
@@ -11,6 +13,7 @@
  */
 
 import { assign, type DecodeEmitter, literal, openObject, readMember } from "../decode/emitter.js";
+import { inlineObject, onlyNullBeside } from "../ir/inline.js";
 import type { Field } from "../ir/nodes.js";
 import { isPlainObject, type JsonObject } from "../json.js";
 import type { PathStep } from "./construct.js";
@@ -56,6 +59,14 @@ export function fieldWire(field: Field, wctx: WireContext): JsonObject {
   // The member's description goes on the wrapper, where the model reads it, and only there.
   const inner = withoutDescription(child, annotations);
   if (field.presence === "compact") return { ...annotations, anyOf: [inner, { type: "null" }] };
+  const object = field.presence === "inline" ? inlineObject(field.node) : undefined;
+  if (object !== undefined && object !== field.node && field.node.kind === "union") {
+    // A nullable object: its null (the other branches) beside the two tags, the union's own keywords on the wrapper.
+    const { anyOf: _branches, ...keywords } = inner;
+    const objectWire = withoutDescription(wireOf(object, wctx), annotations);
+    const beside = field.node.branches.filter((b) => b !== object).map((b) => wireOf(b, wctx));
+    return { ...annotations, ...keywords, anyOf: [absentRef(field, wctx), presentWire(field, objectWire), ...beside] };
+  }
   return { ...annotations, anyOf: [absentRef(field, wctx), presentWire(field, inner)] };
 }
 
@@ -110,7 +121,11 @@ export function encodeField(field: Field, has: boolean, value: unknown, ctx: Enc
   }
   const child = encodeChild(field, value, ctx);
   if (child === FAIL || field.presence === "native" || field.presence === "compact") return child;
-  if (field.presence === "inline") return minimal(field) ? child : { state: "present", ...(child as object) };
+  if (field.presence === "inline") {
+    // A nullable object's null (any value that is no object) is written as itself.
+    if (!isPlainObject(child)) return child;
+    return minimal(field) ? child : { state: "present", ...(child as object) };
+  }
   return minimal(field) ? { value: child } : { state: "present", value: child };
 }
 
@@ -140,16 +155,27 @@ export function decodeField(field: Field, has: boolean, wire: unknown, ctx: Walk
 
 /** The two forms a malformed tag is told about. */
 export function tagForms(field: Field): string {
-  if (field.presence === "inline")
+  if (field.presence === "inline") {
+    const orNull =
+      inlineObject(field.node) === field.node
+        ? ""
+        : onlyNullBeside(field.node)
+          ? ", or null"
+          : ", or a value that is no object";
     return minimal(field)
-      ? "expected {} (absent) or the object with its members (present)"
-      : 'expected {"state":"absent"} or {"state":"present", ...the object\'s members}';
+      ? `expected {} (absent) or the object with its members (present)${orNull}`
+      : `expected {"state":"absent"} or {"state":"present", ...the object's members}${orNull}`;
+  }
   return minimal(field)
     ? 'expected {} (absent) or {"value":...} (present)'
     : 'expected {"state":"absent"} or {"state":"present","value":...}';
 }
 
 function decodeTagged(field: Field, has: boolean, wire: unknown, ctx: WalkContext): unknown | Absent | Fail {
+  // An inline nullable object's null, or another value that is no object: the member's own value.
+  if (has && !isPlainObject(wire) && field.presence === "inline" && inlineObject(field.node) !== field.node) {
+    return decodeChild(field, wire, ctx);
+  }
   if (!has || !isPlainObject(wire)) return failAt(ctx, "wire-violation", tagForms(field), field.name);
   const count = Object.keys(wire).length;
   if (minimal(field)) {
@@ -219,21 +245,27 @@ export function emitFieldDecode(field: Field, e: DecodeEmitter): string {
       return `if (H(w, ${name})) { seen++; ${decoded(`w[${name}]`, "d + 1")} }`;
     case "compact":
       return `{ ${member}\nif (t !== null) ${decoded("t", "d + 1")} }`;
-    case "inline":
+    case "inline": {
+      const object = inlineObject(field.node);
+      if (object === undefined) throw new Error("strictwire: inline presence on a member that is no object");
+      // A nullable object's null (any value that is no object) is the member's own value.
+      const nullable =
+        object === field.node ? "" : `if (typeof t !== "object" || t === null || A(t)) ${decoded("t", "d + 1")} else `;
       if (minimal(field)) {
-        return `{ ${member}\nif (typeof t !== "object" || t === null || A(t)) return F;
+        return `{ ${member}\n${nullable}{ if (typeof t !== "object" || t === null || A(t)) return F;
 let tn = 0;
 for (const _ in t) tn++;
-if (tn === 0) { if (d + 1 > s.maxDepth) return F; } else ${decoded("t", "d + 1")} }`;
+if (tn === 0) { if (d + 1 > s.maxDepth) return F; } else ${decoded("t", "d + 1")} } }`;
       }
-      return `{ ${member}\nif (typeof t !== "object" || t === null || A(t)) return F;
+      return `{ ${member}\n${nullable}{ if (typeof t !== "object" || t === null || A(t)) return F;
 if (t.state === "absent") {
 let tn = 0;
 for (const _ in t) tn++;
 if (d + 1 > s.maxDepth || tn !== 1) return F;
 s.nodes += 1; s.members += 1;
 if (s.nodes > s.maxNodes) return F;
-} else { const v = ${e.inlineFn(field.node)}(t, d + 1, s); if (v === F) return F; ${set("v")} } }`;
+} else { const v = ${e.inlineFn(object)}(t, d + 1, s); if (v === F) return F; ${set("v")} } } }`;
+    }
     default: {
       const present = minimal(field)
         ? "tn === 1 && t.value !== undefined"

@@ -4,11 +4,14 @@
  * presence tag (`{"state":"present","value": …}`) is one more object level
  * around its value; where that level would take the wire past the limit and
  * the member can never be null, the member travels compact instead (null for
- * absent), which is exact and adds nothing. Outer members are moved first:
+ * absent), which is exact and adds nothing; a nullable object member carries
+ * its tag inline instead, its null written as itself beside the two tagged
+ * forms. Outer members are moved first:
  * one move there lowers everything beneath it.
  */
 
 import type { Child, Defs, NodeKinds } from "./children.js";
+import { canInline, inlineObject } from "./inline.js";
 import type { Field, Node, Plan } from "./nodes.js";
 
 export function fitDepth(plan: Plan, maxNesting: number | undefined, kinds: NodeKinds): Plan {
@@ -37,18 +40,28 @@ export function fitDepth(plan: Plan, maxNesting: number | undefined, kinds: Node
     const inner = above + kinds.levels(node);
     return kinds.mapChildren(node, (child: Child): Child => {
       let field = child.field;
-      if (
-        field !== undefined &&
-        tagLevels(field) === 1 &&
-        inner + 1 + height(child.node) > maxNesting &&
-        !canBeNull(child.node, defs)
-      ) {
-        const { tags: _spelling, ...rest } = field;
-        field = { ...rest, presence: "compact" };
+      if (field !== undefined && tagLevels(field) === 1 && inner + 1 + height(child.node) > maxNesting) {
+        field = flattened(field, child.node, defs);
       }
       const node = fit(child.node, inner + tagLevels(field), defs);
       return field === undefined ? { ...child, node } : { ...child, node, field: { ...field, node } };
     });
+  };
+
+  /**
+   * The member without its tag's level: compact where null is free to mean
+   * absent; inline, with null beside the two tags, for a nullable object.
+   */
+  const flattened = (field: Field, node: Node, defs: Defs): Field => {
+    if (!canBeNull(node, defs)) {
+      const { tags: _spelling, ...rest } = field;
+      return { ...rest, presence: "compact" };
+    }
+    const object = inlineObject(node);
+    if (object !== undefined && object !== node && canInline(object.fields, field.tags === "minimal")) {
+      return { ...field, presence: "inline" };
+    }
+    return field;
   };
 
   const defs: Record<string, Node> = { ...plan.defs };

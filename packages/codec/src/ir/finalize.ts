@@ -11,7 +11,8 @@
 
 import type { Child, NodeKinds } from "./children.js";
 import { fitDepth } from "./depth.js";
-import type { Field, Node, Plan, Presence } from "./nodes.js";
+import { canInline } from "./inline.js";
+import type { Node, Plan, Presence } from "./nodes.js";
 import { Refusal } from "./refusal.js";
 
 /** Nested definitions followed at most while settling: a longer chain is a schema bomb. */
@@ -96,16 +97,6 @@ export function finalizePlan(plan: Plan, options: FinalizeOptions): Plan {
   // Providers take only an object at the top: an object root is the wire value itself, anything else is wrapped.
   const envelope = root.kind === "object" || root.kind === "mixed" ? "bare" : "arguments";
   return fitDepth({ ...plan, root, envelope, defs }, options.target.limits?.maxNesting, kinds);
-}
-
-/**
- * Whether an optional object member can carry its tag among its own members,
- * adding no nesting level: it has a member the wire always writes (so present
- * is never `{}`), and, for the state spelling, no member named `state`.
- */
-function canInline(fields: readonly Field[], minimal: boolean): boolean {
-  if (!fields.some((f) => !f.optional || f.presence !== "native")) return false;
-  return minimal || !fields.some((f) => f.name === "state");
 }
 
 /**

@@ -8,7 +8,8 @@
  * from an untrusted bundle. Changing a shape changes the bundle format: a new
  * `BUNDLE_FORMAT` (`bundle/bundle.ts`).
  */
-import { JSON_TYPES, type JsonObject, type JsonType } from "../json.js";
+import { isPlainObject, JSON_TYPES, type JsonObject, type JsonType } from "../json.js";
+import { inlineObject } from "./inline.js";
 import {
   bad,
   boolean,
@@ -81,8 +82,8 @@ const fieldShape = object(
     reason: "expected a field",
     refine: (f, at) => {
       if (f.optional && f.presence === undefined) return bad(`${at}/presence`, "unknown presence");
-      // An inline tag sits among the member's own members: only a closed object has them.
-      if (f.presence === "inline" && (f.node as { kind?: unknown }).kind !== "object")
+      // An inline tag sits among the member's own members: only a closed object (or null | object) has them.
+      if (f.presence === "inline" && (!isPlainObject(f.node) || inlineObject(f.node as unknown as Node) === undefined))
         return bad(`${at}/presence`, "inline presence needs an object member");
       return OK;
     },

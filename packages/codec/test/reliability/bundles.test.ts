@@ -149,7 +149,7 @@ describe("damaged and oversized bundles", () => {
     expect(codeOf('"bundle"')).toBe("invalid-bundle");
     expect(codeOf(null)).toBe("invalid-bundle");
     const other = copy();
-    other.format = "strictwire/bundle@4";
+    other.format = "strictwire/bundle@5";
     expect(codeOf(JSON.stringify(other))).toBe("unsupported-format");
     const first = copy();
     first.format = "strictwire/bundle@1";
@@ -169,10 +169,27 @@ describe("damaged and oversized bundles", () => {
     expect(old.bundle.format).toBe("strictwire/bundle@2");
     const loaded = await loadBundle(JSON.stringify(old.bundle));
     if (!loaded.ok) throw new Error(loaded.error.message);
-    expect(loaded.value.bundle.format).toBe("strictwire/bundle@3");
+    expect(loaded.value.bundle.format).toBe("strictwire/bundle@4");
     expect(loaded.value.bundle.plan.envelope).toBe("arguments");
     for (const call of old.calls) expect(loaded.value.decode(call.text)).toStrictEqual({ ok: true, value: call.value });
     // Its digest still guards it: a change after compile is caught before the upgrade.
+    const changed = { ...old.bundle, name: "renamed" };
+    expect(codeOf(JSON.stringify(changed))).toBe("digest-mismatch");
+  });
+
+  it("a format-3 bundle still loads as it is, and decodes format-3 wire texts to the same values", async () => {
+    const old = JSON.parse(
+      readFileSync(
+        new URL("../../../../fixtures/bundles/settings-nested-patch.format-3.json", import.meta.url),
+        "utf8",
+      ),
+    ) as { bundle: Json; calls: { text: string; value: unknown }[] };
+    expect(old.bundle.format).toBe("strictwire/bundle@3");
+    const loaded = await loadBundle(JSON.stringify(old.bundle));
+    if (!loaded.ok) throw new Error(loaded.error.message);
+    expect(loaded.value.bundle.format).toBe("strictwire/bundle@4");
+    expect(loaded.value.bundle.plan).toStrictEqual(old.bundle.plan);
+    for (const call of old.calls) expect(loaded.value.decode(call.text)).toStrictEqual({ ok: true, value: call.value });
     const changed = { ...old.bundle, name: "renamed" };
     expect(codeOf(JSON.stringify(changed))).toBe("digest-mismatch");
   });
@@ -200,6 +217,17 @@ describe("a recomputed digest over a malformed plan", () => {
     ["fields that are not an array", (b) => (root(b).fields = {})],
     ["a field named twice", (b) => (root(b).fields = [...(root(b).fields as Json[]), (root(b).fields as Json[])[0]!])],
     ["an optional field with no known presence", (b) => ((root(b).fields as Json[])[0]!.optional = true)],
+    [
+      "inline presence on a member that is no object",
+      (b) => {
+        const field = (root(b).fields as Json[])[0]!;
+        Object.assign(field, {
+          optional: true,
+          presence: "inline",
+          node: { kind: "scalar", schema: {}, types: ["string"] },
+        });
+      },
+    ],
     ["a reference to no definition", (b) => (firstOfKind(b, "ref").def = "missing")],
     ["a reference to an inherited name", (b) => (firstOfKind(b, "ref").def = "constructor")],
     ["a reference to __proto__", (b) => (firstOfKind(b, "ref").def = "__proto__")],
