@@ -199,8 +199,11 @@ export class Codec<T = unknown> {
     }
     const issues = this.validators.checkSource(value);
     if (issues !== undefined) {
-      return fail("invalid-value", issues[0]?.path ?? "", `the value breaks the schema: ${describeIssues(issues)}`, {
-        issues,
+      // The same issues, diagnosis and tree as a refused call's contract violation.
+      const { shown, tree } = this.contractIssues(issues, value);
+      return fail("invalid-value", shown[0]?.path ?? "", `the value breaks the schema: ${describeIssues(shown)}`, {
+        issues: shown,
+        tree,
       });
     }
     const ctx: EncodeContext = {
@@ -283,14 +286,19 @@ export class Codec<T = unknown> {
   }
 
   private contractViolation(issues: Issue[], value?: unknown): Result<T> {
+    const { shown, tree } = this.contractIssues(issues, value);
+    const { message, feedback } = contractViolationText(this.name, shown);
+    return fail("contract-violation", shown[0]?.path ?? "", message, { issues: shown, tree, feedback });
+  }
+
+  /** The contract's issues about a value: diagnosed (best match first) and as a tree, with path steps. */
+  private contractIssues(issues: Issue[], value?: unknown): { shown: Issue[]; tree: readonly Issue[] } {
     const { source } = this.bundle;
     const located = (i: Issue): Issue => publicIssue(value === undefined ? i : { ...i, at: stepsIn(value, i.path) });
     const tree = mapTree(value === undefined ? issues : issueTree(issues, value, source), located);
     const diagnosed =
       value === undefined ? issues : bestMatch(issues, value, source).map((i) => explain(i, value, source));
-    const shown = dedupeIssues(diagnosed.map(located));
-    const { message, feedback } = contractViolationText(this.name, shown);
-    return fail("contract-violation", shown[0]?.path ?? "", message, { issues: shown, tree, feedback });
+    return { shown: dedupeIssues(diagnosed.map(located)), tree };
   }
 
   /**

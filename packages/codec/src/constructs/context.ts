@@ -6,7 +6,7 @@
  * The walkers return FAIL instead of throwing: failures on model output are
  * expected, and a sentinel costs nothing on the success path.
  */
-import { type CodecError, type ErrorCode, fail, pointerToken } from "../errors.js";
+import { type CodecError, type ErrorCode, fail, type PathStep, pointerToken } from "../errors.js";
 import type { Node, UnionNode } from "../ir/nodes.js";
 import type { JsonObject } from "../json.js";
 import type { ParseLimits } from "../parse/parser.js";
@@ -53,8 +53,17 @@ function pathOf(ctx: WalkContext, token?: string | number): string {
  */
 export const TRIAL: CodecError = Object.freeze(fail("wire-violation", "", "a discarded trial").error);
 
-/** Record the first failure at the current path (plus one token) and return FAIL. */
+/**
+ * Record the first failure at the current path (plus one token) and return
+ * FAIL. The failure is also an Issue with its path as steps (a map key "0"
+ * stays the string "0"), so it joins the one error model.
+ */
 export function failAt(ctx: WalkContext, code: ErrorCode, message: string, token?: string | number): Fail {
-  if (ctx.error === undefined) ctx.error = fail(code, pathOf(ctx, token), message).error;
+  if (ctx.error === undefined) {
+    const path = pathOf(ctx, token);
+    const at: readonly PathStep[] = token === undefined ? [...ctx.path] : [...ctx.path, token];
+    const issues = [{ path, at, keyword: code, message }];
+    ctx.error = fail(code, path, message, { issues, tree: issues }).error;
+  }
   return FAIL;
 }

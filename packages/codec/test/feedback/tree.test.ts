@@ -128,3 +128,49 @@ describe("a parse error in the original value's terms", () => {
     expect(error.feedback).not.toContain("/value");
   });
 });
+
+describe("a refusal of the walk itself (the wire schema cannot see it)", () => {
+  // A map of arrays of maps: a repeated key deep inside is a duplicate entry the wire schema allows.
+  const nested = compileCodec(
+    {
+      type: "object",
+      properties: {
+        m: {
+          type: "object",
+          additionalProperties: { type: "array", items: { type: "object", additionalProperties: { type: "integer" } } },
+        },
+      },
+      required: ["m"],
+    },
+    { name: "nested" },
+  );
+  if (!nested.ok) throw new Error(nested.error.message);
+  const codec = nested.value;
+
+  it('carries its path as steps: a map key "0" stays a string, an array index is a number', () => {
+    const wire = codec.encode({ m: { "0": [{ a: 1 }, { "0": 1, b: 2 }] } });
+    if (!wire.ok) throw new Error(wire.error.message);
+    // Repeat the inner map's entry "0" (the second element of the array under key "0").
+    const text = JSON.stringify(wire.value).replace(
+      '{"key":"0","value":1}',
+      '{"key":"0","value":1},{"key":"0","value":3}',
+    );
+    expect(text).toContain('{"key":"0","value":3}');
+    const generated = codec.decode(text);
+    if (generated.ok) throw new Error("a repeated entry was accepted");
+    expect(generated.error.code).toBe("duplicate-entry");
+    expect(generated.error.path).toBe("/m/0/1/0");
+    expect(generated.error.issues?.[0]?.at).toStrictEqual(["m", "0", 1, "0"]);
+    expect(generated.error.tree?.[0]?.at).toStrictEqual(["m", "0", 1, "0"]);
+    // The reference walk words the same refusal.
+    expect(codec.decode(text, { interpreted: true })).toStrictEqual(generated);
+  });
+
+  it("an encode refusal carries the same issues, with steps", () => {
+    const refused = codec.encode({ m: { "0": [{ a: "x" }] } });
+    if (refused.ok) throw new Error("a value breaking the schema was encoded");
+    expect(refused.error.code).toBe("invalid-value");
+    expect(refused.error.issues?.[0]?.at).toStrictEqual(["m", "0", 0, "a"]);
+    expect(refused.error.tree?.length).toBeGreaterThan(0);
+  });
+});
