@@ -21,7 +21,7 @@ import {
 import type { UnionNode } from "./ir/nodes.js";
 import { dedupeIssues, describeIssues } from "./issues.js";
 import { jsonTypeOf } from "./json.js";
-import { namesOnce, parsedForWalk } from "./parse/native.js";
+import { namesLoneSurrogate, namesOnce, parsedForWalk } from "./parse/native.js";
 import { exceedsUtf8Bytes, MAX_DEPTH_LIMIT, type ParseLimits, parseJson } from "./parse/parser.js";
 import { measureValue } from "./value-limits.js";
 import { NO_ARGUMENTS, unwrap, wrap } from "./wire/assemble.js";
@@ -68,6 +68,8 @@ export class Codec<T = unknown> {
   readonly limits: ParseLimits;
   /** The generated decoder, made on first use; null where code cannot be generated (the interpreted walk then runs). */
   private generated: CompiledDecoder | null | undefined;
+  /** Set with the generated decoder: the plan names something with a lone surrogate, so texts are checked whole. */
+  private planNamesLoneSurrogate = true;
 
   constructor(
     readonly bundle: Bundle,
@@ -155,7 +157,7 @@ export class Codec<T = unknown> {
   private decodeGenerated(text: string, limits: ParseLimits): unknown {
     const decoder = this.decoder();
     if (decoder === null || exceedsUtf8Bytes(text, limits.maxBytes)) return FAIL;
-    const parsed = parsedForWalk(text);
+    const parsed = parsedForWalk(text, this.planNamesLoneSurrogate);
     if (parsed === undefined) return FAIL;
     // Written out member by member: one object shape for every call keeps the generated code monomorphic.
     const state: DecodeState = {
@@ -175,6 +177,7 @@ export class Codec<T = unknown> {
     if (this.generated === undefined) {
       try {
         this.generated = this.makeDecoder?.() ?? null;
+        this.planNamesLoneSurrogate = namesLoneSurrogate(this.bundle.plan);
       } catch {
         // No code generation here (a policy that forbids it): the interpreted walk decodes alone.
         this.generated = null;

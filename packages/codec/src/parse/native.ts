@@ -35,18 +35,35 @@ export interface Walk {
 
 /**
  * What the generated decoder starts from: JSON.parse's value of a text the
- * native path may take, and whether its strings need the surrogate check;
- * undefined where the scanner must decide. The caller checks size first.
+ * native path may take; undefined where the scanner must decide. The caller
+ * checks size first. The decoder then checks every string it reads for lone
+ * surrogates (`checkStrings`), which is O(1) for the one-byte strings most
+ * are, instead of a scan of the whole text here.
+ *
+ * Why that is the same check: with no surrogate written as an escape, a
+ * parsed string holds a lone surrogate exactly where the text did (raw ones
+ * outside strings fail JSON.parse), and the member names the decoder reads
+ * are the plan's own. Any other name fails the decoder's member count. Where
+ * the text escapes a surrogate (an escape may pair with a raw neighbour), or
+ * the plan itself names something with a lone surrogate (`textCheck`), the
+ * whole text is checked first, as the scanner would.
  */
-export function parsedForWalk(text: string): { root: unknown; checkStrings: boolean } | undefined {
-  if (text.length > NATIVE_FIRST_UP_TO || !isWellFormed(text)) return undefined;
+export function parsedForWalk(text: string, textCheck: boolean): { root: unknown; checkStrings: true } | undefined {
+  if (text.length > NATIVE_FIRST_UP_TO) return undefined;
+  const escaped = text.indexOf("\\u") !== -1 && ESCAPED_SURROGATE.test(text);
+  if ((escaped || textCheck) && !isWellFormed(text)) return undefined;
   let root: unknown;
   try {
     root = JSON.parse(text);
   } catch {
     return undefined;
   }
-  return { root, checkStrings: text.indexOf("\\u") !== -1 && ESCAPED_SURROGATE.test(text) };
+  return { root, checkStrings: true };
+}
+
+/** Whether a plan names anything with a lone surrogate (JSON.stringify escapes exactly those). */
+export function namesLoneSurrogate(plan: unknown): boolean {
+  return /\\u[dD][89a-fA-F]/.test(JSON.stringify(plan));
 }
 
 /** The native walk's checks on one value at container depth `depth`, counted into `walk` (-0 made 0 inside containers). */
