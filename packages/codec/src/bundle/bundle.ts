@@ -10,9 +10,9 @@ import type { ParseLimits } from "../parse/parser.js";
 import type { TargetName } from "../targets/profile.js";
 
 /**
- * @4: an optional nullable object (null | closed object) may carry its tag
- * inline, its null beside the two tagged forms (presence "inline" on that
- * union; the depth budget chooses it).
+ * @4: an optional member whose value is a closed object or values that are no
+ * object (a nullable object) may carry its tag inline, those values beside the
+ * two tagged forms (presence "inline" on that union; the depth budget chooses it).
  * @3: an object root is the wire value itself (`plan.envelope`), optional
  * object members carry their tag inline (presence "inline"), tags may be
  * spelled minimally (`options.tags`, a field's `tags`).

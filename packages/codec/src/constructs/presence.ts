@@ -59,9 +59,10 @@ export function fieldWire(field: Field, wctx: WireContext): JsonObject {
   // The member's description goes on the wrapper, where the model reads it, and only there.
   const inner = withoutDescription(child, annotations);
   if (field.presence === "compact") return { ...annotations, anyOf: [inner, { type: "null" }] };
-  const object = field.presence === "inline" ? inlineObject(field.node) : undefined;
-  if (object !== undefined && object !== field.node && field.node.kind === "union") {
-    // A nullable object: its null (the other branches) beside the two tags, the union's own keywords on the wrapper.
+  // Inline on a union (the plan check holds it to one closed object): a nullable object.
+  const object = field.presence === "inline" && field.node.kind === "union" ? inlineObject(field.node) : undefined;
+  if (object !== undefined && field.node.kind === "union") {
+    // Its other values beside the two tags, the union's own keywords on the wrapper.
     const { anyOf: _branches, ...keywords } = inner;
     const objectWire = withoutDescription(wireOf(object, wctx), annotations);
     const beside = field.node.branches.filter((b) => b !== object).map((b) => wireOf(b, wctx));
@@ -157,11 +158,7 @@ export function decodeField(field: Field, has: boolean, wire: unknown, ctx: Walk
 export function tagForms(field: Field): string {
   if (field.presence === "inline") {
     const orNull =
-      inlineObject(field.node) === field.node
-        ? ""
-        : onlyNullBeside(field.node)
-          ? ", or null"
-          : ", or a value that is no object";
+      field.node.kind !== "union" ? "" : onlyNullBeside(field.node) ? ", or null" : ", or a value that is no object";
     return minimal(field)
       ? `expected {} (absent) or the object with its members (present)${orNull}`
       : `expected {"state":"absent"} or {"state":"present", ...the object's members}${orNull}`;
@@ -173,7 +170,7 @@ export function tagForms(field: Field): string {
 
 function decodeTagged(field: Field, has: boolean, wire: unknown, ctx: WalkContext): unknown | Absent | Fail {
   // An inline nullable object's null, or another value that is no object: the member's own value.
-  if (has && !isPlainObject(wire) && field.presence === "inline" && inlineObject(field.node) !== field.node) {
+  if (field.presence === "inline" && field.node.kind === "union" && has && !isPlainObject(wire)) {
     return decodeChild(field, wire, ctx);
   }
   if (!has || !isPlainObject(wire)) return failAt(ctx, "wire-violation", tagForms(field), field.name);

@@ -4,10 +4,11 @@
  * presence tag (`{"state":"present","value": …}`) is one more object level
  * around its value; where that level would take the wire past the limit and
  * the member can never be null, the member travels compact instead (null for
- * absent), which is exact and adds nothing; a nullable object member carries
- * its tag inline instead, its null written as itself beside the two tagged
- * forms. Outer members are moved first:
- * one move there lowers everything beneath it.
+ * absent), which is exact and adds nothing; a nullable object member (any
+ * union of one closed object and values that are no object) carries its tag
+ * inline instead, those values written as themselves beside the two tagged
+ * forms. Outer members are moved first: one move there lowers everything
+ * beneath it.
  */
 
 import type { Child, Defs, NodeKinds } from "./children.js";
@@ -50,7 +51,7 @@ export function fitDepth(plan: Plan, maxNesting: number | undefined, kinds: Node
 
   /**
    * The member without its tag's level: compact where null is free to mean
-   * absent; inline, with null beside the two tags, for a nullable object.
+   * absent; inline, with its other values beside the two tags, for a nullable object.
    */
   const flattened = (field: Field, node: Node, defs: Defs): Field => {
     if (!canBeNull(node, defs)) {
