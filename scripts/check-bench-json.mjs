@@ -29,7 +29,13 @@ function ratio(path) {
 }
 
 if (doc !== undefined) {
-  const wanted = ["decodeVsBaseline", "parseVsJsonParse"];
+  const wanted = [
+    "decodeVsBaseline",
+    "decodeVsBaselineCompact",
+    "decodeReferences.floor",
+    "decodeReferences.strictFloor",
+    "parseVsJsonParse",
+  ];
   for (const mode of ["tagged", "compact", "factored"])
     wanted.push(`expansion.${mode}.bytes`, `expansion.${mode}.tokens`);
   for (const form of ["tagged", "compact", "factored"]) wanted.push(`argumentTokens.${form}`);

@@ -38,6 +38,8 @@ export const GOALS = {
   parseVsJsonParse1MB: 2.5,
   taggedTokens: 3.5,
   compactTokens: 2.0,
+  // Issue 19: decode over the floor (JSON.parse of the wire text + the same validation), geomeans over the calls.
+  decodeVsFloor: 1.25,
   // Issue 19: the tokens the model writes, BFCL ground-truth calls, ratio of means to the source.
   taggedArgumentTokens: 1.7,
   compactArgumentTokens: 1.25,
@@ -140,6 +142,7 @@ async function main(): Promise<void> {
       out.decodeReferences = {
         sameValidator: r.sameValidator.find((s) => s.set === "all")!.geomean,
         floor: r.floor.find((s) => s.set === "all")!.geomean,
+        strictFloor: r.strictFloor.find((s) => s.set === "all")!.geomean,
       };
       if (r.peers !== undefined) {
         // Ratios to the same baseline as decodeVsBaseline, each over the calls the peer represents.
@@ -158,6 +161,7 @@ async function main(): Promise<void> {
           compact: c.compact,
           sameValidator: c.sameValidator.median,
           floor: c.floor.median,
+          strictFloor: c.strictFloor.median,
           baselineMs: c.baselineMs.median,
           peers: Object.fromEntries(Object.entries(c.peers).map(([p, r]) => [p, r.median])),
         })),
@@ -281,6 +285,11 @@ async function main(): Promise<void> {
 
   const goals: Record<string, boolean> = {};
   if (typeof out.decodeVsBaseline === "number") goals.decode = out.decodeVsBaseline <= GOALS.decodeVsBaseline;
+  const references = out.decodeReferences as { floor: number } | undefined;
+  if (typeof out.decodeVsBaseline === "number" && references !== undefined) {
+    goals.decodeVsFloorTagged = out.decodeVsBaseline / references.floor <= GOALS.decodeVsFloor;
+    goals.decodeVsFloorCompact = (out.decodeVsBaselineCompact as number) / references.floor <= GOALS.decodeVsFloor;
+  }
   if (typeof out.parseVsJsonParse === "number") goals.parse1MB = out.parseVsJsonParse <= GOALS.parseVsJsonParse1MB;
   const exp = out.expansion as Record<string, { tokens: number }> | undefined;
   if (exp !== undefined) {

@@ -32,6 +32,8 @@ export interface CaseTiming {
   readonly sameValidator: Summary;
   /** JSON.parse(tagged wire text) + the codec's source validator, over baseline: no bounded parse, no walk. */
   readonly floor: Summary;
+  /** The floor plus strictwire's two text rules at their cheapest (see strictFloorChecks), over baseline. */
+  readonly strictFloor: Summary;
   /** The same decodes by the interpreted plan walk (decode({ interpreted: true })), which the generated decoder replaces, over baseline. */
   readonly interpreted: Summary;
   readonly interpretedCompact: Summary;
@@ -54,10 +56,24 @@ export interface DecodeResult {
   readonly compact: readonly SetSummary[];
   readonly sameValidator: readonly SetSummary[];
   readonly floor: readonly SetSummary[];
+  readonly strictFloor: readonly SetSummary[];
   readonly interpreted: readonly SetSummary[];
   readonly interpretedCompact: readonly SetSummary[];
   /** Present when the peers were timed. */
   readonly peers?: Record<PeerName, PeerSummary>;
+}
+
+/**
+ * What a decoder that keeps strictwire's two rules on the text pays beyond
+ * the floor when it checks them plainly: one native pass for lone surrogates
+ * (the whole text's isWellFormed) and one for the colons that prove no member
+ * name repeats (JSON.parse keeps the last of a repeated name, so the parsed
+ * value cannot tell). The result is returned so neither pass is optimised away.
+ */
+function strictFloorChecks(text: string): number {
+  let colons = 0;
+  for (let i = text.indexOf(":"); i !== -1; i = text.indexOf(":", i + 1)) colons++;
+  return (text as unknown as { isWellFormed(): boolean }).isWellFormed() ? colons : -1;
 }
 
 function check(ok: boolean, what: string): void {
@@ -80,6 +96,10 @@ export function runDecode(cases: readonly CallCase[], timing: ComparisonOptions,
         { name: "compact", fn: () => c.compact.decode(c.compactText) },
         { name: "sameValidator", fn: () => c.tagged.validate(JSON.parse(c.originalText)) },
         { name: "floor", fn: () => [JSON.parse(c.taggedText), c.tagged.validate(value)] },
+        {
+          name: "strictFloor",
+          fn: () => [JSON.parse(c.taggedText), strictFloorChecks(c.taggedText), c.tagged.validate(value)],
+        },
         { name: "interpreted", fn: () => c.tagged.decode(c.taggedText, { interpreted: true }) },
         { name: "interpretedCompact", fn: () => c.compact.decode(c.compactText, { interpreted: true }) },
         ...peerTasks.map((p) => ({ name: `peer:${p.peer}`, fn: p.decode })),
@@ -99,6 +119,7 @@ export function runDecode(cases: readonly CallCase[], timing: ComparisonOptions,
       compact: cmp.ratio.compact!,
       sameValidator: cmp.ratio.sameValidator!,
       floor: cmp.ratio.floor!,
+      strictFloor: cmp.ratio.strictFloor!,
       interpreted: cmp.ratio.interpreted!,
       interpretedCompact: cmp.ratio.interpretedCompact!,
       peers: Object.fromEntries(peerTasks.map((p) => [p.peer, cmp.ratio[`peer:${p.peer}`]!])),
@@ -110,6 +131,7 @@ export function runDecode(cases: readonly CallCase[], timing: ComparisonOptions,
     compact: summarizeSets(out, "compact"),
     sameValidator: summarizeSets(out, "sameValidator"),
     floor: summarizeSets(out, "floor"),
+    strictFloor: summarizeSets(out, "strictFloor"),
     interpreted: summarizeSets(out, "interpreted"),
     interpretedCompact: summarizeSets(out, "interpretedCompact"),
     ...(peers !== undefined ? { peers: summarizePeers(out.map(peerRatios), peers.leftOut) } : {}),
@@ -124,7 +146,7 @@ function peerRatios(c: CaseTiming) {
 
 export function summarizeSets(
   cases: readonly CaseTiming[],
-  mode: "tagged" | "compact" | "sameValidator" | "floor" | "interpreted" | "interpretedCompact",
+  mode: "tagged" | "compact" | "sameValidator" | "floor" | "strictFloor" | "interpreted" | "interpretedCompact",
 ): SetSummary[] {
   const sets: (SetName | "all")[] = ["fixtures", "bfcl", "mcp", "all"];
   const out: SetSummary[] = [];
@@ -149,6 +171,7 @@ export function renderDecode(r: DecodeResult): string {
     fmtSummary(c.compact),
     c.sameValidator.median.toFixed(2),
     c.floor.median.toFixed(2),
+    c.strictFloor.median.toFixed(2),
   ]);
   const perCase = table(
     [
@@ -162,6 +185,7 @@ export function renderDecode(r: DecodeResult): string {
       "compact ratio",
       "same validator",
       "floor",
+      "strict floor",
     ],
     rows,
   );
@@ -175,6 +199,11 @@ export function renderDecode(r: DecodeResult): string {
       "compact: median (p25–p75)",
       "same validator: geomean",
       "floor: geomean",
+      "strict floor: geomean",
+      "tagged / floor",
+      "compact / floor",
+      "tagged / strict floor",
+      "compact / strict floor",
       "interpreted tagged: geomean",
       "interpreted compact: geomean",
     ],
@@ -189,6 +218,11 @@ export function renderDecode(r: DecodeResult): string {
         fmtSummary(c.spread),
         r.sameValidator[i]!.geomean.toFixed(2),
         r.floor[i]!.geomean.toFixed(2),
+        r.strictFloor[i]!.geomean.toFixed(2),
+        (t.geomean / r.floor[i]!.geomean).toFixed(2),
+        (c.geomean / r.floor[i]!.geomean).toFixed(2),
+        (t.geomean / r.strictFloor[i]!.geomean).toFixed(2),
+        (c.geomean / r.strictFloor[i]!.geomean).toFixed(2),
         r.interpreted[i]!.geomean.toFixed(2),
         r.interpretedCompact[i]!.geomean.toFixed(2),
       ];
@@ -201,6 +235,9 @@ export function renderDecode(r: DecodeResult): string {
     "Two references beside it, over the same baseline: *same validator* = JSON.parse(original text) + the codec's own",
     "validator of the original schema (what the baseline costs with strictwire's RE2 patterns instead of native RegExp);",
     "*floor* = JSON.parse(tagged wire text) + that validator (what any decoder pays before the bounded parse and the walk);",
+    "*strict floor* = the floor + the two rules strictwire holds every text to, each as one plain native pass over the whole",
+    "text: isWellFormed (no lone surrogates) and a colon count (the proof that no member name repeats). strictwire checks",
+    "only the strings it reads instead (O(1) for one-byte strings), so a decode can come in under this reference;",
     "*interpreted* = the same decodes by the interpreted plan walk (decode({ interpreted: true })), which the generated decoder replaces.",
     "",
     perCase,

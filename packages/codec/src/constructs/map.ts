@@ -3,7 +3,7 @@
  * members travel as an array of {key, value} entries. A key may appear once.
  */
 
-import { type DecodeEmitter, openObject } from "../decode/emitter.js";
+import { counted, type DecodeEmitter, openObject } from "../decode/emitter.js";
 import { type KeySchema, type MapNode, mapShape, type Node } from "../ir/nodes.js";
 import { isPlainObject, type JsonObject, setOwn } from "../json.js";
 import type { Construct, PathStep } from "./construct.js";
@@ -121,8 +121,9 @@ const o = {};
 const keys = new Set();
 for (let i = 0; i < n; i++) {
 const t = w[i];
-${openObject("t", "d + 1", "tn")}
-if (tn !== 2 || t.value === undefined) return F;
+${openObject("t", "d + 1")}
+if (t.value === undefined) return F;
+${counted(2)}
 const key = t.key;
 if (typeof key !== "string" || (s.checkStrings && !WF(key)) || keys.has(key)) return F;
 keys.add(key);

@@ -4,7 +4,7 @@
  * has exactly one place to travel.
  */
 
-import { type DecodeEmitter, literal, openObject } from "../decode/emitter.js";
+import { counted, type DecodeEmitter, literal, openObject } from "../decode/emitter.js";
 import { fieldChild, mapField } from "../ir/children.js";
 import { type MixedNode, mixedShape } from "../ir/nodes.js";
 import { isPlainObject, type JsonObject } from "../json.js";
@@ -73,10 +73,10 @@ function emitMixedDecode(node: MixedNode, e: DecodeEmitter): string {
   const fields = e.fn({ kind: "object", fields: node.fields, schema: {} });
   const declaredName =
     node.fields.length === 0 ? "false" : node.fields.map((f) => `key === ${literal(f.name)}`).join(" || ");
-  return `${openObject("w", "d", "n")}
-if (n !== 2) return F;
+  return `${openObject("w", "d")}
 const fw = w.fields, ew = w.entries;
 if (fw === undefined || ew === undefined || !A(ew) || d + 1 > s.maxDepth) return F;
+${counted(2)}
 const o = ${fields}(fw, d + 1, s);
 if (o === F) return F;
 const en = ew.length;
@@ -85,8 +85,9 @@ if (s.nodes > s.maxNodes) return F;
 const keys = new Set();
 for (let i = 0; i < en; i++) {
 const t = ew[i];
-${openObject("t", "d + 2", "tn")}
-if (tn !== 2 || t.value === undefined) return F;
+${openObject("t", "d + 2")}
+if (t.value === undefined) return F;
+${counted(2)}
 const key = t.key;
 if (typeof key !== "string" || (s.checkStrings && !WF(key)) || keys.has(key) || ${declaredName}) return F;
 keys.add(key);

@@ -1,6 +1,6 @@
 /** Closed objects: only declared members travel, each in its own (presence-aware) form. */
 
-import { type DecodeEmitter, openObject } from "../decode/emitter.js";
+import { counted, type DecodeEmitter, openObject } from "../decode/emitter.js";
 import { fieldChild, mapField } from "../ir/children.js";
 import { type Field, type ObjectNode, objectShape } from "../ir/nodes.js";
 import { isPlainObject, type JsonObject, setOwn } from "../json.js";
@@ -88,14 +88,15 @@ function decodeObject(node: ObjectNode, wire: unknown, ctx: WalkContext): unknow
 }
 
 /**
- * The generated decode of a closed object: each declared member in order, then
- * no other member. `inline`: the object is an optional member's present tag,
- * its `state` beside the members (the state spelling).
+ * The generated decode of a closed object: each declared member in order,
+ * counted as read (that no other member is there is proved on the text, see
+ * openObject). `inline`: the object is an optional member's present tag, its
+ * `state` beside the members (the state spelling).
  */
 export function emitObjectDecode(node: ObjectNode, e: DecodeEmitter, inline: boolean): string {
   const head = inline ? 'if (w.state !== "present") return F;\nlet seen = 1;' : "let seen = 0;";
   const fields = node.fields.map((f) => emitFieldDecode(f, e)).join("\n");
-  return `${openObject("w", "d", "n")}\nconst o = {};\n${head}\n${fields}\nreturn seen === n ? o : F;`;
+  return `${openObject("w", "d")}\nconst o = {};\n${head}\n${fields}\n${counted("seen")}\nreturn o;`;
 }
 
 export const object: Construct<ObjectNode> = {

@@ -12,7 +12,7 @@
  * (inline: W itself) for present; the two still differ by their members.
  */
 
-import { assign, type DecodeEmitter, literal, openObject, readMember } from "../decode/emitter.js";
+import { assign, counted, type DecodeEmitter, literal, openObject, readMember } from "../decode/emitter.js";
 import { inlineObject, onlyNullBeside } from "../ir/inline.js";
 import type { Field } from "../ir/nodes.js";
 import { isPlainObject, type JsonObject } from "../json.js";
@@ -249,28 +249,28 @@ export function emitFieldDecode(field: Field, e: DecodeEmitter): string {
       const nullable =
         object === field.node ? "" : `if (typeof t !== "object" || t === null || A(t)) ${decoded("t", "d + 1")} else `;
       if (minimal(field)) {
+        // Absent is {}: the one form that needs a look for any member at all.
         return `{ ${member}\n${nullable}{ if (typeof t !== "object" || t === null || A(t)) return F;
-let tn = 0;
-for (const _ in t) tn++;
-if (tn === 0) { if (d + 1 > s.maxDepth) return F; } else ${decoded("t", "d + 1")} } }`;
+let empty = true;
+for (const _ in t) { empty = false; break; }
+if (empty) { if (d + 1 > s.maxDepth) return F; } else ${decoded("t", "d + 1")} } }`;
       }
       return `{ ${member}\n${nullable}{ if (typeof t !== "object" || t === null || A(t)) return F;
 if (t.state === "absent") {
-let tn = 0;
-for (const _ in t) tn++;
-if (d + 1 > s.maxDepth || tn !== 1) return F;
-s.nodes += 1; s.members += 1;
-if (s.nodes > s.maxNodes) return F;
+if (d + 1 > s.maxDepth) return F;
+${counted(1)}
 } else { const v = ${e.inlineFn(object)}(t, d + 1, s); if (v === F) return F; ${set("v")} } } }`;
     }
     default: {
-      const present = minimal(field)
-        ? "tn === 1 && t.value !== undefined"
-        : 'tn === 2 && t.state === "present" && t.value !== undefined';
-      const absent = minimal(field) ? "tn === 0" : 'tn === 1 && t.state === "absent"';
-      return `{ ${member}\n${openObject("t", "d + 1", "tn")}
-if (${present}) ${decoded("t.value", "d + 2")}
-else if (!(${absent})) return F; }`;
+      // Members read are counted; any other member fails the text's member count.
+      if (minimal(field)) {
+        return `{ ${member}\n${openObject("t", "d + 1")}
+if (t.value !== undefined) { ${counted(1)} ${decoded("t.value", "d + 2")} } }`;
+      }
+      return `{ ${member}\n${openObject("t", "d + 1")}
+if (t.state === "present" && t.value !== undefined) { ${counted(2)} ${decoded("t.value", "d + 2")} }
+else if (t.state === "absent") { ${counted(1)} }
+else return F; }`;
     }
   }
 }

@@ -9,7 +9,7 @@
  * Exclusivity (oneOf) is not the wire's job: the final validation enforces it.
  */
 
-import { type DecodeEmitter, literal, openObject } from "../decode/emitter.js";
+import { counted, type DecodeEmitter, literal, openObject } from "../decode/emitter.js";
 import type { Defs } from "../ir/children.js";
 import { type Node, type ObjectNode, type Plan, type UnionNode, type UnionRule, unionShape } from "../ir/nodes.js";
 import { canonicalJson, isPlainObject, JSON_TYPES, type JsonObject, type JsonType, jsonTypeOf } from "../json.js";
@@ -300,8 +300,9 @@ default: return F;
     }
     case "tag": {
       const cases = node.branches.map((_, i) => `case ${i}: return ${call(i, "w.value", "d + 1")};`).join("\n");
-      return `${openObject("w", "d", "n")}
-if (n !== 2 || w.value === undefined) return F;
+      return `${openObject("w", "d")}
+if (w.value === undefined) return F;
+${counted(2)}
 switch (w.branch) {
 ${cases}
 default: return F;

@@ -5,7 +5,7 @@
  * value, `d` the container depth `w` has if it is a container (the root is
  * 1), `s` the walk's state, shared with the parser's native walk
  * (`s.nodes` values and `s.members` members counted so far, `s.maxNodes` and
- * `s.maxDepth` the limits, `s.checkStrings` whether strings need the
+ * `s.maxDepth` the limits, the node limit checked at arrays and at the end, `s.checkStrings` whether strings need the
  * surrogate check).
  * A function returns the decoded value or `F`. In scope: `F`, `H`
  * (Object.hasOwn), `K` (Object.keys), `A` (Array.isArray), `SET` (setOwn),
@@ -47,18 +47,19 @@ export function assign(target: string, name: string, value: string): string {
 }
 
 /**
- * The checks every container passes, as the parser's native walk makes them.
- * Members are counted with for-in, which allocates nothing (JSON.parse's
- * objects have only own, enumerable members; an enumerable member added to
- * Object.prototype would only make the count too high, and the interpreted
- * path decide).
+ * The check every object passes first: an object (no array, no null) within
+ * the depth limit. Its members are not counted here: each construct adds to
+ * `s.nodes` and `s.members` the members it read, and the text's member count
+ * (`namesOnce`, parse/native.ts) proves afterwards that the value has no
+ * other member and no name twice, so nothing is counted twice.
  */
-export function openObject(value: string, depth: string, count: string): string {
-  return `if (typeof ${value} !== "object" || ${value} === null || A(${value}) || ${depth} > s.maxDepth) return F;
-let ${count} = 0;
-for (const _ in ${value}) ${count}++;
-s.nodes += ${count}; s.members += ${count};
-if (s.nodes > s.maxNodes) return F;`;
+export function openObject(value: string, depth: string): string {
+  return `if (typeof ${value} !== "object" || ${value} === null || A(${value}) || ${depth} > s.maxDepth) return F;`;
+}
+
+/** Counting `n` members read (each a node as well). */
+export function counted(n: number | string): string {
+  return `s.nodes += ${n}; s.members += ${n};`;
 }
 
 /**

@@ -80,15 +80,15 @@ export function generateDecoder(plan: Plan): GeneratedDecoder {
     if (body === undefined) throw new Error(`strictwire: no inline decoder for a ${node.kind} node`);
     functions.push(`function ${name}(w, d, s) {\n${body}\n}`);
   }
+  // Objects count the members they read, so the node limit is checked once the whole value is read.
   const entry =
     plan.envelope === "bare"
-      ? `return function decode(w, s) { return ${root}(w, 1, s); };`
+      ? `return function decode(w, s) { const v = ${root}(w, 1, s); return s.nodes > s.maxNodes ? F : v; };`
       : `return function decode(w, s) {
-if (typeof w !== "object" || w === null || A(w)) return F;
-const n = K(w).length;
-s.nodes += n; s.members += n;
-if (s.nodes > s.maxNodes || n !== 1 || !H(w, "arguments")) return F;
-return ${root}(w.arguments, 2, s);
+if (typeof w !== "object" || w === null || A(w) || w.arguments === undefined) return F;
+s.nodes += 1; s.members += 1;
+const v = ${root}(w.arguments, 2, s);
+return s.nodes > s.maxNodes ? F : v;
 };`;
   return { source: `"use strict";\n${functions.join("\n")}\n${entry}`, table };
 }

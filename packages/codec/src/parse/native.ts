@@ -72,7 +72,11 @@ export function checkWithin(value: unknown, depth: number, walk: Walk): boolean 
   return scalar(value, walk) !== DEFER;
 }
 
-/** No member name repeated in `text`, given the members its value has (see noDuplicateNames). */
+/**
+ * Whether `text` wrote exactly `members` members (see noDuplicateNames). The
+ * generated decoder passes the members it read: that many found, and no more
+ * written, means no name repeated and no member it did not read.
+ */
 export function namesOnce(text: string, root: object, members: number): boolean {
   return noDuplicateNames(text, root, members);
 }
@@ -177,6 +181,9 @@ function container(node: object, depth: number, walk: Walk): boolean {
  * (less those that were written as \u003a) settle it. With a duplicate, the
  * dropped member's strings are not counted, which can only make the text
  * look like it wrote more members: still a refusal, worded by the scanner.
+ * So the count found is at most the value's members, which are at most the
+ * members written, which are at most the count the text gives: equality of
+ * the two ends makes all equal.
  */
 function noDuplicateNames(text: string, root: object, members: number): boolean {
   const textColons = count(text, ":");
