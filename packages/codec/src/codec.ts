@@ -7,6 +7,7 @@
 import type { Bundle } from "./bundle/bundle.js";
 import { ABSENT, type EncodeContext, FAIL, type WalkContext } from "./constructs/context.js";
 import { decodeNode, encodeNode } from "./constructs/registry.js";
+import { namesBranches } from "./constructs/union.js";
 import type { CompiledDecoder, DecodeState } from "./decode/compiled.js";
 import { type StandardCodecProps, standardProps } from "./dispatch/standard.js";
 import { type CodecError, fail, type Issue, ok, pointerOf, type Result } from "./errors.js";
@@ -68,6 +69,8 @@ export class Codec<T = unknown> {
   readonly limits: ParseLimits;
   /** The generated decoder, made on first use; null where code cannot be generated (the interpreted walk then runs). */
   private generated: CompiledDecoder | null | undefined;
+  /** The plan has a union whose wire names its branch: a decode checks the wire schema too (see namesBranches). */
+  private readonly branchesNamed: boolean;
   /** Set with the generated decoder: the plan names something with a lone surrogate, so texts are checked whole. */
   private planNamesLoneSurrogate = true;
 
@@ -82,6 +85,7 @@ export class Codec<T = unknown> {
   ) {
     this.name = bundle.name;
     this.limits = bundle.limits;
+    this.branchesNamed = namesBranches(bundle.plan);
   }
 
   /** The strict schema to give the model. */
@@ -126,7 +130,9 @@ export class Codec<T = unknown> {
 
     // The walk enforces the wire's structure (closed objects, tags, entries, JSON types) as it
     // rebuilds; the final validation enforces every value constraint. Together they accept what
-    // the wire schema and the contract accept, without running the wire validator on success.
+    // the wire schema and the contract accept, without running the wire validator on success,
+    // except where the wire names a union's branch (namesBranches): the contract alone cannot
+    // hold a value to the branch named.
     const ctx: WalkContext = { defs: this.bundle.plan.defs, path: [], error: undefined, limits };
     const args = unwrap(this.bundle.plan, wire);
     const value = args === NO_ARGUMENTS ? FAIL : decodeNode(this.bundle.plan.root, args, ctx);
@@ -143,6 +149,10 @@ export class Codec<T = unknown> {
       const wireIssues = this.validators.checkWire(wire);
       if (wireIssues !== undefined) return this.wireViolation(wire, wireIssues);
       return this.contractViolation(issues, value);
+    }
+    if (this.branchesNamed) {
+      const wireIssues = this.validators.checkWire(wire);
+      if (wireIssues !== undefined) return this.wireViolation(wire, wireIssues);
     }
     return ok(value as T);
   }
@@ -170,7 +180,8 @@ export class Codec<T = unknown> {
     };
     const value = decoder(parsed.root, state);
     if (value === FAIL || !namesOnce(text, parsed.root as object, state.members)) return FAIL;
-    return this.validators.checkSource(value) === undefined ? value : FAIL;
+    if (this.validators.checkSource(value) !== undefined) return FAIL;
+    return this.branchesNamed && this.validators.checkWire(parsed.root) !== undefined ? FAIL : value;
   }
 
   private decoder(): CompiledDecoder | null {

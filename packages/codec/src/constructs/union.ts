@@ -17,6 +17,24 @@ import type { Construct } from "./construct.js";
 import { type EncodeContext, FAIL, type Fail, failAt, TRIAL, type WalkContext, type WireContext } from "./context.js";
 import { childrenOf, decodeNode, encodeNode, isIdentity, wireOf, wireTypesOf } from "./registry.js";
 
+/**
+ * Whether a plan has a union whose wire names its branch (the tag rule). The
+ * contract alone cannot hold such a value to the branch the model named: the
+ * walk leaves value constraints (a const, a pattern) to the final
+ * validation, and another, overlapping branch of the source may take the
+ * value there. So a decode of such a plan also checks the wire schema, which
+ * keeps each branch's constraints, and accepts only what both accept.
+ */
+export function namesBranches(plan: Plan): boolean {
+  // Every definition is visited, so references need not be followed.
+  const work: Node[] = [plan.root, ...Object.values(plan.defs)];
+  for (let node = work.pop(); node !== undefined; node = work.pop()) {
+    if (node.kind === "union" && node.rule.by === "tag") return true;
+    for (const child of childrenOf(node)) work.push(child.node);
+  }
+  return false;
+}
+
 function unionWire(node: UnionNode, wctx: WireContext): JsonObject {
   const annotations = node.schema;
   if (node.rule.by === "tag") {

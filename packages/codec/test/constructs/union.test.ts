@@ -1,6 +1,7 @@
+import { compileCodec } from "@strictwire/codec";
 import { describe, expect, test } from "vitest";
 import { NODE_KINDS } from "../../src/constructs/registry.js";
-import { chooseRule } from "../../src/constructs/union.js";
+import { chooseRule, namesBranches } from "../../src/constructs/union.js";
 import type { MapNode, ObjectNode, UnionNode } from "../../src/ir/nodes.js";
 import { decode, encode, int, nul, required, roundTrip, str, wire } from "./support.js";
 
@@ -78,5 +79,52 @@ describe("union: encode and decode by the rule", () => {
   test("its children are the branches, read in place", () => {
     const node = union([str, int], { by: "same" });
     expect(NODE_KINDS.children(node).map((c) => c.at)).toEqual(["|0", "|1"]);
+  });
+});
+
+describe("union: the branch the wire names holds", () => {
+  // Two object branches, so the wire names the branch; the second, open in the source, takes any object there.
+  const compiled = compileCodec(
+    {
+      type: "object",
+      properties: {
+        v: {
+          anyOf: [
+            { type: "object", properties: { a: { const: "fixed" }, b: { type: "string" } }, required: ["b"] },
+            {},
+          ],
+        },
+      },
+      required: ["v"],
+    },
+    { name: "t" },
+  );
+  if (!compiled.ok) throw new Error(compiled.error.message);
+  const codec = compiled.value;
+  const call = (a: string) =>
+    `{"v":{"branch":0,"value":{"a":{"state":"present","value":${JSON.stringify(a)}},"b":"x"}}}`;
+
+  test("a value its named branch forbids is refused, though another branch of the contract takes it", () => {
+    expect(namesBranches(codec.bundle.plan)).toBe(true);
+    // Found by pnpm fuzz (mutated-wire): the walk leaves the const to the final validation, which the open branch passes.
+    expect(codec.validate({ v: { a: "fxed", b: "x" } }).ok).toBe(true);
+    for (const interpreted of [false, true]) {
+      const r = codec.decode(call("fxed"), { interpreted });
+      expect(r.ok ? "accepted" : r.error.code).toBe("wire-violation");
+      if (!r.ok) expect(r.error.message).toContain('must be "fixed", got "fxed"');
+      expect(codec.decode(call("fixed"), { interpreted })).toStrictEqual({
+        ok: true,
+        value: { v: { a: "fixed", b: "x" } },
+      });
+    }
+  });
+
+  test("a plan whose unions are told apart otherwise is not held to the wire schema as well", () => {
+    const plain = compileCodec({
+      type: "object",
+      properties: { v: { anyOf: [{ type: "string" }, { type: "integer" }] } },
+    });
+    if (!plain.ok) throw new Error(plain.error.message);
+    expect(namesBranches(plain.value.bundle.plan)).toBe(false);
   });
 });
