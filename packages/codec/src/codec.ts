@@ -150,7 +150,8 @@ export class Codec<T = unknown> {
       if (wireIssues !== undefined) return this.wireViolation(wire, wireIssues);
       return this.contractViolation(issues, value);
     }
-    if (this.branchesNamed) {
+    // With checkWireSchema the wire was checked up front already.
+    if (this.branchesNamed && options.checkWireSchema !== true) {
       const wireIssues = this.validators.checkWire(wire);
       if (wireIssues !== undefined) return this.wireViolation(wire, wireIssues);
     }
