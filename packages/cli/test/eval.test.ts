@@ -124,10 +124,39 @@ describe("strictwire eval", () => {
       ["control", 4, 4],
       ["tagged", 3, 4],
     ]);
-    expect(doc.report.arms[1]?.vsControl).toEqual({ pairs: 4, wins: 0, losses: 1 });
+    expect(doc.report.arms[1]?.vsControl).toEqual({
+      pairs: 4,
+      wins: 0,
+      losses: 1,
+      gained: [],
+      lost: [{ scenario: "clear", repetition: 0 }],
+    });
     const results = await readFile(out, "utf8");
-    expect(results.trim().split("\n")).toHaveLength(8);
+    const lines = results
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { type: string });
+    expect(lines.map((l) => l.type)).toEqual(["run", ...Array<string>(8).fill("trial")]);
+    // Provenance: the host only (no scheme, path or key), the model as sent, the suite's digest, seed and arms.
+    expect(lines[0]).toMatchObject({
+      endpointHost: new URL(server.url).host,
+      loopback: true,
+      api: "chat",
+      model: "m",
+      seed: 1,
+      repeat: 1,
+      arms: ["control", "tagged"],
+      suite: { digest: expect.stringMatching(/^sha256:[0-9a-f]{64}$/), scenarios: 4 },
+      strictwire: { version: expect.stringMatching(/^\d+\.\d+\.\d+/) },
+    });
     const report = await readFile(md, "utf8");
+    // The report's first lines say where it came from, and that a loopback host is not a model.
+    expect(report.split("\n").slice(0, 4).join("\n")).toMatch(/NOT A MODEL'S RESULT: the endpoint 127\.0\.0\.1:\d+/);
+    expect(report).toContain(`- Endpoint: \`${new URL(server.url).host}\`, API \`chat\``);
+    expect(report).toContain("![Exact-intent accuracy per arm with its 95% interval, and by category](report.svg)");
+    const svg = await readFile(join(dir, "report.svg"), "utf8");
+    expect(svg).toMatch(/^<\?xml version="1\.0" encoding="UTF-8"\?>\n<svg /);
+    expect(svg).toContain('data-arm="tagged" data-category="clear" data-exact="0" data-trials="1"');
     expect(report).toMatch(/\| control \| 4\/4 \|/);
     expect(report).toMatch(/Lost: 1/);
     // The lost scenario, with the raw arguments the model wrote.
@@ -142,7 +171,10 @@ describe("strictwire eval", () => {
     const table = await strictwire([...args, "--out", out, "--resume"], { env: { OPENAI_API_KEY: KEY } });
     expect(table.code).toBe(0);
     expect(server.seen.length).toBe(before);
-    expect(table.stdout).toMatch(/^8\/8 trials\n/);
+    expect(table.stdout).toMatch(/^NOT A MODEL'S RESULT: the endpoint 127\.0\.0\.1:\d+ is a loopback host/);
+    expect(table.stdout).toMatch(/\n8\/8 trials\n/);
+    expect(table.stdout).toMatch(/\nclear +1\/1 100\.0% +0\/1 0\.0% \+0\/-1\n/);
+    expect(table.stdout).toContain("\ntagged: lost 1 (clear); gained 0 (none)\n");
     expect(table.stdout).toMatch(/\ntagged +3\/4 +75\.0% \(/);
     expect(table.stdout + table.stderr).not.toContain(KEY);
   });
@@ -231,7 +263,7 @@ describe("strictwire eval", () => {
     });
     const exited = new Promise((done) => child.on("close", done));
     const lines = async (): Promise<string[]> =>
-      (await readFile(out, "utf8").catch(() => "")).split("\n").filter((l) => l !== "");
+      (await readFile(out, "utf8").catch(() => "")).split("\n").filter((l) => l.startsWith('{"type":"trial"'));
     for (let i = 0; i < 200 && (await lines()).length < 5; i++) await new Promise((r) => setTimeout(r, 25));
     child.kill("SIGKILL");
     await exited;

@@ -4,6 +4,7 @@
  * oracle). The two are read into separate types, and nothing that builds a
  * request ever receives an `Expected`, so the oracle cannot leak into a body.
  */
+import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -205,4 +206,25 @@ export async function loadOracle(dir: string, suite: Suite): Promise<Result<Orac
     if (error instanceof SuiteFault) return fail(error);
     throw error;
   }
+}
+
+/** JSON with object keys sorted, so the digest is of the content, not its layout. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  if (typeof value === "object" && value !== null)
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
+      .join(",")}}`;
+  return JSON.stringify(value);
+}
+
+/** sha256 of everything a run depends on: the workflows (tools, policies, states), the scenarios and the oracle. */
+export function suiteDigest(suite: Suite, oracle: Oracle): string {
+  const doc = {
+    workflows: [...suite.workflows.values()],
+    scenarios: suite.scenarios,
+    expected: Object.fromEntries(oracle.expected),
+  };
+  return `sha256:${createHash("sha256").update(canonical(doc)).digest("hex")}`;
 }

@@ -327,7 +327,10 @@ describe("running safely", () => {
     const run = await runEval(o);
     expect(run).toMatchObject({ ok: false, error: { code: "unauthorized" } });
     expect(server.seen).toHaveLength(1);
-    expect(await readFile(o.resultsFile, "utf8").catch(() => "")).toBe("");
+    // Only the run's provenance line was written: no trial, and no key.
+    const lines = (await readFile(o.resultsFile, "utf8")).trim().split("\n");
+    expect(lines.map((l) => (JSON.parse(l) as { type: string }).type)).toEqual(["run"]);
+    expect(lines.join("\n")).not.toContain(KEY);
   });
 
   it("an unreachable endpoint is a run error, not a score", async () => {
