@@ -7,8 +7,9 @@ import { spawn } from "node:child_process";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { loadSuite, type TrialRecord, type Workflow } from "../../eval/src/index.js";
+import { DEFAULT_ARMS, loadSuite, type TrialRecord, type Workflow } from "../../eval/src/index.js";
 import { argumentsFor, armOf, type Loopback, type Seen, startLoopback, userMessage } from "../../eval/test/loopback.js";
+import { EVAL_OPTIONS } from "../src/commands/eval-options.js";
 import { BIN, makeTempDir, removeDir, strictwire } from "./helpers.js";
 
 const KEY = "sk-live-DO-NOT-LEAK-51c2e0";
@@ -177,6 +178,27 @@ describe("strictwire eval", () => {
     expect(table.stdout).toContain("\ntagged: lost 1 (clear); gained 0 (none)\n");
     expect(table.stdout).toMatch(/\ntagged +3\/4 +75\.0% \(/);
     expect(table.stdout + table.stderr).not.toContain(KEY);
+  });
+
+  it("--help shows the defaults the run uses, from one table: the default arms are the arms a run without --arms runs", async () => {
+    const help = await strictwire(["eval", "--help"]);
+    expect(help.code).toBe(0);
+    const text = help.stdout.replace(/\s+/g, " ");
+    for (const o of EVAL_OPTIONS)
+      if (o.default !== undefined) expect(text).toContain(`${o.flag} ${o.description} (default: "${o.default}")`);
+    expect(text).toContain(`--arms <list> comma-separated arms (default: "${DEFAULT_ARMS.join(",")}")`);
+
+    const dir = await tempDir();
+    const suite = await ownSuite(dir);
+    const { server } = await scriptedModel(suite);
+    const out = join(dir, "r.jsonl");
+    const run = await strictwire(["eval", "--endpoint", server.url, "--model", "m", "--suite", suite, "--out", out], {
+      env: { STRICTWIRE_API_KEY: KEY },
+    });
+    expect(run.code).toBe(0);
+    const first = JSON.parse((await readFile(out, "utf8")).split("\n")[0] as string) as { arms: string[]; api: string };
+    expect(first).toMatchObject({ arms: [...DEFAULT_ARMS], api: "chat" });
+    expect(server.seen).toHaveLength(4 * DEFAULT_ARMS.length);
   });
 
   it.each([

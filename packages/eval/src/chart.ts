@@ -44,6 +44,17 @@ function text(x: number, y: number, s: string, attrs = ""): string {
   return `<text x="${r2(x)}" y="${r2(y)}"${attrs ? ` ${attrs}` : ""}>${esc(s)}</text>`;
 }
 
+/** Breaks a "; "-separated line into lines of at most `width` characters (a part longer than that stays whole). */
+function wrap(line: string, width: number): string[] {
+  const lines: string[] = [];
+  for (const part of line.split("; ")) {
+    const last = lines[lines.length - 1];
+    if (last !== undefined && last.length + 2 + part.length <= width) lines[lines.length - 1] = `${last}; ${part}`;
+    else lines.push(part);
+  }
+  return lines;
+}
+
 /** Shortens a label that would run into the plot (the full text stays in the <title>). */
 const fit = (s: string, max: number): string => (s.length <= max ? s : `${s.slice(0, max - 1)}…`);
 
@@ -69,15 +80,11 @@ export function renderChart(report: Report): string {
     );
     y += 20;
   }
-  out.push(
-    text(
-      MARGIN,
-      y + 12,
-      fit(provenanceLine(report.provenance, report.answeredModels), 150),
-      'font-size="10" fill="#555"',
-    ),
-  );
-  y += 28;
+  for (const line of wrap(provenanceLine(report.provenance, report.answeredModels), 130)) {
+    out.push(text(MARGIN, y + 12, line, 'font-size="10" fill="#555" data-role="provenance"'));
+    y += 14;
+  }
+  y += 14;
 
   // Panel 1: accuracy per arm with its 95% interval.
   out.push(text(MARGIN, y + 12, "Per arm: exact/trials and 95% Wilson interval", 'font-size="13" font-weight="600"'));
@@ -133,7 +140,12 @@ export function renderChart(report: Report): string {
         `<g data-role="cell" data-arm="${esc(a.arm)}" data-category="${esc(category)}" data-exact="${c.exact}" data-trials="${c.trials}" data-accuracy="${c.accuracy}"${c.vsControl ? ` data-wins="${c.vsControl.wins}" data-losses="${c.vsControl.losses}"` : ""}>`,
         `<title>${esc(`${a.arm}, ${category}: ${categoryCell(c)}`)}</title>`,
         `<rect x="${r2(cx + 1)}" y="${r2(rowY + 1)}" width="${r2(colW - 2)}" height="${CELL_H - 2}" fill="${shade(c.accuracy)}"/>`,
-        text(cx + colW / 2, rowY + 17, `${counts} ${share}`, `font-size="11" text-anchor="middle" fill="${ink}"`),
+        text(
+          cx + colW / 2,
+          vs !== undefined ? rowY + 17 : rowY + CELL_H / 2 + 4,
+          `${counts} ${share}`,
+          `font-size="11" text-anchor="middle" fill="${ink}"`,
+        ),
         ...(vs !== undefined
           ? [
               text(

@@ -269,7 +269,9 @@ export function renderTable(report: Report): string {
  * scenario an arm lost or gained against control, with the raw arguments.
  */
 export function renderMarkdown(report: Report, records: readonly TrialRecord[], title: string, chart?: string): string {
-  const esc = (s: string): string => s.replace(/\|/g, "\\|").replace(/\n/g, " ");
+  const esc = (s: string): string => s.replace(/\|/g, "\\|").replace(/[\r\n]/g, " ");
+  // A code span no backtick in the text can close (server-given text is untrusted).
+  const code = (s: string): string => (s.includes("`") ? `\`\` ${s.replace(/`{2,}/g, "`")} \`\`` : `\`${s}\``);
   const p = report.provenance;
   const warning = loopbackWarning(p);
   const answered = report.answeredModels.length > 0 ? report.answeredModels.join(", ") : "(no model name given)";
@@ -278,11 +280,11 @@ export function renderMarkdown(report: Report, records: readonly TrialRecord[], 
     "",
     ...(warning !== undefined ? [`> **${esc(warning)}**`, ""] : []),
     `- Endpoint: \`${p.endpointHost}\`, API \`${p.api}\``,
-    `- Model: \`${esc(p.model)}\` as sent; answered as \`${esc(answered)}\``,
+    `- Model: ${code(esc(p.model))} as sent; answered as ${code(esc(answered))}`,
     `- Date: ${p.date}`,
     `- strictwire ${p.strictwire.version}${p.strictwire.commit !== undefined ? `, commit \`${p.strictwire.commit}\`` : " (commit unknown)"}`,
     `- Suite: \`${p.suite.digest}\` (${p.suite.scenarios} scenarios); seed ${p.seed}, repeat ${p.repeat}`,
-    `- Arms: ${p.arms.map((a) => `\`${esc(a)}\``).join(", ")}`,
+    `- Arms: ${p.arms.map((a) => code(esc(a))).join(", ")}`,
     "",
     `${report.finished} of ${report.planned} planned trials.${report.stopped ? ` Stopped early: ${report.stopped}.` : ""}`,
     "",
@@ -306,7 +308,7 @@ export function renderMarkdown(report: Report, records: readonly TrialRecord[], 
     const a = r.first;
     if (a === undefined) return `unsupported: ${r.unsupported ?? ""}`;
     if (!a.accepted) return `not accepted: ${a.error ?? ""}`;
-    return `${a.toolName ?? "(no call)"} \`${esc(a.argumentsText ?? "")}\`${a.decodeError ? ` → ${a.decodeError.code}` : ""}`;
+    return `${a.toolName ?? "(no call)"} ${code(esc(a.argumentsText ?? ""))}${a.decodeError ? ` → ${a.decodeError.code}` : ""}`;
   };
   for (const a of report.arms) {
     if (a.arm === "control") continue;
