@@ -90,7 +90,7 @@ export interface RunOutcome {
 }
 
 export interface RunError {
-  readonly code: "usage" | "unreachable" | "unauthorized" | "results-file";
+  readonly code: "usage" | "unreachable" | "unauthorized" | "redirected" | "results-file";
   readonly path: string;
   readonly message: string;
   readonly feedback: string;
@@ -282,7 +282,14 @@ export async function runEval(o: RunOptions): Promise<Result<RunOutcome, RunErro
       httpAttempts: http.attempts,
     });
     if (http.kind === "failed") {
-      if (http.reason === "network" && !anyAnswer)
+      if (http.reason === "redirect")
+        fatal = {
+          code: "redirected",
+          path: "",
+          message: `the endpoint answered with a redirect (${redact(http.message, o.key)}); the key is never sent on to another location: give the final base URL as --endpoint`,
+          feedback: "",
+        };
+      else if (http.reason === "network" && !anyAnswer)
         fatal = {
           code: "unreachable",
           path: "",
