@@ -399,6 +399,25 @@ describe("running safely", () => {
   });
 });
 
+describe("resuming", () => {
+  it("refuses a results file that another suite wrote, by the suite's digest", async () => {
+    const server = await serve(() => ({
+      kind: "calls",
+      calls: [{ name: "refuse_request", arguments: '{"reason":"scripted"}' }],
+    }));
+    const o = await options(server, "chat", { suite: only("invalid-01"), arms: arms("control") });
+    expect((await runEval(o)).ok).toBe(true);
+    const same = await runEval({ ...o, resume: true });
+    expect(same).toMatchObject({ ok: true, value: { resumed: 1 } });
+    const other = await runEval({ ...o, resume: true, suite: only("invalid-01", "invalid-02") });
+    expect(other).toMatchObject({
+      ok: false,
+      error: { code: "results-file", message: expect.stringMatching(/holds trials of another suite \(sha256:/) },
+    });
+    expect(server.seen).toHaveLength(1);
+  });
+});
+
 describe("the oracle never reaches a request", () => {
   it("no first-turn body of the whole bundled suite holds an expected argument object", async () => {
     const server = await serve(() => ({
