@@ -74,7 +74,7 @@ export async function postJson(
         redirect: "manual",
       });
       if (res.status >= 300 && res.status < 400) {
-        await res.body?.cancel();
+        await res.body?.cancel().catch(() => undefined);
         const to = redirectHost(url, res.headers.get("location"));
         return {
           kind: "failed",

@@ -176,35 +176,38 @@ const runError = (code: RunError["code"], message: string): { ok: false; error: 
 export async function runEval(o: RunOptions): Promise<Result<RunOutcome, RunError>> {
   const earlier = o.resume ? await readFinished(o.resultsFile) : { ok: true as const, value: { trials: [], runs: [] } };
   if (!earlier.ok) return earlier;
-  const previous = { value: earlier.value.trials };
+  const previous = earlier.value.trials;
   const host = endpointHost(o.endpoint);
-  const provenance: Provenance = {
-    type: "run",
-    date: new Date().toISOString(),
-    strictwire: { version: strictwireVersion(), ...optional("commit", strictwireCommit()) },
-    endpointHost: host,
-    loopback: isLoopback(host),
-    api: o.api,
-    model: o.settings.model,
-    suite: { digest: suiteDigest(o.suite, o.oracle), scenarios: o.suite.scenarios.length },
-    seed: o.seed,
-    repeat: o.repeat,
-    arms: o.arms.map((a) => a.name),
-  };
+  const provenance: Provenance = redactDeep<Provenance>(
+    {
+      type: "run",
+      date: new Date().toISOString(),
+      strictwire: { version: strictwireVersion(), ...optional("commit", strictwireCommit()) },
+      endpointHost: host,
+      loopback: isLoopback(host),
+      api: o.api,
+      model: o.settings.model,
+      suite: { digest: suiteDigest(o.suite, o.oracle), scenarios: o.suite.scenarios.length },
+      seed: o.seed,
+      repeat: o.repeat,
+      arms: o.arms.map((a) => a.name),
+    },
+    o.key,
+  );
   const otherSuite = earlier.value.runs.find((r) => r.suite.digest !== provenance.suite.digest);
   if (otherSuite !== undefined)
     return runError(
       "results-file",
       `${o.resultsFile} holds trials of another suite (${otherSuite.suite.digest}); resume with the same suite, or use another --out`,
     );
-  const other = previous.value.find((r) => r.model !== o.settings.model || r.api !== o.api);
+  const other = previous.find((r) => r.model !== o.settings.model || r.api !== o.api);
   if (other !== undefined)
     return runError(
       "results-file",
       `${o.resultsFile} holds trials of ${other.api}/${other.model}; resume with the same --api and --model, or use another --out`,
     );
   const categories = [...new Set(o.suite.scenarios.map((s) => s.category))];
-  const done = new Map(previous.value.map((r) => [r.key, r]));
+  const done = new Map(previous.map((r) => [r.key, r]));
   const plan = schedule(o.arms, o.suite.scenarios, o.repeat, o.seed);
   const todo = plan.filter((p) => !done.has(p.key));
   const records: TrialRecord[] = plan.flatMap((p) => {
@@ -227,7 +230,7 @@ export async function runEval(o: RunOptions): Promise<Result<RunOutcome, RunErro
   let requests = 0;
   let spent = 0;
   let reserved = 0;
-  let anyAnswer = previous.value.length > 0;
+  let anyAnswer = previous.length > 0;
   let stopped: string | undefined;
   let fatal: RunError | undefined;
   let writes = Promise.resolve();
@@ -424,7 +427,7 @@ export async function runEval(o: RunOptions): Promise<Result<RunOutcome, RunErro
       categories,
       records,
       planned: total,
-      resumed: previous.value.length,
+      resumed: previous.length,
       ...(stopped !== undefined ? { stopped } : {}),
     },
   };
