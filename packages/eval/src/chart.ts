@@ -139,7 +139,7 @@ export function renderChart(report: Report): string {
       out.push(
         `<g data-role="cell" data-arm="${esc(a.arm)}" data-category="${esc(category)}" data-exact="${c.exact}" data-trials="${c.trials}" data-accuracy="${c.accuracy}"${c.vsControl ? ` data-wins="${c.vsControl.wins}" data-losses="${c.vsControl.losses}"` : ""}>`,
         `<title>${esc(`${a.arm}, ${category}: ${categoryCell(c)}`)}</title>`,
-        `<rect x="${r2(cx + 1)}" y="${r2(rowY + 1)}" width="${r2(colW - 2)}" height="${CELL_H - 2}" fill="${shade(c.accuracy)}"/>`,
+        `<rect x="${r2(cx + 1)}" y="${r2(rowY + 1)}" width="${r2(colW - 2)}" height="${CELL_H - 2}" fill="${shade(c.accuracy)}" stroke="#d0d7de" stroke-width="0.5"/>`,
         text(
           cx + colW / 2,
           vs !== undefined ? rowY + 17 : rowY + CELL_H / 2 + 4,
