@@ -10,6 +10,7 @@ import type { CheckFlags } from "./commands/check.js";
 import type { ClassifyFlags } from "./commands/classify.js";
 import type { CompileCommandFlags } from "./commands/compile.js";
 import type { EvalFlags } from "./commands/eval.js";
+import { addEvalOptions } from "./commands/eval-options.js";
 import type { McpProxyFlags } from "./commands/mcp-proxy.js";
 import { EMIT_NAMES } from "./emit/emitter.js";
 import { EXIT_OK, EXIT_USAGE, type ExitCode, type Failure } from "./failure.js";
@@ -176,33 +177,13 @@ function buildProgram(io: Io, setExit: (code: ExitCode) => void): Command {
       setExit(await runMcpProxy(command, flags, io));
     });
 
-  program
+  const evalCommand = program
     .command("eval")
     .summary("intent benchmark: your model, your tools, each arm against the plain control")
     .description(
-      "Run a suite of scenarios against a model endpoint in several arms (control, tagged, compact, factored, ...) and score each intent exactly. The key comes from STRICTWIRE_API_KEY, or OPENAI_API_KEY / ANTHROPIC_API_KEY.",
-    )
-    .option("--api <api>", "chat, responses or anthropic", "chat")
-    .option("--endpoint <url>", "the API's base URL (default: the provider's)")
-    .option("--model <name>", "the model to evaluate")
-    .option("--suite <dir>", "a suite folder (default: the bundled core suite)")
-    .option("--arms <list>", "comma-separated arms (default: control,tagged,compact,factored,tagged-described)")
-    .option("--repeat <n>", "repetitions of every (arm, scenario)", "1")
-    .option("--seed <n>", "seed of the interleaved schedule", "1")
-    .option("--concurrency <n>", "requests in flight", "1")
-    .option("--max-requests <n>", "stop before sending more requests than this")
-    .option("--max-cost <dollars>", "stop before the spend could exceed this (needs prices)")
-    .option("--price-in <dollars>", "price per million input tokens")
-    .option("--price-out <dollars>", "price per million output tokens")
-    .option("--repair <n>", "0, or 1 to send strictwire's feedback back once when a decode fails", "0")
-    .option("--timeout <ms>", "per request", "60000")
-    .option("--retries <n>", "retries on 429, 5xx and timeouts", "3")
-    .option("--backoff <ms>", "first retry delay when the server gives no Retry-After", "1000")
-    .option("--max-tokens <n>", "maximum output tokens per request", "1024")
-    .option("--temperature <t>", "sampling temperature", "0")
-    .option("--out <file.jsonl>", "results, appended as they arrive", "strictwire-eval.jsonl")
-    .option("--resume", "continue the run recorded in --out, skipping finished trials")
-    .option("--report <file.md>", "also write a Markdown report")
+      "Run a suite of scenarios against a model endpoint in several arms (the plain control and strictwire's wire forms) and score each intent exactly. The key comes from STRICTWIRE_API_KEY, or OPENAI_API_KEY / ANTHROPIC_API_KEY.",
+    );
+  addEvalOptions(evalCommand)
     .addOption(json())
     .action(async (flags: EvalFlags & JsonFlag) => {
       const { runEvalCommand } = await import("./commands/eval.js");

@@ -7,8 +7,9 @@ import { spawn } from "node:child_process";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { loadSuite, type TrialRecord, type Workflow } from "../../eval/src/index.js";
+import { DEFAULT_ARMS, loadSuite, type TrialRecord, type Workflow } from "../../eval/src/index.js";
 import { argumentsFor, armOf, type Loopback, type Seen, startLoopback, userMessage } from "../../eval/test/loopback.js";
+import { EVAL_OPTIONS } from "../src/commands/eval-options.js";
 import { BIN, makeTempDir, removeDir, strictwire } from "./helpers.js";
 
 const KEY = "sk-live-DO-NOT-LEAK-51c2e0";
@@ -124,10 +125,39 @@ describe("strictwire eval", () => {
       ["control", 4, 4],
       ["tagged", 3, 4],
     ]);
-    expect(doc.report.arms[1]?.vsControl).toEqual({ pairs: 4, wins: 0, losses: 1 });
+    expect(doc.report.arms[1]?.vsControl).toEqual({
+      pairs: 4,
+      wins: 0,
+      losses: 1,
+      gained: [],
+      lost: [{ scenario: "clear", repetition: 0 }],
+    });
     const results = await readFile(out, "utf8");
-    expect(results.trim().split("\n")).toHaveLength(8);
+    const lines = results
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { type: string });
+    expect(lines.map((l) => l.type)).toEqual(["run", ...Array<string>(8).fill("trial")]);
+    // Provenance: the host only (no scheme, path or key), the model as sent, the suite's digest, seed and arms.
+    expect(lines[0]).toMatchObject({
+      endpointHost: new URL(server.url).host,
+      loopback: true,
+      api: "chat",
+      model: "m",
+      seed: 1,
+      repeat: 1,
+      arms: ["control", "tagged"],
+      suite: { digest: expect.stringMatching(/^sha256:[0-9a-f]{64}$/), scenarios: 4 },
+      strictwire: { version: expect.stringMatching(/^\d+\.\d+\.\d+/) },
+    });
     const report = await readFile(md, "utf8");
+    // The report's first lines say where it came from, and that a loopback host is not a model.
+    expect(report.split("\n").slice(0, 4).join("\n")).toMatch(/NOT A MODEL'S RESULT: the endpoint 127\.0\.0\.1:\d+/);
+    expect(report).toContain(`- Endpoint: \`${new URL(server.url).host}\`, API \`chat\``);
+    expect(report).toContain("![Exact-intent accuracy per arm with its 95% interval, and by category](report.svg)");
+    const svg = await readFile(join(dir, "report.svg"), "utf8");
+    expect(svg).toMatch(/^<\?xml version="1\.0" encoding="UTF-8"\?>\n<svg /);
+    expect(svg).toContain('data-arm="tagged" data-category="clear" data-exact="0" data-trials="1"');
     expect(report).toMatch(/\| control \| 4\/4 \|/);
     expect(report).toMatch(/Lost: 1/);
     // The lost scenario, with the raw arguments the model wrote.
@@ -142,9 +172,33 @@ describe("strictwire eval", () => {
     const table = await strictwire([...args, "--out", out, "--resume"], { env: { OPENAI_API_KEY: KEY } });
     expect(table.code).toBe(0);
     expect(server.seen.length).toBe(before);
-    expect(table.stdout).toMatch(/^8\/8 trials\n/);
+    expect(table.stdout).toMatch(/^NOT A MODEL'S RESULT: the endpoint 127\.0\.0\.1:\d+ is a loopback host/);
+    expect(table.stdout).toMatch(/\n8\/8 trials\n/);
+    expect(table.stdout).toMatch(/\nclear +1\/1 100\.0% +0\/1 0\.0% \+0\/-1\n/);
+    expect(table.stdout).toContain("\ntagged: lost 1 (clear); gained 0 (none)\n");
     expect(table.stdout).toMatch(/\ntagged +3\/4 +75\.0% \(/);
     expect(table.stdout + table.stderr).not.toContain(KEY);
+  });
+
+  it("--help shows the defaults the run uses, from one table: the default arms are the arms a run without --arms runs", async () => {
+    const help = await strictwire(["eval", "--help"]);
+    expect(help.code).toBe(0);
+    const text = help.stdout.replace(/\s+/g, " ");
+    for (const o of EVAL_OPTIONS)
+      if (o.default !== undefined) expect(text).toContain(`${o.flag} ${o.description} (default: "${o.default}")`);
+    expect(text).toContain(`--arms <list> comma-separated arms (default: "${DEFAULT_ARMS.join(",")}")`);
+
+    const dir = await tempDir();
+    const suite = await ownSuite(dir);
+    const { server } = await scriptedModel(suite);
+    const out = join(dir, "r.jsonl");
+    const run = await strictwire(["eval", "--endpoint", server.url, "--model", "m", "--suite", suite, "--out", out], {
+      env: { STRICTWIRE_API_KEY: KEY },
+    });
+    expect(run.code).toBe(0);
+    const first = JSON.parse((await readFile(out, "utf8")).split("\n")[0] as string) as { arms: string[]; api: string };
+    expect(first).toMatchObject({ arms: [...DEFAULT_ARMS], api: "chat" });
+    expect(server.seen).toHaveLength(4 * DEFAULT_ARMS.length);
   });
 
   it.each([
@@ -231,7 +285,7 @@ describe("strictwire eval", () => {
     });
     const exited = new Promise((done) => child.on("close", done));
     const lines = async (): Promise<string[]> =>
-      (await readFile(out, "utf8").catch(() => "")).split("\n").filter((l) => l !== "");
+      (await readFile(out, "utf8").catch(() => "")).split("\n").filter((l) => l.startsWith('{"type":"trial"'));
     for (let i = 0; i < 200 && (await lines()).length < 5; i++) await new Promise((r) => setTimeout(r, 25));
     child.kill("SIGKILL");
     await exited;

@@ -1,7 +1,9 @@
 /**
  * One POST with a timeout, retried with exponential backoff on 429 and 5xx
  * (honouring Retry-After). Plain fetch, on purpose: the providers' SDKs retry
- * on their own, which would send requests the budget never saw.
+ * on their own, which would send requests the budget never saw. A redirect is
+ * never followed: fetch would re-send the body and every header but
+ * Authorization to wherever it points (Anthropic's x-api-key included).
  */
 export interface HttpOptions {
   readonly timeoutMs: number;
@@ -21,7 +23,7 @@ export type HttpOutcome =
     }
   | {
       readonly kind: "failed";
-      readonly reason: "timeout" | "network" | "not-json";
+      readonly reason: "timeout" | "network" | "not-json" | "redirect";
       readonly message: string;
       readonly attempts: number;
       readonly latencyMs: number;
@@ -37,6 +39,16 @@ export function retryAfterMs(header: string | null, now = Date.now()): number | 
   const seconds = Number(header);
   const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(header) - now;
   return Number.isFinite(ms) ? Math.min(Math.max(ms, 0), 120_000) : undefined;
+}
+
+/** Where a redirect points, as host[:port] only (a Location may carry credentials or a path worth keeping out of files). */
+function redirectHost(from: string, location: string | null): string | undefined {
+  if (location === null) return undefined;
+  try {
+    return new URL(location, from).host;
+  } catch {
+    return undefined;
+  }
 }
 
 export async function postJson(
@@ -59,7 +71,20 @@ export async function postJson(
         headers: { "content-type": "application/json", ...headers },
         body: JSON.stringify(body),
         signal: controller.signal,
+        redirect: "manual",
       });
+      if (res.status >= 300 && res.status < 400) {
+        await res.body?.cancel().catch(() => undefined);
+        const to = redirectHost(url, res.headers.get("location"));
+        return {
+          kind: "failed",
+          reason: "redirect",
+          message: `HTTP ${res.status} redirect${to !== undefined ? ` to ${to}` : ""}, not followed`,
+          attempts,
+          latencyMs: performance.now() - started,
+          status: res.status,
+        };
+      }
       const text = await res.text();
       const latencyMs = performance.now() - started;
       if ((res.status === 429 || res.status >= 500) && attempts <= o.retries) {

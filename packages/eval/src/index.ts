@@ -9,8 +9,18 @@ export {
   PRESENCE_NOTE,
   type SentTool,
 } from "./arms.js";
+export { renderChart, shade } from "./chart.js";
 export { type HttpOptions, type HttpOutcome, postJson, retryAfterMs } from "./http.js";
 export { loadPeerArms } from "./peers.js";
+export {
+  endpointHost,
+  isLoopback,
+  loopbackWarning,
+  type Provenance,
+  provenanceLine,
+  strictwireCommit,
+  strictwireVersion,
+} from "./provenance.js";
 export {
   buildRequest,
   CLARIFY_TOOL,
@@ -20,9 +30,23 @@ export {
   repairRequest,
   type Settings,
 } from "./providers.js";
-export { type ArmSummary, type Report, renderMarkdown, renderTable, summarise } from "./report.js";
+export { REDACTED, redact, redactDeep } from "./redact.js";
+export {
+  type ArmSummary,
+  type CategorySummary,
+  categoryCell,
+  type PairId,
+  pairLabel,
+  pct,
+  type Report,
+  renderMarkdown,
+  renderTable,
+  summarise,
+  type VsControl,
+} from "./report.js";
 export {
   type AttemptRecord,
+  type Finished,
   type RunError,
   type RunOptions,
   type RunOutcome,
@@ -34,7 +58,7 @@ export {
   trialKey,
   userText,
 } from "./run.js";
-export { applyPatch, type Judgement, judge, redundantWrites } from "./score.js";
+export { applyPatch, type Judgement, judge, redundantWrites, type WriteContext } from "./score.js";
 export { prng, quantile, shuffle, wilson } from "./stats.js";
 export {
   type Action,
@@ -45,5 +69,6 @@ export {
   type Oracle,
   type Scenario,
   type Suite,
+  suiteDigest,
   type Workflow,
 } from "./suite.js";

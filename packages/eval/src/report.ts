@@ -1,6 +1,31 @@
-/** The per-arm summary, and the report as a table, JSON and Markdown. */
+/** The per-arm and per-category summary, and the report as a table, JSON and Markdown. */
+import { loopbackWarning, type Provenance, provenanceLine } from "./provenance.js";
 import type { RunOutcome, TrialRecord } from "./run.js";
 import { quantile, wilson } from "./stats.js";
+
+/** One (scenario, repetition) pair. */
+export interface PairId {
+  readonly scenario: string;
+  readonly repetition: number;
+}
+
+/** Paired against control on the same scenario and repetition: what this arm won and lost. */
+export interface VsControl {
+  readonly pairs: number;
+  readonly wins: number;
+  readonly losses: number;
+  readonly gained: readonly PairId[];
+  readonly lost: readonly PairId[];
+}
+
+export interface CategorySummary {
+  readonly category: string;
+  readonly trials: number;
+  readonly exact: number;
+  readonly accuracy: number;
+  readonly interval95: { readonly low: number; readonly high: number };
+  readonly vsControl?: VsControl;
+}
 
 export interface ArmSummary {
   readonly arm: string;
@@ -15,7 +40,8 @@ export interface ArmSummary {
   readonly interval95: { readonly low: number; readonly high: number };
   readonly finalStateRight: number;
   readonly redundantWriteTrials: number;
-  readonly vsControl?: { readonly pairs: number; readonly wins: number; readonly losses: number };
+  readonly vsControl?: VsControl;
+  readonly byCategory: readonly CategorySummary[];
   readonly latencyMs: { readonly median?: number; readonly p90?: number };
   readonly argumentTokensPerCall?: number;
   readonly tokens: { readonly input: number; readonly output: number };
@@ -25,6 +51,10 @@ export interface ArmSummary {
 }
 
 export interface Report {
+  readonly provenance: Provenance;
+  /** Every model name the responses gave. */
+  readonly answeredModels: readonly string[];
+  readonly categories: readonly string[];
   readonly planned: number;
   readonly finished: number;
   readonly stopped?: string;
@@ -40,6 +70,11 @@ export function summarise(
   price?: { readonly input: number; readonly output: number },
 ): Report {
   const control = new Map(outcome.records.filter((r) => r.arm === "control").map((r) => [pairKey(r), r]));
+  // The suite's order, then any category only earlier results name (a resumed file).
+  const categories = [...new Set([...outcome.categories, ...outcome.records.map((r) => r.category)])];
+  const answeredModels = [
+    ...new Set(outcome.records.flatMap((r) => [r.first?.answeredModel, r.repair?.answeredModel].filter(isString))),
+  ].sort();
   const arms = armOrder.map((arm): ArmSummary => {
     const all = outcome.records.filter((r) => r.arm === arm);
     const ran = all.filter((r) => r.first !== undefined);
@@ -57,20 +92,22 @@ export function summarise(
       { input: 0, output: 0 },
     );
     const cost = price === undefined ? undefined : (usage.input * price.input + usage.output * price.output) / 1e6;
-    let vsControl: ArmSummary["vsControl"];
-    if (arm !== "control" && control.size > 0) {
-      let pairs = 0;
-      let wins = 0;
-      let losses = 0;
-      for (const r of all) {
-        const c = control.get(pairKey(r));
-        if (c === undefined) continue;
-        pairs += 1;
-        if (correct(r) && !correct(c)) wins += 1;
-        if (!correct(r) && correct(c)) losses += 1;
-      }
-      vsControl = { pairs, wins, losses };
-    }
+    const paired = (trials: readonly TrialRecord[]): VsControl | undefined =>
+      arm !== "control" && control.size > 0 ? pairedWithControl(trials, control) : undefined;
+    const vsControl = paired(all);
+    const byCategory = categories.map((category): CategorySummary => {
+      const inCategory = all.filter((r) => r.category === category);
+      const k = inCategory.filter(correct).length;
+      const vs = paired(inCategory);
+      return {
+        category,
+        trials: inCategory.length,
+        exact: k,
+        accuracy: inCategory.length === 0 ? 0 : k / inCategory.length,
+        interval95: wilson(k, inCategory.length),
+        ...(vs !== undefined ? { vsControl: vs } : {}),
+      };
+    });
     const latencies = attempts.filter((a) => a.accepted).map((a) => a.latencyMs);
     const median = quantile(latencies, 0.5);
     const p90 = quantile(latencies, 0.9);
@@ -88,6 +125,7 @@ export function summarise(
       finalStateRight: attempts.filter((a) => a.judgement.finalStateRight).length,
       redundantWriteTrials: attempts.filter((a) => a.judgement.redundantWrites.length > 0).length,
       ...(vsControl !== undefined ? { vsControl } : {}),
+      byCategory,
       latencyMs: { ...(median !== undefined ? { median } : {}), ...(p90 !== undefined ? { p90 } : {}) },
       ...(withTokens.length > 0
         ? { argumentTokensPerCall: withTokens.reduce((s, a) => s + (a.argumentTokens ?? 0), 0) / withTokens.length }
@@ -100,6 +138,9 @@ export function summarise(
     };
   });
   return {
+    provenance: outcome.provenance,
+    answeredModels,
+    categories,
     planned: outcome.planned,
     finished: outcome.records.length,
     ...(outcome.stopped !== undefined ? { stopped: outcome.stopped } : {}),
@@ -107,7 +148,25 @@ export function summarise(
   };
 }
 
-const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;
+const isString = (x: unknown): x is string => typeof x === "string";
+
+function pairedWithControl(trials: readonly TrialRecord[], control: ReadonlyMap<string, TrialRecord>): VsControl {
+  let pairs = 0;
+  const gained: PairId[] = [];
+  const lost: PairId[] = [];
+  for (const r of trials) {
+    const c = control.get(pairKey(r));
+    if (c === undefined) continue;
+    pairs += 1;
+    if (correct(r) && !correct(c)) gained.push({ scenario: r.scenario, repetition: r.repetition });
+    if (!correct(r) && correct(c)) lost.push({ scenario: r.scenario, repetition: r.repetition });
+  }
+  const order = (a: PairId, b: PairId): number =>
+    a.scenario < b.scenario ? -1 : a.scenario > b.scenario ? 1 : a.repetition - b.repetition;
+  return { pairs, wins: gained.length, losses: lost.length, gained: gained.sort(order), lost: lost.sort(order) };
+}
+
+export const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;
 const ms = (x: number | undefined): string => (x === undefined ? "-" : `${Math.round(x)}`);
 const money = (x: number | undefined): string => (x === undefined ? "-" : `$${x.toFixed(6)}`);
 
@@ -149,36 +208,107 @@ function rows(report: Report): string[][] {
   ]);
 }
 
-export function renderTable(report: Report): string {
-  const table = [HEADER, ...rows(report)];
-  const widths = HEADER.map((_, i) => Math.max(...table.map((r) => (r[i] ?? "").length)));
-  const lines = table.map((r) =>
+/** "null-04", or "null-04#2" (the second repetition) when the run repeats. */
+export const pairLabel = (report: Report, p: PairId): string =>
+  report.provenance.repeat > 1 ? `${p.scenario}#${p.repetition + 1}` : p.scenario;
+
+/** What a category cell says: exact/trials, accuracy, and against control +gained/-lost. */
+export function categoryCell(c: CategorySummary): string {
+  const vs = c.vsControl !== undefined ? ` +${c.vsControl.wins}/-${c.vsControl.losses}` : "";
+  return c.trials === 0 ? "-" : `${c.exact}/${c.trials} ${pct(c.accuracy)}${vs}`;
+}
+
+const CATEGORY_HEADER = (report: Report): string[] => ["category", ...report.arms.map((a) => a.arm)];
+
+function categoryRows(report: Report): string[][] {
+  return report.categories.map((category) => [
+    category,
+    ...report.arms.map((a) => {
+      const c = a.byCategory.find((x) => x.category === category);
+      return c === undefined ? "-" : categoryCell(c);
+    }),
+  ]);
+}
+
+/** The first lines of every report: whether this is a model's result at all, and where it came from. */
+function provenanceLines(report: Report): string[] {
+  const warning = loopbackWarning(report.provenance);
+  return [...(warning !== undefined ? [warning] : []), provenanceLine(report.provenance, report.answeredModels)];
+}
+
+function aligned(table: readonly (readonly string[])[]): string[] {
+  const widths = (table[0] ?? []).map((_, i) => Math.max(...table.map((r) => (r[i] ?? "").length)));
+  return table.map((r) =>
     r
       .map((c, i) => c.padEnd(widths[i] ?? 0))
       .join("  ")
       .trimEnd(),
   );
-  const head = `${report.finished}/${report.planned} trials${report.stopped ? ` — stopped early: ${report.stopped}` : ""}`;
-  return `${head}\n${lines.join("\n")}\n`;
 }
 
-/** The Markdown report: the table, then every scenario an arm lost or gained against control, with the raw arguments. */
-export function renderMarkdown(report: Report, records: readonly TrialRecord[], title: string): string {
-  const esc = (s: string): string => s.replace(/\|/g, "\\|").replace(/\n/g, " ");
+export function renderTable(report: Report): string {
+  const head = `${report.finished}/${report.planned} trials${report.stopped ? ` — stopped early: ${report.stopped}` : ""}`;
+  const out = [...provenanceLines(report), head, ...aligned([HEADER, ...rows(report)])];
+  out.push("", "By category: exact/trials, accuracy, and +gained/-lost against control", "");
+  out.push(...aligned([CATEGORY_HEADER(report), ...categoryRows(report)]));
+  const moved = report.arms.filter((a) => a.vsControl !== undefined && a.vsControl.wins + a.vsControl.losses > 0);
+  if (moved.length > 0) {
+    out.push("", "Against control, scenario by scenario:", "");
+    for (const a of moved) {
+      const vs = a.vsControl as VsControl;
+      const list = (ids: readonly PairId[]): string => ids.map((p) => pairLabel(report, p)).join(" ") || "none";
+      out.push(`${a.arm}: lost ${vs.losses} (${list(vs.lost)}); gained ${vs.wins} (${list(vs.gained)})`);
+    }
+  }
+  return `${out.join("\n")}\n`;
+}
+
+/**
+ * The Markdown report: where it came from, the chart (an SVG file beside it,
+ * when given), the per-arm table, the category × arm grid, then every
+ * scenario an arm lost or gained against control, with the raw arguments.
+ */
+export function renderMarkdown(report: Report, records: readonly TrialRecord[], title: string, chart?: string): string {
+  const esc = (s: string): string => s.replace(/\|/g, "\\|").replace(/[\r\n]/g, " ");
+  // A code span no backtick in the text can close (server-given text is untrusted).
+  const code = (s: string): string => (s.includes("`") ? `\`\` ${s.replace(/`{2,}/g, "`")} \`\`` : `\`${s}\``);
+  const p = report.provenance;
+  const warning = loopbackWarning(p);
+  const answered = report.answeredModels.length > 0 ? report.answeredModels.join(", ") : "(no model name given)";
   const out = [
     `# ${title}`,
+    "",
+    ...(warning !== undefined ? [`> **${esc(warning)}**`, ""] : []),
+    `- Endpoint: \`${p.endpointHost}\`, API \`${p.api}\``,
+    `- Model: ${code(esc(p.model))} as sent; answered as ${code(esc(answered))}`,
+    `- Date: ${p.date}`,
+    `- strictwire ${p.strictwire.version}${p.strictwire.commit !== undefined ? `, commit \`${p.strictwire.commit}\`` : " (commit unknown)"}`,
+    `- Suite: \`${p.suite.digest}\` (${p.suite.scenarios} scenarios); seed ${p.seed}, repeat ${p.repeat}`,
+    `- Arms: ${p.arms.map((a) => code(esc(a))).join(", ")}`,
     "",
     `${report.finished} of ${report.planned} planned trials.${report.stopped ? ` Stopped early: ${report.stopped}.` : ""}`,
     "",
   ];
+  if (chart !== undefined)
+    out.push(`![Exact-intent accuracy per arm with its 95% interval, and by category](${encodeURI(chart)})`, "");
   out.push(`| ${HEADER.join(" | ")} |`, `| ${HEADER.map(() => "---").join(" | ")} |`);
   for (const r of rows(report)) out.push(`| ${r.map(esc).join(" | ")} |`);
+  out.push(
+    "",
+    "## By category",
+    "",
+    "Exact/trials, accuracy, and +gained/-lost against control on the same scenarios.",
+    "",
+  );
+  const grid = CATEGORY_HEADER(report);
+  out.push(`| ${grid.map(esc).join(" | ")} |`, `| ${grid.map(() => "---").join(" | ")} |`);
+  for (const r of categoryRows(report)) out.push(`| ${r.map(esc).join(" | ")} |`);
   const control = new Map(records.filter((r) => r.arm === "control").map((r) => [pairKey(r), r]));
   const raw = (r: TrialRecord): string => {
     const a = r.first;
     if (a === undefined) return `unsupported: ${r.unsupported ?? ""}`;
     if (!a.accepted) return `not accepted: ${a.error ?? ""}`;
-    return `${a.toolName ?? "(no call)"} \`${esc(a.argumentsText ?? "")}\`${a.decodeError ? ` → ${a.decodeError.code}` : ""}`;
+    return `${a.toolName ?? "(no call)"} ${code(esc(a.argumentsText ?? ""))}${a.decodeError ? ` → ${a.decodeError.code}` : ""}`;
   };
   for (const a of report.arms) {
     if (a.arm === "control") continue;
@@ -187,17 +317,25 @@ export function renderMarkdown(report: Report, records: readonly TrialRecord[], 
     for (const r of records.filter((x) => x.arm === a.arm)) {
       const c = control.get(pairKey(r));
       if (c === undefined || correct(r) === correct(c)) continue;
-      const line = `| ${r.scenario} | ${r.repetition} | ${esc(raw(r))} | ${esc(raw(c))} |`;
+      const line = `| ${r.scenario} | ${r.category} | ${r.repetition} | ${esc(raw(r))} | ${esc(raw(c))} |`;
       (correct(c) ? lost : gained).push(line);
     }
     out.push("", `## ${a.arm} against control`, "");
-    for (const [name, list] of [
-      ["Lost", lost],
-      ["Gained", gained],
+    for (const [name, list, ids] of [
+      ["Lost", lost, a.vsControl?.lost ?? []],
+      ["Gained", gained, a.vsControl?.gained ?? []],
     ] as const) {
-      out.push(`${name}: ${list.length}`, "");
+      out.push(
+        `${name}: ${list.length}${ids.length > 0 ? ` (${ids.map((x) => pairLabel(report, x)).join(", ")})` : ""}`,
+        "",
+      );
       if (list.length > 0)
-        out.push(`| scenario | rep | ${a.arm} | control |`, "| --- | --- | --- | --- |", ...list.sort(), "");
+        out.push(
+          `| scenario | category | rep | ${esc(a.arm)} | control |`,
+          "| --- | --- | --- | --- | --- |",
+          ...list.sort(),
+          "",
+        );
     }
   }
   return `${out.join("\n")}\n`;

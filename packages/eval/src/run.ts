@@ -6,6 +6,7 @@ import { appendFile, readFile } from "node:fs/promises";
 import type { Result } from "@strictwire/codec";
 import type { Api, Arm, ArmTool } from "./arms.js";
 import { postJson } from "./http.js";
+import { endpointHost, isLoopback, type Provenance, strictwireCommit, strictwireVersion } from "./provenance.js";
 import {
   authHeaders,
   buildRequest,
@@ -15,9 +16,10 @@ import {
   requestUrl,
   type Settings,
 } from "./providers.js";
+import { redact, redactDeep } from "./redact.js";
 import { type Judgement, judge, type Observed } from "./score.js";
 import { prng, shuffle } from "./stats.js";
-import type { Json, Oracle, Scenario, Suite, Workflow } from "./suite.js";
+import { type Json, type Oracle, type Scenario, type Suite, suiteDigest, type Workflow } from "./suite.js";
 
 export interface RunOptions {
   readonly suite: Suite;
@@ -56,6 +58,8 @@ export interface AttemptRecord {
   readonly value?: Json;
   readonly judgement: Judgement;
   readonly usage?: { input: number; output: number };
+  /** The model name the response gave, when it gave one. */
+  readonly answeredModel?: string;
   readonly latencyMs: number;
   readonly httpAttempts: number;
 }
@@ -76,6 +80,9 @@ export interface TrialRecord {
 }
 
 export interface RunOutcome {
+  readonly provenance: Provenance;
+  /** The suite's categories in the order its scenarios name them. */
+  readonly categories: readonly string[];
   readonly records: readonly TrialRecord[];
   readonly planned: number;
   readonly resumed: number;
@@ -83,7 +90,7 @@ export interface RunOutcome {
 }
 
 export interface RunError {
-  readonly code: "usage" | "unreachable" | "unauthorized" | "results-file";
+  readonly code: "usage" | "unreachable" | "unauthorized" | "redirected" | "results-file";
   readonly path: string;
   readonly message: string;
   readonly feedback: string;
@@ -130,27 +137,35 @@ export function userText(workflow: Workflow, scenario: Scenario): string {
   return `Stored ${workflow.resource}:\n${JSON.stringify(scenario.state)}\n\nRequest: ${scenario.instruction}`;
 }
 
+export interface Finished {
+  readonly trials: TrialRecord[];
+  /** The provenance line of every run that wrote to the file. */
+  readonly runs: Provenance[];
+}
+
 /** Finished trials from an earlier run of the same model and API; a torn last line (a kill mid-write) is ignored. */
-export async function readFinished(file: string): Promise<Result<TrialRecord[], RunError>> {
+export async function readFinished(file: string): Promise<Result<Finished, RunError>> {
   let text: string;
   try {
     text = await readFile(file, "utf8");
   } catch (error) {
-    if ((error as { code?: string }).code === "ENOENT") return { ok: true, value: [] };
+    if ((error as { code?: string }).code === "ENOENT") return { ok: true, value: { trials: [], runs: [] } };
     const m = `cannot read ${file}`;
     return { ok: false, error: { code: "results-file", path: file, message: m, feedback: m } };
   }
-  const records: TrialRecord[] = [];
+  const trials: TrialRecord[] = [];
+  const runs: Provenance[] = [];
   for (const line of text.split("\n")) {
     if (line.trim() === "") continue;
     try {
-      const r = JSON.parse(line) as TrialRecord;
-      if (r.type === "trial" && typeof r.key === "string") records.push(r);
+      const r = JSON.parse(line) as TrialRecord | Provenance;
+      if (r.type === "trial" && typeof r.key === "string") trials.push(r);
+      if (r.type === "run" && typeof r.suite?.digest === "string") runs.push(r);
     } catch {
       // an interrupted write: that trial simply runs again
     }
   }
-  return { ok: true, value: records };
+  return { ok: true, value: { trials, runs } };
 }
 
 const runError = (code: RunError["code"], message: string): { ok: false; error: RunError } => ({
@@ -159,15 +174,40 @@ const runError = (code: RunError["code"], message: string): { ok: false; error: 
 });
 
 export async function runEval(o: RunOptions): Promise<Result<RunOutcome, RunError>> {
-  const previous = o.resume ? await readFinished(o.resultsFile) : { ok: true as const, value: [] };
-  if (!previous.ok) return previous;
-  const other = previous.value.find((r) => r.model !== o.settings.model || r.api !== o.api);
+  const earlier = o.resume ? await readFinished(o.resultsFile) : { ok: true as const, value: { trials: [], runs: [] } };
+  if (!earlier.ok) return earlier;
+  const previous = earlier.value.trials;
+  const host = endpointHost(o.endpoint);
+  const provenance: Provenance = redactDeep<Provenance>(
+    {
+      type: "run",
+      date: new Date().toISOString(),
+      strictwire: { version: strictwireVersion(), ...optional("commit", strictwireCommit()) },
+      endpointHost: host,
+      loopback: isLoopback(host),
+      api: o.api,
+      model: o.settings.model,
+      suite: { digest: suiteDigest(o.suite, o.oracle), scenarios: o.suite.scenarios.length },
+      seed: o.seed,
+      repeat: o.repeat,
+      arms: o.arms.map((a) => a.name),
+    },
+    o.key,
+  );
+  const otherSuite = earlier.value.runs.find((r) => r.suite.digest !== provenance.suite.digest);
+  if (otherSuite !== undefined)
+    return runError(
+      "results-file",
+      `${o.resultsFile} holds trials of another suite (${otherSuite.suite.digest}); resume with the same suite, or use another --out`,
+    );
+  const other = previous.find((r) => r.model !== o.settings.model || r.api !== o.api);
   if (other !== undefined)
     return runError(
       "results-file",
       `${o.resultsFile} holds trials of ${other.api}/${other.model}; resume with the same --api and --model, or use another --out`,
     );
-  const done = new Map(previous.value.map((r) => [r.key, r]));
+  const categories = [...new Set(o.suite.scenarios.map((s) => s.category))];
+  const done = new Map(previous.map((r) => [r.key, r]));
   const plan = schedule(o.arms, o.suite.scenarios, o.repeat, o.seed);
   const todo = plan.filter((p) => !done.has(p.key));
   const records: TrialRecord[] = plan.flatMap((p) => {
@@ -190,7 +230,7 @@ export async function runEval(o: RunOptions): Promise<Result<RunOutcome, RunErro
   let requests = 0;
   let spent = 0;
   let reserved = 0;
-  let anyAnswer = previous.value.length > 0;
+  let anyAnswer = previous.length > 0;
   let stopped: string | undefined;
   let fatal: RunError | undefined;
   let writes = Promise.resolve();
@@ -240,16 +280,23 @@ export async function runEval(o: RunOptions): Promise<Result<RunOutcome, RunErro
       ...(status !== undefined ? { status } : {}),
       error,
       calls: 0,
-      judgement: judge(scenario, workflow.tool.name, expected, { calls: 0 }),
+      judgement: judge(scenario, workflow.tool, expected, { calls: 0 }),
       latencyMs: http.kind === "response" || http.kind === "failed" ? http.latencyMs : 0,
       httpAttempts: http.attempts,
     });
     if (http.kind === "failed") {
-      if (http.reason === "network" && !anyAnswer)
+      if (http.reason === "redirect")
+        fatal = {
+          code: "redirected",
+          path: "",
+          message: `the endpoint answered with a redirect (${redact(http.message, o.key)}); the key is never sent on to another location: give the final base URL as --endpoint`,
+          feedback: "",
+        };
+      else if (http.reason === "network" && !anyAnswer)
         fatal = {
           code: "unreachable",
           path: "",
-          message: `cannot reach ${o.endpoint} (${http.message})`,
+          message: `cannot reach ${withoutCredentials(o.endpoint)} (${redact(http.message, o.key)})`,
           feedback: "",
         };
       return { record: notAccepted(`${http.reason}: ${http.message}`, http.status), reply: undefined, call: undefined };
@@ -265,8 +312,8 @@ export async function runEval(o: RunOptions): Promise<Result<RunOutcome, RunErro
     }
     const reply: Reply | undefined = http.status === 200 ? readReply(o.api, http.body) : undefined;
     if (reply === undefined) {
-      // A provider may quote the request back; the key must never reach the results file.
-      const message = errorText(http.body).split(o.key).join("[key]");
+      // A provider may quote the request back: redacted first, then cut, so no part of the key survives the cut.
+      const message = errorText(http.body, o.key);
       return {
         record: notAccepted(`HTTP ${http.status}${message ? `: ${message}` : ""}`, http.status),
         reply: undefined,
@@ -302,8 +349,9 @@ export async function runEval(o: RunOptions): Promise<Result<RunOutcome, RunErro
         : {}),
       ...(decodeError !== undefined ? { decodeError } : {}),
       ...(value !== undefined ? { value } : {}),
-      judgement: judge(scenario, workflow.tool.name, expected, observed),
+      judgement: judge(scenario, workflow.tool, expected, observed),
       ...(reply.usage !== undefined ? { usage: reply.usage } : {}),
+      ...optional("answeredModel", answeredModel(http.body)),
       latencyMs: Math.round(http.latencyMs),
       httpAttempts: http.attempts,
     };
@@ -325,18 +373,23 @@ export async function runEval(o: RunOptions): Promise<Result<RunOutcome, RunErro
     };
     const armTool = toolOf(p.arm, workflow);
     if (!armTool.ok) return { ...base, unsupported: armTool.error.message };
-    const body = buildRequest(
-      o.api,
-      o.settings,
-      systemText(workflow),
-      userText(workflow, p.scenario),
-      armTool.value.tool,
-    );
-    const first = await attempt(p.scenario, workflow, armTool.value, body);
+    const record = await attempts(p, workflow, armTool.value, base);
+    // Whatever a server echoes (arguments, error text, model names) may hold the key: none of it is kept unredacted.
+    return record === undefined ? undefined : redactDeep(record, o.key);
+  };
+
+  const attempts = async (
+    p: Planned,
+    workflow: Workflow,
+    armTool: ArmTool,
+    base: Omit<TrialRecord, "first" | "repair" | "unsupported">,
+  ): Promise<TrialRecord | undefined> => {
+    const body = buildRequest(o.api, o.settings, systemText(workflow), userText(workflow, p.scenario), armTool.tool);
+    const first = await attempt(p.scenario, workflow, armTool, body);
     if (first === undefined) return undefined;
     if (o.repair === 1 && first.call !== undefined && first.call.call !== undefined) {
       const again = repairRequest(o.api, body, first.reply, first.call.call, first.call.feedback);
-      const second = await attempt(p.scenario, workflow, armTool.value, again);
+      const second = await attempt(p.scenario, workflow, armTool, again);
       if (second === undefined) return undefined; // the budget stopped the repair: the whole trial runs again on resume
       return { ...base, first: first.record, repair: second.record };
     }
@@ -360,6 +413,8 @@ export async function runEval(o: RunOptions): Promise<Result<RunOutcome, RunErro
     }
   };
   try {
+    writes = appendFile(o.resultsFile, `${JSON.stringify(provenance)}\n`);
+    await writes;
     await Promise.all(Array.from({ length: Math.max(1, o.concurrency) }, worker));
   } catch (error) {
     return runError("results-file", `cannot append to ${o.resultsFile} (${(error as Error).message})`);
@@ -367,13 +422,41 @@ export async function runEval(o: RunOptions): Promise<Result<RunOutcome, RunErro
   if (fatal !== undefined) return { ok: false, error: fatal };
   return {
     ok: true,
-    value: { records, planned: total, resumed: previous.value.length, ...(stopped !== undefined ? { stopped } : {}) },
+    value: {
+      provenance,
+      categories,
+      records,
+      planned: total,
+      resumed: previous.length,
+      ...(stopped !== undefined ? { stopped } : {}),
+    },
   };
 }
 
-function errorText(body: unknown): string {
+function errorText(body: unknown, key: string): string {
   if (typeof body !== "object" || body === null) return "";
   const e = (body as { error?: unknown }).error;
   const m = typeof e === "object" && e !== null ? (e as { message?: unknown }).message : e;
-  return typeof m === "string" ? m.slice(0, 300) : "";
+  return typeof m === "string" ? redact(m, key).slice(0, 300) : "";
 }
+
+/** The `model` every one of the three APIs puts in its response body. */
+function answeredModel(body: unknown): string | undefined {
+  const m = typeof body === "object" && body !== null ? (body as { model?: unknown }).model : undefined;
+  return typeof m === "string" && m !== "" ? m.slice(0, 200) : undefined;
+}
+
+/** The endpoint as a message may show it: no user name or password. */
+function withoutCredentials(endpoint: string): string {
+  try {
+    const u = new URL(endpoint);
+    u.username = "";
+    u.password = "";
+    return u.href.replace(/\/$/, endpoint.endsWith("/") ? "/" : "");
+  } catch {
+    return "(the endpoint)";
+  }
+}
+
+const optional = <K extends string, V>(k: K, v: V | undefined): { [P in K]?: V } =>
+  (v === undefined ? {} : { [k]: v }) as { [P in K]?: V };

@@ -5,7 +5,7 @@
  */
 import { isDeepStrictEqual } from "node:util";
 import { parseJson } from "@strictwire/codec";
-import type { Action, Expected, Json, JsonObject, Scenario } from "./suite.js";
+import type { Action, Expected, Json, JsonObject, Scenario, Tool } from "./suite.js";
 
 const isObject = (v: unknown): v is JsonObject => typeof v === "object" && v !== null && !Array.isArray(v);
 
@@ -19,17 +19,92 @@ export function applyPatch(state: Json, patch: Json): Json {
   return out;
 }
 
-/** JSON Pointers of the members a patch writes with the value already stored (null on a member not stored counts). */
-export function redundantWrites(state: Json, patch: Json, at = ""): string[] {
+/**
+ * What a write is judged against: the tool's contract (a member it requires
+ * is never redundant: `resource_id` names the resource, it does not restate
+ * it) and the patch the request needed (a member the oracle's answer writes
+ * was asked for, whatever the stored value).
+ */
+export interface WriteContext {
+  readonly schema?: Json;
+  readonly needed?: Json;
+  /** The document the schema's local `$ref`s point into (default: the schema itself). */
+  readonly root?: Json;
+}
+
+/**
+ * JSON Pointers of the members a patch writes that the request did not need:
+ * the value already stored (or a clear of a member not stored), on a member
+ * the contract does not require and the oracle's answer does not write.
+ */
+export function redundantWrites(state: Json, patch: Json, context: WriteContext = {}, at = ""): string[] {
   if (!isObject(patch)) return [];
   const stored = isObject(state) ? state : {};
+  const needed = isObject(context.needed) ? context.needed : {};
+  const root = context.root ?? context.schema;
+  const required = requiredMembers(root, context.schema);
   return Object.entries(patch).flatMap(([k, v]) => {
     const path = `${at}/${k.replace(/~/g, "~0").replace(/\//g, "~1")}`;
     const before = Object.hasOwn(stored, k) ? stored[k] : undefined;
-    if (isObject(v)) return isObject(before) ? redundantWrites(before, v, path) : [];
+    if (isObject(v)) {
+      const inner = {
+        schema: memberSchema(root, context.schema, k),
+        needed: Object.hasOwn(needed, k) ? (needed[k] as Json) : null,
+        ...(root !== undefined ? { root } : {}),
+      };
+      return isObject(before) ? redundantWrites(before, v, inner, path) : [];
+    }
+    if (required.has(k) || Object.hasOwn(needed, k)) return [];
     if (v === null) return before === undefined ? [path] : [];
     return isDeepStrictEqual(before, v) ? [path] : [];
   });
+}
+
+/** The schemas an object's member is described by: properties, the map's value schema, and each branch's. */
+function memberSchema(root: Json | undefined, schema: Json | undefined, key: string): Json {
+  const branches = alternatives(root, schema);
+  const found: Json[] = [];
+  for (const b of branches) {
+    if (isObject(b.properties) && Object.hasOwn(b.properties, key)) found.push(b.properties[key] as Json);
+    else if (isObject(b.additionalProperties)) found.push(b.additionalProperties);
+  }
+  return { anyOf: found };
+}
+
+/** Members any branch of the schema requires (a union's tag is required in every branch that has it). */
+function requiredMembers(root: Json | undefined, schema: Json | undefined): Set<string> {
+  const out = new Set<string>();
+  for (const b of alternatives(root, schema))
+    if (Array.isArray(b.required)) for (const r of b.required) if (typeof r === "string") out.add(r);
+  return out;
+}
+
+/** The schema, what its local $ref names, and its anyOf/oneOf/allOf branches, flattened (bounded: suites are untrusted). */
+function alternatives(root: Json | undefined, schema: Json | undefined, depth = 0): JsonObject[] {
+  if (!isObject(schema) || depth > 16) return [];
+  const out: JsonObject[] = [schema];
+  if (typeof schema.$ref === "string") out.push(...alternatives(root, pointer(root, schema.$ref), depth + 1));
+  for (const k of ["anyOf", "oneOf", "allOf"] as const) {
+    const list = schema[k];
+    if (Array.isArray(list)) for (const b of list) out.push(...alternatives(root, b, depth + 1));
+  }
+  return out;
+}
+
+/** A local reference ("#/$defs/x"); anything else names nothing here. */
+function pointer(root: Json | undefined, ref: string): Json | undefined {
+  if (!ref.startsWith("#")) return undefined;
+  let node: Json | undefined = root;
+  for (const raw of ref.slice(1).split("/").slice(1)) {
+    let step: string;
+    try {
+      step = decodeURIComponent(raw).replace(/~1/g, "/").replace(/~0/g, "~");
+    } catch {
+      return undefined; // a malformed escape names nothing
+    }
+    node = isObject(node) && Object.hasOwn(node, step) ? node[step] : undefined;
+  }
+  return node;
 }
 
 /** What the model did in one attempt, before judgement. */
@@ -60,13 +135,13 @@ function hasReason(text: string | undefined, member: string): boolean {
   return typeof v === "string" && v.trim() !== "";
 }
 
-export function judge(scenario: Scenario, toolName: string, expected: Expected, seen: Observed): Judgement {
+export function judge(scenario: Scenario, tool: Tool, expected: Expected, seen: Observed): Judgement {
   const action: Judgement["action"] =
     seen.calls === 0
       ? "none"
       : seen.calls > 1
         ? "several"
-        : seen.toolName === toolName
+        : seen.toolName === tool.name
           ? "update"
           : seen.toolName === "ask_clarification"
             ? "clarify"
@@ -87,7 +162,10 @@ export function judge(scenario: Scenario, toolName: string, expected: Expected, 
       actionRight,
       argsExact,
       finalStateRight,
-      redundantWrites: redundantWrites(scenario.state, d.value),
+      redundantWrites: redundantWrites(scenario.state, d.value, {
+        schema: tool.parameters,
+        ...(expected.action === "update" ? { needed: want } : {}),
+      }),
       correct: argsExact,
     };
   }

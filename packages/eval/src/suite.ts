@@ -4,8 +4,10 @@
  * oracle). The two are read into separate types, and nothing that builds a
  * request ever receives an `Expected`, so the oracle cannot leak into a body.
  */
-import { readFile } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { createHash } from "node:crypto";
+import { constants } from "node:fs";
+import { type FileHandle, open, realpath } from "node:fs/promises";
+import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Result } from "@strictwire/codec";
 
@@ -79,20 +81,59 @@ function need(condition: boolean, path: string, message: string): asserts condit
   if (!condition) throw new SuiteFault(path, message);
 }
 
+/**
+ * A suite file, read only if it is a regular file and only up to the cap: it
+ * is opened without blocking (a FIFO would otherwise wait for a writer
+ * forever), checked, and counted as it is read (a size from stat can lie).
+ */
 async function readJsonFile(file: string): Promise<unknown> {
+  let handle: FileHandle | undefined;
   let text: string;
   try {
-    text = await readFile(file, "utf8");
+    handle = await open(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+    need((await handle.stat()).isFile(), file, "not a regular file (a FIFO, device or directory is refused)");
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const { bytesRead, buffer } = await handle.read(Buffer.alloc(65_536), 0, 65_536, null);
+      if (bytesRead === 0) break;
+      total += bytesRead;
+      need(total <= MAX_FILE, file, `larger than ${MAX_FILE} bytes`);
+      chunks.push(buffer.subarray(0, bytesRead));
+    }
+    text = Buffer.concat(chunks).toString("utf8");
   } catch (error) {
+    if (error instanceof SuiteFault) throw error;
     const code = (error as { code?: string }).code ?? "unreadable";
     throw new SuiteFault(file, `cannot read it (${code === "ENOENT" ? "no such file" : code})`);
+  } finally {
+    await handle?.close().catch(() => undefined);
   }
-  need(text.length <= MAX_FILE, file, `larger than ${MAX_FILE} bytes`);
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
     throw new SuiteFault(file, `not JSON (${(error as Error).message})`);
   }
+}
+
+const within = (dir: string, path: string): boolean => {
+  const r = relative(dir, path);
+  return r !== "" && !isAbsolute(r) && r.split(sep)[0] !== "..";
+};
+
+/** A tool file named by the suite, refused unless it is inside the suite folder, symbolic links followed. */
+async function insideSuite(root: string, name: string, at: string): Promise<string> {
+  const file = resolve(root, name);
+  need(!isAbsolute(name) && within(root, file), at, `${JSON.stringify(name)} is outside the suite folder`);
+  let real: string;
+  try {
+    real = await realpath(file);
+  } catch {
+    return file; // reading it says why it cannot be read
+  }
+  const realRoot = await realpath(root).catch(() => root);
+  need(within(realRoot, real), at, `${JSON.stringify(name)} leads outside the suite folder`);
+  return file;
 }
 
 function fail(fault: SuiteFault): { ok: false; error: SuiteError } {
@@ -116,7 +157,7 @@ export async function loadSuite(dir: string): Promise<Result<Suite, SuiteError>>
       need(typeof w.tool === "string", `${at}/tool`, "must name a tool file relative to the suite");
       need(typeof w.policy === "string", `${at}/policy`, "must be the policy text");
       need(w.state === undefined || isObject(w.state), `${at}/state`, "must be an object");
-      const toolFile = join(root, w.tool);
+      const toolFile = await insideSuite(root, w.tool, `${at}/tool`);
       const tool = await readJsonFile(toolFile);
       need(isObject(tool), toolFile, "must be {name, description?, parameters}");
       need(
@@ -205,4 +246,25 @@ export async function loadOracle(dir: string, suite: Suite): Promise<Result<Orac
     if (error instanceof SuiteFault) return fail(error);
     throw error;
   }
+}
+
+/** JSON with object keys sorted, so the digest is of the content, not its layout. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  if (typeof value === "object" && value !== null)
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
+      .join(",")}}`;
+  return JSON.stringify(value);
+}
+
+/** sha256 of everything a run depends on: the workflows (tools, policies, states), the scenarios and the oracle. */
+export function suiteDigest(suite: Suite, oracle: Oracle): string {
+  const doc = {
+    workflows: [...suite.workflows.values()],
+    scenarios: suite.scenarios,
+    expected: Object.fromEntries(oracle.expected),
+  };
+  return `sha256:${createHash("sha256").update(canonical(doc)).digest("hex")}`;
 }

@@ -22,7 +22,13 @@ export interface Call {
 }
 
 export type Answer =
-  | { readonly kind: "calls"; readonly calls: readonly Call[]; readonly delayMs?: number }
+  | {
+      readonly kind: "calls";
+      readonly calls: readonly Call[];
+      readonly delayMs?: number;
+      /** The model name the response gives (every API's body has one). */
+      readonly model?: string;
+    }
   | {
       readonly kind: "status";
       readonly status: number;
@@ -106,7 +112,12 @@ export async function startLoopback(script: Script): Promise<Loopback> {
       }
       const status = answer.kind === "status" ? answer.status : 200;
       const body =
-        answer.kind === "status" ? (answer.body ?? { error: { message: "scripted" } }) : replyBody(api, answer.calls);
+        answer.kind === "status"
+          ? (answer.body ?? { error: { message: "scripted" } })
+          : {
+              ...(replyBody(api, answer.calls) as object),
+              ...(answer.model !== undefined ? { model: answer.model } : {}),
+            };
       res.writeHead(status, {
         "content-type": "application/json",
         ...(answer.kind === "status" ? answer.headers : {}),
@@ -150,18 +161,27 @@ export function userMessage(seen: Seen): string {
   return typeof first?.content === "string" ? first.content : "";
 }
 
+/** Prepared parameters → arm, per (API, tool): each arm compiles a tool once, not once per request. */
+const armsByParameters = new Map<string, Map<string, string>>();
+
 /** Which arm sent this request: the first arm whose prepared parameters match what was offered. */
 export function armOf(seen: Seen, workflows: Iterable<Workflow>): string {
   const offered = offeredTools(seen)[0];
   const tool = [...workflows].map((w) => w.tool).find((t) => t.name === offered?.name);
   if (tool === undefined) return "unknown";
-  const wanted = JSON.stringify(offered?.parameters);
-  for (const arm of BUILTIN_ARMS) {
-    if (arm.unavailable(seen.api) !== undefined) continue;
-    const p = arm.prepare(tool, seen.api);
-    if (p.ok && JSON.stringify(p.value.tool.parameters) === wanted) return arm.name;
+  const k = `${seen.api}|${JSON.stringify(tool)}`;
+  let known = armsByParameters.get(k);
+  if (known === undefined) {
+    known = new Map();
+    for (const arm of BUILTIN_ARMS) {
+      if (arm.unavailable(seen.api) !== undefined) continue;
+      const p = arm.prepare(tool, seen.api);
+      const text = p.ok ? JSON.stringify(p.value.tool.parameters) : undefined;
+      if (text !== undefined && !known.has(text)) known.set(text, arm.name);
+    }
+    armsByParameters.set(k, known);
   }
-  return "unknown";
+  return known.get(JSON.stringify(offered?.parameters)) ?? "unknown";
 }
 
 const ARM_OPTIONS: Record<string, Record<string, unknown>> = {
@@ -173,10 +193,17 @@ const ARM_OPTIONS: Record<string, Record<string, unknown>> = {
   native: { target: "anthropic" },
 };
 
+const codecs = new Map<string, ReturnType<typeof compileCodec>>();
+
 /** The arguments text a perfect model would write for this value in this arm. */
 export function argumentsFor(arm: string, workflow: Workflow, value: unknown): string {
   if (arm === "control") return JSON.stringify(value);
-  const codec = compileCodec(workflow.tool.parameters, { name: workflow.tool.name, ...ARM_OPTIONS[arm] });
+  const k = `${arm}|${JSON.stringify(workflow.tool)}`;
+  let codec = codecs.get(k);
+  if (codec === undefined) {
+    codec = compileCodec(workflow.tool.parameters, { name: workflow.tool.name, ...ARM_OPTIONS[arm] });
+    codecs.set(k, codec);
+  }
   if (!codec.ok) throw new Error(codec.error.message);
   const wire = codec.value.encode(value);
   if (!wire.ok) throw new Error(wire.error.message);

@@ -327,7 +327,63 @@ describe("running safely", () => {
     const run = await runEval(o);
     expect(run).toMatchObject({ ok: false, error: { code: "unauthorized" } });
     expect(server.seen).toHaveLength(1);
-    expect(await readFile(o.resultsFile, "utf8").catch(() => "")).toBe("");
+    // Only the run's provenance line was written: no trial, and no key.
+    const lines = (await readFile(o.resultsFile, "utf8")).trim().split("\n");
+    expect(lines.map((l) => (JSON.parse(l) as { type: string }).type)).toEqual(["run"]);
+    expect(lines.join("\n")).not.toContain(KEY);
+  });
+
+  it.each(APIS)("a redirect to another origin is not followed: no key, no body reaches it (%s)", async (api) => {
+    const elsewhere = await serve(() => ({
+      kind: "calls",
+      calls: [{ name: "ask_clarification", arguments: '{"question":"?"}' }],
+    }));
+    const path = { chat: "/chat/completions", responses: "/responses", anthropic: "/messages" }[api];
+    const redirecting = await serve(() => ({
+      kind: "status",
+      status: 307,
+      headers: { location: `${elsewhere.url}${path}` },
+      body: {},
+    }));
+    const o = await options(redirecting, api, { suite: only("null-01", "null-02"), concurrency: 1 });
+    const run = await runEval(o);
+    expect(elsewhere.seen).toEqual([]);
+    expect(redirecting.seen).toHaveLength(1);
+    expect(run).toMatchObject({ ok: false, error: { code: "redirected" } });
+    if (!run.ok) {
+      expect(run.error.message).toContain(`redirect to ${new URL(elsewhere.url).host}, not followed`);
+      expect(run.error.message).not.toContain(KEY);
+    }
+  });
+
+  it("an error text that quotes the key is redacted before it is cut, and echoed arguments are redacted", async () => {
+    // The key straddles the 300-character cut: cutting first would leave its first half in the file.
+    const quoted = `${"x".repeat(300 - KEY.length / 2)}${KEY} and more`;
+    const server = await serve((seen) =>
+      scenarioOf(seen)?.id === "null-01"
+        ? { kind: "status", status: 400, body: { error: { message: quoted } } }
+        : {
+            kind: "calls",
+            model: `echo ${KEY}`,
+            calls: [{ name: "refuse_request", arguments: JSON.stringify({ reason: `you sent ${KEY}` }) }],
+          },
+    );
+    const o = await options(server, "chat", {
+      suite: only("null-01", "invalid-01"),
+      arms: arms("control"),
+      concurrency: 1,
+    });
+    const run = await runEval(o);
+    if (!run.ok) expect.unreachable(run.error.message);
+    const file = await readFile(o.resultsFile, "utf8");
+    expect(file).not.toContain(KEY.slice(0, KEY.length / 2));
+    expect(file).not.toContain(KEY.slice(KEY.length / 2));
+    const refused = byScenario(run.value.records, "control", "invalid-01").first;
+    expect(refused?.argumentsText).toBe('{"reason":"you sent [key]"}');
+    expect(refused?.answeredModel).toBe("echo [key]");
+    expect(refused?.judgement.correct).toBe(true);
+    const failed = byScenario(run.value.records, "control", "null-01").first;
+    expect(failed?.error).toMatch(/^HTTP 400: x+\[key\]/);
   });
 
   it("an unreachable endpoint is a run error, not a score", async () => {
@@ -340,6 +396,25 @@ describe("running safely", () => {
     );
     expect(run.ok).toBe(false);
     if (!run.ok) expect(run.error.code).toBe("unreachable");
+  });
+});
+
+describe("resuming", () => {
+  it("refuses a results file that another suite wrote, by the suite's digest", async () => {
+    const server = await serve(() => ({
+      kind: "calls",
+      calls: [{ name: "refuse_request", arguments: '{"reason":"scripted"}' }],
+    }));
+    const o = await options(server, "chat", { suite: only("invalid-01"), arms: arms("control") });
+    expect((await runEval(o)).ok).toBe(true);
+    const same = await runEval({ ...o, resume: true });
+    expect(same).toMatchObject({ ok: true, value: { resumed: 1 } });
+    const other = await runEval({ ...o, resume: true, suite: only("invalid-01", "invalid-02") });
+    expect(other).toMatchObject({
+      ok: false,
+      error: { code: "results-file", message: expect.stringMatching(/holds trials of another suite \(sha256:/) },
+    });
+    expect(server.seen).toHaveLength(1);
   });
 });
 

@@ -33,18 +33,64 @@ describe("applying a patch under the policy", () => {
   });
 });
 
+const tool = { name: "t", parameters: {} };
+
+describe("which writes are redundant", () => {
+  const labelled = { resource_id: "vm-42", labels: { env: "prod", team: "payments" } };
+  const schema = {
+    type: "object",
+    properties: {
+      resource_id: { type: "string" },
+      labels: { type: "object", additionalProperties: { type: ["string", "null"] } },
+      channel: { $ref: "#/$defs/channel" },
+    },
+    required: ["resource_id"],
+    $defs: {
+      channel: {
+        oneOf: [
+          {
+            type: "object",
+            properties: { type: { const: "email" }, address: { type: "string" } },
+            required: ["type", "address"],
+          },
+        ],
+      },
+    },
+  };
+  it("a member the contract requires is never redundant: it names the resource", () => {
+    const patch = { resource_id: "vm-42", labels: { owner: "alice" } };
+    expect(redundantWrites(labelled, patch)).toEqual(["/resource_id"]);
+    expect(redundantWrites(labelled, patch, { schema })).toEqual([]);
+  });
+  it("a member the oracle's answer writes was asked for, whatever was stored", () => {
+    const patch = { resource_id: "vm-42", labels: { env: "prod", team: "checkout" } };
+    expect(redundantWrites(labelled, patch, { schema })).toEqual(["/labels/env"]);
+    expect(redundantWrites(labelled, patch, { schema, needed: { labels: { env: "prod" } } })).toEqual([]);
+  });
+  it("requirement is read through a local $ref and a union's branches", () => {
+    const state = { resource_id: "vm-42", channel: { type: "email", address: "a@example.com" } };
+    const patch = { resource_id: "vm-42", channel: { type: "email", address: "b@example.com" } };
+    expect(redundantWrites(state, patch)).toEqual(["/resource_id", "/channel/type"]);
+    expect(redundantWrites(state, patch, { schema })).toEqual([]);
+  });
+  it("a malformed $ref names nothing and does not throw", () => {
+    const broken = { type: "object", properties: { x: { $ref: "#/%E0%A4%A" } } };
+    expect(redundantWrites({ x: { a: 1 } }, { x: { a: 1 } }, { schema: broken })).toEqual(["/x/a"]);
+  });
+});
+
 describe("judging one attempt", () => {
   const clear = { action: "update" as const, arguments: { timezone: null } };
   it("exact arguments, presence included, are correct", () => {
     expect(
-      judge(scenario, "t", clear, { calls: 1, toolName: "t", decoded: { ok: true, value: { timezone: null } } }),
+      judge(scenario, tool, clear, { calls: 1, toolName: "t", decoded: { ok: true, value: { timezone: null } } }),
     ).toMatchObject({
       correct: true,
       finalStateRight: true,
     });
   });
   it("a clear written as an omission is wrong, and so is the final state", () => {
-    expect(judge(scenario, "t", clear, { calls: 1, toolName: "t", decoded: { ok: true, value: {} } })).toMatchObject({
+    expect(judge(scenario, tool, clear, { calls: 1, toolName: "t", decoded: { ok: true, value: {} } })).toMatchObject({
       actionRight: true,
       argsExact: false,
       finalStateRight: false,
@@ -54,13 +100,13 @@ describe("judging one attempt", () => {
   it("a clarification counts only with a non-empty question", () => {
     const ask = { action: "clarify" as const };
     const seen = (text: string) => ({ calls: 1, toolName: "ask_clarification", argumentsText: text });
-    expect(judge(scenario, "t", ask, seen('{"question":"Which one?"}')).correct).toBe(true);
-    expect(judge(scenario, "t", ask, seen('{"question":"  "}')).correct).toBe(false);
-    expect(judge(scenario, "t", ask, seen('{"question":"a","question":"b"}')).correct).toBe(false);
+    expect(judge(scenario, tool, ask, seen('{"question":"Which one?"}')).correct).toBe(true);
+    expect(judge(scenario, tool, ask, seen('{"question":"  "}')).correct).toBe(false);
+    expect(judge(scenario, tool, ask, seen('{"question":"a","question":"b"}')).correct).toBe(false);
   });
   it("an undecodable update is not correct and leaves the state wrong", () => {
     expect(
-      judge(scenario, "t", clear, {
+      judge(scenario, tool, clear, {
         calls: 1,
         toolName: "t",
         decoded: { ok: false, code: "wire-violation", message: "" },

@@ -1,4 +1,5 @@
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { execFileSync } from "node:child_process";
+import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { compileCodec } from "@strictwire/codec";
@@ -105,6 +106,38 @@ describe("a suite that does not parse", () => {
       expect(r.error.code).toBe("invalid-suite");
       expect(r.error.message).toMatch(message);
     }
+    await rm(dir, { recursive: true });
+  });
+
+  it.each([
+    ["a path that climbs out", "../outside.json", /"\.\.\/outside\.json" is outside the suite folder/],
+    ["an absolute path", "/etc/passwd", /"\/etc\/passwd" is outside the suite folder/],
+    ["a symbolic link that leads out", "tools/link.json", /"tools\/link\.json" leads outside the suite folder/],
+  ])("a tool file outside the suite folder is refused: %s", async (_, name, message) => {
+    const dir = await suiteDir({
+      "scenarios.json": JSON.stringify({ ...scenarios, workflows: { w: { tool: name, policy: "p" } } }),
+    });
+    const outside = `${dir}-outside.json`;
+    await writeFile(outside, JSON.stringify(tool));
+    await symlink(outside, join(dir, "tools", "link.json"));
+    const r = await loadSuite(dir);
+    expect(r).toMatchObject({ ok: false, error: { code: "invalid-suite", message: expect.stringMatching(message) } });
+    await rm(dir, { recursive: true });
+    await rm(outside);
+  });
+
+  it("a FIFO as a tool file or as scenarios.json is refused at once, not waited on", async () => {
+    const dir = await suiteDir({ "scenarios.json": JSON.stringify(scenarios) });
+    execFileSync("mkfifo", [join(dir, "tools", "t.json")]);
+    const r = await loadSuite(dir);
+    expect(r).toMatchObject({ ok: false, error: { message: expect.stringMatching(/t\.json: not a regular file/) } });
+    await rm(join(dir, "scenarios.json"));
+    execFileSync("mkfifo", [join(dir, "scenarios.json")]);
+    const again = await loadSuite(dir);
+    expect(again).toMatchObject({
+      ok: false,
+      error: { message: expect.stringMatching(/scenarios\.json: not a regular file/) },
+    });
     await rm(dir, { recursive: true });
   });
 

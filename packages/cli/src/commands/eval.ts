@@ -4,17 +4,18 @@
  * suite, shows progress on a terminal and prints the report.
  */
 import { access } from "node:fs/promises";
+import { basename, dirname, extname, join } from "node:path";
 import {
   API_NAMES,
   type Api,
   type Arm,
   BUILTIN_ARMS,
   BUNDLED_SUITE,
-  DEFAULT_ARMS,
   DEFAULT_ENDPOINTS,
   loadOracle,
   loadPeerArms,
   loadSuite,
+  renderChart,
   renderMarkdown,
   renderTable,
   runEval,
@@ -25,6 +26,13 @@ import { EXIT_OK, EXIT_USAGE, type ExitCode, type Failure, usage } from "../fail
 import { progress } from "../progress.js";
 import type { Reporter } from "../report.js";
 import { tokenCounter } from "../tokens.js";
+import { boundedNumber, EVAL_OPTIONS, flagKey } from "./eval-options.js";
+
+/** report.md → report.svg; a report without the .md ending gets .svg added. */
+export function chartPath(report: string): string {
+  const ext = extname(report);
+  return ext.toLowerCase() === ".md" ? join(dirname(report), `${basename(report, ext)}.svg`) : `${report}.svg`;
+}
 
 export interface EvalFlags {
   readonly api?: string;
@@ -56,53 +64,37 @@ const envFailure = (code: string, message: string): Failure => ({
   error: { code, path: "", message, feedback: message },
 });
 
-function number(
-  flag: string,
-  raw: string | undefined,
-  fallback: number,
-  min: number,
-  integer: boolean,
-): number | string {
-  if (raw === undefined) return fallback;
-  const n = Number(raw);
-  if (raw.trim() === "" || !Number.isFinite(n) || n < min || (integer && !Number.isInteger(n)))
-    return `--${flag} must be ${integer ? "an integer" : "a number"} of at least ${min}, not ${JSON.stringify(raw)}`;
-  return n;
+/** A flag as given, or the table's default: the one source of both. */
+function flagValue(flags: EvalFlags, key: string): string | undefined {
+  const given = (flags as Record<string, unknown>)[key];
+  if (typeof given === "string") return given;
+  return EVAL_OPTIONS.find((o) => flagKey(o.flag) === key)?.default;
 }
 
 export async function runEvalCommand(flags: EvalFlags, reporter: Reporter): Promise<ExitCode> {
   const bad = (message: string): ExitCode => reporter.fail(usage(message).error);
-  const api = (flags.api ?? "chat") as Api;
+  const api = flagValue(flags, "api") as Api;
   if (!API_NAMES.includes(api)) return bad(`--api must be one of ${API_NAMES.join(", ")}`);
   if (flags.model === undefined || flags.model.trim() === "") return bad("--model is required");
-  const nums: Record<string, number> = {};
-  const specs: [string, string | undefined, number, number, boolean][] = [
-    ["repeat", flags.repeat, 1, 1, true],
-    ["seed", flags.seed, 1, 0, true],
-    ["concurrency", flags.concurrency, 1, 1, true],
-    ["max-requests", flags.maxRequests, Number.POSITIVE_INFINITY, 0, true],
-    ["max-cost", flags.maxCost, Number.POSITIVE_INFINITY, 0, false],
-    ["price-in", flags.priceIn, -1, 0, false],
-    ["price-out", flags.priceOut, -1, 0, false],
-    ["repair", flags.repair, 0, 0, true],
-    ["timeout", flags.timeout, 60_000, 1, true],
-    ["retries", flags.retries, 3, 0, true],
-    ["backoff", flags.backoff, 1000, 0, true],
-    ["max-tokens", flags.maxTokens, 1024, 1, true],
-    ["temperature", flags.temperature, 0, 0, false],
-  ];
-  for (const [name, raw, fallback, min, integer] of specs) {
-    const n = number(name, raw, fallback, min, integer);
+  const nums = new Map<string, number>();
+  for (const o of EVAL_OPTIONS) {
+    const key = flagKey(o.flag);
+    const raw = flagValue(flags, key);
+    if (o.number === undefined || raw === undefined) continue;
+    const n = boundedNumber(o.flag, raw, o.number);
     if (typeof n === "string") return bad(n);
-    nums[name] = n;
+    nums.set(key, n);
   }
-  const get = (name: string): number => nums[name] as number;
+  /** A number flag that has a default in the table. */
+  const get = (key: string): number => nums.get(key) as number;
   if (get("repair") > 1) return bad("--repair must be 0 or 1");
-  const priced = get("price-in") >= 0 && get("price-out") >= 0;
-  if (get("price-in") >= 0 !== get("price-out") >= 0) return bad("give both --price-in and --price-out");
-  if (flags.maxCost !== undefined && !priced) return bad("--max-cost needs --price-in and --price-out");
+  const priceIn = nums.get("priceIn");
+  const priceOut = nums.get("priceOut");
+  if ((priceIn === undefined) !== (priceOut === undefined)) return bad("give both --price-in and --price-out");
+  const price = priceIn !== undefined && priceOut !== undefined ? { input: priceIn, output: priceOut } : undefined;
+  if (nums.has("maxCost") && price === undefined) return bad("--max-cost needs --price-in and --price-out");
 
-  const names = (flags.arms ?? DEFAULT_ARMS.join(","))
+  const names = (flagValue(flags, "arms") ?? "")
     .split(",")
     .map((s) => s.trim())
     .filter((s) => s !== "");
@@ -141,7 +133,7 @@ export async function runEvalCommand(flags: EvalFlags, reporter: Reporter): Prom
   const oracle = await loadOracle(dir, suite.value);
   if (!oracle.ok) return reporter.fail(envFailure(oracle.error.code, oracle.error.message));
 
-  const resultsFile = flags.out ?? "strictwire-eval.jsonl";
+  const resultsFile = flagValue(flags, "out") ?? "strictwire-eval.jsonl";
   if (flags.resume !== true) {
     const exists = await access(resultsFile).then(
       () => true,
@@ -151,7 +143,6 @@ export async function runEvalCommand(flags: EvalFlags, reporter: Reporter): Prom
   }
 
   const countTokens = await tokenCounter();
-  const price = priced ? { input: get("price-in"), output: get("price-out") } : undefined;
   const total = arms.length * suite.value.scenarios.length * get("repeat");
   const bar = progress(reporter.io.stderr, total);
   const outcome = await runEval({
@@ -161,13 +152,13 @@ export async function runEvalCommand(flags: EvalFlags, reporter: Reporter): Prom
     api,
     endpoint,
     key,
-    settings: { model: flags.model, maxTokens: get("max-tokens"), temperature: get("temperature") },
+    settings: { model: flags.model, maxTokens: get("maxTokens"), temperature: get("temperature") },
     repeat: get("repeat"),
     seed: get("seed"),
     concurrency: get("concurrency"),
     repair: get("repair") === 1 ? 1 : 0,
-    ...(Number.isFinite(get("max-requests")) ? { maxRequests: get("max-requests") } : {}),
-    ...(Number.isFinite(get("max-cost")) ? { maxCost: get("max-cost") } : {}),
+    ...(nums.has("maxRequests") ? { maxRequests: get("maxRequests") } : {}),
+    ...(nums.has("maxCost") ? { maxCost: get("maxCost") } : {}),
     ...(price !== undefined ? { price } : {}),
     timeoutMs: get("timeout"),
     retries: get("retries"),
@@ -186,12 +177,23 @@ export async function runEvalCommand(flags: EvalFlags, reporter: Reporter): Prom
   );
   if (outcome.value.stopped !== undefined)
     reporter.warn(`stopped before exceeding the budget (${outcome.value.stopped}); rerun with --resume to continue`);
+  let chartFile: string | undefined;
   if (flags.report !== undefined) {
     const title = `strictwire eval: ${flags.model} via ${api}`;
-    const written = await writeAtomic(flags.report, renderMarkdown(report, outcome.value.records, title));
+    // The chart goes beside the report (GitHub does not show images embedded as data: URIs).
+    chartFile = chartPath(flags.report);
+    const chart = await writeAtomic(chartFile, renderChart(report));
+    if (!chart.ok) return reporter.fail(chart.error);
+    const markdown = renderMarkdown(report, outcome.value.records, title, basename(chartFile));
+    const written = await writeAtomic(flags.report, markdown);
     if (!written.ok) return reporter.fail(written.error);
   }
-  if (reporter.json) return reporter.ok({ results: resultsFile, report });
+  if (reporter.json)
+    return reporter.ok({
+      results: resultsFile,
+      ...(flags.report !== undefined ? { markdown: flags.report, chart: chartFile } : {}),
+      report,
+    });
   reporter.result(renderTable(report));
   return EXIT_OK;
 }

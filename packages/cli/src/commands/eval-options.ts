@@ -1,0 +1,93 @@
+/**
+ * eval's flags, one table: `eval --help` is built from it and the command
+ * reads its defaults and bounds from it, so the help cannot name a default
+ * the run does not use.
+ */
+import { API_NAMES, DEFAULT_ARMS, DEFAULT_ENDPOINTS } from "@strictwire/eval";
+import { type Command, Option } from "commander";
+
+/** A number flag: its lowest value, and whether it must be whole. */
+export interface Bound {
+  readonly min: number;
+  readonly integer: boolean;
+}
+
+export interface EvalOption {
+  /** Commander's spelling: "--repeat <n>". */
+  readonly flag: string;
+  readonly description: string;
+  /** Given to commander, so it is both shown in the help and what the command receives. */
+  readonly default?: string;
+  readonly number?: Bound;
+}
+
+const whole = (min: number): Bound => ({ min, integer: true });
+const real = (min: number): Bound => ({ min, integer: false });
+
+export const EVAL_OPTIONS: readonly EvalOption[] = [
+  { flag: "--api <api>", description: API_NAMES.join(", "), default: "chat" },
+  {
+    flag: "--endpoint <url>",
+    description: `the API's base URL (default: ${[...new Set(Object.values(DEFAULT_ENDPOINTS))].join(" or ")}, by --api)`,
+  },
+  { flag: "--model <name>", description: "the model to evaluate (required)" },
+  { flag: "--suite <dir>", description: "a suite folder (default: the bundled core suite)" },
+  { flag: "--arms <list>", description: "comma-separated arms", default: DEFAULT_ARMS.join(",") },
+  { flag: "--repeat <n>", description: "repetitions of every (arm, scenario)", default: "1", number: whole(1) },
+  { flag: "--seed <n>", description: "seed of the interleaved schedule", default: "1", number: whole(0) },
+  { flag: "--concurrency <n>", description: "requests in flight", default: "1", number: whole(1) },
+  {
+    flag: "--max-requests <n>",
+    description: "stop before sending more requests than this",
+    number: whole(0),
+  },
+  {
+    flag: "--max-cost <dollars>",
+    description: "stop before the spend could exceed this (needs prices)",
+    number: real(0),
+  },
+  { flag: "--price-in <dollars>", description: "price per million input tokens", number: real(0) },
+  { flag: "--price-out <dollars>", description: "price per million output tokens", number: real(0) },
+  {
+    flag: "--repair <n>",
+    description: "0, or 1 to send strictwire's feedback back once when a decode fails",
+    default: "0",
+    number: whole(0),
+  },
+  { flag: "--timeout <ms>", description: "per request", default: "60000", number: whole(1) },
+  { flag: "--retries <n>", description: "retries on 429, 5xx and timeouts", default: "3", number: whole(0) },
+  {
+    flag: "--backoff <ms>",
+    description: "first retry delay when the server gives no Retry-After",
+    default: "1000",
+    number: whole(0),
+  },
+  { flag: "--max-tokens <n>", description: "maximum output tokens per request", default: "1024", number: whole(1) },
+  { flag: "--temperature <t>", description: "sampling temperature", default: "0", number: real(0) },
+  { flag: "--out <file.jsonl>", description: "results, appended as they arrive", default: "strictwire-eval.jsonl" },
+  { flag: "--resume", description: "continue the run recorded in --out, skipping finished trials" },
+  {
+    flag: "--report <file.md>",
+    description: "also write a Markdown report, and its chart as an SVG beside it (<file>.svg)",
+  },
+];
+
+/** The camel-case property commander gives a flag: "--max-cost <dollars>" → "maxCost". */
+export const flagKey = (flag: string): string =>
+  (flag.split(" ")[0] as string).replace(/^--/, "").replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+
+export function addEvalOptions(command: Command): Command {
+  for (const o of EVAL_OPTIONS) {
+    const option = new Option(o.flag, o.description);
+    command.addOption(o.default !== undefined ? option.default(o.default) : option);
+  }
+  return command;
+}
+
+/** A flag's value as the table bounds it, or the message saying why not. */
+export function boundedNumber(flag: string, raw: string, bound: Bound): number | string {
+  const n = Number(raw);
+  if (raw.trim() === "" || !Number.isFinite(n) || n < bound.min || (bound.integer && !Number.isInteger(n)))
+    return `${flag.split(" ")[0]} must be ${bound.integer ? "an integer" : "a number"} of at least ${bound.min}, not ${JSON.stringify(raw)}`;
+  return n;
+}
