@@ -7,6 +7,7 @@ import { Ajv2019 } from "ajv/dist/2019.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import * as addFormatsModule from "ajv-formats";
 import type { ValidatorFamily } from "../schema/draft.js";
+import { dependentCode, requiredCode } from "./empty-names.js";
 import { constKeyword, enumKeyword, uniqueItemsKeyword } from "./equality.js";
 import { re2 } from "./regexp.js";
 
@@ -17,8 +18,17 @@ export type AnyAjv = Ajv | Ajv2019 | Ajv2020;
 
 function newAjv(family: ValidatorFamily, options: Options): AnyAjv {
   const ajv = family === "2020" ? new Ajv2020(options) : family === "2019" ? new Ajv2019(options) : new Ajv(options);
-  // JSON equality (equality.ts) wherever user data is validated.
+  // JSON equality (equality.ts) and "" as a required name (empty-names.ts), wherever user data is validated.
   for (const keyword of [constKeyword, enumKeyword, uniqueItemsKeyword]) replaceKeyword(ajv, keyword);
+  for (const [keyword, wrap] of [
+    ["required", requiredCode],
+    ["dependentRequired", dependentCode],
+    ["dependencies", dependentCode],
+  ] as const) {
+    const original = ajv.getKeyword(keyword);
+    if (typeof original === "object" && "code" in original)
+      replaceKeyword(ajv, { ...original, code: wrap(original.code) });
+  }
   return ajv;
 }
 
