@@ -9,10 +9,11 @@
  *   --only=a,b        run some corpora only: jsts, jsb, bfcl, mcp (floors of the others are not checked)
  *   --workers=N       processes for JSONSchemaBench (default: available cores, at most 4)
  */
-import { mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { writeFileAtomic } from "@strictwire/codec/files";
 import { runBfcl } from "./conformance/bfcl.js";
 import { CaseLog, locateCorpora, Progress, REPO_ROOT } from "./conformance/io.js";
 import { runJsts } from "./conformance/jsts.js";
@@ -119,8 +120,8 @@ async function main(): Promise<number> {
   };
   // Renamed into place, like the cases file, so a concurrent run cannot leave half of one.
   const summaryPath = join(outDir, "summary.json");
-  writeFileSync(`${summaryPath}.${process.pid}.partial`, `${JSON.stringify(result, null, 2)}\n`);
-  renameSync(`${summaryPath}.${process.pid}.partial`, summaryPath);
+  const written = writeFileAtomic(summaryPath, `${JSON.stringify(result, null, 2)}\n`);
+  if (!written.ok) throw new Error(`${summaryPath}: ${written.error.code}: ${written.error.message}`);
 
   if (json) process.stdout.write(`${JSON.stringify(result)}\n`);
   else {

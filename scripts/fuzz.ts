@@ -13,8 +13,9 @@
  * Exit status: 0 when nothing new was found, 1 when a finding matches no
  * known issue, 2 for bad arguments.
  */
-import { writeFileSync } from "node:fs";
+
 import { parseArgs } from "node:util";
+import { writeFileAtomic } from "@strictwire/codec/files";
 import { runFuzz, selectTargets } from "./fuzz/runner.js";
 import { TARGETS } from "./fuzz/targets.js";
 
@@ -111,7 +112,11 @@ function main(argv: readonly string[]): number {
       runs: report.runs,
       findings: groups.map((g) => ({ count: g.count, ...g.smallest })),
     };
-    writeFileSync(out, `${JSON.stringify(data, null, 2)}\n`);
+    const written = writeFileAtomic(out, `${JSON.stringify(data, null, 2)}\n`);
+    if (!written.ok) {
+      process.stderr.write(`fuzz: ${out}: ${written.error.code}: ${written.error.message}\n`);
+      return 2;
+    }
   }
   return unknown.length > 0 ? 1 : 0;
 }

@@ -12,8 +12,9 @@
  * Speed figures are ratios measured in one process, interleaved (see stats.ts);
  * absolute times are printed beside them for orientation only.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { availableParallelism, totalmem } from "node:os";
+import { type FileError, writeFileAtomic, writeTarget } from "@strictwire/codec/files";
 import { FULL_CASES, loadCases, QUICK_CASES } from "./cases.js";
 import { progress, setQuiet } from "./format.js";
 import { preparePeers } from "./peers.js";
@@ -111,6 +112,11 @@ async function main(): Promise<void> {
     console.info = console.error;
     console.warn = console.error;
     setQuiet(true);
+  }
+  if (args.out !== undefined) {
+    // Refused before the run, not after it: the file is replaced only if it is a regular one (or absent).
+    const target = writeTarget(args.out);
+    if (!target.ok) return refuseOutput(target.error);
   }
   const sections = new Set(args.only ?? (args.quick ? QUICK_SECTIONS : SECTIONS));
   const timing: ComparisonOptions = args.quick
@@ -307,8 +313,16 @@ async function main(): Promise<void> {
       .map(([k, v]) => `- ${k}: ${v ? "met" : "NOT met"}`)
       .join("\n")}`,
   );
-  if (args.out !== undefined) writeFileSync(args.out, `${JSON.stringify(out, null, 2)}\n`);
+  if (args.out !== undefined) {
+    const written = writeFileAtomic(args.out, `${JSON.stringify(out, null, 2)}\n`);
+    if (!written.ok) return refuseOutput(written.error);
+  }
   if (args.json) process.stdout.write(`${JSON.stringify(out)}\n`);
+}
+
+function refuseOutput(error: FileError): void {
+  process.stderr.write(`bench: ${error.path}: ${error.code}: ${error.message}\n`);
+  process.exitCode = 2;
 }
 
 main().catch((error: unknown) => {

@@ -7,9 +7,10 @@
  *   pnpm --filter @strictwire/examples types          write the files
  *   pnpm --filter @strictwire/examples types --check  exit 1 if any is stale
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { compile, emitTypes } from "@strictwire/codec";
+import { writeFileAtomic } from "@strictwire/codec/files";
 import { schemaOf, TOOL_NAMES, type ToolName } from "./tools.js";
 
 export function declarationsOf(name: ToolName): string {
@@ -41,7 +42,8 @@ if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.
       stale++;
       console.error(`stale: ${path}`);
     } else {
-      writeFileSync(path, text);
+      const written = writeFileAtomic(path, text);
+      if (!written.ok) throw new Error(`${path}: ${written.error.code}: ${written.error.message}`);
       console.log(`wrote ${path}`);
     }
   }

@@ -1,8 +1,9 @@
 /** Where the corpora are, how they are read, where results go, and progress on a terminal. */
-import { closeSync, existsSync, openSync, readdirSync, readFileSync, renameSync, statSync, writeSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gunzipSync } from "node:zlib";
+import { type AtomicFile, openAtomic } from "@strictwire/codec/files";
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 
@@ -74,14 +75,14 @@ export function listFiles(dir: string, suffix: string): string[] {
  * a stream would only buffer everything in memory.
  */
 export class CaseLog {
-  private readonly fd: number;
-  /** Written here and renamed into place on close: two runs at once must not interleave in one file. */
-  private readonly partial: string;
+  /** A temp file beside the log, renamed into place on close: two runs at once must not interleave in one file. */
+  private readonly file: AtomicFile;
   private buffer: string[] = [];
   private size = 0;
   constructor(readonly path: string) {
-    this.partial = `${path}.${process.pid}.partial`;
-    this.fd = openSync(this.partial, "w");
+    const opened = openAtomic(path);
+    if (!opened.ok) throw new Error(`${path}: ${opened.error.code}: ${opened.error.message}`);
+    this.file = opened.value;
   }
   write(record: Record<string, unknown>): void {
     const line = `${JSON.stringify(record)}\n`;
@@ -92,15 +93,15 @@ export class CaseLog {
   /** Copy another case file in (a worker's part). */
   append(path: string): void {
     this.flush();
-    writeSync(this.fd, readFileSync(path));
+    this.file.write(readFileSync(path));
   }
   close(): void {
     this.flush();
-    closeSync(this.fd);
-    renameSync(this.partial, this.path);
+    const committed = this.file.commit();
+    if (!committed.ok) throw new Error(`${this.path}: ${committed.error.code}: ${committed.error.message}`);
   }
   private flush(): void {
-    if (this.buffer.length > 0) writeSync(this.fd, this.buffer.join(""));
+    if (this.buffer.length > 0) this.file.write(this.buffer.join(""));
     this.buffer = [];
     this.size = 0;
   }

@@ -128,3 +128,39 @@ export function measure(value: unknown): { nodes: number; depth: number } {
 export function isWellFormed(text: string): boolean {
   return (text as unknown as { isWellFormed(): boolean }).isWellFormed();
 }
+
+/**
+ * What a value the codec validated still breaks, read independently of ajv
+ * for the rules whose member names or equality once went wrong there: const,
+ * enum, uniqueItems (JSON equality), required and dependentRequired (`""`
+ * included). Other keywords are not read, so `anyOf` passes when any branch
+ * passes this weaker reading: a problem found is a real one.
+ */
+export function equalityAndPresenceProblems(schema: unknown, value: unknown): string[] {
+  if (schema === null || typeof schema !== "object" || Array.isArray(schema)) return [];
+  const s = schema as Record<string, unknown>;
+  const out: string[] = [];
+  if (s.const !== undefined && canonical(s.const) !== canonical(value)) out.push("const");
+  if (Array.isArray(s.enum) && !s.enum.some((v) => canonical(v) === canonical(value))) out.push("enum");
+  if (Array.isArray(s.anyOf) && !s.anyOf.some((b) => equalityAndPresenceProblems(b, value).length === 0))
+    out.push("anyOf");
+  if (Array.isArray(value)) {
+    if (s.uniqueItems === true && new Set(value.map(canonical)).size !== value.length) out.push("uniqueItems");
+    for (const item of value) out.push(...equalityAndPresenceProblems(s.items, item));
+  } else if (value !== null && typeof value === "object") {
+    const has = (name: string) => Object.hasOwn(value, name);
+    if (Array.isArray(s.required) && s.required.some((n) => typeof n === "string" && !has(n))) out.push("required");
+    const dependent = (s.dependentRequired ?? {}) as Record<string, unknown>;
+    for (const [name, needs] of Object.entries(dependent)) {
+      if (has(name) && Array.isArray(needs) && needs.some((n) => typeof n === "string" && !has(n))) {
+        out.push("dependentRequired");
+      }
+    }
+    const properties = (s.properties ?? {}) as Record<string, unknown>;
+    for (const name of Object.keys(value)) {
+      const sub = Object.hasOwn(properties, name) ? properties[name] : s.additionalProperties;
+      out.push(...equalityAndPresenceProblems(sub, (value as Record<string, unknown>)[name]));
+    }
+  }
+  return out;
+}

@@ -31,6 +31,7 @@ import {
 } from "./mutate.js";
 import {
   decodeProblems,
+  equalityAndPresenceProblems,
   isWellFormed,
   measure,
   outcome,
@@ -349,7 +350,18 @@ export const generatedSchemas: Target<GeneratedCase> = {
     }
     const codec: Codec = compiled.value;
     for (const value of values) {
-      if (!codec.validate(value).ok) continue;
+      const validated = guard(ctx, this.name, "validate", context(value), () => codec.validate(value));
+      if (validated === undefined || !validated.ok) continue;
+      const broken = equalityAndPresenceProblems(schema, value);
+      if (broken.length > 0) {
+        report(
+          ctx,
+          this.name,
+          [`validate accepted a value that breaks ${[...new Set(broken)].join(", ")}`],
+          context(value),
+        );
+        continue;
+      }
       const encoded = guard(ctx, this.name, "encode", context(value), () => codec.encode(value));
       if (encoded === undefined) continue;
       if (!encoded.ok) {

@@ -8,8 +8,9 @@
  * returns today, for review. --check writes nothing and fails when the
  * committed files differ from what the specs give.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { writeFileAtomic } from "@strictwire/codec/files";
 import { buildCorpus } from "./build.js";
 import { MISTAKES_DIR } from "./corpus.js";
 
@@ -24,7 +25,8 @@ function main(): number {
   for (const [schema, text] of files) {
     const file = join(MISTAKES_DIR, `${schema}.json`);
     if (!check) {
-      writeFileSync(file, text);
+      const written = writeFileAtomic(file, text);
+      if (!written.ok) throw new Error(`${file}: ${written.error.code}: ${written.error.message}`);
       continue;
     }
     let current = "";

@@ -1,7 +1,8 @@
 /** Reading a directory of strictwire bundles into codecs the classifier can match. */
-import { readdir, readFile } from "node:fs/promises";
+import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { loadBundle, type Result } from "@strictwire/codec";
+import { readFileCapped } from "@strictwire/codec/files";
 import type { ToolCodec } from "./codecs.js";
 import { errorMessage } from "./json.js";
 
@@ -22,6 +23,16 @@ export const codecBundleLoader: BundleLoader = (text) => {
     },
   };
 };
+
+/** The most a bundle or ids file may hold (the CLI's own input bound): read counted, never trusted to stat. */
+export const FILE_CAP = 256 * 1024 * 1024;
+
+/** A regular file's text, or why not (a device, FIFO or directory is refused unopened). */
+export async function readTextFile(file: string): Promise<Result<string, { readonly message: string }>> {
+  const read = await readFileCapped(file, FILE_CAP);
+  if (!read.ok) return { ok: false, error: { message: `${read.error.code}: ${read.error.message}` } };
+  return { ok: true, value: new TextDecoder().decode(read.value) };
+}
 
 export interface LoadedBundles {
   readonly codecs: readonly ToolCodec[];
@@ -46,8 +57,13 @@ export async function loadBundlesDir(
   const skipped: { file: string; message: string }[] = [];
   for (const name of names) {
     const file = join(dir, name);
+    const text = await readTextFile(file);
+    if (!text.ok) {
+      skipped.push({ file, message: text.error.message });
+      continue;
+    }
     try {
-      const loaded = load(await readFile(file, "utf8"));
+      const loaded = load(text.value);
       if (loaded.ok) codecs.push(loaded.value);
       else skipped.push({ file, message: loaded.error.message });
     } catch (error) {

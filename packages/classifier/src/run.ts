@@ -5,14 +5,12 @@
  * belong in a pipe; what stops or limits the run (usage, credentials,
  * responses that could not be read, bundles skipped) goes to stderr.
  */
-import { readFile } from "node:fs/promises";
 import type { ParseLimits } from "@strictwire/codec";
-import { loadBundlesDir } from "./bundles.js";
+import { loadBundlesDir, readTextFile } from "./bundles.js";
 import { type CallState, FINDINGS } from "./classify.js";
 import type { ToolCodec } from "./codecs.js";
 import { type FetchTuning, fetchStoredResponses } from "./fetch.js";
 import { parseResponsesText, type ResponseEntry, readIds, responseEntry } from "./input.js";
-import { errorMessage } from "./json.js";
 import {
   type CallReport,
   emptyByState,
@@ -77,12 +75,9 @@ async function gatherLive(idsFile: string, options: RunOptions, env: RunIO["env"
   if (!KEY_SHAPE.test(apiKey)) {
     return { ok: false, message: "OPENAI_API_KEY holds spaces, control or non-ASCII characters; set the key alone" };
   }
-  let text: string;
-  try {
-    text = await readFile(idsFile, "utf8");
-  } catch (error) {
-    return { ok: false, message: `cannot read the ids file (${errorMessage(error)})` };
-  }
+  const read = await readTextFile(idsFile);
+  if (!read.ok) return { ok: false, message: `cannot read the ids file (${read.error.message})` };
+  const text = read.value;
   const fetched = await fetchStoredResponses(readIds(text), {
     ...options.fetch,
     apiKey,

@@ -228,6 +228,6 @@ describe("live runs against a real server", () => {
   test("a missing ids file: exit 2", async () => {
     const c = capture({ OPENAI_API_KEY: KEY });
     expect(await runClassify({ idsFile: join(dir, "no-such-ids.txt") }, c.io)).toBe(EXIT_USAGE);
-    expect(c.err()).toMatch(/^cannot read the ids file \(ENOENT/);
+    expect(c.err()).toMatch(/^cannot read the ids file \(not-found: no such file or directory\)/);
   });
 });

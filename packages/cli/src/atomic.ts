@@ -1,47 +1,35 @@
 /**
- * Writing outputs so that a reader sees the old file or the new one, never
- * half of one: a temp file beside the target, flushed to disk, then renamed
- * over it (rename is atomic within one directory).
+ * Writing outputs: through `@strictwire/codec/files`, so that a reader sees
+ * the old file or the new one, never half of one, a symbolic link is written
+ * through, and a device, FIFO, socket or directory is refused, never replaced.
  */
-import { randomBytes } from "node:crypto";
-import { type FileHandle, open, realpath, rename, rm, stat } from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
-import { errorCode, type Outcome, overwritesInput, succeed, systemReason, writeFailed } from "./failure.js";
+import { realpath, stat } from "node:fs/promises";
+import { type FileError, writeFileAtomic, writeTarget } from "@strictwire/codec/files";
+import {
+  errorCode,
+  notRegularFile,
+  type Outcome,
+  overwritesInput,
+  succeed,
+  systemReason,
+  writeFailed,
+} from "./failure.js";
 
 export async function writeAtomic(target: string, text: string): Promise<Outcome<void>> {
-  const dir = dirname(target);
-  // Hidden and unique, so that a crashed run cannot collide with a later one.
-  const temp = join(dir, `.${basename(target)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
-  let handle: FileHandle | undefined;
-  try {
-    if ((await statOrUndefined(target))?.isDirectory()) return writeFailed(target, "it is a directory");
-    handle = await open(temp, "wx", 0o666);
-    await handle.writeFile(text, "utf8");
-    await handle.sync();
-    await handle.close();
-    handle = undefined;
-    await rename(temp, target);
-  } catch (error) {
-    await handle?.close().catch(() => undefined);
-    await rm(temp, { force: true }).catch(() => undefined);
-    return writeFailed(target, systemReason(error));
-  }
-  await syncDirectory(dir);
-  return succeed(undefined);
+  const written = writeFileAtomic(target, text);
+  return written.ok ? succeed(undefined) : failedWrite(written.error);
 }
 
-/** Makes the rename itself durable. Best effort: some systems cannot open a directory for sync. */
-async function syncDirectory(dir: string): Promise<void> {
-  let handle: FileHandle | undefined;
-  try {
-    handle = await open(dir, "r");
-    await handle.sync();
-  } catch {
-    // Durability of the directory entry is a bonus, not a condition of success.
-  } finally {
-    await handle?.close().catch(() => undefined);
-  }
+/** An output that a library appends to (eval's results): checked before the run starts. */
+export function checkOutput(target: string): Outcome<void> {
+  const checked = writeTarget(target);
+  return checked.ok ? succeed(undefined) : failedWrite(checked.error);
 }
+
+const failedWrite = (error: FileError) =>
+  error.code === "not-a-regular-file"
+    ? notRegularFile(error.path, error.message)
+    : writeFailed(error.path, error.message);
 
 async function statOrUndefined(path: string) {
   try {

@@ -5,6 +5,8 @@
  */
 import { type CodecError, type ErrorJson, errorJson, type Result } from "@strictwire/codec";
 
+export { systemReason } from "@strictwire/codec/files";
+
 export const EXIT_OK = 0;
 export const EXIT_REJECTED = 1;
 export const EXIT_USAGE = 2;
@@ -12,12 +14,20 @@ export const EXIT_USAGE = 2;
 export type ExitCode = typeof EXIT_OK | typeof EXIT_REJECTED | typeof EXIT_USAGE;
 
 /** Codes of the CLI's own failures; rejections keep the codec's codes. */
-export type CliErrorCode = "usage" | "not-found" | "unreadable" | "write-failed" | "overwrites-input" | "not-supported";
+export type CliErrorCode =
+  | "usage"
+  | "not-found"
+  | "unreadable"
+  | "not-a-regular-file"
+  | "write-failed"
+  | "overwrites-input"
+  | "not-supported";
 
 const CLI_CODES: ReadonlySet<string> = new Set<CliErrorCode>([
   "usage",
   "not-found",
   "unreadable",
+  "not-a-regular-file",
   "write-failed",
   "overwrites-input",
   "not-supported",
@@ -51,6 +61,12 @@ export const unreadable = (subject: string, why: string) =>
   cliFailure("unreadable", `cannot read it (${why})`, subject);
 export const writeFailed = (subject: string, why: string) =>
   cliFailure("write-failed", `cannot write it (${why})`, subject);
+export const notRegularFile = (subject: string, what: string) =>
+  cliFailure(
+    "not-a-regular-file",
+    `${what}; strictwire reads and writes only regular files (and - for standard input)`,
+    subject,
+  );
 export const overwritesInput = (subject: string, input: string) =>
   cliFailure("overwrites-input", `it is the input ${input}; strictwire never overwrites an input`, subject);
 
@@ -66,27 +82,9 @@ export function asEnvironment(failure: Failure): Failure {
   return { ...failure, exit: EXIT_USAGE };
 }
 
-const SYSTEM_REASONS: Readonly<Record<string, string>> = {
-  EACCES: "permission denied",
-  EPERM: "operation not permitted",
-  EISDIR: "it is a directory",
-  ENOTDIR: "a parent is not a directory",
-  ENOENT: "no such file or directory",
-  ENOSPC: "no space left on the device",
-  EROFS: "read-only file system",
-  EEXIST: "a file is in the way",
-};
-
 /** A Node system error's code ("ENOENT"), if it has one. */
 export function errorCode(error: unknown): string | undefined {
   return typeof error === "object" && error !== null && "code" in error && typeof error.code === "string"
     ? error.code
     : undefined;
-}
-
-/** A Node system error, in words. */
-export function systemReason(error: unknown): string {
-  const code = errorCode(error);
-  if (code !== undefined) return SYSTEM_REASONS[code] ?? code;
-  return error instanceof Error ? error.message : String(error);
 }

@@ -3,9 +3,18 @@
  * missing argument. Bytes are kept as read, so that decode hands the parser
  * exactly what the model wrote.
  */
-import { readFile, stat } from "node:fs/promises";
 import { type ParseLimits, parseJson } from "@strictwire/codec";
-import { errorCode, fromCodec, notFound, type Outcome, succeed, systemReason, unreadable, usage } from "./failure.js";
+import { readFileCapped } from "@strictwire/codec/files";
+import {
+  fromCodec,
+  notFound,
+  notRegularFile,
+  type Outcome,
+  succeed,
+  systemReason,
+  unreadable,
+  usage,
+} from "./failure.js";
 import type { Reporter } from "./report.js";
 
 /** The most any input may hold; beyond it a run refuses rather than fill memory. */
@@ -51,16 +60,15 @@ async function readStdin(what: string, reporter: Reporter): Promise<Outcome<Inpu
   return succeed({ bytes, label: STDIN_LABEL });
 }
 
+/** A regular file (or a link to one), counted as it is read; devices, FIFOs and directories are refused unopened. */
 export async function readPath(path: string): Promise<Outcome<Input>> {
-  try {
-    const info = await stat(path);
-    if (info.isDirectory()) return unreadable(path, "it is a directory");
-    if (info.size > INPUT_CAP) return tooLarge(path);
-    const buffer = await readFile(path);
-    return succeed({ bytes: new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength), label: path, path });
-  } catch (error) {
-    return errorCode(error) === "ENOENT" ? notFound(path) : unreadable(path, systemReason(error));
-  }
+  const read = await readFileCapped(path, INPUT_CAP);
+  if (read.ok) return succeed({ bytes: read.value, label: path, path });
+  const { code, message } = read.error;
+  if (code === "not-found") return notFound(path);
+  if (code === "too-large") return tooLarge(path);
+  if (code === "not-a-regular-file") return notRegularFile(path, message);
+  return unreadable(path, message);
 }
 
 function tooLarge(label: string): ReturnType<typeof fromCodec> {

@@ -7,9 +7,10 @@
  * files are hidden, named after the output and the dead process, and never
  * take the output's place. The test counts them and removes them.
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { watch } from "node:fs";
-import { link, mkdir, readdir, readFile, rm, stat, symlink, writeFile } from "node:fs/promises";
+import { link, lstat, mkdir, readdir, readFile, readlink, rm, stat, symlink, writeFile } from "node:fs/promises";
+import { createServer } from "node:net";
 import { join } from "node:path";
 import { loadBundle } from "@strictwire/codec";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
@@ -184,5 +185,128 @@ describe("inputs are never overwritten", () => {
       expect((await readFile(schema)).equals(before), out).toBe(true);
     }
     expect((await readdir(dir)).filter((f) => f.startsWith("."))).toEqual([]);
+  });
+});
+
+/**
+ * Outputs that are not regular files: a rename would replace them (as root,
+ * `-o /dev/null` once made /dev/null a regular file). A symbolic link is
+ * written through; anything else but a regular file or nothing is refused.
+ */
+describe("outputs that are not regular files", () => {
+  const refusedAs = (run: { code: number | null; stdout: string }) => {
+    expect(run.code).toBe(2);
+    return (JSON.parse(run.stdout) as { error: { code: string } }).error.code;
+  };
+
+  test("a FIFO is refused, stays a FIFO, and the run does not wait on it", async () => {
+    const fifo = join(dir, "out.json");
+    execFileSync("mkfifo", [fifo]);
+    const run = await strictwire(["compile", await writeJson(join(dir, "s.json"), SETTINGS), "-o", fifo, "--json"]);
+    expect(refusedAs(run)).toBe("not-a-regular-file");
+    expect(run.stderr).toMatch(/out\.json: it is a FIFO, not a regular file/);
+    expect((await lstat(fifo)).isFIFO()).toBe(true);
+    expect((await readdir(dir)).filter((f) => f.startsWith("."))).toEqual([]);
+  });
+
+  test("a socket is refused and stays a socket", async () => {
+    const path = join(dir, "out.sock");
+    const server = createServer();
+    await new Promise<void>((done) => server.listen(path, done));
+    try {
+      const run = await strictwire(["compile", await writeJson(join(dir, "s.json"), SETTINGS), "-o", path, "--json"]);
+      expect(refusedAs(run)).toBe("not-a-regular-file");
+      expect((await lstat(path)).isSocket()).toBe(true);
+    } finally {
+      await new Promise((done) => server.close(done));
+    }
+  });
+
+  test.runIf(process.getuid?.() === 0)("as root, /dev/null is refused and stays a character device", async () => {
+    const before = await lstat("/dev/null");
+    const run = await strictwire([
+      "compile",
+      await writeJson(join(dir, "s.json"), SETTINGS),
+      "-o",
+      "/dev/null",
+      "--json",
+    ]);
+    expect(refusedAs(run)).toBe("not-a-regular-file");
+    const after = await lstat("/dev/null");
+    expect(after.isCharacterDevice()).toBe(true);
+    expect([after.ino, after.rdev]).toEqual([before.ino, before.rdev]);
+  });
+
+  test("a directory is refused with its own code", async () => {
+    const out = join(dir, "out.json");
+    await mkdir(out);
+    const run = await strictwire(["compile", await writeJson(join(dir, "s.json"), SETTINGS), "-o", out, "--json"]);
+    expect(refusedAs(run)).toBe("not-a-regular-file");
+    expect((await lstat(out)).isDirectory()).toBe(true);
+  });
+
+  test("a symbolic link to a file is written through: the link stays, the file it names is replaced", async () => {
+    const real = join(dir, "real", "bundle.json");
+    await mkdir(join(dir, "real"));
+    await writeFile(real, "old");
+    await mkdir(join(dir, "links"));
+    // A relative link, read from the link's own directory.
+    const out = join(dir, "links", "out.json");
+    await symlink("../real/bundle.json", out);
+    const run = await strictwire(["compile", await writeJson(join(dir, "s.json"), SETTINGS), "-o", out]);
+    expect(run.code).toBe(0);
+    expect((await lstat(out)).isSymbolicLink()).toBe(true);
+    expect(await readlink(out)).toBe("../real/bundle.json");
+    expect(loadBundle(new Uint8Array(await readFile(real))).ok).toBe(true);
+    expect((await readdir(join(dir, "links"))).sort()).toEqual(["out.json"]);
+    expect((await readdir(join(dir, "real"))).sort()).toEqual(["bundle.json"]);
+  });
+
+  test("a dangling symbolic link into a real directory creates the file it names; a link to a FIFO is refused", async () => {
+    const out = join(dir, "out.json");
+    await symlink(join(dir, "made.json"), out);
+    const schema = await writeJson(join(dir, "s.json"), SETTINGS);
+    expect((await strictwire(["compile", schema, "-o", out])).code).toBe(0);
+    expect((await lstat(out)).isSymbolicLink()).toBe(true);
+    expect(loadBundle(new Uint8Array(await readFile(join(dir, "made.json")))).ok).toBe(true);
+
+    const fifo = join(dir, "pipe");
+    execFileSync("mkfifo", [fifo]);
+    const toFifo = join(dir, "to-fifo.json");
+    await symlink(fifo, toFifo);
+    expect(refusedAs(await strictwire(["compile", schema, "-o", toFifo, "--json"]))).toBe("not-a-regular-file");
+    expect((await lstat(fifo)).isFIFO()).toBe(true);
+    expect((await lstat(toFifo)).isSymbolicLink()).toBe(true);
+  });
+
+  test("compile --out-dir refuses a FIFO in the way and writes the other bundles", async () => {
+    const out = join(dir, "out");
+    await mkdir(out);
+    execFileSync("mkfifo", [join(out, "a.bundle.json")]);
+    const a = await writeJson(join(dir, "a.json"), SETTINGS);
+    const b = await writeJson(join(dir, "b.json"), SETTINGS);
+    const run = await strictwire(["compile", a, b, "--out-dir", out]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/a\.bundle\.json: it is a FIFO, not a regular file/);
+    expect((await lstat(join(out, "a.bundle.json"))).isFIFO()).toBe(true);
+    expect(loadBundle(new Uint8Array(await readFile(join(out, "b.bundle.json")))).ok).toBe(true);
+  });
+
+  test("eval refuses a FIFO as --out or --report before any request", async () => {
+    const fifo = join(dir, "pipe");
+    execFileSync("mkfifo", [fifo]);
+    const env = { STRICTWIRE_API_KEY: "sk-test-not-a-key" };
+    // The endpoint is a closed port: a run that got as far as a request would fail differently.
+    const endpoint = ["--endpoint", "http://127.0.0.1:9/v1"];
+    for (const flags of [
+      // --resume reads the results file first: a FIFO there once hung the run.
+      ["--out", fifo, "--resume"],
+      ["--out", join(dir, "results.jsonl"), "--report", fifo],
+    ]) {
+      const run = await strictwire(["eval", "--model", "m", ...endpoint, ...flags, "--json"], { env, cwd: dir });
+      expect(refusedAs(run), flags.join(" ")).toBe("not-a-regular-file");
+      expect((await lstat(fifo)).isFIFO()).toBe(true);
+    }
+    expect(await readdir(dir)).toEqual(["pipe"]);
   });
 });

@@ -227,6 +227,7 @@ export class Codec<T = unknown> {
       error: undefined,
       limits: this.limits,
       branchOrder: (node, v) => this.branchOrder(node, v),
+      openObjects: this.bundle.options.openObjects,
     };
     const encoded = encodeNode(this.bundle.plan.root, value, ctx);
     if (encoded === FAIL)

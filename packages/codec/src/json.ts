@@ -50,7 +50,12 @@ export function canonicalJson(value: unknown): string {
   return `{${parts.join(",")}}`;
 }
 
-/** Structural equality of JSON values; member presence counts, key order does not. */
+/**
+ * Structural equality of JSON values; member presence counts, key order does
+ * not. Only own enumerable members are read and nothing is called, so member
+ * names such as `valueOf`, `constructor` or `__proto__` are data like any
+ * other (ajv's own equality calls `valueOf` and compares `constructor`).
+ */
 export function jsonEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
@@ -67,6 +72,24 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
     if (!jsonEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])) return false;
   }
   return true;
+}
+
+/**
+ * The last duplicate in a list of JSON values, as ajv's `uniqueItems` reports
+ * it: `[j, i]` with `i` the greatest index equal to an earlier one and `j` the
+ * latest such earlier index; undefined when every item is unique. Linear:
+ * equal JSON values, and only they, have the same canonical text.
+ */
+export function duplicateItems(items: readonly unknown[]): [number, number] | undefined {
+  const seen = new Map<string, number>();
+  let found: [number, number] | undefined;
+  for (let i = 0; i < items.length; i++) {
+    const key = canonicalJson(items[i]);
+    const earlier = seen.get(key);
+    if (earlier !== undefined) found = [earlier, i];
+    seen.set(key, i);
+  }
+  return found;
 }
 
 /** Deep copy of a JSON value with own-property semantics (safe for "__proto__" keys). */

@@ -10,7 +10,6 @@
  *   that compiles them with ajv on its first call, not when this file loads.
  */
 
-import equalModule from "ajv/dist/runtime/equal.js";
 import ucs2lengthModule from "ajv/dist/runtime/ucs2length.js";
 import { fullFormats } from "ajv-formats/dist/formats.js";
 import { readBundle } from "./bundle/read.js";
@@ -18,6 +17,7 @@ import { type Checks, Codec } from "./codec.js";
 import { type DecoderFactory, instantiate, resolveTable } from "./decode/compiled.js";
 import { fail, type Issue, ok, type Result } from "./errors.js";
 import { toIssues } from "./issues.js";
+import { duplicateItems, jsonEqual } from "./json.js";
 import { re2 } from "./validate/regexp.js";
 import type { FastValidator } from "./validate/validators.js";
 
@@ -29,14 +29,18 @@ export { Codec, type FastValidator };
 
 /** What a generated module's validators call. Its members are named in standalone.ts's RUNTIME_CODE; keep the two in step. */
 export interface StandaloneRuntime {
+  /** JSON equality for `const`, `enum` (modules written before it call it for `uniqueItems` too). */
   readonly equal: (a: unknown, b: unknown) => boolean;
+  /** `uniqueItems`: the last duplicate pair, or undefined. */
+  readonly duplicateItems: (items: readonly unknown[]) => [number, number] | undefined;
   readonly ucs2length: (text: string) => number;
   readonly fullFormats: typeof fullFormats;
   readonly re2: typeof re2;
 }
 
 export const standaloneRuntime: StandaloneRuntime = Object.freeze({
-  equal: cjsDefault(equalModule),
+  equal: jsonEqual,
+  duplicateItems,
   ucs2length: cjsDefault(ucs2lengthModule),
   fullFormats,
   re2,

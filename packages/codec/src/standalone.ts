@@ -22,6 +22,7 @@ import { codecFromModule as codecFromModuleValidators, type ModuleValidators } f
 import { adapterFor } from "./schema/adapters.js";
 import { type PreparedSource, prepareSource } from "./schema/prepare.js";
 import { type AnyAjv, createAjv } from "./validate/ajv.js";
+import { DUPLICATE_ITEMS_CODE, EQUAL_CODE } from "./validate/equality.js";
 import { re2 } from "./validate/regexp.js";
 import type { FastValidator } from "./validate/validators.js";
 
@@ -46,6 +47,8 @@ const RUNTIME = "strictwireRuntime";
  */
 const RUNTIME_CODE: Readonly<Record<string, string>> = {
   'require("ajv/dist/runtime/equal").default': `${RUNTIME}.equal`,
+  [EQUAL_CODE]: `${RUNTIME}.equal`,
+  [DUPLICATE_ITEMS_CODE]: `${RUNTIME}.duplicateItems`,
   'require("ajv/dist/runtime/ucs2length").default': `${RUNTIME}.ucs2length`,
   'require("ajv-formats/dist/formats").fullFormats': `${RUNTIME}.fullFormats`,
   [re2.code]: `${RUNTIME}.re2`,

@@ -6,7 +6,31 @@ import fc from "fast-check";
 
 export type Schema = Record<string, unknown>;
 
-const NAMES = ["a", "b", "name", "constructor", "prototype", "x y", "", "ü", "a/b", "~"];
+const NAMES = [
+  "a",
+  "b",
+  "name",
+  "constructor",
+  "prototype",
+  "valueOf",
+  "toString",
+  "hasOwnProperty",
+  "x y",
+  "",
+  "ü",
+  "a/b",
+  "~",
+];
+
+/** Names that were behaviour to some code (ajv's equality called valueOf, compared constructor; "" was never "missing"). */
+const TRAP_NAMES = ["valueOf", "toString", "constructor", "hasOwnProperty", "__proto__", ""];
+
+/** An object with one own member named `name` ("__proto__" included, as JSON.parse makes it). */
+const member = (name: string, value: unknown): Record<string, unknown> =>
+  JSON.parse(`{${JSON.stringify(name)}:${JSON.stringify(value)}}`) as Record<string, unknown>;
+
+/** No value satisfies it: its parts have no type in common. */
+const NEVER: Schema = { allOf: [{ type: "string" }, { type: "integer" }] };
 
 const scalar: fc.Arbitrary<Schema> = fc.oneof(
   fc.constant({ type: "string" }),
@@ -20,6 +44,9 @@ const scalar: fc.Arbitrary<Schema> = fc.oneof(
   fc.constant({ enum: ["red", "green", 3, null] }),
   fc.constant({ const: "fixed" }),
   fc.constant({}),
+  // Object values whose member names are traps for a deep equality.
+  fc.constantFrom(...TRAP_NAMES).map((n) => ({ const: member(n, [1]) })),
+  fc.constantFrom(...TRAP_NAMES).map((n) => ({ enum: [member(n, 1), member(n, 2), member(n, "1"), 3] })),
 );
 
 export const schemaArb: fc.Arbitrary<Schema> = fc.letrec<{ schema: Schema }>((tie) => ({
@@ -43,6 +70,24 @@ export const schemaArb: fc.Arbitrary<Schema> = fc.letrec<{ schema: Schema }>((ti
       }),
     tie("schema").map((value) => ({ type: "object", additionalProperties: value })),
     tie("schema").map((items) => ({ type: "array", items, maxItems: 4 })),
+    tie("schema").map((items) => ({ type: "array", items, maxItems: 4, uniqueItems: true })),
+    fc.constant({ type: "array", uniqueItems: true, maxItems: 4 }),
+    // Containers whose contents no value satisfies: only their empty form is valid, and it must travel.
+    fc.constant({ type: "array", items: NEVER }),
+    fc.constant({ type: "object", additionalProperties: NEVER }),
+    // Presence rules naming the trap names, "" included, where only the validator enforces them.
+    fc
+      .tuple(fc.constantFrom(...NAMES), fc.constantFrom(...TRAP_NAMES.filter((n) => n !== "__proto__")), tie("schema"))
+      .map(([trigger, needed, sub]) => ({
+        type: "object",
+        properties: { [trigger]: sub, [needed]: sub },
+        dependentRequired: { [trigger]: [needed] },
+      })),
+    fc.tuple(fc.constantFrom(...TRAP_NAMES.filter((n) => n !== "__proto__")), tie("schema")).map(([needed, sub]) => ({
+      type: "object",
+      properties: { [needed]: sub, other: sub },
+      anyOf: [{ required: [needed] }, { required: ["other"] }],
+    })),
     fc.array(tie("schema"), { minLength: 2, maxLength: 3 }).map((anyOf) => ({ anyOf })),
     tie("schema").map((inner) => ({ anyOf: [inner, { type: "null" }] })),
   ),
@@ -50,7 +95,8 @@ export const schemaArb: fc.Arbitrary<Schema> = fc.letrec<{ schema: Schema }>((ti
 
 /** Values for a generated schema. Not always valid (anyOf branches, relaxed keywords): filter with the codec. */
 export function valueArb(schema: Schema, depth = 0): fc.Arbitrary<unknown> {
-  if (Array.isArray(schema.anyOf)) return fc.oneof(...(schema.anyOf as Schema[]).map((s) => valueArb(s, depth + 1)));
+  if (Array.isArray(schema.anyOf) && schema.type === undefined)
+    return fc.oneof(...(schema.anyOf as Schema[]).map((s) => valueArb(s, depth + 1)));
   if (schema.const !== undefined) return fc.constant(schema.const);
   if (Array.isArray(schema.enum)) return fc.constantFrom(...(schema.enum as unknown[]));
   const type = schema.type;
@@ -66,8 +112,12 @@ export function valueArb(schema: Schema, depth = 0): fc.Arbitrary<unknown> {
       return fc.boolean();
     case "null":
       return fc.constant(null);
-    case "array":
-      return fc.array(valueArb(schema.items as Schema, depth + 1), { maxLength: 3 });
+    case "array": {
+      const items = schema.items === undefined ? anyJson : valueArb(schema.items as Schema, depth + 1);
+      return schema.uniqueItems === true
+        ? fc.uniqueArray(items, { maxLength: 3, selector: canonicalText })
+        : fc.array(items, { maxLength: 3 });
+    }
     case "object":
       return objectArb(schema, depth);
     default:
@@ -92,9 +142,12 @@ function objectArb(schema: Schema, depth: number): fc.Arbitrary<unknown> {
   const extraSchema = schema.additionalProperties;
   const extra =
     extraSchema !== undefined && extraSchema !== false
-      ? fc.array(fc.tuple(fc.constantFrom("k1", "k2", "__proto__", "zz"), valueArb(extraSchema as Schema, depth + 1)), {
-          maxLength: 3,
-        })
+      ? fc.array(
+          fc.tuple(fc.constantFrom("k1", "__proto__", ...TRAP_NAMES), valueArb(extraSchema as Schema, depth + 1)),
+          {
+            maxLength: 3,
+          },
+        )
       : fc.constant([] as [string, unknown][]);
   return fc.tuple(declared, extra).map(([members, extras]) => {
     const out: Record<string, unknown> = {};
@@ -108,6 +161,14 @@ function objectArb(schema: Schema, depth: number): fc.Arbitrary<unknown> {
     }
     return out;
   });
+}
+
+/** Equal JSON values, and only they, have the same text. */
+function canonicalText(value: unknown): string {
+  if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
+  if (Array.isArray(value)) return `[${value.map(canonicalText).join(",")}]`;
+  const keys = Object.keys(value).sort();
+  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalText((value as Record<string, unknown>)[k])}`).join(",")}}`;
 }
 
 /** JSON values, -0 excluded (JSON has no negative zero to carry). */

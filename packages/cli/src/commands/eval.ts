@@ -21,7 +21,7 @@ import {
   runEval,
   summarise,
 } from "@strictwire/eval";
-import { writeAtomic } from "../atomic.js";
+import { checkOutput, writeAtomic } from "../atomic.js";
 import { EXIT_OK, EXIT_USAGE, type ExitCode, type Failure, usage } from "../failure.js";
 import { progress } from "../progress.js";
 import type { Reporter } from "../report.js";
@@ -140,6 +140,11 @@ export async function runEvalCommand(flags: EvalFlags, reporter: Reporter): Prom
       () => false,
     );
     if (exists) return bad(`${resultsFile} exists: add --resume to continue that run, or choose another --out`);
+  }
+  // Before any request is paid for: the results are appended to, and the report replaces, a regular file only.
+  for (const output of flags.report !== undefined ? [resultsFile, flags.report] : [resultsFile]) {
+    const checked = checkOutput(output);
+    if (!checked.ok) return reporter.fail(checked.error);
   }
 
   const countTokens = await tokenCounter();

@@ -30,6 +30,8 @@ export interface WalkContext {
 export interface EncodeContext extends WalkContext {
   /** Branch indices to try for a value, best first. */
   branchOrder(node: UnionNode, value: unknown): readonly number[];
+  /** The bundle's openObjects, for advice on a member that cannot travel. */
+  readonly openObjects?: "close" | "preserve";
 }
 
 export interface WireContext {

@@ -64,15 +64,17 @@ function encodeObject(node: ObjectNode, value: unknown, ctx: EncodeContext): unk
   if (Object.keys(value).length > node.fields.length || !allDeclared(node.fields, value)) {
     const declared = new Set(node.fields.map((f) => f.name));
     const extra = Object.keys(value).find((k) => !declared.has(k)) ?? "";
-    return failAt(
-      ctx,
-      "undeclared-member",
-      'this member is not declared in the schema; with openObjects "close" only declared members travel (compile with openObjects "preserve" to carry it)',
-      extra,
-    );
+    return failAt(ctx, "undeclared-member", undeclaredMessage(ctx), extra);
   }
   const out: Record<string, unknown> = {};
   return encodeFields(node.fields, value, out, ctx) ? out : FAIL;
+}
+
+/** preserve is advice only where it would help: with it set, the schema itself closed this object. */
+function undeclaredMessage(ctx: EncodeContext): string {
+  return ctx.openObjects === "preserve"
+    ? "this member is not declared in the schema, and the schema closes this object (additionalProperties or unevaluatedProperties), so it cannot travel"
+    : 'this member is not declared in the schema; with openObjects "close" only declared members travel (compile with openObjects "preserve" to carry it)';
 }
 
 function allDeclared(fields: readonly Field[], value: Record<string, unknown>): boolean {

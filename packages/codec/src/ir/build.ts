@@ -495,11 +495,18 @@ class Builder {
       restAt = `${originOf(view, "additionalItems")}/additionalItems`;
     }
     let items: Node;
+    // Items no value satisfies still leave the empty array (`[]`, or a shorter tuple) valid: it must travel.
+    const noItems =
+      "no value satisfies the items, so only an empty array is valid: travels as any JSON, enforced by the final validation";
     if (prefix.length === 0) {
-      items =
-        rest === undefined || rest === false ? anyNode({}, target) : this.node({ schema: rest, pointers: [restAt] });
+      const restNode =
+        rest === undefined || rest === false
+          ? undefined
+          : this.satisfiable(() => this.node({ schema: rest, pointers: [restAt] }));
+      items = restNode ?? anyNode({}, target);
       if (rest === false)
         this.relax(pointer, "items", "items: false travels as any JSON: enforced by the final validation");
+      else if (rest !== undefined && restNode === undefined) this.relax(pointer, "items", noItems);
     } else {
       // Positions travel as a union of what each may hold; the final validation checks positions.
       const key = Array.isArray(s.prefixItems) ? "prefixItems" : "items";
@@ -510,7 +517,11 @@ class Builder {
       }));
       // Without `items` (or `additionalItems`), elements after the prefix may be anything.
       if (rest !== false) views.push({ schema: rest ?? true, pointers: [restAt] });
-      items = views.length === 1 ? this.node(views[0]!) : this.union({ schema: {}, pointers: [pointer] }, views);
+      const built = this.satisfiable(() =>
+        views.length === 1 ? this.node(views[0]!) : this.union({ schema: {}, pointers: [pointer] }, views),
+      );
+      if (built === undefined) this.relax(pointer, key, noItems);
+      items = built ?? anyNode({}, target);
     }
     this.relaxGeneral(view, s);
     return { kind: "array", items, schema };
@@ -584,10 +595,12 @@ class Builder {
       );
       if (patternKeys.length === 1 && additional === false) {
         const only = patternKeys[0]!;
-        value = this.node({
-          schema: patterns[only],
-          pointers: [pointerJoin(`${originOf(view, "patternProperties")}/patternProperties`, only)],
-        });
+        value = this.satisfiable(() =>
+          this.node({
+            schema: patterns[only],
+            pointers: [pointerJoin(`${originOf(view, "patternProperties")}/patternProperties`, only)],
+          }),
+        );
         if (
           this.options.target.keeps.string.has("pattern") &&
           patternProblem(only) === undefined &&
@@ -601,10 +614,16 @@ class Builder {
     } else if (additional === false) {
       value = undefined;
     } else if (isPlainObject(additional) || additional === true) {
-      value = this.node({
-        schema: additional,
-        pointers: [`${originOf(view, "additionalProperties")}/additionalProperties`],
-      });
+      const at = `${originOf(view, "additionalProperties")}/additionalProperties`;
+      // Values no value satisfies: no other member can be present, and the object travels closed (`{}` included).
+      value = this.satisfiable(() => this.node({ schema: additional, pointers: [at] }));
+      if (value === undefined) {
+        this.relax(
+          at,
+          "type",
+          "no value satisfies the other members, so none can be present: the object travels closed",
+        );
+      }
     } else if (this.options.openObjects === "preserve") {
       value = anyNode({}, this.options.target);
     }
@@ -617,10 +636,17 @@ class Builder {
 
   /** An optional member that no value satisfies is simply never present: undefined, not a refusal. */
   private memberNode(view: View, name: string, sub: unknown, at: string, optional: boolean): Node | undefined {
+    return optional
+      ? this.satisfiable(() => this.propertyNode(view, name, sub, at))
+      : this.propertyNode(view, name, sub, at);
+  }
+
+  /** The node `build` makes, or undefined when no value satisfies its schema. */
+  private satisfiable(build: () => Node): Node | undefined {
     try {
-      return this.propertyNode(view, name, sub, at);
+      return build();
     } catch (error) {
-      if (optional && error instanceof Refusal && error.unsatisfiable) return undefined;
+      if (error instanceof Refusal && error.unsatisfiable) return undefined;
       throw error;
     }
   }

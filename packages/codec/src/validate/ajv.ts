@@ -2,11 +2,13 @@
  * Validators: ajv compiled once per bundle and reused for every call. Failures
  * become Issues with JSON Pointer paths in the terms of the validated value.
  */
-import { Ajv, type Options } from "ajv";
+import { Ajv, type KeywordDefinition, type Options } from "ajv";
 import { Ajv2019 } from "ajv/dist/2019.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import * as addFormatsModule from "ajv-formats";
 import type { ValidatorFamily } from "../schema/draft.js";
+import { dependentCode, requiredCode } from "./empty-names.js";
+import { constKeyword, enumKeyword, uniqueItemsKeyword } from "./equality.js";
 import { re2 } from "./regexp.js";
 
 // ajv-formats is CommonJS: under NodeNext its plugin is the default export's default.
@@ -15,8 +17,31 @@ const addFormats = addFormatsModule.default as unknown as typeof addFormatsModul
 export type AnyAjv = Ajv | Ajv2019 | Ajv2020;
 
 function newAjv(family: ValidatorFamily, options: Options): AnyAjv {
-  if (family === "2020") return new Ajv2020(options);
-  return family === "2019" ? new Ajv2019(options) : new Ajv(options);
+  const ajv = family === "2020" ? new Ajv2020(options) : family === "2019" ? new Ajv2019(options) : new Ajv(options);
+  // JSON equality (equality.ts) and "" as a required name (empty-names.ts), wherever user data is validated.
+  for (const keyword of [constKeyword, enumKeyword, uniqueItemsKeyword]) replaceKeyword(ajv, keyword);
+  for (const [keyword, wrap] of [
+    ["required", requiredCode],
+    ["dependentRequired", dependentCode],
+    ["dependencies", dependentCode],
+  ] as const) {
+    const original = ajv.getKeyword(keyword);
+    if (typeof original === "object" && "code" in original)
+      replaceKeyword(ajv, { ...original, code: wrap(original.code) });
+  }
+  return ajv;
+}
+
+/** Replaces a keyword where it was in ajv's order of evaluation (which error comes first depends on it). */
+function replaceKeyword(ajv: AnyAjv, definition: KeywordDefinition): void {
+  const keyword = definition.keyword as string;
+  let before: string | undefined;
+  for (const group of ajv.RULES.rules) {
+    const at = group.rules.findIndex((rule) => rule.keyword === keyword);
+    if (at >= 0) before = group.rules[at + 1]?.keyword;
+  }
+  ajv.removeKeyword(keyword);
+  ajv.addKeyword(before === undefined ? definition : { ...definition, before });
 }
 
 const OPTIONS: Options = {
@@ -48,6 +73,7 @@ export function metaValidator(family: ValidatorFamily): AnyAjv {
   let ajv = metaValidators[family];
   if (ajv === undefined) {
     const options = { ...OPTIONS, allErrors: true };
+    // Meta-schemas hold uniqueItems (draft-04's enum): the schema's own values meet JSON equality too.
     ajv = newAjv(family, options);
     addFormats(ajv);
     metaValidators[family] = ajv;

@@ -1,0 +1,318 @@
+/**
+ * `@strictwire/codec/files` (Node only): reading and writing the user's own
+ * files without losing one or hanging on one. Every package that reads an
+ * input file or writes an output goes through these two functions.
+ *
+ * Reading: only a regular file (a symbolic link to one is followed), opened
+ * non-blocking so that a FIFO swapped in cannot hang the open, and counted as
+ * it is read: `stat().size` is 0 for procfs files, so it is never trusted.
+ *
+ * Writing: a temp file beside the real target, flushed, then renamed over it,
+ * so a reader sees the old file or the new one. A symbolic link is written
+ * through (the link stays, the file it names is replaced; a dangling link
+ * creates its file). Anything but a regular file or nothing (a device, a
+ * FIFO, a socket, a directory) is refused: a rename would replace it.
+ */
+import { randomBytes } from "node:crypto";
+import {
+  closeSync,
+  constants,
+  fchmodSync,
+  fchownSync,
+  fsyncSync,
+  lstatSync,
+  openSync,
+  readlinkSync,
+  realpathSync,
+  renameSync,
+  type Stats,
+  statSync,
+  unlinkSync,
+  writeSync,
+} from "node:fs";
+import { open, stat } from "node:fs/promises";
+import { basename, dirname, join, resolve } from "node:path";
+import type { Result } from "../errors.js";
+
+export type FileErrorCode = "not-found" | "not-a-regular-file" | "too-large" | "unreadable" | "write-failed";
+
+export interface FileError {
+  readonly code: FileErrorCode;
+  /** The file as the caller named it. */
+  readonly path: string;
+  /** Why, in a few words: "it is a FIFO, not a regular file". */
+  readonly message: string;
+}
+
+export type FileResult<T> = Result<T, FileError>;
+
+const failure = (code: FileErrorCode, path: string, message: string): { ok: false; error: FileError } => ({
+  ok: false,
+  error: { code, path, message },
+});
+
+/** What a file is, in words, for a refusal. */
+export function fileKind(info: Stats): string {
+  if (info.isFile()) return "a regular file";
+  if (info.isDirectory()) return "a directory";
+  if (info.isFIFO()) return "a FIFO";
+  if (info.isCharacterDevice()) return "a character device";
+  if (info.isBlockDevice()) return "a block device";
+  if (info.isSocket()) return "a socket";
+  if (info.isSymbolicLink()) return "a symbolic link";
+  return "not a regular file";
+}
+
+const notRegular = (path: string, info: Stats) =>
+  failure("not-a-regular-file", path, `it is ${fileKind(info)}, not a regular file`);
+
+const SYSTEM_REASONS: Readonly<Record<string, string>> = {
+  EACCES: "permission denied",
+  EPERM: "operation not permitted",
+  EISDIR: "it is a directory",
+  ENOTDIR: "a parent is not a directory",
+  ENOENT: "no such file or directory",
+  ENOSPC: "no space left on the device",
+  EROFS: "read-only file system",
+  EEXIST: "a file is in the way",
+  ELOOP: "too many symbolic links",
+  EAGAIN: "it would block",
+};
+
+function systemCode(error: unknown): string | undefined {
+  return typeof error === "object" && error !== null && "code" in error && typeof error.code === "string"
+    ? error.code
+    : undefined;
+}
+
+/** A Node system error, in words. */
+export function systemReason(error: unknown): string {
+  const code = systemCode(error);
+  if (code !== undefined) return SYSTEM_REASONS[code] ?? code;
+  return error instanceof Error ? error.message : String(error);
+}
+
+// ---- reading ---------------------------------------------------------------
+
+const CHUNK = 1 << 16;
+
+/**
+ * Every byte of a regular file, or `too-large` as soon as more than `cap`
+ * bytes have been read. Devices, FIFOs, sockets and directories are refused
+ * before they are opened (opening some devices has effects of its own).
+ */
+export async function readFileCapped(path: string, cap: number): Promise<FileResult<Uint8Array>> {
+  let before: Stats;
+  try {
+    before = await stat(path);
+  } catch (error) {
+    return systemCode(error) === "ENOENT"
+      ? failure("not-found", path, "no such file or directory")
+      : failure("unreadable", path, systemReason(error));
+  }
+  if (!before.isFile()) return notRegular(path, before);
+  let handle: Awaited<ReturnType<typeof open>> | undefined;
+  try {
+    // O_NONBLOCK: a FIFO put in its place since the stat must not hang the open.
+    handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
+    const info = await handle.stat();
+    if (!info.isFile()) return notRegular(path, info);
+    if (info.dev !== before.dev || info.ino !== before.ino) {
+      return failure("unreadable", path, "it was replaced while being opened");
+    }
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    for (;;) {
+      const chunk = new Uint8Array(Math.min(CHUNK, cap + 1 - size));
+      const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
+      if (bytesRead === 0) break;
+      chunks.push(chunk.subarray(0, bytesRead));
+      size += bytesRead;
+      if (size > cap) return failure("too-large", path, `it is larger than ${cap} bytes`);
+    }
+    const all = new Uint8Array(size);
+    let at = 0;
+    for (const chunk of chunks) {
+      all.set(chunk, at);
+      at += chunk.length;
+    }
+    return { ok: true, value: all };
+  } catch (error) {
+    return failure("unreadable", path, systemReason(error));
+  } finally {
+    await handle?.close().catch(() => undefined);
+  }
+}
+
+// ---- writing ---------------------------------------------------------------
+
+/** Links followed before giving up, as the kernel's own limit. */
+const MAX_LINKS = 40;
+
+/** Where a write to `target` lands: the regular file (or the name to create) behind any symbolic links. */
+export interface WriteTarget {
+  readonly path: string;
+  /** The existing file's status; absent when the write creates the file. */
+  readonly existing?: Stats;
+}
+
+/**
+ * Follows `target` through symbolic links to the file a write must replace,
+ * or the name it must create in an existing directory; refuses anything else.
+ * Also for writers that append (a results file): check before opening.
+ */
+export function writeTarget(target: string): FileResult<WriteTarget> {
+  let path = resolve(target);
+  for (let hops = 0; hops <= MAX_LINKS; hops++) {
+    let info: Stats;
+    try {
+      info = lstatSync(path);
+    } catch (error) {
+      if (systemCode(error) !== "ENOENT") return failure("write-failed", target, systemReason(error));
+      try {
+        const parent = statSync(dirname(path));
+        if (!parent.isDirectory()) return failure("write-failed", target, "a parent is not a directory");
+      } catch (parentError) {
+        return failure("write-failed", target, `its directory cannot be used (${systemReason(parentError)})`);
+      }
+      return { ok: true, value: { path } };
+    }
+    if (info.isFile()) return { ok: true, value: { path, existing: info } };
+    if (!info.isSymbolicLink()) return notRegular(target, info);
+    try {
+      // The link's text is relative to the directory it is in, as the kernel reads it (physically).
+      path = resolve(realpathSync(dirname(path)), readlinkSync(path));
+    } catch (error) {
+      return failure("write-failed", target, systemReason(error));
+    }
+  }
+  return failure("write-failed", target, "too many symbolic links");
+}
+
+/** An output being written: bytes go to a hidden temp file until `commit` renames it into place. */
+export interface AtomicFile {
+  write(data: string | Uint8Array): void;
+  /** Flushes and renames over the target; refuses if something other than a regular file took its place. */
+  commit(): FileResult<void>;
+  /** Removes the temp file; the target is left as it was. */
+  discard(): void;
+}
+
+/** Opens a temp file for `target` (see `writeTarget`); nothing replaces the target until `commit`. */
+export function openAtomic(target: string): FileResult<AtomicFile> {
+  const resolved = writeTarget(target);
+  if (!resolved.ok) return resolved;
+  const { path, existing } = resolved.value;
+  const dir = dirname(path);
+  // Hidden and unique, so that a crashed run cannot collide with a later one.
+  const temp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
+  let fd: number | undefined;
+  try {
+    fd = openSync(temp, "wx", 0o666);
+    if (existing !== undefined) {
+      // The replacement keeps the file's permissions (and owner, where allowed).
+      fchmodSync(fd, existing.mode & 0o7777);
+      try {
+        fchownSync(fd, existing.uid, existing.gid);
+      } catch {
+        // Only the owner's own files or root: a best effort.
+      }
+    }
+  } catch (error) {
+    if (fd !== undefined) closeQuietly(fd);
+    removeQuietly(temp);
+    return failure("write-failed", target, systemReason(error));
+  }
+  const open = fd;
+  let done = false;
+  const discard = (): void => {
+    if (done) return;
+    done = true;
+    closeQuietly(open);
+    removeQuietly(temp);
+  };
+  return {
+    ok: true,
+    value: {
+      write(data) {
+        const bytes = typeof data === "string" ? Buffer.from(data, "utf8") : data;
+        let at = 0;
+        while (at < bytes.length) at += writeSync(open, bytes, at, bytes.length - at);
+      },
+      commit() {
+        if (done) return failure("write-failed", target, "the file was already committed or discarded");
+        try {
+          fsyncSync(open);
+          closeSync(open);
+          done = true;
+          // The target may have changed since it was resolved: check it again right before the rename.
+          const now = lstatOrUndefined(path);
+          if (now !== undefined && !now.isFile()) {
+            removeQuietly(temp);
+            return notRegular(target, now);
+          }
+          renameSync(temp, path);
+        } catch (error) {
+          if (!done) closeQuietly(open);
+          done = true;
+          removeQuietly(temp);
+          return failure("write-failed", target, systemReason(error));
+        }
+        syncDirectory(dir);
+        return { ok: true, value: undefined };
+      },
+      discard,
+    },
+  };
+}
+
+/** The whole of `data` as the new content of `target`: atomically, through symbolic links, never over a special file. */
+export function writeFileAtomic(target: string, data: string | Uint8Array): FileResult<void> {
+  const file = openAtomic(target);
+  if (!file.ok) return file;
+  try {
+    file.value.write(data);
+  } catch (error) {
+    file.value.discard();
+    return failure("write-failed", target, systemReason(error));
+  }
+  return file.value.commit();
+}
+
+function lstatOrUndefined(path: string): Stats | undefined {
+  try {
+    return lstatSync(path);
+  } catch (error) {
+    if (systemCode(error) === "ENOENT") return undefined;
+    throw error;
+  }
+}
+
+/** Makes the rename itself durable. Best effort: some systems cannot open a directory for sync. */
+function syncDirectory(dir: string): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(dir, "r");
+    fsyncSync(fd);
+  } catch {
+    // Durability of the directory entry is a bonus, not a condition of success.
+  } finally {
+    if (fd !== undefined) closeQuietly(fd);
+  }
+}
+
+function closeQuietly(fd: number): void {
+  try {
+    closeSync(fd);
+  } catch {
+    // Already closed, or the error was reported by the write.
+  }
+}
+
+function removeQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // Nothing to remove.
+  }
+}
