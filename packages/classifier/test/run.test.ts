@@ -45,7 +45,8 @@ describe("offline runs", () => {
       `${pad("arguments-violate-schema")} resp_bad charge/call_resp_bad  the arguments parse cleanly and break the ` +
         "declared schema in 1 place(s): arguments.amount_cents: expected integer, got string",
       expect.stringMatching(/^ {2}repair: Validate arguments against the tool schema before dispatch/),
-      expect.stringMatching(/^ {2}repair: Set strict: true on tool charge, with additionalProperties: false/),
+      // charge is declared strict: it is not told to set strict, but what strict did not hold.
+      expect.stringMatching(/^ {2}repair: The tool was declared with strict: true and this still got through/),
       `${pad("dispatchable-unconstrained")} resp_loose charge/call_resp_loose  this call matches the schema, but the ` +
         "tool was declared without strict: true, so nothing guaranteed that it would",
       "  note: This call was fine. Set strict: true on the tool anyway, because nothing about this response promised it would be.",
@@ -87,8 +88,17 @@ describe("offline runs", () => {
       callId: "call_resp_good",
       detail: "parses and matches the declared schema",
       repairs: [],
+      declaredBy: "response",
     });
-    expect(Object.keys(objects[1])).toEqual(["state", "responseId", "name", "callId", "detail", "repairs"]);
+    expect(Object.keys(objects[1])).toEqual([
+      "state",
+      "responseId",
+      "name",
+      "callId",
+      "detail",
+      "repairs",
+      "declaredBy",
+    ]);
     expect(objects[1].repairs).toHaveLength(2);
     expect(objects[4]).toEqual({
       summary: {
@@ -103,11 +113,11 @@ describe("offline runs", () => {
           "dispatchable-unconstrained": 0,
           dispatchable: 2,
         },
-        unreadable: [{ responseId: "#4", reason: "entry 4 is integer, not a response object" }],
+        unreadable: [{ responseId: "#4", reason: "line 4: entry 4 is integer, not a response object" }],
         parallel: [{ responseId: "resp_par", calls: 2 }],
       },
     });
-    expect(c.err()).toBe(`${pad("unreadable")} #4  entry 4 is integer, not a response object\n`);
+    expect(c.err()).toBe(`${pad("unreadable")} #4  line 4: entry 4 is integer, not a response object\n`);
   });
 
   test("a truncated response gets the truncation note, not a finding", async () => {
@@ -122,11 +132,21 @@ describe("offline runs", () => {
     expect(c.outLines()[1]).toMatch(/^ {2}note: Not a schema problem/);
   });
 
-  test("responses text that is not JSON is a usage error", async () => {
+  test("a record that is not JSON is unreadable with its line; the run goes on, and is incomplete: exit 2", async () => {
     const c = capture();
-    expect(await runClassify({ responsesText: "{oops" }, c.io)).toBe(EXIT_USAGE);
-    expect(c.err()).toMatch(/^the responses input is not JSON or JSON lines/);
-    expect(c.out()).toBe("");
+    const text = `{oops\n${JSON.stringify(LOOSE)}\n`;
+    expect(await runClassify({ responsesText: text }, c.io)).toBe(EXIT_USAGE);
+    expect(c.err()).toBe(
+      `${pad("unreadable")} #1  line 1: invalid-json: unquoted member name "oops"\n` +
+        "1 record(s) could not be read, so this check is incomplete\n",
+    );
+    expect(c.outLines().at(-1)).toBe("1 tool call(s) checked, 0 your dispatcher cannot use");
+  });
+
+  test("with findings, unreadable records still report, and the exit is the findings' 1", async () => {
+    const c = capture();
+    expect(await runClassify({ responsesText: `${JSON.stringify(BAD)}\nnope\n` }, c.io)).toBe(EXIT_FINDINGS);
+    expect(c.err()).toMatch(/^unreadable {18}#2 {2}line 2: invalid-json/);
   });
 
   test("neither input, or both, is a usage error", async () => {

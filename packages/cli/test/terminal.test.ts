@@ -34,6 +34,7 @@ function terminal(env: Record<string, string> = {}, isTTY = true): Terminal {
     },
     stdinIsTTY: isTTY,
     readStdin: async () => new Uint8Array(),
+    stdinChunks: async function* () {},
     env: { TERM: "xterm-256color", ...env },
   };
   return { io, stdout: () => out, stderr: () => err };
