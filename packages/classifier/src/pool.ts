@@ -36,6 +36,21 @@ const WORKER_URL = import.meta.url.endsWith(".ts")
   ? new URL("../dist/worker.js", import.meta.url)
   : new URL("./worker.js", import.meta.url);
 
+/**
+ * The worker runs built code: flags that point imports elsewhere (--conditions,
+ * as a test runner sets to load TypeScript sources) stay with this thread.
+ */
+function workerExecArgv(): string[] {
+  const kept: string[] = [];
+  const args = process.execArgv;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === "--conditions" || arg === "-C") i += 1;
+    else if (!arg.startsWith("--conditions=") && !arg.startsWith("-C=")) kept.push(arg);
+  }
+  return kept;
+}
+
 class Pending {
   readonly records: StreamRecord[] = [];
   bytes = 0;
@@ -64,7 +79,7 @@ interface Slot {
 }
 
 function startWorker(setup: WorkerSetup): Slot {
-  const worker = new Worker(WORKER_URL, { workerData: setup });
+  const worker = new Worker(WORKER_URL, { workerData: setup, execArgv: workerExecArgv() });
   const slot: Slot = { worker, waiting: new Map() };
   const failAll = (error: Error): void => {
     for (const waiter of slot.waiting.values()) waiter.reject(error);

@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
@@ -249,5 +249,61 @@ describe("live runs against a real server", () => {
     const c = capture({ OPENAI_API_KEY: KEY });
     expect(await runClassify({ idsFile: join(dir, "no-such-ids.txt") }, c.io)).toBe(EXIT_USAGE);
     expect(c.err()).toMatch(/^cannot read the ids file \(ENOENT/);
+  });
+
+  test("--resume: ids listed are skipped, the rest fetched and added; a failed id is left to the next run", async () => {
+    server = await startStoredServer({
+      a: () => json(storedResponse("a", '{"amount_cents": 1}')),
+      b: () => json(storedResponse("b", '{"amount_cents": 2}')),
+      c: () => ({ status: 503 }),
+      d: () => json(storedResponse("d", '{"amount_cents": 4}')),
+    });
+    const journal = join(dir, "resume-1.txt");
+    // "b" was classified by a run that was killed while writing "x" (no newline: not done).
+    await writeFile(journal, "a\nb\nx");
+    const c = capture(env(server));
+    const code = await runClassify(
+      { idsFile: await idsFile("a\nb\nc\nd\nx\n"), resumeFile: journal, fetch: { ...FAST, maxAttempts: 1 } },
+      c.io,
+    );
+    expect(code).toBe(EXIT_USAGE); // c could not be fetched: incomplete
+    expect(server.hits.map((hit) => hit.id)).toEqual(["c", "d", "x"]);
+    expect(await readFile(journal, "utf8")).toBe("a\nb\nx\nd\nx\n");
+    expect(c.outLines().at(-1)).toBe("1 tool call(s) checked, 0 your dispatcher cannot use");
+  });
+
+  test("--resume only goes with --ids, and must be a regular file", async () => {
+    const offline = capture();
+    expect(await runClassify({ responsesText: "[]", resumeFile: join(dir, "r.txt") }, offline.io)).toBe(EXIT_USAGE);
+    expect(offline.err()).toContain("--resume goes with --ids");
+    const live = capture({ OPENAI_API_KEY: KEY });
+    expect(await runClassify({ idsFile: await idsFile("a\n"), resumeFile: dir }, live.io)).toBe(EXIT_USAGE);
+    expect(live.err()).toMatch(/is not a regular file/);
+  });
+
+  test("429 with Retry-After and 5xx are retried while later ids go on, and the output keeps the ids' order", async () => {
+    server = await startStoredServer({
+      first: (n) => (n === 1 ? { status: 429, headers: { "retry-after": "0.2" } } : json(GOOD)),
+      second: (n) => (n === 1 ? { status: 500 } : json(BAD)),
+      third: () => json(LOOSE),
+      fourth: () => json(storedResponse("fourth", '{"amount_cents": 4}')),
+    });
+    const c = capture(env(server));
+    const code = await runClassify(
+      {
+        idsFile: await idsFile("first\nsecond\nthird\nfourth\n"),
+        json: true,
+        fetch: { ...FAST, concurrency: 2, maxRetryWaitMs: 1_000 },
+      },
+      c.io,
+    );
+    expect(code).toBe(EXIT_FINDINGS);
+    const ids = c.outLines().map((line) => JSON.parse(line).responseId ?? "summary");
+    expect(ids).toEqual(["first", "second", "third", "fourth", "summary"]);
+    const first = server.hits.filter((hit) => hit.id === "first");
+    expect(first).toHaveLength(2);
+    expect(first[1]!.at - first[0]!.at).toBeGreaterThanOrEqual(190);
+    // While "first" waited out its Retry-After, the next ids were fetched.
+    expect(server.hits.findIndex((hit) => hit.id === "fourth")).toBeLessThan(server.hits.lastIndexOf(first[1]!));
   });
 });
