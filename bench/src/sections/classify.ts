@@ -29,6 +29,8 @@ export const CLASSIFY_GOALS = {
   /** Peak RSS at the largest log, MB. */
   peakRssMB: 300,
   callsPerSecondPerCore: 30_000,
+  /** Every CPU over one worker, calls per second, at the largest log. */
+  scaling: 1.5,
 };
 
 const TOOLS = [
@@ -101,6 +103,7 @@ function argumentsFor(name: string, n: number, roll: number): string {
 /** One stored response as a JSON line, and the calls it holds. */
 function responseLine(n: number, next: () => number): [string, number] {
   const calls = next() < 0.1 ? 2 : 1;
+  const cut = next() < 0.005;
   const output = [];
   for (let c = 0; c < calls; c++) {
     const roll = next();
@@ -114,7 +117,9 @@ function responseLine(n: number, next: () => number): [string, number] {
       status: "completed",
     });
   }
-  const cut = next() < 0.005;
+  // Cut off by the output ceiling: the last call's arguments stop mid-write.
+  const last = output.at(-1)!;
+  if (cut) last.arguments = last.arguments.slice(0, Math.floor(last.arguments.length / 2));
   const response = {
     id: `resp_${n.toString(16).padStart(12, "0")}`,
     object: "response",
@@ -248,7 +253,7 @@ export function renderClassify(r: ClassifyResult): string {
         `| ${x.size} | ${x.records} | ${x.calls} | ${x.workers} | ${x.seconds.toFixed(2)} | ${Math.round(x.callsPerSecond)} | ${mb(x.peakRssMB)} | ${x.exit} |`,
     ),
     "",
-    `All workers over one: ${r.scaling.toFixed(2)}x at the largest log. Goals: peak RSS under ${CLASSIFY_GOALS.peakRssMB} MB at the largest log (${mb(r.peakRssMB)}), ${CLASSIFY_GOALS.callsPerSecondPerCore} calls/s per core (one worker: ${Math.round(r.callsPerSecondOneWorker)}).`,
+    `All workers over one: ${r.scaling.toFixed(2)}x at the largest log (goal ${CLASSIFY_GOALS.scaling}x). Goals: peak RSS under ${CLASSIFY_GOALS.peakRssMB} MB at the largest log (${mb(r.peakRssMB)}), ${CLASSIFY_GOALS.callsPerSecondPerCore} calls/s per core (one worker: ${Math.round(r.callsPerSecondOneWorker)}). On a shared machine the rates are depressed: read them beside the machine's load.`,
   ];
   return lines.join("\n");
 }

@@ -79,7 +79,11 @@ interface Slot {
 }
 
 function startWorker(setup: WorkerSetup): Slot {
-  const worker = new Worker(WORKER_URL, { workerData: setup, execArgv: workerExecArgv() });
+  const worker = new Worker(WORKER_URL, {
+    workerData: setup,
+    execArgv: workerExecArgv(),
+    resourceLimits: { maxYoungGenerationSizeMb: 8 },
+  });
   const slot: Slot = { worker, waiting: new Map() };
   const failAll = (error: Error): void => {
     for (const waiter of slot.waiting.values()) waiter.reject(error);
