@@ -41,7 +41,8 @@ if (doc !== undefined) {
     wanted.push(`expansion.${mode}.bytes`, `expansion.${mode}.tokens`);
   for (const form of ["tagged", "compact", "factored"]) wanted.push(`argumentTokens.${form}`);
   for (const peer of ["agentsCore", "mastra"]) wanted.push(`decodePeers.${peer}`);
-  for (const member of ["scaling", "peakRssMB", "callsPerSecondOneWorker"]) wanted.push(`classify.${member}`);
+  for (const member of ["scaling", "peakRssMB", "callsPerSecondOneWorker", "callsPerCpuSecondOneWorker"])
+    wanted.push(`classify.${member}`);
   const values = Object.fromEntries(wanted.map((p) => [p, ratio(p)]));
   checkArgumentBreakdown(doc.argumentTokensDetail);
   checkPeers(doc.decodePeersDetail);
@@ -82,7 +83,16 @@ function checkClassify(detail) {
     return;
   }
   for (const [i, row] of rows.entries()) {
-    for (const member of ["bytes", "records", "calls", "seconds", "callsPerSecond", "peakRssMB"])
+    for (const member of [
+      "bytes",
+      "records",
+      "calls",
+      "seconds",
+      "callsPerSecond",
+      "cpuSeconds",
+      "callsPerCpuSecond",
+      "peakRssMB",
+    ])
       if (typeof row?.[member] !== "number" || !Number.isFinite(row[member]) || row[member] <= 0)
         problems.push(
           `classify.rows[${i}].${member}: expected a positive number, got ${JSON.stringify(row?.[member])}`,

@@ -316,7 +316,8 @@ async function main(): Promise<void> {
   const classify = out.classify as ReturnType<typeof runClassifyScale> | undefined;
   if (classify !== undefined) {
     goals.classifyPeakRss = classify.peakRssMB < CLASSIFY_GOALS.peakRssMB;
-    goals.classifyPerCore = classify.callsPerSecondOneWorker >= CLASSIFY_GOALS.callsPerSecondPerCore;
+    // Per core: calls per CPU-second on one worker, which other work on the machine does not change.
+    goals.classifyPerCore = classify.callsPerCpuSecondOneWorker >= CLASSIFY_GOALS.callsPerSecondPerCore;
     if (classify.cores > 1) goals.classifyScaling = classify.scaling >= CLASSIFY_GOALS.scaling;
   }
   out.goals = { targets: { ...GOALS, classify: CLASSIFY_GOALS }, met: goals };

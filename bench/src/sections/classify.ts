@@ -12,7 +12,7 @@
  */
 import { spawnSync } from "node:child_process";
 import { closeSync, mkdtempSync, openSync, rmSync, statSync, writeSync } from "node:fs";
-import { availableParallelism, tmpdir } from "node:os";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -171,6 +171,9 @@ export interface ClassifyRow {
   readonly workers: number;
   readonly seconds: number;
   readonly callsPerSecond: number;
+  /** CPU time of the run, every thread: on a shared machine, what the run itself cost. */
+  readonly cpuSeconds: number;
+  readonly callsPerCpuSecond: number;
   readonly peakRssMB: number;
   readonly exit: number;
 }
@@ -182,11 +185,16 @@ export interface ClassifyResult {
   readonly scaling: number;
   /** Peak RSS at the largest size run, on all workers, MB. */
   readonly peakRssMB: number;
-  /** The best one-worker calls per second (one worker: the main thread reads and writes, one thread classifies). */
+  /** The best one-worker calls per second of wall time (one worker: the main thread does it all). */
   readonly callsPerSecondOneWorker: number;
+  /** The best one-worker calls per CPU-second: calls per second per core, whatever else the machine runs. */
+  readonly callsPerCpuSecondOneWorker: number;
 }
 
-function runOnce(file: string, workers: number): { seconds: number; peakRssMB: number; exit: number } {
+function runOnce(
+  file: string,
+  workers: number,
+): { seconds: number; cpuSeconds: number; peakRssMB: number; exit: number } {
   const child = spawnSync(
     process.execPath,
     [CHILD, CLI_MAIN, "classify", "--responses", file, "--workers", String(workers)],
@@ -194,8 +202,13 @@ function runOnce(file: string, workers: number): { seconds: number; peakRssMB: n
   );
   const report = String(child.output[3] ?? "").trim();
   if (report === "") throw new Error(`the classify child reported nothing: ${String(child.stderr).slice(0, 500)}`);
-  const { code, wallMs, maxRssKiB } = JSON.parse(report) as { code: number; wallMs: number; maxRssKiB: number };
-  return { seconds: wallMs / 1000, peakRssMB: (maxRssKiB * 1024) / 1e6, exit: code };
+  const { code, wallMs, cpuMs, maxRssKiB } = JSON.parse(report) as {
+    code: number;
+    wallMs: number;
+    cpuMs: number;
+    maxRssKiB: number;
+  };
+  return { seconds: wallMs / 1000, cpuSeconds: cpuMs / 1000, peakRssMB: (maxRssKiB * 1024) / 1e6, exit: code };
 }
 
 export function runClassifyScale(sizes: readonly (readonly [string, number])[]): ClassifyResult {
@@ -216,6 +229,8 @@ export function runClassifyScale(sizes: readonly (readonly [string, number])[]):
           workers,
           seconds: run.seconds,
           callsPerSecond: log.calls / run.seconds,
+          cpuSeconds: run.cpuSeconds,
+          callsPerCpuSecond: log.calls / run.cpuSeconds,
           peakRssMB: run.peakRssMB,
           exit: run.exit,
         });
@@ -235,6 +250,7 @@ export function runClassifyScale(sizes: readonly (readonly [string, number])[]):
     scaling: all.callsPerSecond / one.callsPerSecond,
     peakRssMB: Math.max(...at.map((r) => r.peakRssMB)),
     callsPerSecondOneWorker: Math.max(...rows.filter((r) => r.workers === 1).map((r) => r.callsPerSecond)),
+    callsPerCpuSecondOneWorker: Math.max(...rows.filter((r) => r.workers === 1).map((r) => r.callsPerCpuSecond)),
   };
 }
 
@@ -246,14 +262,14 @@ export function renderClassify(r: ClassifyResult): string {
     "",
     `The built CLI, \`strictwire classify --responses FILE --workers N\` (human output, discarded), on generated JSON lines; one child process per row; peak RSS by getrusage (all threads). ${r.cores} CPUs.`,
     "",
-    "| log | records | calls | workers | seconds | calls/s | peak RSS MB | exit |",
-    "|---|---:|---:|---:|---:|---:|---:|---:|",
+    "| log | records | calls | workers | wall s | calls/s | CPU s | calls/CPU-s | peak RSS MB | exit |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ...r.rows.map(
       (x) =>
-        `| ${x.size} | ${x.records} | ${x.calls} | ${x.workers} | ${x.seconds.toFixed(2)} | ${Math.round(x.callsPerSecond)} | ${mb(x.peakRssMB)} | ${x.exit} |`,
+        `| ${x.size} | ${x.records} | ${x.calls} | ${x.workers} | ${x.seconds.toFixed(2)} | ${Math.round(x.callsPerSecond)} | ${x.cpuSeconds.toFixed(2)} | ${Math.round(x.callsPerCpuSecond)} | ${mb(x.peakRssMB)} | ${x.exit} |`,
     ),
     "",
-    `All workers over one: ${r.scaling.toFixed(2)}x at the largest log (goal ${CLASSIFY_GOALS.scaling}x). Goals: peak RSS under ${CLASSIFY_GOALS.peakRssMB} MB at the largest log (${mb(r.peakRssMB)}), ${CLASSIFY_GOALS.callsPerSecondPerCore} calls/s per core (one worker: ${Math.round(r.callsPerSecondOneWorker)}). On a shared machine the rates are depressed: read them beside the machine's load.`,
+    `All workers over one: ${r.scaling.toFixed(2)}x at the largest log (goal ${CLASSIFY_GOALS.scaling}x). Goals: peak RSS under ${CLASSIFY_GOALS.peakRssMB} MB at the largest log (${mb(r.peakRssMB)}), ${CLASSIFY_GOALS.callsPerSecondPerCore} calls/s per core (one worker: ${Math.round(r.callsPerCpuSecondOneWorker)} calls per CPU-second, ${Math.round(r.callsPerSecondOneWorker)} per wall second). Wall-clock rates and the scaling depend on what else the machine runs (load average at the end: ${loadavg()[0]!.toFixed(1)} on ${r.cores} CPUs); calls per CPU-second do not.`,
   ];
   return lines.join("\n");
 }

@@ -28,6 +28,8 @@ const CLOSE_BRACE = 0x7d;
 const OPEN_BRACKET = 0x5b;
 const CLOSE_BRACKET = 0x5d;
 
+const BOM = [0xef, 0xbb, 0xbf];
+
 const isSpace = (byte: number): boolean => byte === SPACE || byte === NEWLINE || byte === RETURN || byte === TAB;
 
 /**
@@ -62,6 +64,8 @@ export class RecordSplitter {
   private arrayClosed = false;
   /** The array mode's trailing text, reported once. */
   private trailingReported = false;
+  private atStart = true;
+  private readonly bom: number[] = [];
   /** The first record's first line ended with the record still open: what starts the next line decides. */
   private firstLineEnded = false;
 
@@ -69,6 +73,25 @@ export class RecordSplitter {
 
   push(chunk: Uint8Array): InputRecord[] {
     const out: InputRecord[] = [];
+    // A byte order mark some exporters write first is not part of the first record.
+    if (this.atStart && chunk.length > 0) {
+      if (this.bom.length > 0 || chunk[0] === 0xef) {
+        const wanted = BOM.length - this.bom.length;
+        this.bom.push(...chunk.subarray(0, wanted));
+        if (this.bom.length < BOM.length && chunk.length < wanted) return out;
+        this.atStart = false;
+        const marked = this.bom.every((byte, i) => byte === BOM[i]);
+        const rest = chunk.subarray(wanted);
+        const bytes = marked ? rest : concat([Uint8Array.from(this.bom), rest], this.bom.length + rest.length);
+        this.bom.length = 0;
+        return this.pushAfterStart(bytes, out);
+      }
+      this.atStart = false;
+    }
+    return this.pushAfterStart(chunk, out);
+  }
+
+  private pushAfterStart(chunk: Uint8Array, out: InputRecord[]): InputRecord[] {
     if (this.mode === "lines") this.pushLines(chunk, out);
     else this.scan(chunk, 0, out);
     return out;
@@ -77,6 +100,13 @@ export class RecordSplitter {
   /** The end of the input: an open record is judged as it stands. */
   end(): InputRecord[] {
     const out: InputRecord[] = [];
+    if (this.bom.length > 0) {
+      // The input ended inside what might have been a byte order mark: those bytes are text.
+      const pending = Uint8Array.from(this.bom);
+      this.bom.length = 0;
+      this.atStart = false;
+      this.pushAfterStart(pending, out);
+    }
     if (this.mode === "array" && !this.arrayClosed) {
       if (this.open) this.finish(out);
       this.index += 1;

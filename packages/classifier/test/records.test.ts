@@ -222,3 +222,11 @@ test("JSON lines whose first line is broken and unbalanced stay JSON lines", () 
   ]);
   expect(split('{"id": "a", "x": [\n{"id":"b"}\n', [19]).map((r) => r.line)).toEqual([1, 2]);
 });
+
+test("a byte order mark before the first record is skipped, in one chunk or split", () => {
+  const text = '\uFEFF{"a":1}\n{"b":2}\n';
+  for (const cuts of [[], [1], [2], [1, 2], [3]]) expect(values(split(text, cuts))).toEqual([{ a: 1 }, { b: 2 }]);
+  // Bytes that only start like one are kept.
+  expect(values(split("\uF000[1]", [1]))).toEqual([{ refused: "invalid-json" }]);
+  expect(shown(split("\uF000", [1]))).toEqual([{ line: 1, text: "\uF000" }]);
+});
