@@ -59,7 +59,7 @@ export class RecordSplitter {
   private escaped = false;
   /** A documents-mode record that opened with a scalar ends at its line's end. */
   private scalar = false;
-  /** In the array: an element has begun since the last comma. */
+  /** In the array: a comma was just read, so an element is due before the next comma or ]. */
   private elementSeen = false;
   private arrayClosed = false;
   /** The array mode's trailing text, reported once. */
