@@ -5,6 +5,9 @@
  * to a temporary file and streamed; each run is a child process, whose peak
  * RSS (getrusage, every thread included) it reports itself.
  *
+ * A log of fewer records than the classifier's WORKERS_AFTER (the 10 MB
+ * log) starts no workers, so its two rows differ only by noise.
+ *
  * The generated calls are like a service's: Responses-API responses, three
  * strict tools declared, one call each and now and then two, mostly
  * dispatchable, with a share of schema violations, unparseable arguments,
@@ -260,7 +263,7 @@ export function renderClassify(r: ClassifyResult): string {
   const lines = [
     "## classify at log scale",
     "",
-    `The built CLI, \`strictwire classify --responses FILE --workers N\` (human output, discarded), on generated JSON lines; one child process per row; peak RSS by getrusage (all threads). ${r.cores} CPUs.`,
+    `The built CLI, \`strictwire classify --responses FILE --workers N\` (human output, discarded), on generated JSON lines; one child process per row; peak RSS and CPU time by getrusage (all threads). ${r.cores} CPUs. Workers start only after the classifier's first WORKERS_AFTER records, so the 10 MB log starts none.`,
     "",
     "| log | records | calls | workers | wall s | calls/s | CPU s | calls/CPU-s | peak RSS MB | exit |",
     "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",

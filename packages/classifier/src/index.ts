@@ -44,6 +44,7 @@ export {
   type ResponseResult,
   type StreamOptions,
   type StreamRecord,
+  WORKERS_AFTER,
 } from "./stream.js";
 export { checkSchema, type SchemaCheck, schemaViolations } from "./violations.js";
 

@@ -109,7 +109,8 @@ function send(slot: Slot, pending: Pending): Promise<ResponseResult[]> {
 
 export async function* classifyInWorkers(
   records: AsyncIterable<StreamRecord> | Iterable<StreamRecord>,
-  options: StreamOptions & { readonly workers: number },
+  /** `first`: the index of the first of these records (some may have been classified already). */
+  options: StreamOptions & { readonly workers: number; readonly first?: number },
 ): AsyncGenerator<ResponseResult> {
   const setup: WorkerSetup = { bundles: options.bundles ?? [], limits: options.limits };
   const slots = Array.from({ length: options.workers }, () => startWorker(setup));
@@ -120,8 +121,8 @@ export async function* classifyInWorkers(
     inFlight.push(promise);
   };
   let sent = 0;
-  let index = 0;
-  let pending = new Pending(1);
+  let index = (options.first ?? 1) - 1;
+  let pending = new Pending(index + 1);
   try {
     for await (const record of records) {
       index += 1;

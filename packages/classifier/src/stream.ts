@@ -118,9 +118,48 @@ async function* classifyHere(records: AsyncIterable<StreamRecord> | Iterable<Str
 }
 
 /**
+ * Starting worker threads costs about as much as classifying this many
+ * records (each worker loads the codec and the validators), so the first
+ * ones are classified here, and a stream that ends before them starts none.
+ */
+export const WORKERS_AFTER = 8192;
+
+async function* remaining<T>(iterator: AsyncIterator<T>): AsyncGenerator<T> {
+  try {
+    for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
+  } finally {
+    await iterator.return?.();
+  }
+}
+
+async function* classifyThenShare(
+  records: AsyncIterable<StreamRecord> | Iterable<StreamRecord>,
+  options: StreamOptions & { readonly workers: number },
+): AsyncGenerator<ResponseResult> {
+  const iterator = (async function* () {
+    yield* records;
+  })();
+  try {
+    const classifier = prepareClassifier(options);
+    let index = 0;
+    while (index < WORKERS_AFTER) {
+      const next = await iterator.next();
+      if (next.done) return;
+      index += 1;
+      yield classifyRecord(next.value, index, classifier);
+    }
+    yield* classifyInWorkers(remaining(iterator), { ...options, first: index + 1 });
+  } finally {
+    await iterator.return(undefined);
+  }
+}
+
+/**
  * Classify a stream of stored responses: one result per record, in the
  * order given, whatever the number of workers. Memory holds a bounded window
- * of records, not the stream.
+ * of records, not the stream. With `workers` above 1, the first
+ * `WORKERS_AFTER` records are classified on this thread and the rest on the
+ * workers.
  */
 export function classifyStream(
   records: AsyncIterable<StreamRecord> | Iterable<StreamRecord>,
@@ -131,5 +170,5 @@ export function classifyStream(
   if ((options.codecs?.length ?? 0) > 0) {
     throw new TypeError("loaded codecs cannot cross to worker threads; give the bundles' texts as `bundles`");
   }
-  return classifyInWorkers(records, { ...options, workers });
+  return classifyThenShare(records, { ...options, workers });
 }

@@ -132,7 +132,8 @@ describe("classify at log scale", () => {
 
   test("--workers 2 prints exactly what --workers 1 prints, in input order; no progress off a terminal", async () => {
     const file = join(dir, "log.jsonl");
-    await writeFile(file, log(1500));
+    // Past the records classified before the workers start (8192), and several batches for each.
+    await writeFile(file, log(10_000));
     const one = await strictwire(["classify", "--responses", file, "--workers", "1", "--json", "--show-all"]);
     const two = await strictwire(["classify", "--responses", file, "--workers", "2", "--json", "--show-all"]);
     expect(one.code).toBe(1);
@@ -149,7 +150,9 @@ describe("classify at log scale", () => {
     // stderr is a pipe here: nothing but the unreadable lines, and no escape sequences.
     expect(one.stderr).not.toContain("\u001b");
     expect(one.stderr.split("\n").filter((line) => line !== "" && !line.startsWith("unreadable"))).toEqual([]);
-    const human = await strictwire(["classify", "--responses", file]);
+    const small = join(dir, "small.jsonl");
+    await writeFile(small, log(300));
+    const human = await strictwire(["classify", "--responses", small]);
     expect(human.stderr).not.toContain("\u001b");
     expect(human.stderr).not.toMatch(/calls\/s/);
   });
