@@ -103,7 +103,8 @@ async function gatherBundles(options: RunOptions, io: RunIO): Promise<Step<Bundl
 
 // Output is gathered into writes of about this size: one write per line would cost more than classifying it.
 const FLUSH_AT = 64 * 1024;
-// The progress display hears from the run every this many records.
+// The progress display hears from an offline run every this many records, and
+// from a live one after every response (each is a request, slow beside classifying).
 const PROGRESS_EVERY = 512;
 
 /** The run's counts and its buffered output. */
@@ -121,6 +122,7 @@ class Tally {
   constructor(
     private readonly options: RunOptions,
     private readonly io: RunIO,
+    private readonly progressEvery: number,
   ) {}
 
   private write(text: string): void {
@@ -164,7 +166,11 @@ class Tally {
       }
       for (const report of result.reports) this.report(report);
     }
-    if (this.records % PROGRESS_EVERY === 0) this.tell(false);
+    if (this.records % this.progressEvery === 0) {
+      // What was found so far is out before the progress line is drawn again.
+      this.flush();
+      this.tell(false);
+    }
   }
 
   tell(done: boolean): void {
@@ -274,7 +280,7 @@ export async function runClassify(options: RunOptions, io: RunIO): Promise<numbe
   const bundles = await gatherBundles(options, out);
   if (!bundles.ok) return fail(bundles.message);
 
-  const tally = new Tally(options, out);
+  const tally = new Tally(options, out, options.idsFile !== undefined ? 1 : PROGRESS_EVERY);
   if (options.idsFile !== undefined) {
     const stopped = await runLive(options.idsFile, options, bundles.value, tally, out);
     if (stopped !== undefined) {

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
-import { EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE, runClassify } from "../src/index.js";
+import { EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE, type RunProgress, runClassify } from "../src/index.js";
 import { capture } from "./support/io.js";
 import { json, type StoredServer, startStoredServer, storedResponse } from "./support/server.js";
 
@@ -306,4 +306,43 @@ describe("live runs against a real server", () => {
     // While "first" waited out its Retry-After, the next ids were fetched.
     expect(server.hits.findIndex((hit) => hit.id === "fourth")).toBeLessThan(server.hits.lastIndexOf(first[1]!));
   });
+
+  test("a live run tells the progress display after every response, and once more at the end", async () => {
+    server = await startStoredServer({ resp_good: () => json(GOOD), resp_bad: () => json(BAD) });
+    const c = capture(env(server));
+    const told: RunProgress[] = [];
+    const code = await runClassify(
+      { idsFile: await idsFile("resp_good\nresp_bad\n"), fetch: FAST },
+      { ...c.io, progress: (state) => told.push(state) },
+    );
+    expect(code).toBe(EXIT_FINDINGS);
+    expect(told).toEqual([
+      { records: 1, calls: 1, findings: 0, done: false },
+      { records: 2, calls: 2, findings: 1, done: false },
+      { records: 2, calls: 2, findings: 1, done: true },
+    ]);
+  });
+});
+
+test("an offline run tells the progress display every 512 records, with what was found written out first", async () => {
+  const lines = Array.from({ length: 1100 }, (_, n) => JSON.stringify(n === 3 ? BAD : GOOD)).join("\n");
+  let out = "";
+  const told: { state: RunProgress; outSoFar: string }[] = [];
+  await runClassify(
+    { responsesText: lines },
+    {
+      stdout: (text) => {
+        out += text;
+      },
+      stderr: () => undefined,
+      env: {},
+      progress: (state) => told.push({ state, outSoFar: out }),
+    },
+  );
+  expect(told.map((t) => [t.state.records, t.state.done])).toEqual([
+    [512, false],
+    [1024, false],
+    [1100, true],
+  ]);
+  expect(told[0]!.outSoFar).toContain("arguments-violate-schema");
 });
