@@ -8,7 +8,7 @@
  * Records are read, classified and written as they come, so a log of any
  * size runs in the memory of a window of records.
  */
-import { readFile } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import type { ParseLimits } from "@strictwire/codec";
 import { loadBundlesDir } from "./bundles.js";
 import { type CallState, FINDINGS } from "./classify.js";
@@ -199,6 +199,15 @@ async function runOffline(options: RunOptions, bundles: Bundles, tally: Tally): 
   for await (const result of results) tally.add(result);
 }
 
+async function sameFile(a: string, b: string): Promise<boolean> {
+  try {
+    const [first, second] = await Promise.all([stat(a), stat(b)]);
+    return first.dev === second.dev && first.ino === second.ino;
+  } catch {
+    return false;
+  }
+}
+
 async function runLive(idsFile: string, options: RunOptions, bundles: Bundles, tally: Tally, io: RunIO) {
   const apiKey = io.env.OPENAI_API_KEY?.trim();
   if (!apiKey) return "set OPENAI_API_KEY, a project key set to Read Only";
@@ -213,6 +222,8 @@ async function runLive(idsFile: string, options: RunOptions, bundles: Bundles, t
   }
   let resume: Resume | undefined;
   if (options.resumeFile !== undefined) {
+    // Appending to the ids file would change an input.
+    if (await sameFile(idsFile, options.resumeFile)) return "the resume file cannot be the ids file; name another";
     const opened = await openResume(options.resumeFile);
     if (!opened.ok) return opened.message;
     resume = opened.value;

@@ -279,6 +279,11 @@ describe("live runs against a real server", () => {
     const live = capture({ OPENAI_API_KEY: KEY });
     expect(await runClassify({ idsFile: await idsFile("a\n"), resumeFile: dir }, live.io)).toBe(EXIT_USAGE);
     expect(live.err()).toMatch(/is not a regular file/);
+    const ids = await idsFile("a\n");
+    const same = capture({ OPENAI_API_KEY: KEY });
+    expect(await runClassify({ idsFile: ids, resumeFile: ids }, same.io)).toBe(EXIT_USAGE);
+    expect(same.err()).toBe("the resume file cannot be the ids file; name another\n");
+    expect(await readFile(ids, "utf8")).toBe("a\n");
   });
 
   test("429 with Retry-After and 5xx are retried while later ids go on, and the output keeps the ids' order", async () => {
