@@ -4,7 +4,8 @@
  * exactly one JSON object with the members `pnpm bench --quick --json`
  * promises, each a finite positive ratio (argument tokens: also the per-set
  * breakdown's shape, counts and means; the peers' decode: also the calls each
- * was timed on and left out). Whether a goal is met is reported
+ * was timed on and left out; classify at log scale: each run's figures, on
+ * one worker and on every CPU). Whether a goal is met is reported
  * by the benchmark itself, not enforced here: timings on shared machines are
  * not pass/fail material.
  */
@@ -40,9 +41,12 @@ if (doc !== undefined) {
     wanted.push(`expansion.${mode}.bytes`, `expansion.${mode}.tokens`);
   for (const form of ["tagged", "compact", "factored"]) wanted.push(`argumentTokens.${form}`);
   for (const peer of ["agentsCore", "mastra"]) wanted.push(`decodePeers.${peer}`);
+  for (const member of ["scaling", "peakRssMB", "callsPerSecondOneWorker", "callsPerCpuSecondOneWorker"])
+    wanted.push(`classify.${member}`);
   const values = Object.fromEntries(wanted.map((p) => [p, ratio(p)]));
   checkArgumentBreakdown(doc.argumentTokensDetail);
   checkPeers(doc.decodePeersDetail);
+  checkClassify(doc.classify);
   if (problems.length === 0) {
     const met = doc.goals?.met ?? {};
     process.stdout.write(
@@ -69,6 +73,35 @@ function checkArgumentBreakdown(detail) {
   const excluded = detail?.excluded;
   if (excluded === null || typeof excluded !== "object" || !Object.values(excluded).every(Number.isInteger))
     problems.push(`argumentTokensDetail.excluded: expected counts by reason, got ${JSON.stringify(excluded)}`);
+}
+
+/** classify at log scale: every row a run that finished (exit 0 or 1) with its figures, on one worker and on every CPU. */
+function checkClassify(detail) {
+  const rows = detail?.rows;
+  if (!Array.isArray(rows) || rows.length === 0) {
+    problems.push(`classify.rows: expected the runs, got ${JSON.stringify(rows)}`);
+    return;
+  }
+  for (const [i, row] of rows.entries()) {
+    for (const member of [
+      "bytes",
+      "records",
+      "calls",
+      "seconds",
+      "callsPerSecond",
+      "cpuSeconds",
+      "callsPerCpuSecond",
+      "peakRssMB",
+    ])
+      if (typeof row?.[member] !== "number" || !Number.isFinite(row[member]) || row[member] <= 0)
+        problems.push(
+          `classify.rows[${i}].${member}: expected a positive number, got ${JSON.stringify(row?.[member])}`,
+        );
+    if (row?.exit !== 0 && row?.exit !== 1)
+      problems.push(`classify.rows[${i}].exit: expected 0 or 1 (a finished run), got ${JSON.stringify(row?.exit)}`);
+  }
+  if (!rows.some((row) => row?.workers === 1) || !rows.some((row) => row?.workers === detail.cores))
+    problems.push(`classify.rows: expected runs on 1 worker and on all ${detail?.cores} CPUs`);
 }
 
 /** Each peer: the calls it was timed on, those left out by reason, and its ratios beside strictwire's on the same calls. */

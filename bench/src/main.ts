@@ -5,7 +5,10 @@
  *   pnpm bench --quick              a reduced set (well under two minutes)
  *   pnpm bench --quick --json       the reduced set, ONE JSON object on stdout
  *   pnpm bench --only parse,decode  some sections (decode, encode, parse, compile,
- *                                   growth, coldstart, memory, expansion, arguments, comparison)
+ *                                   growth, coldstart, memory, expansion, arguments, comparison,
+ *                                   classify)
+ *   pnpm bench --only classify      classify at log scale: 10 MB, 100 MB and 1 GB of generated
+ *                                   logs (--quick: 10 MB only), one worker and every CPU
  *   pnpm bench --out FILE           also write every figure as JSON to FILE (bench/results/ is git-ignored)
  *   pnpm bench --jsb N              JSONSchemaBench schemas sampled for the comparison (default 1500)
  *
@@ -19,6 +22,7 @@ import { FULL_CASES, loadCases, QUICK_CASES } from "./cases.js";
 import { progress, setQuiet } from "./format.js";
 import { preparePeers } from "./peers.js";
 import { argumentsJson, renderArguments, runArguments } from "./sections/arguments.js";
+import { CLASSIFY_GOALS, CLASSIFY_SIZES, renderClassify, runClassifyScale } from "./sections/classify.js";
 import {
   comparisonJson,
   loadBenchCorpus,
@@ -57,8 +61,9 @@ const SECTIONS = [
   "expansion",
   "arguments",
   "comparison",
+  "classify",
 ];
-const QUICK_SECTIONS = ["decode", "parse", "compile", "coldstart", "expansion", "arguments"];
+const QUICK_SECTIONS = ["decode", "parse", "compile", "coldstart", "expansion", "arguments", "classify"];
 
 interface Args {
   quick: boolean;
@@ -289,6 +294,13 @@ async function main(): Promise<void> {
     out.comparison = comparisonJson(r);
   }
 
+  if (sections.has("classify")) {
+    progress("classify at log scale...");
+    const r = runClassifyScale(args.quick ? CLASSIFY_SIZES.slice(0, 1) : CLASSIFY_SIZES);
+    print(renderClassify(r));
+    out.classify = r;
+  }
+
   const goals: Record<string, boolean> = {};
   if (typeof out.decodeVsBaseline === "number") goals.decode = out.decodeVsBaseline <= GOALS.decodeVsBaseline;
   const references = out.decodeReferences as { floor: number } | undefined;
@@ -307,7 +319,14 @@ async function main(): Promise<void> {
     goals.taggedArgumentTokens = argumentTokens.tagged! <= GOALS.taggedArgumentTokens;
     goals.compactArgumentTokens = argumentTokens.compact! <= GOALS.compactArgumentTokens;
   }
-  out.goals = { targets: GOALS, met: goals };
+  const classify = out.classify as ReturnType<typeof runClassifyScale> | undefined;
+  if (classify !== undefined) {
+    goals.classifyPeakRss = classify.peakRssMB < CLASSIFY_GOALS.peakRssMB;
+    // Per core: calls per CPU-second on one worker, which other work on the machine does not change.
+    goals.classifyPerCore = classify.callsPerCpuSecondOneWorker >= CLASSIFY_GOALS.callsPerSecondPerCore;
+    if (classify.cores > 1) goals.classifyScaling = classify.scaling >= CLASSIFY_GOALS.scaling;
+  }
+  out.goals = { targets: { ...GOALS, classify: CLASSIFY_GOALS }, met: goals };
   print(
     `## Goals\n\n${Object.entries(goals)
       .map(([k, v]) => `- ${k}: ${v ? "met" : "NOT met"}`)

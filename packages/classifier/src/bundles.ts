@@ -36,6 +36,8 @@ export async function readTextFile(file: string): Promise<Result<string, { reado
 
 export interface LoadedBundles {
   readonly codecs: readonly ToolCodec[];
+  /** The loaded bundles' texts, in the codecs' order, for worker threads to load their own. */
+  readonly texts: readonly string[];
   /** Files that were not bundles; reported and skipped, since a directory may hold other JSON. */
   readonly skipped: readonly { readonly file: string; readonly message: string }[];
 }
@@ -54,6 +56,7 @@ export async function loadBundlesDir(
     return { ok: false, error: { message: `cannot read the bundles directory (${errorMessage(error)})` } };
   }
   const codecs: ToolCodec[] = [];
+  const texts: string[] = [];
   const skipped: { file: string; message: string }[] = [];
   for (const name of names) {
     const file = join(dir, name);
@@ -64,11 +67,13 @@ export async function loadBundlesDir(
     }
     try {
       const loaded = load(text.value);
-      if (loaded.ok) codecs.push(loaded.value);
-      else skipped.push({ file, message: loaded.error.message });
+      if (loaded.ok) {
+        codecs.push(loaded.value);
+        texts.push(text.value);
+      } else skipped.push({ file, message: loaded.error.message });
     } catch (error) {
       skipped.push({ file, message: errorMessage(error) });
     }
   }
-  return { ok: true, value: { codecs, skipped } };
+  return { ok: true, value: { codecs, texts, skipped } };
 }

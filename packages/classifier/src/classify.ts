@@ -35,6 +35,8 @@ export interface Classification {
   readonly detail: string;
   /** Why the arguments did not parse, when they did not. */
   readonly cause?: ArgumentsErrorCode;
+  /** Whether the tool named was declared with strict: true, when it was declared. */
+  readonly strict?: boolean;
 }
 
 export interface ClassifyOptions {
@@ -176,9 +178,11 @@ export function classify(
 ): Classification {
   const name = String(call?.name ?? "");
   const parsed = parseArguments(call?.arguments, options.limits);
-  if (!parsed.ok) return unparsed(parsed.error, truncated);
-
   const tool = lookup(tools, name);
+  if (!parsed.ok) {
+    const verdict = unparsed(parsed.error, truncated);
+    return tool ? { ...verdict, strict: tool.strict } : verdict;
+  }
   if (!tool) {
     return {
       state: "unknown-tool",
@@ -188,7 +192,18 @@ export function classify(
     };
   }
 
-  const check = checkSchema(parsed.value, tool.parameters);
+  const verdict = judgeDeclared(call, parsed.value, name, tool, options);
+  return { ...verdict, strict: tool.strict };
+}
+
+function judgeDeclared(
+  call: ToolCall | null | undefined,
+  value: Record<string, unknown>,
+  name: string,
+  tool: DeclaredTool,
+  options: ClassifyOptions,
+): Classification {
+  const check = checkSchema(value, tool.parameters);
   if (check.kind === "invalid-schema") {
     return {
       state: "schema-invalid",
@@ -205,7 +220,7 @@ export function classify(
   }
 
   const codec = options.codecs ? matchCodec(tool.parameters, options.codecs) : undefined;
-  const verdict = codec ? decodeVerdict(call?.arguments, parsed.value, codec) : undefined;
+  const verdict = codec ? decodeVerdict(call?.arguments, value, codec) : undefined;
   if (verdict !== undefined) return verdict;
 
   if (!tool.strict) {
@@ -245,23 +260,34 @@ function causeLines(cause: ArgumentsErrorCode | undefined): string[] {
   }
 }
 
-/** The repair for one state; for a parse refusal, its cause adds a line. */
-export function repairLines(state: string, name?: string, cause?: ArgumentsErrorCode): string[] {
+// For a tool already declared strict: the advice to set it would be wrong.
+const STRICT_NOT_ENOUGH =
+  "The tool was declared with strict: true and this still got through, so the provider's strict mode does not " +
+  "enforce all of this schema: compile it for the provider (strictwire compile --target) and decode with the bundle.";
+
+/**
+ * The repair for one state; for a parse refusal, its cause adds a line.
+ * `strict` is whether the tool was declared with strict: true, so that a tool
+ * which has it is not told to set it.
+ */
+export function repairLines(state: string, name?: string, cause?: ArgumentsErrorCode, strict = false): string[] {
   const tool = name || "this tool";
   if (state === "arguments-violate-schema") {
     return [
       "Validate arguments against the tool schema before dispatch, and feed the validation error back to the model " +
         "as the tool result so it can correct itself. A crashed turn teaches the model nothing; a returned error " +
         "usually fixes the next call.",
-      `Set strict: true on tool ${tool}, with additionalProperties: false and every parameter listed in required. ` +
-        "Without it the schema is a suggestion.",
+      strict
+        ? STRICT_NOT_ENOUGH
+        : `Set strict: true on tool ${tool}, with additionalProperties: false and every parameter listed in required. ` +
+          "Without it the schema is a suggestion.",
     ];
   }
   if (state === "arguments-unparseable") {
     return [
       "Wrap every argument parse in try/catch and return the parse error to the model as the tool result rather " +
         "than raising through the turn.",
-      "Set strict: true on the tool so constrained decoding holds the grammar in the first place.",
+      ...(strict ? [] : ["Set strict: true on the tool so constrained decoding holds the grammar in the first place."]),
       ...causeLines(cause),
     ];
   }

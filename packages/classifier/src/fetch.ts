@@ -149,15 +149,19 @@ export function authMessage(status: number): string {
   return `${status} from OpenAI: this needs a project key that can read stored responses`;
 }
 
+export type StreamedOutcome = FetchOutcome | ({ readonly kind: "denied" } & AuthFailure);
+
 /**
- * Fetch every id, at most `concurrency` at a time. A 401 or 403 stops the
- * whole run (every other id would fail the same way); anything else is an
- * outcome for that id.
+ * Every id's outcome, in the ids' order, as they arrive: at most
+ * `concurrency` requests open, and at most a few times that many outcomes
+ * held back waiting for a slower one before them, so memory stays bounded
+ * whatever the number of ids. A 401 or 403 stops the whole run (every other
+ * id would fail the same way): it is the last outcome, `denied`.
  */
-export async function fetchStoredResponses(
-  ids: readonly string[],
+export async function* streamStoredResponses(
+  ids: Iterable<string>,
   options: FetchOptions,
-): Promise<Result<FetchOutcome[], AuthFailure>> {
+): AsyncGenerator<StreamedOutcome> {
   const tuning = tuningOf(options);
   const base = (options.baseUrl || DEFAULT_BASE_URL).replace(/\/+$/, "");
   const stopper = new AbortController();
@@ -167,24 +171,50 @@ export async function fetchStoredResponses(
     tuning,
     stop: stopper.signal,
   };
-  const outcomes: FetchOutcome[] = new Array(ids.length);
-  let next = 0;
-  let denied: number | undefined;
-  const worker = async (): Promise<void> => {
-    while (denied === undefined && next < ids.length) {
-      const index = next;
-      next += 1;
-      const result = await fetchOne(ids[index]!, context);
-      if (result.kind === "stopped") return;
-      if (result.kind === "auth") {
-        denied ??= result.status;
-        stopper.abort();
-        return;
-      }
-      outcomes[index] = result;
+  const window = tuning.concurrency * 4;
+  const started: Promise<Attempt>[] = [];
+  const source = ids[Symbol.iterator]();
+  let open = 0;
+  const fill = (): void => {
+    while (!stopper.signal.aborted && open < tuning.concurrency && started.length < window) {
+      const next = source.next();
+      if (next.done) return;
+      open += 1;
+      // A slot frees when a request ends, whatever its place among the others.
+      const attempt = fetchOne(next.value, context).finally(() => {
+        open -= 1;
+        fill();
+      });
+      started.push(attempt);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(tuning.concurrency, ids.length) }, worker));
-  if (denied !== undefined) return { ok: false, error: { status: denied, message: authMessage(denied) } };
+  try {
+    fill();
+    while (started.length > 0) {
+      const result = await started.shift()!;
+      if (result.kind === "stopped") return;
+      if (result.kind === "auth") {
+        stopper.abort();
+        yield { kind: "denied", status: result.status, message: authMessage(result.status) };
+        return;
+      }
+      yield result;
+      fill();
+    }
+  } finally {
+    stopper.abort();
+  }
+}
+
+/** Every id's outcome, in the ids' order; see streamStoredResponses. */
+export async function fetchStoredResponses(
+  ids: readonly string[],
+  options: FetchOptions,
+): Promise<Result<FetchOutcome[], AuthFailure>> {
+  const outcomes: FetchOutcome[] = [];
+  for await (const outcome of streamStoredResponses(ids, options)) {
+    if (outcome.kind === "denied") return { ok: false, error: { status: outcome.status, message: outcome.message } };
+    outcomes.push(outcome);
+  }
   return { ok: true, value: outcomes };
 }

@@ -22,11 +22,30 @@ export {
   parseRetryAfter,
   type ResolvedTuning,
   retryDelayMs,
+  type StreamedOutcome,
+  streamStoredResponses,
 } from "./fetch.js";
 export { type InputError, parseResponsesText, type ResponseEntry, readIds } from "./input.js";
-export { type CallReport, humanLines, reportCalls, type Summary } from "./report.js";
-export { EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE, type RunIO, type RunOptions, runClassify } from "./run.js";
+export { type InputRecord, RECORD_CAP, RecordSplitter, splitRecords } from "./records.js";
+export { bundleTools, type CallReport, humanLines, reportCalls, type Summary } from "./report.js";
+export {
+  EXIT_CLEAN,
+  EXIT_FINDINGS,
+  EXIT_USAGE,
+  type RunIO,
+  type RunOptions,
+  type RunProgress,
+  runClassify,
+} from "./run.js";
 export { type DeclaredTool, declaredTools, functionCalls, type ToolCall, truncation, wasTruncated } from "./shapes.js";
+export {
+  classifyStream,
+  RECORD_LIMITS,
+  type ResponseResult,
+  type StreamOptions,
+  type StreamRecord,
+  WORKERS_AFTER,
+} from "./stream.js";
 export { checkSchema, type SchemaCheck, schemaViolations } from "./violations.js";
 
 export const version = "0.1.0";

@@ -1,6 +1,7 @@
 /** Turning classifications into report lines, for people and for machines. Pure. */
 import { type CallState, type ClassifyOptions, classify, FINDINGS, repairLines, STATES } from "./classify.js";
-import { declaredTools, functionCalls, truncation } from "./shapes.js";
+import type { ToolCodec } from "./codecs.js";
+import { type DeclaredTool, declaredTools, readResponse } from "./shapes.js";
 
 export interface CallReport {
   readonly state: CallState;
@@ -10,6 +11,11 @@ export interface CallReport {
   readonly detail: string;
   /** Repairs for a finding, notes for the other states, nothing for dispatchable. */
   readonly repairs: readonly string[];
+  /**
+   * Where the tools were declared: the response's own tool list, or, when the
+   * response carries none (a stored Chat Completions response), the bundles given.
+   */
+  readonly declaredBy: "response" | "bundles";
 }
 
 export interface Summary {
@@ -25,19 +31,46 @@ const COLUMN = 27;
 export const NOT_FOUND =
   "not found. Stored responses expire, and a response created without storage was never readable.";
 
-/** Every call in one stored response, classified against the tools declared beside it. */
-export function reportCalls(responseId: string, response: unknown, options: ClassifyOptions = {}): CallReport[] {
-  const tools = declaredTools(response);
-  const truncated = truncation(response) ?? false;
-  return functionCalls(response).map((call) => {
-    const { state, detail, cause } = classify(call, tools, truncated, options);
+const BY_BUNDLES = "; the tools are the bundles given, as this response declares none";
+
+/**
+ * The bundles as a tool list, for a response that declares none. A bundle's
+ * wire schema is made to be sent with strict: true, so it is declared strict.
+ */
+export function bundleTools(codecs: readonly ToolCodec[]): Map<string, DeclaredTool> {
+  const tools = new Map<string, DeclaredTool>();
+  for (const codec of codecs)
+    if (!tools.has(codec.name)) tools.set(codec.name, { parameters: codec.wire, strict: true });
+  return tools;
+}
+
+/**
+ * Every call in one stored response, classified against the tools declared
+ * beside it, or against the bundles given when it declares none.
+ */
+export function reportCalls(
+  responseId: string,
+  response: unknown,
+  options: ClassifyOptions = {},
+  /** The bundles as a tool list, computed once per run; from options.codecs when absent. */
+  fromBundles?: ReadonlyMap<string, DeclaredTool>,
+): CallReport[] {
+  const { calls, truncation } = readResponse(response);
+  if (calls.length === 0) return [];
+  const declared = declaredTools(response);
+  const useBundles = declared.size === 0 && (options.codecs?.length ?? 0) > 0;
+  const tools = useBundles ? (fromBundles ?? bundleTools(options.codecs ?? [])) : declared;
+  const truncated = truncation ?? false;
+  return calls.map((call) => {
+    const { state, detail, cause, strict } = classify(call, tools, truncated, options);
     return {
       state,
       responseId,
       name: call.name,
       callId: call.callId,
-      detail,
-      repairs: repairLines(state, call.name, cause),
+      detail: useBundles ? `${detail}${BY_BUNDLES}` : detail,
+      repairs: repairLines(state, call.name, cause, strict === true),
+      declaredBy: useBundles ? "bundles" : "response",
     };
   });
 }

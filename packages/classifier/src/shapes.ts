@@ -32,9 +32,18 @@ function text(value: unknown): string {
  * that no schema checks, so there is nothing to classify.
  */
 export function functionCalls(response: unknown): ToolCall[] {
-  return storedCalls(response)
-    .calls.filter((call) => call.kind !== "custom")
-    .map((call) => ({ name: call.name ?? "", callId: call.id ?? "", arguments: call.arguments }));
+  return readResponse(response).calls;
+}
+
+/** The calls and the truncation verdict in one reading of the response. */
+export function readResponse(response: unknown): { calls: ToolCall[]; truncation: string | undefined } {
+  const read = storedCalls(response);
+  return {
+    calls: read.calls
+      .filter((call) => call.kind !== "custom")
+      .map((call) => ({ name: call.name ?? "", callId: call.id ?? "", arguments: call.arguments })),
+    truncation: read.truncation,
+  };
 }
 
 /**

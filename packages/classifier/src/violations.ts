@@ -6,7 +6,7 @@
  */
 
 import { linearRegExp, memberRuleSentence, ruleSentence, typeName } from "@strictwire/codec";
-import { canonicalJson, isPlainObject, pointerToken, prepareSchema } from "@strictwire/codec/json";
+import { isPlainObject, pointerToken, prepareSchema } from "@strictwire/codec/json";
 import { Ajv, type ErrorObject, type Options, type ValidateFunction } from "ajv";
 import { Ajv2019 } from "ajv/dist/2019.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
@@ -119,7 +119,10 @@ const byObject = new WeakMap<object, Compilation>();
 function compilation(schema: object | boolean): Compilation {
   const known = typeof schema === "object" ? byObject.get(schema) : undefined;
   if (known) return known;
-  const key = canonicalJson(schema);
+  // Every stored response carries its own copy of the same few schemas, so the
+  // key is computed per call: the native JSON.stringify, not a canonical form
+  // (a reordered copy only costs one more compilation).
+  const key = JSON.stringify(schema);
   let found = byText.get(key);
   if (found) byText.delete(key);
   else found = compile(schema);

@@ -1,8 +1,8 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
-import { EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE, runClassify } from "../src/index.js";
+import { EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE, type RunProgress, runClassify } from "../src/index.js";
 import { capture } from "./support/io.js";
 import { json, type StoredServer, startStoredServer, storedResponse } from "./support/server.js";
 
@@ -45,7 +45,8 @@ describe("offline runs", () => {
       `${pad("arguments-violate-schema")} resp_bad charge/call_resp_bad  the arguments parse cleanly and break the ` +
         "declared schema in 1 place(s): arguments.amount_cents: expected integer, got string",
       expect.stringMatching(/^ {2}repair: Validate arguments against the tool schema before dispatch/),
-      expect.stringMatching(/^ {2}repair: Set strict: true on tool charge, with additionalProperties: false/),
+      // charge is declared strict: it is not told to set strict, but what strict did not hold.
+      expect.stringMatching(/^ {2}repair: The tool was declared with strict: true and this still got through/),
       `${pad("dispatchable-unconstrained")} resp_loose charge/call_resp_loose  this call matches the schema, but the ` +
         "tool was declared without strict: true, so nothing guaranteed that it would",
       "  note: This call was fine. Set strict: true on the tool anyway, because nothing about this response promised it would be.",
@@ -87,8 +88,17 @@ describe("offline runs", () => {
       callId: "call_resp_good",
       detail: "parses and matches the declared schema",
       repairs: [],
+      declaredBy: "response",
     });
-    expect(Object.keys(objects[1])).toEqual(["state", "responseId", "name", "callId", "detail", "repairs"]);
+    expect(Object.keys(objects[1])).toEqual([
+      "state",
+      "responseId",
+      "name",
+      "callId",
+      "detail",
+      "repairs",
+      "declaredBy",
+    ]);
     expect(objects[1].repairs).toHaveLength(2);
     expect(objects[4]).toEqual({
       summary: {
@@ -103,11 +113,11 @@ describe("offline runs", () => {
           "dispatchable-unconstrained": 0,
           dispatchable: 2,
         },
-        unreadable: [{ responseId: "#4", reason: "entry 4 is integer, not a response object" }],
+        unreadable: [{ responseId: "#4", reason: "line 4: entry 4 is integer, not a response object" }],
         parallel: [{ responseId: "resp_par", calls: 2 }],
       },
     });
-    expect(c.err()).toBe(`${pad("unreadable")} #4  entry 4 is integer, not a response object\n`);
+    expect(c.err()).toBe(`${pad("unreadable")} #4  line 4: entry 4 is integer, not a response object\n`);
   });
 
   test("a truncated response gets the truncation note, not a finding", async () => {
@@ -122,11 +132,21 @@ describe("offline runs", () => {
     expect(c.outLines()[1]).toMatch(/^ {2}note: Not a schema problem/);
   });
 
-  test("responses text that is not JSON is a usage error", async () => {
+  test("a record that is not JSON is unreadable with its line; the run goes on, and is incomplete: exit 2", async () => {
     const c = capture();
-    expect(await runClassify({ responsesText: "{oops" }, c.io)).toBe(EXIT_USAGE);
-    expect(c.err()).toMatch(/^the responses input is not JSON or JSON lines/);
-    expect(c.out()).toBe("");
+    const text = `{oops\n${JSON.stringify(LOOSE)}\n`;
+    expect(await runClassify({ responsesText: text }, c.io)).toBe(EXIT_USAGE);
+    expect(c.err()).toBe(
+      `${pad("unreadable")} #1  line 1: invalid-json: unquoted member name "oops"\n` +
+        "1 record(s) could not be read, so this check is incomplete\n",
+    );
+    expect(c.outLines().at(-1)).toBe("1 tool call(s) checked, 0 your dispatcher cannot use");
+  });
+
+  test("with findings, unreadable records still report, and the exit is the findings' 1", async () => {
+    const c = capture();
+    expect(await runClassify({ responsesText: `${JSON.stringify(BAD)}\nnope\n` }, c.io)).toBe(EXIT_FINDINGS);
+    expect(c.err()).toMatch(/^unreadable {18}#2 {2}line 2: invalid-json/);
   });
 
   test("neither input, or both, is a usage error", async () => {
@@ -230,4 +250,104 @@ describe("live runs against a real server", () => {
     expect(await runClassify({ idsFile: join(dir, "no-such-ids.txt") }, c.io)).toBe(EXIT_USAGE);
     expect(c.err()).toMatch(/^cannot read the ids file \(not-found: no such file or directory\)/);
   });
+
+  test("--resume: ids listed are skipped, the rest fetched and added; a failed id is left to the next run", async () => {
+    server = await startStoredServer({
+      a: () => json(storedResponse("a", '{"amount_cents": 1}')),
+      b: () => json(storedResponse("b", '{"amount_cents": 2}')),
+      c: () => ({ status: 503 }),
+      d: () => json(storedResponse("d", '{"amount_cents": 4}')),
+    });
+    const journal = join(dir, "resume-1.txt");
+    // "b" was classified by a run that was killed while writing "x" (no newline: not done).
+    await writeFile(journal, "a\nb\nx");
+    const c = capture(env(server));
+    const code = await runClassify(
+      { idsFile: await idsFile("a\nb\nc\nd\nx\n"), resumeFile: journal, fetch: { ...FAST, maxAttempts: 1 } },
+      c.io,
+    );
+    expect(code).toBe(EXIT_USAGE); // c could not be fetched: incomplete
+    expect(server.hits.map((hit) => hit.id)).toEqual(["c", "d", "x"]);
+    expect(await readFile(journal, "utf8")).toBe("a\nb\nx\nd\nx\n");
+    expect(c.outLines().at(-1)).toBe("1 tool call(s) checked, 0 your dispatcher cannot use");
+  });
+
+  test("--resume only goes with --ids, and must be a regular file", async () => {
+    const offline = capture();
+    expect(await runClassify({ responsesText: "[]", resumeFile: join(dir, "r.txt") }, offline.io)).toBe(EXIT_USAGE);
+    expect(offline.err()).toContain("--resume goes with --ids");
+    const live = capture({ OPENAI_API_KEY: KEY });
+    expect(await runClassify({ idsFile: await idsFile("a\n"), resumeFile: dir }, live.io)).toBe(EXIT_USAGE);
+    expect(live.err()).toMatch(/is not a regular file/);
+    const ids = await idsFile("a\n");
+    const same = capture({ OPENAI_API_KEY: KEY });
+    expect(await runClassify({ idsFile: ids, resumeFile: ids }, same.io)).toBe(EXIT_USAGE);
+    expect(same.err()).toBe("the resume file cannot be the ids file; name another\n");
+    expect(await readFile(ids, "utf8")).toBe("a\n");
+  });
+
+  test("429 with Retry-After and 5xx are retried while later ids go on, and the output keeps the ids' order", async () => {
+    server = await startStoredServer({
+      first: (n) => (n === 1 ? { status: 429, headers: { "retry-after": "0.2" } } : json(GOOD)),
+      second: (n) => (n === 1 ? { status: 500 } : json(BAD)),
+      third: () => json(LOOSE),
+      fourth: () => json(storedResponse("fourth", '{"amount_cents": 4}')),
+    });
+    const c = capture(env(server));
+    const code = await runClassify(
+      {
+        idsFile: await idsFile("first\nsecond\nthird\nfourth\n"),
+        json: true,
+        fetch: { ...FAST, concurrency: 2, maxRetryWaitMs: 1_000 },
+      },
+      c.io,
+    );
+    expect(code).toBe(EXIT_FINDINGS);
+    const ids = c.outLines().map((line) => JSON.parse(line).responseId ?? "summary");
+    expect(ids).toEqual(["first", "second", "third", "fourth", "summary"]);
+    const first = server.hits.filter((hit) => hit.id === "first");
+    expect(first).toHaveLength(2);
+    expect(first[1]!.at - first[0]!.at).toBeGreaterThanOrEqual(190);
+    // While "first" waited out its Retry-After, the next ids were fetched.
+    expect(server.hits.findIndex((hit) => hit.id === "fourth")).toBeLessThan(server.hits.lastIndexOf(first[1]!));
+  });
+
+  test("a live run tells the progress display after every response, and once more at the end", async () => {
+    server = await startStoredServer({ resp_good: () => json(GOOD), resp_bad: () => json(BAD) });
+    const c = capture(env(server));
+    const told: RunProgress[] = [];
+    const code = await runClassify(
+      { idsFile: await idsFile("resp_good\nresp_bad\n"), fetch: FAST },
+      { ...c.io, progress: (state) => told.push(state) },
+    );
+    expect(code).toBe(EXIT_FINDINGS);
+    expect(told).toEqual([
+      { records: 1, calls: 1, findings: 0, done: false },
+      { records: 2, calls: 2, findings: 1, done: false },
+      { records: 2, calls: 2, findings: 1, done: true },
+    ]);
+  });
+});
+
+test("an offline run tells the progress display every 512 records, with what was found written out first", async () => {
+  const lines = Array.from({ length: 1100 }, (_, n) => JSON.stringify(n === 3 ? BAD : GOOD)).join("\n");
+  let out = "";
+  const told: { state: RunProgress; outSoFar: string }[] = [];
+  await runClassify(
+    { responsesText: lines },
+    {
+      stdout: (text) => {
+        out += text;
+      },
+      stderr: () => undefined,
+      env: {},
+      progress: (state) => told.push({ state, outSoFar: out }),
+    },
+  );
+  expect(told.map((t) => [t.state.records, t.state.done])).toEqual([
+    [512, false],
+    [1024, false],
+    [1100, true],
+  ]);
+  expect(told[0]!.outSoFar).toContain("arguments-violate-schema");
 });

@@ -14,6 +14,8 @@ export interface Io {
   readonly stdinIsTTY: boolean;
   /** Every byte of standard input, or as many as `cap` + 1 when it holds more. */
   readStdin(cap: number): Promise<Uint8Array>;
+  /** Standard input as it arrives, for a command that reads it record by record. */
+  stdinChunks(): AsyncIterable<Uint8Array>;
   readonly env: Readonly<Record<string, string | undefined>>;
 }
 
@@ -25,6 +27,7 @@ export function processIo(): Io {
     stderr: { write: (text) => void process.stderr.write(text), isTTY: process.stderr.isTTY === true },
     stdinIsTTY: process.stdin.isTTY === true,
     readStdin: (cap) => readStream(process.stdin, cap),
+    stdinChunks: () => process.stdin,
     env: process.env,
   };
 }

@@ -149,8 +149,19 @@ function buildProgram(io: Io, setExit: (code: ExitCode) => void): Command {
     .summary("which stored tool calls a dispatcher can use, and why not")
     .option("--responses <file>", "stored responses: JSON, a JSON array, or JSON lines; - for standard input")
     .option("--ids <file>", "response ids, one per line, fetched with OPENAI_API_KEY")
-    .option("--bundles <dir>", "bundles to decode calls of strictwire tools with")
+    .option(
+      "--resume <file>",
+      "with --ids: skip the ids listed in this file and add each id classified, so a stopped run carries on",
+    )
+    .option(
+      "--bundles <dir>",
+      "bundles to decode calls of strictwire tools with; the tool list of responses that carry none",
+    )
     .option("--show-all", "also list the calls that can be used")
+    .option(
+      "--workers <n>",
+      "threads to classify --responses on (default: one per CPU; 1 classifies in the main thread)",
+    )
     .addOption(json())
     .action(async (flags: ClassifyFlags & JsonFlag) => {
       const { runClassifyCommand } = await import("./commands/classify.js");

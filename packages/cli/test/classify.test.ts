@@ -1,7 +1,29 @@
-import { mkdir, writeFile } from "node:fs/promises";
+import { spawn } from "node:child_process";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { makeTempDir, readJson, removeDir, SETTINGS, SETTINGS_VALUE, STACK, strictwire, writeJson } from "./helpers.js";
+import { json, type StoredServer, startStoredServer, storedResponse } from "../../classifier/test/support/server.js";
+import {
+  BIN,
+  cleanEnv,
+  makeTempDir,
+  readJson,
+  removeDir,
+  SETTINGS,
+  SETTINGS_VALUE,
+  STACK,
+  strictwire,
+  writeJson,
+} from "./helpers.js";
+
+async function readText(path: string): Promise<string> {
+  try {
+    return await readFile(path, "utf8");
+  } catch {
+    return "";
+  }
+}
 
 let dir: string;
 beforeEach(async () => {
@@ -86,6 +108,8 @@ describe("classify", () => {
       [["classify"], "--responses"],
       [["classify", "--responses", join(dir, "missing.json")], "no such file"],
       [["classify", "--ids", ids], "OPENAI_API_KEY"],
+      // A device never ends: refused unopened (a file or a pipe streams).
+      [["classify", "--responses", "/dev/zero"], "not a regular file or a pipe"],
     ];
     for (const [args, message] of cases) {
       const run = await strictwire(args);
@@ -93,5 +117,123 @@ describe("classify", () => {
       expect(run.stderr).toContain(message);
       expect(run.stderr).not.toMatch(STACK);
     }
+  });
+});
+
+describe("classify at log scale", () => {
+  /** Enough JSON lines for several batches on every worker, with findings and broken lines among them. */
+  function log(count: number): string {
+    const lines: string[] = [];
+    for (let n = 1; n <= count; n++) {
+      if (n % 101 === 0) lines.push(`{"id": "resp_${n}", oops`);
+      else
+        lines.push(JSON.stringify(stored(`resp_${n}`, `{"account_id":"a","amount_cents":${n % 9 === 0 ? '"x"' : n}}`)));
+    }
+    return `${lines.join("\n")}\n`;
+  }
+
+  test("--workers 2 prints exactly what --workers 1 prints, in input order; no progress off a terminal", async () => {
+    const file = join(dir, "log.jsonl");
+    // Past the records classified before the workers start (8192), and several batches for each.
+    await writeFile(file, log(10_000));
+    const one = await strictwire(["classify", "--responses", file, "--workers", "1", "--json", "--show-all"]);
+    const two = await strictwire(["classify", "--responses", file, "--workers", "2", "--json", "--show-all"]);
+    expect(one.code).toBe(1);
+    expect(two.code).toBe(1);
+    expect(two.stdout).toBe(one.stdout);
+    expect(two.stderr).toBe(one.stderr);
+    const ids = one.stdout
+      .trim()
+      .split("\n")
+      .slice(0, -1)
+      .map((line) => Number(JSON.parse(line).responseId.slice(5)));
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
+    expect(one.stderr).toMatch(/^unreadable +#101 {2}line 101: invalid-json/m);
+    // stderr is a pipe here: nothing but the unreadable lines, and no escape sequences.
+    expect(one.stderr).not.toContain("\u001b");
+    expect(one.stderr.split("\n").filter((line) => line !== "" && !line.startsWith("unreadable"))).toEqual([]);
+    const small = join(dir, "small.jsonl");
+    await writeFile(small, log(300));
+    const human = await strictwire(["classify", "--responses", small]);
+    expect(human.stderr).not.toContain("\u001b");
+    expect(human.stderr).not.toMatch(/calls\/s/);
+  });
+
+  test("a JSON array from standard input is read element by element; a broken element does not stop the run", async () => {
+    const text = `[\n${JSON.stringify(GOOD)},\n{"id": 1 2},\n${JSON.stringify(BAD)}\n]\n`;
+    const run = await strictwire(["classify", "--responses", "-", "--json"], { stdin: text });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^unreadable +#2 {2}line 3: invalid-json/);
+    const summary = JSON.parse(run.stdout.trim().split("\n").at(-1)!).summary;
+    expect(summary).toMatchObject({ checked: 2, findings: 1 });
+  });
+
+  test("--workers must be a whole number from 1", async () => {
+    for (const bad of ["0", "two", "-1", "1.5"]) {
+      const run = await strictwire(["classify", "--responses", "-", "--workers", bad], { stdin: "[]" });
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain("--workers takes a whole number");
+      expect(run.stderr).not.toMatch(STACK);
+    }
+  });
+});
+
+describe("classify --ids --resume, killed and started again", () => {
+  let server: StoredServer | undefined;
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+
+  const response = (id: string) => json(storedResponse(id, '{"amount_cents": 1}'));
+
+  test("the second run fetches only what the first did not finish, and together they cover every id", async () => {
+    // d hangs the first time it is asked for, so the first run stops after a, b and c.
+    server = await startStoredServer({
+      a: () => response("a"),
+      b: (n) => (n === 1 ? { status: 429, headers: { "retry-after": "0" } } : response("b")),
+      c: (n) => (n === 1 ? { status: 502 } : response("c")),
+      d: (n) => (n === 1 ? { ...response("d"), delayMs: 60_000 } : response("d")),
+      e: () => response("e"),
+      f: () => response("f"),
+    });
+    const ids = join(dir, "ids.txt");
+    const journal = join(dir, "done.txt");
+    await writeFile(ids, "a\nb\nc\nd\ne\nf\n");
+    const env = { ...cleanEnv(), OPENAI_API_KEY: "sk-test-key", OPENAI_BASE_URL: server.baseUrl };
+    const args = [BIN, "classify", "--ids", ids, "--resume", journal, "--json", "--show-all"];
+
+    const first = spawn(process.execPath, args, { env, stdio: ["ignore", "pipe", "pipe"] });
+    let firstOut = "";
+    first.stdout.on("data", (b: Buffer) => {
+      firstOut += b.toString("utf8");
+    });
+    const exited = new Promise((done) => first.on("close", done));
+    for (let waited = 0; (await readText(journal)) !== "a\nb\nc\n"; waited += 50) {
+      if (waited > 20_000) throw new Error(`the first run did not get to d: ${await readText(journal)}`);
+      await sleep(50);
+    }
+    first.kill("SIGKILL");
+    await exited;
+    const firstHits = server.hits.length;
+
+    const second = await strictwire(["classify", "--ids", ids, "--resume", journal, "--json", "--show-all"], {
+      env: { OPENAI_API_KEY: "sk-test-key", OPENAI_BASE_URL: server.baseUrl },
+    });
+    expect(second.code).toBe(0);
+    expect(
+      server.hits
+        .slice(firstHits)
+        .map((hit) => hit.id)
+        .sort(),
+    ).toEqual(["d", "e", "f"]);
+    const called = (text: string) =>
+      text
+        .split("\n")
+        .filter((line) => line.startsWith('{"state"'))
+        .map((line) => JSON.parse(line).responseId);
+    expect(called(firstOut)).toEqual(["a", "b", "c"]);
+    expect(called(second.stdout)).toEqual(["d", "e", "f"]);
+    expect(await readText(journal)).toBe("a\nb\nc\nd\ne\nf\n");
   });
 });

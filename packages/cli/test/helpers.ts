@@ -23,7 +23,7 @@ export interface RunOptions {
 }
 
 /** The parent's environment without anything that would change colour or reach the network. */
-function baseEnv(): Record<string, string> {
+export function cleanEnv(): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) {
     if (v !== undefined && !["NO_COLOR", "FORCE_COLOR", "CLICOLOR_FORCE", "OPENAI_API_KEY"].includes(k)) env[k] = v;
@@ -35,7 +35,7 @@ export function strictwire(args: readonly string[], options: RunOptions = {}): P
   return new Promise((done, failed) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       cwd: options.cwd,
-      env: { ...baseEnv(), ...options.env },
+      env: { ...cleanEnv(), ...options.env },
       stdio: ["pipe", "pipe", "pipe"],
     });
     const out: Buffer[] = [];

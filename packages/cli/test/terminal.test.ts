@@ -3,7 +3,7 @@
  * process's pipes are never a TTY, so these run main() in-process with
  * streams that say they are one; every other CLI test spawns the binary.
  */
-import { mkdir } from "node:fs/promises";
+import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import type { Io } from "../src/io.js";
@@ -34,6 +34,7 @@ function terminal(env: Record<string, string> = {}, isTTY = true): Terminal {
     },
     stdinIsTTY: isTTY,
     readStdin: async () => new Uint8Array(),
+    stdinChunks: async function* () {},
     env: { TERM: "xterm-256color", ...env },
   };
   return { io, stdout: () => out, stderr: () => err };
@@ -90,5 +91,36 @@ describe("progress", () => {
     const t = terminal({}, false);
     expect(await main(["compile", join(dir, "schemas"), "--out-dir", join(dir, "out")], t.io)).toBe(0);
     expect(t.stderr()).not.toContain("[1/2]");
+  });
+});
+
+describe("classify's progress line", () => {
+  async function log(): Promise<string> {
+    const file = join(dir, "log.jsonl");
+    const line = JSON.stringify({
+      id: "r",
+      tools: [{ type: "function", name: "f", strict: true, parameters: { type: "object" } }],
+      output: [{ type: "function_call", name: "f", call_id: "c", arguments: "{}" }],
+    });
+    await writeFile(file, `${`${line}\n`.repeat(1200)}`);
+    return file;
+  }
+
+  test("on a terminal it is drawn on stderr and erased at the end; stdout has only the results", async () => {
+    const t = terminal();
+    expect(await main(["classify", "--responses", await log(), "--workers", "1"], t.io)).toBe(0);
+    expect(t.stderr()).toMatch(/records · [\d,]+ calls\/s · 0 findings · \d+% · \d+s left/);
+    expect(t.stderr().endsWith("\r\u001b[K")).toBe(true);
+    expect(t.stdout()).toBe("1200 tool call(s) checked, 0 your dispatcher cannot use\n");
+  });
+
+  test("with --json, or off a terminal, there is none", async () => {
+    const file = await log();
+    const json = terminal();
+    expect(await main(["classify", "--responses", file, "--json", "--workers", "1"], json.io)).toBe(0);
+    expect(json.stderr()).toBe("");
+    const piped = terminal({}, false);
+    expect(await main(["classify", "--responses", file, "--workers", "1"], piped.io)).toBe(0);
+    expect(piped.stderr()).toBe("");
   });
 });
