@@ -46,6 +46,7 @@ export function prepareSource(source: unknown, adapter?: Adapter): Prepared {
   });
   dropIdsNothingReads(schema);
   schema = avoidAjvIdTraps(schema);
+  renameIdMembersOnPointers(schema);
   let id = SOURCE_ID;
   if (isPlainObject(schema)) {
     const own = typeof schema.$id === "string" ? schema.$id : undefined;
@@ -140,6 +141,86 @@ function avoidAjvIdTraps(schema: unknown): unknown {
     if (typeof node.$ref === "string") node.$ref = renamePointer(node.$ref, fresh);
   });
   return schema;
+}
+
+/**
+ * A member named `$id` in an object that is no schema (an OpenAPI-style
+ * `components.schemas` map, any unknown keyword's value) on the way of a
+ * local `$ref`: ajv reads every object a pointer passes for an `$id`, takes
+ * that member (a schema, not a string) for one and fails ("id.replace is not
+ * a function"). Such a member is renamed, and the pointers through it follow.
+ * Only these objects: a schema's own `$id` is an identifier, and a non-string
+ * one stays for the meta-schema check to refuse.
+ */
+function renameIdMembersOnPointers(schema: unknown): void {
+  const positions = new Set<unknown>();
+  const referring: Record<string, unknown>[] = [];
+  walkSchemas(schema, (node) => {
+    positions.add(node);
+    if (typeof node.$ref === "string" && node.$ref.startsWith("#/")) referring.push(node);
+  });
+  const holders = new Set<Record<string, unknown>>();
+  const holdsId = (at: unknown): at is Record<string, unknown> =>
+    isPlainObject(at) && !positions.has(at) && Object.hasOwn(at, "$id") && typeof at.$id !== "string";
+  for (const node of referring) {
+    walkPointer(schema, node.$ref as string, (at) => {
+      if (holdsId(at)) holders.add(at);
+    });
+  }
+  if (holders.size === 0) return;
+  let fresh = "$id_";
+  while ([...holders].some((h) => Object.hasOwn(h, fresh))) fresh += "_";
+  // Pointers first, read against the document as it still is.
+  for (const node of referring) {
+    const ref = node.$ref as string;
+    const tokens: string[] = [];
+    let renamed = false;
+    walkPointer(
+      schema,
+      ref,
+      (_, token) => tokens.push(token),
+      (from, token) => {
+        if (token !== "$id" || !holders.has(from as Record<string, unknown>)) return token;
+        renamed = true;
+        return fresh;
+      },
+    );
+    // Only a pointer that passes a renamed member, and only when it was followed to its end.
+    if (renamed && tokens.length === ref.slice(2).split("/").length) {
+      node.$ref = `#/${tokens.map((t) => t.replaceAll("~", "~0").replaceAll("/", "~1")).join("/")}`;
+    }
+  }
+  for (const holder of holders) {
+    holder[fresh] = holder.$id;
+    delete holder.$id;
+  }
+}
+
+/**
+ * Follows a local pointer (`#/a/b`) from the root, calling `visit` with each
+ * object reached and the token that reached it (written through `rename`).
+ * Stops where the pointer leaves the document.
+ */
+function walkPointer(
+  root: unknown,
+  ref: string,
+  visit: (at: unknown, token: string) => void,
+  rename: (from: unknown, token: string) => string = (_, token) => token,
+): void {
+  let at = root;
+  for (const raw of ref.slice(2).split("/")) {
+    let token: string;
+    try {
+      token = decodeURIComponent(raw).replaceAll("~1", "/").replaceAll("~0", "~");
+    } catch {
+      return;
+    }
+    const written = rename(at, token);
+    if (Array.isArray(at)) at = /^\d+$/.test(token) ? at[Number(token)] : undefined;
+    else if (isPlainObject(at) && Object.hasOwn(at, token)) at = at[token];
+    else return;
+    visit(at, written);
+  }
 }
 
 /** `…#/$defs/$id/…` to `…#/$defs/<fresh>/…`. */
