@@ -4,9 +4,9 @@
  * or standard input) and hands over the streams.
  */
 import { runClassify } from "@strictwire/classifier";
-import type { ExitCode } from "../failure.js";
+import { type ExitCode, usage } from "../failure.js";
 import { isStdin, readInput } from "../input.js";
-import { failureLine, type Reporter } from "../report.js";
+import { failureLine, type Reporter, usageHint } from "../report.js";
 
 export interface ClassifyFlags {
   readonly responses?: string;
@@ -18,6 +18,14 @@ export interface ClassifyFlags {
 const decoder = new TextDecoder("utf-8");
 
 export async function runClassifyCommand(flags: ClassifyFlags, reporter: Reporter): Promise<ExitCode> {
+  // Usage first, in the CLI's words and with the pointer to classify --help.
+  if ((flags.responses === undefined) === (flags.ids === undefined)) {
+    const message = "give the responses to read (--responses) or a file of response ids (--ids)";
+    const failure = usage(flags.responses === undefined ? message : `${message}, not both`).error;
+    reporter.note(failureLine(failure, reporter.err));
+    reporter.note(usageHint(reporter.command));
+    return failure.exit;
+  }
   let responsesText: string | undefined;
   if (flags.responses !== undefined) {
     const input = await readInput(isStdin(flags.responses) ? undefined : flags.responses, "responses", reporter);
