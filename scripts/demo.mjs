@@ -165,9 +165,12 @@ function roundTrip(fixture, bundleFile, work, name) {
 function refusal(bundleFile, wireText, work, name) {
   // An object root travels bare; any other root is wrapped in {"arguments": …}.
   const open = wireText.startsWith('{"arguments":{') ? '{"arguments":{' : "{";
-  if (!wireText.startsWith(open)) return "ok";
-  const first = firstMember(wireText.slice(open.length));
-  if (first === undefined) return "ok";
+  const first = wireText.startsWith(open) ? firstMember(wireText.slice(open.length)) : undefined;
+  // The Quick start promises a refused call for every fixture: not finding one is a failure, not a quiet skip.
+  if (first === undefined) {
+    console.log(`\n${bold("refused call")}\n  ✗ no member to write twice in ${wireText.slice(0, 80)}`);
+    return "failed";
+  }
   const bad = `${open}${first},${wireText.slice(open.length)}`;
   const badFile = `${name}.refused.txt`;
   writeFileSync(join(work, badFile), bad);
@@ -195,13 +198,17 @@ function firstMember(rest) {
       // Not a whole member yet: the comma was inside a value.
     }
   }
-  const whole = rest.slice(0, -2);
-  try {
-    JSON.parse(`{${whole}}`);
-    return whole;
-  } catch {
-    return undefined;
+  // One member only: all of the rest but the closing brace (two of them under {"arguments": …}).
+  for (const close of [1, 2]) {
+    const whole = rest.slice(0, -close);
+    try {
+      JSON.parse(`{${whole}}`);
+      return whole;
+    } catch {
+      // Not this many closing braces.
+    }
   }
+  return undefined;
 }
 
 /** The schema's top-level properties the value leaves out. */

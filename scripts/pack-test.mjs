@@ -44,8 +44,19 @@ function publishable() {
     .sort((a, b) => a.manifest.name.localeCompare(b.manifest.name));
 }
 
-/** What a tarball must not carry: build leftovers, sources, tests, source maps pointing at absent sources. */
-const UNWANTED = [/\.tsbuildinfo$/, /^package\/src\//, /^package\/test\//, /\.map$/, /^package\/node_modules\//];
+/**
+ * What a tarball must not carry: build leftovers, sources, tests, source maps pointing at absent sources,
+ * and the external corpora (corpora/, measured against in the repository, never shipped).
+ */
+const UNWANTED = [
+  /\.tsbuildinfo$/,
+  /^package\/src\//,
+  /^package\/test\//,
+  /\.map$/,
+  /^package\/node_modules\//,
+  /(^|\/)corpora\//,
+  /\.gz$/,
+];
 const REQUIRED = ["package/package.json", "package/LICENSE", "package/README.md"];
 
 function pack(pkg, out) {

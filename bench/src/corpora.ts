@@ -1,6 +1,6 @@
 /**
- * Readers for the inputs: the repository's fixtures and the shared corpora
- * (read in place, never copied: BFCL, MCP tool snapshots, JSONSchemaBench).
+ * Readers for the inputs: the repository's fixtures and its external corpora
+ * (corpora/: BFCL, MCP tool snapshots, JSONSchemaBench).
  */
 
 import { existsSync, readdirSync, readFileSync } from "node:fs";
@@ -10,7 +10,11 @@ import { gunzipSync } from "node:zlib";
 import { canonicalJson, isPlainObject } from "@strictwire/codec/json";
 
 export const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
-export const CORPORA = process.env.STRICTWIRE_CORPORA ?? "/work/shared/corpora";
+/** The repository's corpora/ (docs/conformance.md); STRICTWIRE_CORPORA points elsewhere. */
+export const CORPORA =
+  process.env.STRICTWIRE_CORPORA !== undefined && process.env.STRICTWIRE_CORPORA !== ""
+    ? process.env.STRICTWIRE_CORPORA
+    : join(REPO_ROOT, "corpora");
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonSchema = Record<string, unknown>;

@@ -12,14 +12,11 @@ export const CORPUS_DIRS = ["json-schema-test-suite", "jsonschemabench", "bfcl",
 
 export type Located = { ok: true; root: string } | { ok: false; message: string };
 
-/** $STRICTWIRE_CORPORA if set, else ../shared/corpora beside the repository. Never a silent skip. */
+/** $STRICTWIRE_CORPORA if set, else the repository's own corpora/. Never a silent skip. */
 export function locateCorpora(env: NodeJS.ProcessEnv = process.env): Located {
   const fromEnv = env.STRICTWIRE_CORPORA;
-  const candidate =
-    fromEnv !== undefined && fromEnv !== "" ? resolve(fromEnv) : resolve(REPO_ROOT, "../shared/corpora");
-  const how = fromEnv
-    ? "from STRICTWIRE_CORPORA"
-    : "../shared/corpora relative to the repository; STRICTWIRE_CORPORA is not set";
+  const candidate = fromEnv !== undefined && fromEnv !== "" ? resolve(fromEnv) : resolve(REPO_ROOT, "corpora");
+  const how = fromEnv ? "from STRICTWIRE_CORPORA" : "the repository's corpora/; STRICTWIRE_CORPORA is not set";
   if (!existsSync(candidate) || !statSync(candidate).isDirectory()) {
     return { ok: false, message: `conformance: the corpora were not found. Looked in ${candidate} (${how}).` };
   }

@@ -83,8 +83,23 @@ function tooLarge(label: string): ReturnType<typeof fromCodec> {
   );
 }
 
-/** One JSON document, through the bounded parser: duplicate keys and bad text are rejections. */
-export function parseDocument(input: Input, limits: ParseLimits = DOCUMENT_LIMITS): Outcome<unknown> {
+/** What a document read by a command is, in the words of the message to its author. */
+export type DocumentKind = "schema" | "schema or bundle" | "value";
+
+/**
+ * One JSON document, through the bounded parser: duplicate keys and bad text are rejections. The file is the
+ * user's own (a schema, a value), so the feedback is worded for its author, not the model's parse hint.
+ */
+export function parseDocument(
+  input: Input,
+  kind: DocumentKind,
+  limits: ParseLimits = DOCUMENT_LIMITS,
+): Outcome<unknown> {
   const parsed = parseJson(input.bytes, limits);
-  return parsed.ok ? succeed(parsed.value) : fromCodec(parsed.error, input.label);
+  if (parsed.ok) return succeed(parsed.value);
+  const { code, path, message } = parsed.error;
+  const source = input.path !== undefined ? `The ${kind} file ${input.path}` : `The ${kind} on standard input`;
+  const at = path === "" ? "" : ` at ${path}`;
+  const feedback = `${source} is not one valid JSON document (${code}${at}): ${message}. Fix the file (JSON only: no comments, no trailing commas, each key once) and run the command again.`;
+  return fromCodec({ ...parsed.error, feedback }, input.label);
 }

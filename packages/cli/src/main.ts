@@ -16,7 +16,7 @@ import { EMIT_NAMES } from "./emit/emitter.js";
 import { EXIT_OK, EXIT_USAGE, type ExitCode, type Failure } from "./failure.js";
 import { type Io, processIo } from "./io.js";
 import { addCompileOptions, type CompileFlags, schemaDirOption, targetOption } from "./options.js";
-import { PROGRAM, Reporter } from "./report.js";
+import { PROGRAM, Reporter, usageHint } from "./report.js";
 import { colourAllowed } from "./style.js";
 
 interface JsonFlag {
@@ -50,7 +50,7 @@ function commanderExit(error: CommanderError, argv: readonly string[], io: Io): 
 }
 
 function buildProgram(io: Io, setExit: (code: ExitCode) => void): Command {
-  const reporter = (flags: JsonFlag): Reporter => new Reporter(io, flags.json === true);
+  const reporter = (flags: JsonFlag, command: string): Reporter => new Reporter(io, flags.json === true, command);
   const program = new Command()
     .name(PROGRAM)
     .description("Reversible schema codec for strict LLM tool calling.")
@@ -63,7 +63,7 @@ function buildProgram(io: Io, setExit: (code: ExitCode) => void): Command {
       getOutHasColors: () => colourAllowed(io.stdout, io.env),
       getErrHasColors: () => colourAllowed(io.stderr, io.env),
     })
-    .showHelpAfterError(`(run "${PROGRAM} help" for usage)`);
+    .showHelpAfterError(usageHint());
 
   const json = (): Option => new Option("--json", "print the result, or the error, as JSON on stdout");
 
@@ -87,7 +87,7 @@ function buildProgram(io: Io, setExit: (code: ExitCode) => void): Command {
     .addOption(json())
     .action(async (schemas: string[], flags: CompileCommandFlags & JsonFlag) => {
       const { runCompile } = await import("./commands/compile.js");
-      setExit(await runCompile(schemas, flags, reporter(flags)));
+      setExit(await runCompile(schemas, flags, reporter(flags, "compile")));
     });
 
   program
@@ -99,7 +99,7 @@ function buildProgram(io: Io, setExit: (code: ExitCode) => void): Command {
     .addOption(json())
     .action(async (bundle: string, value: string | undefined, flags: JsonFlag) => {
       const { runEncode } = await import("./commands/encode.js");
-      setExit(await runEncode(bundle, value, reporter(flags)));
+      setExit(await runEncode(bundle, value, reporter(flags, "encode")));
     });
 
   program
@@ -111,7 +111,7 @@ function buildProgram(io: Io, setExit: (code: ExitCode) => void): Command {
     .addOption(json())
     .action(async (bundle: string, args: string | undefined, flags: JsonFlag) => {
       const { runDecode } = await import("./commands/decode.js");
-      setExit(await runDecode(bundle, args, reporter(flags)));
+      setExit(await runDecode(bundle, args, reporter(flags, "decode")));
     });
 
   addCompileOptions(
@@ -127,7 +127,7 @@ function buildProgram(io: Io, setExit: (code: ExitCode) => void): Command {
     .addOption(json())
     .action(async (file: string | undefined, flags: CompileFlags & JsonFlag) => {
       const { runInspect } = await import("./commands/inspect.js");
-      setExit(await runInspect(file, flags, reporter(flags)));
+      setExit(await runInspect(file, flags, reporter(flags, "inspect")));
     });
 
   program
@@ -141,12 +141,15 @@ function buildProgram(io: Io, setExit: (code: ExitCode) => void): Command {
     .addOption(json())
     .action(async (bundles: string[], flags: CheckFlags & JsonFlag) => {
       const { runCheck } = await import("./commands/check.js");
-      setExit(await runCheck(bundles, flags, reporter(flags)));
+      setExit(await runCheck(bundles, flags, reporter(flags, "check")));
     });
 
   program
     .command("classify")
     .summary("which stored tool calls a dispatcher can use, and why not")
+    .description(
+      "Read stored model responses (a file, or response ids fetched with OPENAI_API_KEY) and report, for every tool call, whether a dispatcher can use it and, when not, why and how to repair it. Exits 1 when there are findings.",
+    )
     .option("--responses <file>", "stored responses: JSON, a JSON array, or JSON lines; - for standard input")
     .option("--ids <file>", "response ids, one per line, fetched with OPENAI_API_KEY")
     .option(
@@ -165,7 +168,7 @@ function buildProgram(io: Io, setExit: (code: ExitCode) => void): Command {
     .addOption(json())
     .action(async (flags: ClassifyFlags & JsonFlag) => {
       const { runClassifyCommand } = await import("./commands/classify.js");
-      setExit(await runClassifyCommand(flags, reporter(flags)));
+      setExit(await runClassifyCommand(flags, reporter(flags, "classify")));
     });
 
   program
@@ -198,9 +201,11 @@ function buildProgram(io: Io, setExit: (code: ExitCode) => void): Command {
     .addOption(json())
     .action(async (flags: EvalFlags & JsonFlag) => {
       const { runEvalCommand } = await import("./commands/eval.js");
-      setExit(await runEvalCommand(flags, reporter(flags)));
+      setExit(await runEvalCommand(flags, reporter(flags, "eval")));
     });
 
+  // Commander's usage errors point at the command's own help, as the commands' own usage errors do.
+  for (const command of program.commands) command.showHelpAfterError(usageHint(command.name()));
   program.addHelpText("after", EXAMPLES);
   return program;
 }

@@ -18,6 +18,8 @@ export class Reporter {
   constructor(
     readonly io: Io,
     readonly json: boolean,
+    /** The command being run, so a usage error can point at its own help. */
+    readonly command?: string,
   ) {
     this.out = styleFor(io.stdout, io.env);
     this.err = styleFor(io.stderr, io.env);
@@ -45,6 +47,7 @@ export class Reporter {
   /** Reports a failure (stderr, and stdout too with --json) and gives its exit code. */
   fail(failure: Failure): ExitCode {
     this.note(failureLine(failure, this.err));
+    if (failure.error.code === "usage") this.note(usageHint(this.command));
     if (this.json) this.data({ ok: false, error: failure.error });
     return failure.exit;
   }
@@ -65,4 +68,9 @@ export function failureLine(failure: Failure, style: Style): string {
   // A refused schema or bundle is the user's to fix: the codec's advice follows on its own line.
   const advice = isCliCode(code) ? undefined : adviceFor(code);
   return `${PROGRAM}: ${style.red("error")}: ${subject}${what}${advice === undefined ? "" : `\n${PROGRAM}: ${style.dim("hint")}: ${advice}`}`;
+}
+
+/** Where a usage error sends the reader: the command's own help, which lists its options. */
+export function usageHint(command?: string): string {
+  return `(run "${PROGRAM}${command === undefined ? "" : ` ${command}`} --help" for usage)`;
 }

@@ -177,6 +177,27 @@ describe("compile rejections (exit 1)", () => {
     expect(twice.code).toBe(1);
     expect(jsonOf(twice).error).toMatchObject({ code: "duplicate-key", path: "/type" });
   });
+
+  test("a schema file that is not JSON is the author's error, worded for the author (issue 31)", async () => {
+    const broken = join(dir, "broken.json");
+    await writeFile(broken, '{"type": "object", "properties": [');
+    for (const command of ["compile", "inspect"]) {
+      const run = await strictwire([command, broken, "--json"]);
+      expect(run.code).toBe(1);
+      const error = jsonOf(run).error as Record<string, string>;
+      expect(error).toMatchObject({ code: "invalid-json", path: "/properties/0" });
+      expect(error.message).toBe("the input ends inside an array that is never closed");
+      // Not the text meant for a model ("The arguments were rejected ... Close every array with ]").
+      expect(error.feedback).not.toMatch(/arguments|tool/i);
+      expect(error.feedback).toContain(`The ${command === "compile" ? "schema" : "schema or bundle"} file ${broken}`);
+      expect(error.feedback).toContain("Fix the file");
+      expect(run.stderr).toContain(`${broken}: invalid-json at /properties/0`);
+      expect(run.stdout + run.stderr).not.toMatch(STACK);
+    }
+    const piped = await strictwire(["compile", "-", "--json"], { stdin: "{,}" });
+    expect(piped.code).toBe(1);
+    expect((jsonOf(piped).error as Record<string, string>).feedback).toMatch(/^The schema on standard input is not/);
+  });
 });
 
 describe("compile usage and environment errors (exit 2)", () => {

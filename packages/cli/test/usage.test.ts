@@ -58,6 +58,35 @@ describe("usage errors (exit 2, on stderr, no stack trace)", () => {
     expect(run.stderr).not.toMatch(ANSI);
   });
 
+  test.each([
+    [["frobnicate"], "strictwire --help"],
+    [["compile", "--bogus"], "strictwire compile --help"],
+    [["decode", "a", "b", "c"], "strictwire decode --help"],
+    [["eval", "--model", "m", "--repeat", "none"], "strictwire eval --help"],
+    [["compile", "a.json", "b.json"], "strictwire compile --help"],
+    [["classify"], "strictwire classify --help"],
+    [["classify", "--responses", "r.json", "--ids", "ids.txt"], "strictwire classify --help"],
+  ])("strictwire %j points at %s (issue 31)", async (args, help) => {
+    const run = await strictwire(args, { cwd: dir });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`(run "${help}" for usage)`);
+    expect(run.stderr).not.toContain("strictwire help");
+  });
+
+  test("every command's help has a description line under its usage line", async () => {
+    const top = await strictwire(["--help"]);
+    const commands = [...top.stdout.matchAll(/^ {2}([a-z-]+) /gm)].map((m) => m[1]!).filter((c) => c !== "help");
+    expect(commands).toContain("classify");
+    const runs = await Promise.all(commands.map((command) => strictwire([command, "--help"])));
+    runs.forEach((run, i) => {
+      expect(run.code).toBe(0);
+      // Usage line, blank line, then a sentence, before the options.
+      expect(run.stdout, commands[i]).toMatch(
+        /^Usage: strictwire \S+.*\n\n[A-Z][^\n]+\n(?:[^\n]+\n)*\n(?:Arguments|Options):/,
+      );
+    });
+  }, 90_000);
+
   test("with --json, commander's usage errors are also a JSON document on stdout", async () => {
     const run = await strictwire(["compile", "--json", "--bogus"]);
     expect(run.code).toBe(2);

@@ -143,7 +143,7 @@ describe("openai per-schema limits", () => {
       const deep = JSON.stringify(cleared.value).replace('"l0":null', '"l0":"none"');
       const bad = compiled.value.decode(deep);
       expect(bad.ok ? "decoded" : bad.error.message, tags).toMatch(
-        /l1\/l0: (is "none"; must be one of the types object, null|must be object, got "none".*null)/,
+        /l1\/l0: (is "none"; must be one of the types object, null|must be an object, got "none".*null)/,
       );
       expect(compiled.value.decode(deep, { interpreted: true })).toStrictEqual(bad);
     }

@@ -11,7 +11,7 @@ import { runClassify } from "@strictwire/classifier";
 import { classifyProgress } from "../classify-progress.js";
 import { type ExitCode, errorCode, notFound, systemReason, unreadable, usage } from "../failure.js";
 import { isStdin, STDIN_LABEL } from "../input.js";
-import { failureLine, type Reporter } from "../report.js";
+import { failureLine, type Reporter, usageHint } from "../report.js";
 
 export interface ClassifyFlags {
   readonly responses?: string;
@@ -80,10 +80,18 @@ export async function runClassifyCommand(flags: ClassifyFlags, reporter: Reporte
     reporter.note(failureLine(failure, reporter.err));
     return failure.exit;
   };
+  // Usage first, in the CLI's words and with the pointer to classify --help.
+  if ((flags.responses === undefined) === (flags.ids === undefined)) {
+    const message = "give the responses to read (--responses) or a file of response ids (--ids)";
+    const code = refuse(usage(flags.responses === undefined ? message : `${message}, not both`).error);
+    reporter.note(usageHint(reporter.command));
+    return code;
+  }
   const workers = workerCount(flags.workers);
   if (workers === undefined) {
-    const bad = usage(`--workers takes a whole number from 1 to 9999, not '${flags.workers}'`);
-    return refuse(bad.error);
+    const code = refuse(usage(`--workers takes a whole number from 1 to 9999, not '${flags.workers}'`).error);
+    reporter.note(usageHint(reporter.command));
+    return code;
   }
   let counted: Counted | undefined;
   let totalBytes: number | undefined;

@@ -234,7 +234,7 @@ async function readSchemaDir(dir: string): Promise<Outcome<Record<string, unknow
     if (!name.endsWith(".json") || name.endsWith(".bundle.json")) continue;
     const input = await readPath(join(dir, name));
     if (!input.ok) return input;
-    const document = parseDocument(input.value);
+    const document = parseDocument(input.value, "schema");
     if (!document.ok) return document;
     resources[name] = document.value;
   }
@@ -242,7 +242,7 @@ async function readSchemaDir(dir: string): Promise<Outcome<Record<string, unknow
 }
 
 function buildOutput(input: Input, flags: CompileFlags, emitter: Emitter): Outcome<{ bundle: Bundle; text: string }> {
-  const schema = parseDocument(input);
+  const schema = parseDocument(input, "schema");
   if (!schema.ok) return schema;
   // Standard input has no file name to name the tool after: the codec's default applies.
   const fallbackName = input.path !== undefined ? toolNameFor(input.path) : undefined;

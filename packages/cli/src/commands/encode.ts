@@ -15,7 +15,7 @@ export async function runEncode(
   if (!codec.ok) return reporter.fail(codec.error);
   const input = await readInput(valueArg, "value", reporter);
   if (!input.ok) return reporter.fail(input.error);
-  const value = parseDocument(input.value);
+  const value = parseDocument(input.value, "value");
   if (!value.ok) return reporter.fail(value.error);
   const encoded = codec.value.encode(value.value);
   if (!encoded.ok) return reporter.fail(fromCodec(encoded.error, input.value.label).error);

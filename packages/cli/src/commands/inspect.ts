@@ -34,7 +34,7 @@ interface Subject {
 }
 
 async function bundleFor(input: Input, flags: CompileFlags): Promise<Outcome<Subject>> {
-  const doc = parseDocument(input);
+  const doc = parseDocument(input, "schema or bundle");
   if (!doc.ok) return doc;
   if (!isBundle(doc.value)) {
     const fallbackName = input.path !== undefined ? toolNameFor(input.path) : undefined;

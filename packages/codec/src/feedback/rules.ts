@@ -153,7 +153,26 @@ export function issueMessage(keyword: string, params: Readonly<Record<string, un
     return `must be one of ${JSON.stringify(params.allowedValues).slice(0, 200)}`;
   }
   if (keyword === "const") return `must be ${JSON.stringify(params.allowedValue).slice(0, 200)}`;
+  if (keyword === "type" && (typeof params.type === "string" || Array.isArray(params.type))) {
+    return `must be ${typeList(params.type)}`;
+  }
   return ajvMessage;
+}
+
+const TYPE_WORDS: Readonly<Record<string, string>> = {
+  string: "a string",
+  number: "a number",
+  integer: "an integer",
+  boolean: "a boolean",
+  object: "an object",
+  array: "an array",
+  null: "null",
+};
+
+/** ajv's "string,null" as words: "a string or null", "a string, a number or null". */
+export function typeList(type: string | readonly unknown[]): string {
+  const names = (typeof type === "string" ? type.split(",") : type.map(String)).map((t) => TYPE_WORDS[t] ?? t);
+  return names.length <= 1 ? (names[0] ?? "") : `${names.slice(0, -1).join(", ")} or ${names.at(-1)}`;
 }
 
 /** A key rule (propertyNames) broken by one key: the key named before the rule. */
