@@ -9,8 +9,17 @@ export {
   PRESENCE_NOTE,
   type SentTool,
 } from "./arms.js";
+export { GEMINI_ENDPOINT, geminiRequest, readGeminiReply } from "./gemini.js";
 export { type HttpOptions, type HttpOutcome, postJson, retryAfterMs } from "./http.js";
 export { loadPeerArms } from "./peers.js";
+export {
+  errorText,
+  type ProbeOptions,
+  type ProbeReport,
+  type ProbeResult,
+  probeRequest,
+  probeTools,
+} from "./probe.js";
 export {
   buildRequest,
   CLARIFY_TOOL,
