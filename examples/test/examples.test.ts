@@ -65,7 +65,7 @@ describe("examples", { timeout: 120_000 }, () => {
     expectDispatch(out, "sent 5 tool_result blocks back, 2 with is_error");
   });
 
-  it("gemini (generateContent over fetch, VALIDATED)", async () => {
+  it("gemini (generateContent with @google/genai, VALIDATED)", async () => {
     const out = await example("gemini.ts");
     expect(out).toContain("2 tools, mode VALIDATED");
     expectDispatch(out, "sent 5 functionResponse parts back, 2 with error");

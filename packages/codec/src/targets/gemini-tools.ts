@@ -21,13 +21,14 @@ export interface GeminiToolConfig {
   readonly functionCallingConfig: {
     readonly mode: "VALIDATED";
     /** The model may call only these (all of them when absent). */
-    readonly allowedFunctionNames?: readonly string[];
+    readonly allowedFunctionNames?: string[];
   };
 }
 
 /** `{ tools, toolConfig }`: spread it into a `generateContent` request body or `config`. */
+// Mutable arrays: the SDKs' request types (e.g. @google/genai's `config.tools`) take no readonly ones.
 export interface GeminiTools {
-  readonly tools: readonly [{ readonly functionDeclarations: readonly GeminiFunctionDeclaration[] }];
+  readonly tools: [{ readonly functionDeclarations: GeminiFunctionDeclaration[] }];
   readonly toolConfig: GeminiToolConfig;
 }
 
