@@ -1,38 +1,31 @@
 /**
- * Vercel AI SDK (v6) `generateText` with tools, offline: a small Chat
- * Completions model (chat-completions-model.ts) talks to a local server that
- * answers with a recorded turn of five parallel tool calls. Each tool's
- * inputSchema is strictwire's adapter: the SDK sends the wire schema, and
- * `execute` receives the decoded original value. Calls that break the
- * contract, and the unknown tool, go back to the model as the SDK's tool
- * errors, carrying strictwire's feedback.
+ * Vercel AI SDK (v6) `generateText` with tools, offline: the SDK's own OpenAI
+ * provider (@ai-sdk/openai, Chat Completions) talks to a local server that
+ * answers with a recorded turn of five parallel tool calls. Each tool is
+ * `aiSdkTool(codec, ...)`: strict on (the server refuses a tool sent without
+ * it, as OpenAI would let it through unconstrained), the SDK sends the wire
+ * schema, and `execute` receives the decoded original value. Calls that
+ * break the contract, and the unknown tool, go back to the model as the
+ * SDK's tool errors, carrying strictwire's feedback.
  *
  *   pnpm --filter @strictwire/examples ai-sdk
  */
-import { aiSdkInputSchema, aiSdkWireMessages } from "@strictwire/codec";
-import { generateText, stepCountIs, tool } from "ai";
-import { chatCompletionsModel } from "./chat-completions-model.js";
+import { createOpenAI } from "@ai-sdk/openai";
+import { aiSdkTool, aiSdkWireMessages } from "@strictwire/codec";
+import { generateText, stepCountIs } from "ai";
 import { readRecording, startReplay } from "./replay-server.js";
 import { handlers, toolSet } from "./tools.js";
 
 const server = await startReplay(readRecording("ai-sdk"));
 try {
-  const model = chatCompletionsModel({
-    baseURL: `${server.origin}/v1`,
-    apiKey: "sk-offline-example",
-    modelId: "gpt-4.1",
-  });
+  const model = createOpenAI({ baseURL: `${server.origin}/v1`, apiKey: "sk-offline-example" }).chat("gpt-4.1");
   const codecs = toolSet("openai");
   const { get_weather, update_contact } = codecs;
   const tools = {
-    get_weather: tool({
-      ...(get_weather.bundle.description !== undefined ? { description: get_weather.bundle.description } : {}),
-      inputSchema: aiSdkInputSchema(get_weather),
+    get_weather: aiSdkTool(get_weather, {
       execute: async (args, { toolCallId }) => handlers.get_weather(args, { id: toolCallId, name: "get_weather" }),
     }),
-    update_contact: tool({
-      ...(update_contact.bundle.description !== undefined ? { description: update_contact.bundle.description } : {}),
-      inputSchema: aiSdkInputSchema(update_contact),
+    update_contact: aiSdkTool(update_contact, {
       execute: async (args, { toolCallId }) =>
         handlers.update_contact(args, { id: toolCallId, name: "update_contact" }),
     }),

@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
-export type RecordedProvider = "openai-responses" | "openai-chat" | "anthropic";
+export type RecordedProvider = "openai-responses" | "openai-chat" | "anthropic" | "gemini";
 
 export interface Recording {
   readonly provider: RecordedProvider;
@@ -62,13 +62,22 @@ export async function startReplay(recording: Recording): Promise<ReplayServer> {
     }
     // Anthropic's SDK sends the key as x-api-key or as a bearer token, depending on its version.
     const key =
-      req.headers.authorization ?? (recording.provider === "anthropic" ? req.headers["x-api-key"] : undefined);
+      req.headers.authorization ??
+      (recording.provider === "anthropic"
+        ? req.headers["x-api-key"]
+        : recording.provider === "gemini"
+          ? req.headers["x-goog-api-key"]
+          : undefined);
     if (typeof key !== "string" || key.length === 0) return "missing API key";
     let body: unknown;
     try {
       body = JSON.parse(text);
     } catch {
       return "the request body is not JSON";
+    }
+    // Gemini's strict mode is the request's: without VALIDATED its declarations promise nothing.
+    if (recording.provider === "gemini" && !validated(body)) {
+      return "toolConfig.functionCallingConfig.mode is not VALIDATED: function calls are not held to the schemas";
     }
     const notStrict = toolSchemas(recording.provider, body).filter((t) => !t.strict || !isClosedObject(t.schema));
     if (notStrict.length > 0)
@@ -108,7 +117,9 @@ function sendError(res: ServerResponse, provider: RecordedProvider, message: str
   const body =
     provider === "anthropic"
       ? { type: "error", error: { type: "invalid_request_error", message } }
-      : { error: { message, type: "invalid_request_error", param: null, code: null } };
+      : provider === "gemini"
+        ? { error: { code: 400, message, status: "INVALID_ARGUMENT" } }
+        : { error: { message, type: "invalid_request_error", param: null, code: null } };
   send(res, 400, body);
 }
 
@@ -118,6 +129,13 @@ const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 
 function toolSchemas(provider: RecordedProvider, body: unknown): { name: unknown; strict: boolean; schema: unknown }[] {
   if (!isObject(body)) return [];
+  if (provider === "gemini") {
+    // Strict is the request's toolConfig (checked apart); a declaration holds the schema.
+    return list(body.tools)
+      .filter(isObject)
+      .flatMap((t) => list(t.functionDeclarations).filter(isObject))
+      .map((d) => ({ name: d.name, strict: !("parameters" in d), schema: d.parametersJsonSchema }));
+  }
   return list(body.tools)
     .filter(isObject)
     .map((t) => {
@@ -126,6 +144,11 @@ function toolSchemas(provider: RecordedProvider, body: unknown): { name: unknown
       const fn = isObject(t.function) ? t.function : {};
       return { name: fn.name, strict: fn.strict === true, schema: fn.parameters };
     });
+}
+
+function validated(body: unknown): boolean {
+  const config = isObject(body) && isObject(body.toolConfig) ? body.toolConfig.functionCallingConfig : undefined;
+  return isObject(config) && config.mode === "VALIDATED";
 }
 
 /** strictwire's wire schemas are closed objects at the top (an object root is the wire root itself). */
@@ -140,6 +163,15 @@ function carriesResult(provider: RecordedProvider, body: unknown, id: string): b
       return list(body.input).some((i) => isObject(i) && i.type === "function_call_output" && i.call_id === id);
     case "openai-chat":
       return list(body.messages).some((m) => isObject(m) && m.role === "tool" && m.tool_call_id === id);
+    case "gemini": {
+      // Gemini wants the responses in the user turn right after the model's.
+      const last = list(body.contents).at(-1);
+      return (
+        isObject(last) &&
+        last.role === "user" &&
+        list(last.parts).some((p) => isObject(p) && isObject(p.functionResponse) && p.functionResponse.id === id)
+      );
+    }
     case "anthropic": {
       // Anthropic wants every result in the user message right after the tool_use turn.
       const last = list(body.messages).at(-1);

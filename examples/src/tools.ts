@@ -16,7 +16,7 @@ export function schemaOf(name: ToolName): unknown {
 }
 
 /** The providers' strict modes differ, so each compiles the same contracts for its own target. */
-export type Target = "openai" | "anthropic";
+export type Target = "openai" | "anthropic" | "gemini";
 
 function codec<T>(name: ToolName, target: Target): Codec<T> {
   const compiled = compileCodec<T>(schemaOf(name), { name, target });

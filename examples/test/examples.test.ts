@@ -9,9 +9,11 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { geminiTools } from "@strictwire/codec";
 import { describe, expect, it } from "vitest";
 import { declarationsOf, generatedPath } from "../src/generate-types.js";
-import { TOOL_NAMES } from "../src/tools.js";
+import { readRecording, startReplay } from "../src/replay-server.js";
+import { TOOL_NAMES, toolSet } from "../src/tools.js";
 
 const run = promisify(execFile);
 const tsx = createRequire(import.meta.url).resolve("tsx/cli");
@@ -61,6 +63,33 @@ describe("examples", { timeout: 120_000 }, () => {
   it("anthropic (Messages API)", async () => {
     const out = await example("anthropic.ts");
     expectDispatch(out, "sent 5 tool_result blocks back, 2 with is_error");
+  });
+
+  it("gemini (generateContent with @google/genai, VALIDATED)", async () => {
+    const out = await example("gemini.ts");
+    expect(out).toContain("2 tools, mode VALIDATED");
+    expectDispatch(out, "sent 5 functionResponse parts back, 2 with error");
+  });
+
+  it("the gemini stand-in refuses declarations sent without VALIDATED, as Gemini would not hold calls to them", async () => {
+    const server = await startReplay(readRecording("gemini"));
+    try {
+      const tools = geminiTools([toolSet("gemini").get_weather.bundle]);
+      if (!tools.ok) throw new Error(tools.error.message);
+      const post = (body: unknown) =>
+        fetch(`${server.origin}${readRecording("gemini").path}`, {
+          method: "POST",
+          headers: { "content-type": "application/json", "x-goog-api-key": "k" },
+          body: JSON.stringify(body),
+        });
+      const contents = [{ role: "user", parts: [{ text: "weather" }] }];
+      const bare = await post({ contents, tools: tools.value.tools });
+      expect(bare.status).toBe(400);
+      expect(await bare.text()).toContain("not VALIDATED");
+      expect((await post({ contents, ...tools.value })).status).toBe(200);
+    } finally {
+      await server.close();
+    }
   });
 
   it("ai-sdk (generateText)", async () => {

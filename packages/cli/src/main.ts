@@ -12,6 +12,7 @@ import type { CompileCommandFlags } from "./commands/compile.js";
 import type { EvalFlags } from "./commands/eval.js";
 import { addEvalOptions } from "./commands/eval-options.js";
 import type { McpProxyFlags } from "./commands/mcp-proxy.js";
+import type { ProbeFlags } from "./commands/probe.js";
 import { EMIT_NAMES } from "./emit/emitter.js";
 import { EXIT_OK, EXIT_USAGE, type ExitCode, type Failure } from "./failure.js";
 import { type Io, processIo } from "./io.js";
@@ -195,13 +196,33 @@ function buildProgram(io: Io, setExit: (code: ExitCode) => void): Command {
     .command("eval")
     .summary("intent benchmark: your model, your tools, each arm against the plain control")
     .description(
-      "Run a suite of scenarios against a model endpoint in several arms (the plain control and strictwire's wire forms) and score each intent exactly. The key comes from STRICTWIRE_API_KEY, or OPENAI_API_KEY / ANTHROPIC_API_KEY.",
+      "Run a suite of scenarios against a model endpoint in several arms (the plain control and strictwire's wire forms) and score each intent exactly. The key comes from STRICTWIRE_API_KEY, or OPENAI_API_KEY / ANTHROPIC_API_KEY / GEMINI_API_KEY.",
     );
   addEvalOptions(evalCommand)
     .addOption(json())
     .action(async (flags: EvalFlags & JsonFlag) => {
       const { runEvalCommand } = await import("./commands/eval.js");
       setExit(await runEvalCommand(flags, reporter(flags, "eval")));
+    });
+
+  program
+    .command("probe")
+    .summary("ask a live endpoint whether it takes each tool in strict mode")
+    .description(
+      "Send one minimal request per tool (strict, its call forced, a tiny output cap), and one with every tool together, and report what the provider said: accepted, or refused in its own words. The key comes from STRICTWIRE_API_KEY, or OPENAI_API_KEY / ANTHROPIC_API_KEY / GEMINI_API_KEY.",
+    )
+    .argument("<bundles...>", "bundle files, one per tool (- for standard input)")
+    .option("--api <api>", "chat, responses, anthropic or gemini", "chat")
+    .option("--endpoint <url>", "the API's base URL (default: the provider's)")
+    .option("--model <name>", "the model to probe")
+    .option("--max-requests <n>", "stop before sending more requests than this (retries count)")
+    .option("--max-tokens <n>", "maximum output tokens per request", "16")
+    .option("--timeout <ms>", "per request", "60000")
+    .option("--retries <n>", "retries on 429, 5xx and timeouts", "2")
+    .addOption(json())
+    .action(async (files: string[], flags: ProbeFlags & JsonFlag) => {
+      const { runProbeCommand } = await import("./commands/probe.js");
+      setExit(await runProbeCommand(files, flags, reporter(flags, "probe")));
     });
 
   // Commander's usage errors point at the command's own help, as the commands' own usage errors do.

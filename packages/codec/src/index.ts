@@ -3,7 +3,14 @@ export { Codec, type DecodeOptions, type RawArguments, type WireValue } from "./
 export { type CompileOptions, compile, compileCodec } from "./compile.js";
 // Dispatch (guarded calls, provider tool results, Standard Schema, AI SDK) and the types emitter.
 export { type StrictFunctionTool, type StrictToolOptions, strictTool } from "./dispatch/agents.js";
-export { aiSdkInputSchema, aiSdkWireMessages } from "./dispatch/ai-sdk.js";
+export {
+  type AiSdkExecuteOptions,
+  type AiSdkTool,
+  type AiSdkToolFields,
+  aiSdkInputSchema,
+  aiSdkTool,
+  aiSdkWireMessages,
+} from "./dispatch/ai-sdk.js";
 export {
   type CallOutcome,
   type CallReport,
@@ -30,6 +37,9 @@ export type {
   AnthropicToolResultMessage,
   ChatCompletionLike,
   ChatToolMessage,
+  GeminiFunctionResponseContent,
+  GeminiFunctionResponsePart,
+  GeminiResponseLike,
   ResponsesFunctionCallOutput,
   ResponsesOutputItemLike,
   ResponsesResponseLike,
@@ -64,6 +74,13 @@ export { loadBundle } from "./load.js";
 export { DEFAULT_PARSE_LIMITS, MAX_DEPTH_LIMIT, type ParseLimits, parseJson } from "./parse/parser.js";
 export type { SchemaResources } from "./schema/resources.js";
 export { codecFromModule, type LoadOptions, type PrecompiledValidators, standaloneModule } from "./standalone.js";
+export {
+  type GeminiToolConfig,
+  type GeminiTools,
+  type GeminiToolsOptions,
+  geminiToolConfig,
+  geminiTools,
+} from "./targets/gemini-tools.js";
 // Targets: each provider's tool definition for a bundle, and the limits of a tool set sent together.
 export {
   checkToolSet,

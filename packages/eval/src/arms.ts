@@ -6,8 +6,8 @@
 import { type CodecError, compileCodec, parseJson, type Result } from "@strictwire/codec";
 import type { Json, JsonObject, Tool } from "./suite.js";
 
-export type Api = "chat" | "responses" | "anthropic";
-export const API_NAMES: readonly Api[] = ["chat", "responses", "anthropic"];
+export type Api = "chat" | "responses" | "anthropic" | "gemini";
+export const API_NAMES: readonly Api[] = ["chat", "responses", "anthropic", "gemini"];
 
 /** What is sent as the tool, whatever the provider's envelope. */
 export interface SentTool {

@@ -10,8 +10,17 @@ export {
   type SentTool,
 } from "./arms.js";
 export { renderChart, shade } from "./chart.js";
+export { GEMINI_ENDPOINT, geminiRequest, readGeminiReply } from "./gemini.js";
 export { type HttpOptions, type HttpOutcome, postJson, retryAfterMs } from "./http.js";
 export { loadPeerArms } from "./peers.js";
+export {
+  errorText,
+  type ProbeOptions,
+  type ProbeReport,
+  type ProbeResult,
+  probeRequest,
+  probeTools,
+} from "./probe.js";
 export {
   endpointHost,
   isLoopback,

@@ -5,6 +5,15 @@
  * "clarify" or "reject".
  */
 import type { Api, SentTool } from "./arms.js";
+import {
+  GEMINI_ENDPOINT,
+  geminiDeclaration,
+  geminiHeaders,
+  geminiRepairRequest,
+  geminiRequest,
+  geminiUrl,
+  readGeminiReply,
+} from "./gemini.js";
 import type { JsonObject } from "./suite.js";
 
 export const CLARIFY_TOOL: SentTool = {
@@ -53,17 +62,21 @@ export const DEFAULT_ENDPOINTS: Readonly<Record<Api, string>> = {
   chat: "https://api.openai.com/v1",
   responses: "https://api.openai.com/v1",
   anthropic: "https://api.anthropic.com/v1",
+  gemini: GEMINI_ENDPOINT,
 };
 
-const PATHS: Readonly<Record<Api, string>> = {
+const PATHS: Readonly<Record<Exclude<Api, "gemini">, string>> = {
   chat: "/chat/completions",
   responses: "/responses",
   anthropic: "/messages",
 };
 
-export const requestUrl = (api: Api, endpoint: string): string => endpoint.replace(/\/+$/, "") + PATHS[api];
+/** Gemini names the model in the URL. */
+export const requestUrl = (api: Api, endpoint: string, model = ""): string =>
+  api === "gemini" ? geminiUrl(endpoint, model) : endpoint.replace(/\/+$/, "") + PATHS[api];
 
 export function authHeaders(api: Api, key: string): Record<string, string> {
+  if (api === "gemini") return geminiHeaders(key);
   return api === "anthropic"
     ? { "x-api-key": key, "anthropic-version": "2023-06-01" }
     : { authorization: `Bearer ${key}` };
@@ -82,11 +95,14 @@ function toolEnvelope(api: Api, t: SentTool): JsonObject {
       return t.strict
         ? { ...named, input_schema: t.parameters, strict: true }
         : { ...named, input_schema: t.parameters };
+    case "gemini":
+      return geminiDeclaration(t);
   }
 }
 
 /** The first request of a trial. Exactly one tool call is required; parallel calls are off. */
 export function buildRequest(api: Api, s: Settings, system: string, user: string, tool: SentTool): JsonObject {
+  if (api === "gemini") return geminiRequest(s, system, user, [tool, CLARIFY_TOOL, REFUSE_TOOL]);
   const tools = [tool, CLARIFY_TOOL, REFUSE_TOOL].map((t) => toolEnvelope(api, t));
   switch (api) {
     case "chat":
@@ -139,6 +155,7 @@ function usageOf(u: unknown, inKey: string, outKey: string): Reply["usage"] {
 
 /** The tool calls and usage of a successful response, or undefined when it is not the API's shape. */
 export function readReply(api: Api, body: unknown): Reply | undefined {
+  if (api === "gemini") return readGeminiReply(body);
   if (!isObject(body)) return undefined;
   if (api === "chat") {
     const message = Array.isArray(body.choices) && isObject(body.choices[0]) ? body.choices[0].message : undefined;
@@ -179,6 +196,8 @@ export function repairRequest(
 ): JsonObject {
   const r = reply as Record<string, unknown>;
   switch (api) {
+    case "gemini":
+      return geminiRepairRequest(first, reply, call, feedback);
     case "chat": {
       const message = (r.choices as { message: unknown }[])[0]?.message;
       const messages = [

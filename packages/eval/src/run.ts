@@ -259,7 +259,7 @@ export async function runEval(o: RunOptions): Promise<Result<RunOutcome, RunErro
     };
     reserved += estimate;
     try {
-      return await postJson(requestUrl(o.api, o.endpoint), authHeaders(o.api, o.key), body, {
+      return await postJson(requestUrl(o.api, o.endpoint, o.settings.model), authHeaders(o.api, o.key), body, {
         timeoutMs: o.timeoutMs,
         retries: o.retries,
         backoffMs: o.backoffMs,

@@ -338,7 +338,12 @@ describe("running safely", () => {
       kind: "calls",
       calls: [{ name: "ask_clarification", arguments: '{"question":"?"}' }],
     }));
-    const path = { chat: "/chat/completions", responses: "/responses", anthropic: "/messages" }[api];
+    const path = {
+      chat: "/chat/completions",
+      responses: "/responses",
+      anthropic: "/messages",
+      gemini: "/models/m:generateContent",
+    }[api];
     const redirecting = await serve(() => ({
       kind: "status",
       status: 307,

@@ -12,6 +12,8 @@ import {
   createDispatcher,
   type Dispatcher,
   type DispatchOptions,
+  type GeminiToolConfig,
+  geminiToolConfig,
   type ToolApi,
   type ToolCodecs,
   type ToolDefinitions,
@@ -31,6 +33,11 @@ export interface StrictMcpToolsOptions<A extends ToolApi> {
 export interface StrictMcpTools<A extends ToolApi> {
   /** The strict definitions to send with the request, in the server's order. */
   readonly tools: ToolDefinitions[A][];
+  /**
+   * Gemini only: the request's `toolConfig` ("VALIDATED"), without which
+   * Gemini does not hold calls to the declarations; send it with them.
+   */
+  readonly toolConfig?: GeminiToolConfig;
   /** Decodes each call and calls the MCP tool; `dispatcher.responses(...)`, `.chat(...)`, `.anthropic(...)`. */
   readonly dispatcher: Dispatcher<ToolCodecs>;
   /** The MCP tool name behind each definition name (they differ when the MCP name has characters providers refuse). */
@@ -84,7 +91,13 @@ export async function strictMcpTools<A extends ToolApi>(
     mcpNames.set(key, tool.name);
   }
   const dispatcher: Dispatcher<ToolCodecs> = createDispatcher(codecs as ToolCodecs, handlers, options.dispatch);
-  return { tools, dispatcher, mcpNames, skipped };
+  return {
+    tools,
+    ...(options.api === "gemini" ? { toolConfig: geminiToolConfig() } : {}),
+    dispatcher,
+    mcpNames,
+    skipped,
+  };
 }
 
 async function callTool(client: Client, name: string, value: unknown): Promise<CallToolResult> {

@@ -86,6 +86,27 @@ describe("strictMcpTools over server-filesystem", () => {
     expect(block?.content).toContain("[FILE] seed.txt");
   });
 
+  it("gives Gemini declarations with the VALIDATED toolConfig, and answers with functionResponse parts", async () => {
+    const { tools, toolConfig, dispatcher } = await strictMcpTools(server.client, { api: "gemini" });
+    expect(toolConfig).toEqual({ functionCallingConfig: { mode: "VALIDATED" } });
+    expect(tools.every((t) => t.parametersJsonSchema !== undefined && !("parameters" in t))).toBe(true);
+    const { toolConfig: none } = await strictMcpTools(server.client, { api: "anthropic" });
+    expect(none).toBeUndefined();
+
+    const codec = dispatcher.codecs.list_directory;
+    if (codec === undefined) throw new Error("no list_directory codec");
+    const encoded = codec.encode({ path: dir });
+    if (!encoded.ok) throw new Error(encoded.error.message);
+    const { messages } = await dispatcher.gemini({
+      candidates: [
+        { content: { parts: [{ functionCall: { id: "g1", name: "list_directory", args: encoded.value } }] } },
+      ],
+    });
+    const part = messages[0]?.parts[0]?.functionResponse;
+    expect(part?.id).toBe("g1");
+    expect(part?.response).toEqual({ output: expect.stringContaining("[FILE] seed.txt") });
+  });
+
   it("marks a tool's own error result as an error in the text the model reads", () => {
     expect(resultText({ content: [{ type: "text", text: "denied" }], isError: true })).toBe(
       "The tool reported an error: denied",

@@ -21,6 +21,7 @@ import {
   runEval,
   summarise,
 } from "@strictwire/eval";
+import { apiKey, missingKeyMessage } from "../api-key.js";
 import { checkOutput, writeAtomic } from "../atomic.js";
 import { EXIT_OK, EXIT_USAGE, type ExitCode, type Failure, usage } from "../failure.js";
 import { progress } from "../progress.js";
@@ -111,14 +112,8 @@ export async function runEvalCommand(flags: EvalFlags, reporter: Reporter): Prom
 
   // The key: never printed, logged or written; only sent in the request's auth header.
   const env = reporter.io.env;
-  const key = env.STRICTWIRE_API_KEY || (api === "anthropic" ? env.ANTHROPIC_API_KEY : env.OPENAI_API_KEY);
-  if (key === undefined || key === "")
-    return reporter.fail(
-      envFailure(
-        "usage",
-        `no API key: set STRICTWIRE_API_KEY (or ${api === "anthropic" ? "ANTHROPIC_API_KEY" : "OPENAI_API_KEY"})`,
-      ),
-    );
+  const key = apiKey(env, api);
+  if (key === undefined) return reporter.fail(envFailure("usage", missingKeyMessage(api)));
   const endpoint = flags.endpoint ?? DEFAULT_ENDPOINTS[api];
   try {
     const u = new URL(endpoint);

@@ -15,6 +15,7 @@
 import type { Codec, RawArguments } from "../codec.js";
 import { type CodecError, ok, type Result } from "../errors.js";
 import { callText } from "../feedback/format.js";
+import { type GeminiTools, type GeminiToolsOptions, geminiTools } from "../targets/gemini-tools.js";
 import { type ToolApi, type ToolDefinitions, toolDefinition } from "../targets/tools.js";
 import { describeHandlerError, type GuardOptions, runHandler, type ToolCallInfo, type ToolHandler } from "./guard.js";
 import {
@@ -26,6 +27,10 @@ import {
   type ChatToolMessage,
   chatCalls,
   type ExtractedCalls,
+  type GeminiFunctionResponseContent,
+  type GeminiFunctionResponsePart,
+  type GeminiResponseLike,
+  geminiCalls,
   type RawCall,
   type ResponsesFunctionCallOutput,
   type ResponsesResponseLike,
@@ -103,7 +108,8 @@ export class Dispatcher<C extends ToolCodecs> {
   /**
    * Every tool's definition for one API, in tool-set order. A tool compiled
    * for another provider's target is refused: its wire may hold what this API
-   * does not accept.
+   * does not accept. For Gemini these are bare declarations, and a request
+   * carrying only them is not strict: send `geminiTools()` instead.
    */
   tools<A extends ToolApi>(api: A): Result<ToolDefinitions[A][]> {
     const out: ToolDefinitions[A][] = [];
@@ -113,6 +119,18 @@ export class Dispatcher<C extends ToolCodecs> {
       out.push(definition.value);
     }
     return ok(out);
+  }
+
+  /**
+   * Gemini: `{ tools: [{ functionDeclarations }], toolConfig }` with
+   * `functionCallingConfig.mode` "VALIDATED", the setting that makes Gemini
+   * hold calls to the declared schemas; spread it into the request.
+   */
+  geminiTools(options: GeminiToolsOptions = {}): Result<GeminiTools> {
+    return geminiTools(
+      [...this.byName.values()].map(({ codec }) => codec.bundle),
+      options,
+    );
   }
 
   // ---- responses in, tool results out --------------------------------------
@@ -144,6 +162,28 @@ export class Dispatcher<C extends ToolCodecs> {
         }),
       );
       return [{ role: "user", content }];
+    });
+  }
+
+  /**
+   * Gemini generateContent: one user turn of `functionResponse` parts (none
+   * when there were no calls), to append after the model's turn. A failed
+   * call answers under `error`, a successful one under `output`.
+   */
+  async gemini(response: GeminiResponseLike): Promise<Dispatched<GeminiFunctionResponseContent>> {
+    return this.dispatch(geminiCalls(response), (calls) => {
+      if (calls.length === 0) return [];
+      const parts = calls.map(
+        (c): GeminiFunctionResponsePart => ({
+          functionResponse: {
+            // A call Gemini gave no id is matched by name and order; an invented id would be refused.
+            ...(c.id !== "" ? { id: c.id } : {}),
+            name: c.name,
+            response: c.ok ? { output: c.output } : { error: c.output },
+          },
+        }),
+      );
+      return [{ role: "user", parts }];
     });
   }
 

@@ -44,6 +44,11 @@ export interface AnthropicContentBlockLike {
   readonly input?: unknown;
 }
 
+/** A Gemini `generateContent` response; candidate 0 is read. */
+export interface GeminiResponseLike {
+  readonly candidates?: readonly { readonly finishReason?: unknown; readonly content?: unknown }[];
+}
+
 // ---- tool results out -----------------------------------------------------
 
 /** A Responses API input item answering one function call. */
@@ -74,6 +79,21 @@ export interface AnthropicToolResultMessage {
   content: AnthropicToolResultBlock[];
 }
 
+/**
+ * A Gemini part answering one function call. `response` is an object (a
+ * Struct): `output` for a result, `error` for a refusal, the keys Gemini's
+ * API reference names. `id` is the call's own, when it had one.
+ */
+export interface GeminiFunctionResponsePart {
+  functionResponse: { id?: string; name: string; response: { output: string } | { error: string } };
+}
+
+/** The one user turn carrying every function response of a turn, in call order. */
+export interface GeminiFunctionResponseContent {
+  role: "user";
+  parts: GeminiFunctionResponsePart[];
+}
+
 // ---- reading calls out of a response ----------------------------------------
 
 /**
@@ -101,7 +121,8 @@ export interface ExtractedCalls {
   /**
    * Why the output was cut off, when it was: any incomplete reason of the
    * Responses API ("max_output_tokens", "content_filter"), Chat "length" or
-   * "content_filter", Anthropic "max_tokens" or "model_context_window_exceeded".
+   * "content_filter", Anthropic "max_tokens" or "model_context_window_exceeded",
+   * Gemini "MAX_TOKENS".
    * Whatever the reason, a cut leaves the last arguments unfinished.
    */
   readonly truncation: string | undefined;
@@ -177,15 +198,44 @@ export function anthropicCalls(message: AnthropicMessageLike): ExtractedCalls {
 }
 
 /**
- * The calls of a stored response of any of the three shapes, told apart by
+ * Candidate 0 only, as with Chat's choices. A call without an id (older
+ * models give none) is answered by name and position: its id is "". Gemini
+ * gives `args` as an object, so, as with Anthropic, a cut (MAX_TOKENS) leaves
+ * the last call untrustworthy.
+ */
+export function geminiCalls(response: GeminiResponseLike): ExtractedCalls {
+  const candidate = listOf(response.candidates)[0];
+  if (!isPlainObject(candidate)) return { calls: [], truncation: undefined };
+  const truncation = candidate.finishReason === "MAX_TOKENS" ? "MAX_TOKENS" : undefined;
+  const content = isPlainObject(candidate.content) ? candidate.content : {};
+  const parts = listOf(content.parts);
+  const calls: RawCall[] = [];
+  parts.forEach((part, i) => {
+    if (!isPlainObject(part) || !isPlainObject(part.functionCall)) return;
+    const call = part.functionCall;
+    calls.push({
+      id: call.id === undefined ? "" : stringOr(call.id),
+      name: stringOr(call.name),
+      kind: "function",
+      // Absent args is a call with no arguments: Gemini leaves out an empty Struct.
+      arguments: call.args === undefined ? {} : call.args,
+      cutOff: truncation !== undefined && i === parts.length - 1,
+    });
+  });
+  return { calls, truncation };
+}
+
+/**
+ * The calls of a stored response of any of the four shapes, told apart by
  * their list: `output` (Responses), `choices` (Chat Completions), `content`
- * (Anthropic). Anything else holds no calls; nothing here throws on junk.
+ * (Anthropic), `candidates` (Gemini). Anything else holds no calls; nothing here throws on junk.
  */
 export function storedCalls(response: unknown): ExtractedCalls {
   if (!isPlainObject(response)) return { calls: [], truncation: undefined };
   if (Array.isArray(response.output)) return responsesCalls(response as unknown as ResponsesResponseLike);
   if (Array.isArray(response.choices)) return chatCalls(response as unknown as ChatCompletionLike);
   if (Array.isArray(response.content)) return anthropicCalls(response as unknown as AnthropicMessageLike);
+  if (Array.isArray(response.candidates)) return geminiCalls(response as unknown as GeminiResponseLike);
   return { calls: [], truncation: undefined };
 }
 

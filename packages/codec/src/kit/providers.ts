@@ -10,6 +10,8 @@ export {
   type ChatCompletionLike,
   chatCalls,
   type ExtractedCalls,
+  type GeminiResponseLike,
+  geminiCalls,
   type RawCall,
   type ResponsesResponseLike,
   responsesCalls,

@@ -1,0 +1,146 @@
+/**
+ * probe: ask a live endpoint whether it takes each tool in strict mode. The
+ * library (@strictwire/eval `probeTools`) sends the requests; this reads the
+ * bundles (each compiled for the API's target, as `check` and the dispatcher
+ * require), the key and the flags, and prints what the provider said.
+ * Exit 0: every request accepted; 1: the provider refused one; 2: usage or
+ * environment (a bad flag, a missing key, a bundle that does not load, or no
+ * verdict: a refused key, an unknown model, a timeout, the budget).
+ */
+import { type ToolApi, toolDefinition } from "@strictwire/codec";
+import { API_NAMES, type Api, DEFAULT_ENDPOINTS, type ProbeResult, probeTools, type SentTool } from "@strictwire/eval";
+import { apiKey, missingKeyMessage } from "../api-key.js";
+import { EXIT_OK, EXIT_REJECTED, EXIT_USAGE, type ExitCode, usage } from "../failure.js";
+import { oneStdin } from "../input.js";
+import type { Reporter } from "../report.js";
+import { readCodec } from "./bundle-input.js";
+
+export interface ProbeFlags {
+  readonly api?: string;
+  readonly endpoint?: string;
+  readonly model?: string;
+  readonly maxRequests?: string;
+  readonly maxTokens?: string;
+  readonly timeout?: string;
+  readonly retries?: string;
+}
+
+const TOOL_API: Readonly<Record<Api, ToolApi>> = {
+  chat: "openai-chat",
+  responses: "openai-responses",
+  anthropic: "anthropic",
+  gemini: "gemini",
+};
+
+function count(flag: string, raw: string | undefined, fallback: number | undefined, min: number): number | string {
+  if (raw === undefined) return fallback ?? Number.NaN;
+  const n = Number(raw);
+  if (raw.trim() === "" || !Number.isInteger(n) || n < min)
+    return `--${flag} must be an integer of at least ${min}, not ${JSON.stringify(raw)}`;
+  return n;
+}
+
+export async function runProbeCommand(
+  files: readonly string[],
+  flags: ProbeFlags,
+  reporter: Reporter,
+): Promise<ExitCode> {
+  const bad = (message: string): ExitCode => reporter.fail(usage(message).error);
+  const api = (flags.api ?? "chat") as Api;
+  if (!API_NAMES.includes(api)) return bad(`--api must be one of ${API_NAMES.join(", ")}`);
+  if (flags.model === undefined || flags.model.trim() === "") return bad("--model is required");
+  const numbers: Record<string, number> = {};
+  for (const [name, raw, fallback, min] of [
+    ["max-requests", flags.maxRequests, undefined, 0],
+    ["max-tokens", flags.maxTokens, 16, 1],
+    ["timeout", flags.timeout, 60_000, 1],
+    ["retries", flags.retries, 2, 0],
+  ] as const) {
+    const n = count(name, raw, fallback, min);
+    if (typeof n === "string") return bad(n);
+    numbers[name] = n;
+  }
+  const endpoint = flags.endpoint ?? DEFAULT_ENDPOINTS[api];
+  try {
+    const u = new URL(endpoint);
+    if (u.protocol !== "http:" && u.protocol !== "https:") throw new Error("scheme");
+  } catch {
+    return bad(`--endpoint must be an http(s) base URL, not ${JSON.stringify(endpoint)}`);
+  }
+
+  const single = oneStdin(files);
+  if (!single.ok) return reporter.fail(single.error);
+  const tools: SentTool[] = [];
+  for (const file of files) {
+    const codec = await readCodec(file, reporter);
+    if (!codec.ok) return reporter.fail(codec.error);
+    // The wire is sent as compiled, so it must be compiled for this API's target.
+    const definition = toolDefinition(codec.value.bundle, TOOL_API[api]);
+    if (!definition.ok) return bad(`${file}: ${definition.error.message}`);
+    if (tools.some((t) => t.name === codec.value.name))
+      return bad(`two bundles are tool ${codec.value.name}: a request holds each tool once`);
+    const { bundle } = codec.value;
+    tools.push({
+      name: bundle.name,
+      ...(bundle.description !== undefined ? { description: bundle.description } : {}),
+      parameters: bundle.wire,
+      strict: true,
+    });
+  }
+
+  // Checked last: a missing key must not hide a mistake in the command itself.
+  const key = apiKey(reporter.io.env, api);
+  if (key === undefined) return bad(missingKeyMessage(api));
+
+  const maxRequests = numbers["max-requests"] as number;
+  const report = await probeTools({
+    api,
+    endpoint,
+    key,
+    model: flags.model,
+    tools,
+    maxTokens: numbers["max-tokens"] as number,
+    ...(Number.isNaN(maxRequests) ? {} : { maxRequests }),
+    timeoutMs: numbers.timeout as number,
+    retries: numbers.retries as number,
+  });
+
+  const refused = report.results.some((r) => r.verdict === "refused");
+  const failed = report.results.some((r) => r.verdict === "failed");
+  const exit: ExitCode = refused ? EXIT_REJECTED : failed ? EXIT_USAGE : EXIT_OK;
+  if (reporter.json) {
+    reporter.data({
+      ok: exit === EXIT_OK,
+      api,
+      model: flags.model,
+      endpoint,
+      requests: report.requests,
+      results: report.results,
+    });
+  } else {
+    reporter.result(render(report.results, reporter));
+    reporter.note(
+      `${report.requests} request${report.requests === 1 ? "" : "s"} sent to ${endpoint} (${api}, ${flags.model})`,
+    );
+  }
+  return exit;
+}
+
+function render(results: readonly ProbeResult[], reporter: Reporter): string {
+  const s = reporter.out;
+  const width = Math.max(...results.map((r) => label(r).length));
+  return results
+    .map((r) => {
+      if (r.verdict === "accepted") return `${s.green("accepted")}  ${label(r)}`;
+      const name = label(r).padEnd(width);
+      if (r.verdict === "refused") {
+        const rule = r.rule !== undefined ? ` [${r.rule}]` : "";
+        return `${s.red("refused ")}  ${name}  ${r.status}${rule}: ${r.message}`;
+      }
+      const status = r.status !== undefined ? ` ${r.status}` : "";
+      return `${s.yellow("failed  ")}  ${name}  ${r.reason}${status}: ${r.message}`;
+    })
+    .join("\n");
+}
+
+const label = (r: ProbeResult): string => (r.tool === "*" ? `all ${r.tools.length} tools together` : r.tool);

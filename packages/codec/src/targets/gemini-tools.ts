@@ -1,0 +1,71 @@
+/**
+ * Gemini's strict mode lives in the request, not in the declaration: function
+ * calls are held to the declared schema by constrained decoding only when
+ * `toolConfig.functionCallingConfig.mode` is "VALIDATED" (googleapis
+ * `google/ai/generativelanguage/v1beta/content.proto`,
+ * `FunctionCallingConfig.Mode.VALIDATED`: "will validate function calls with
+ * constrained decoding"); the default, AUTO, promises nothing. So the
+ * declarations never travel without it: this gives both, ready to spread into
+ * a `generateContent` request.
+ *
+ * Declarations carry the wire under `parametersJsonSchema` (never
+ * `parameters`: the two are mutually exclusive). The Live API takes neither
+ * `parametersJsonSchema` nor `additionalProperties` nor `$schema`: these
+ * definitions are for `generateContent` / `streamGenerateContent` only.
+ */
+import type { Bundle } from "../bundle/bundle.js";
+import { fail, ok, type Result } from "../errors.js";
+import { type GeminiFunctionDeclaration, toolDefinition } from "./tools.js";
+
+export interface GeminiToolConfig {
+  readonly functionCallingConfig: {
+    readonly mode: "VALIDATED";
+    /** The model may call only these (all of them when absent). */
+    readonly allowedFunctionNames?: string[];
+  };
+}
+
+/** `{ tools, toolConfig }`: spread it into a `generateContent` request body or `config`. */
+// Mutable arrays: the SDKs' request types (e.g. @google/genai's `config.tools`) take no readonly ones.
+export interface GeminiTools {
+  readonly tools: [{ readonly functionDeclarations: GeminiFunctionDeclaration[] }];
+  readonly toolConfig: GeminiToolConfig;
+}
+
+export interface GeminiToolsOptions {
+  /** Limit the calls the model may make to these tools (each must be in the set). */
+  readonly allowedFunctionNames?: readonly string[];
+}
+
+/** The strict request configuration on its own, for a request whose declarations are built elsewhere. */
+export function geminiToolConfig(allowedFunctionNames?: readonly string[]): GeminiToolConfig {
+  return {
+    functionCallingConfig:
+      allowedFunctionNames === undefined
+        ? { mode: "VALIDATED" }
+        : { mode: "VALIDATED", allowedFunctionNames: [...allowedFunctionNames] },
+  };
+}
+
+/**
+ * Every bundle as a function declaration, in order, with the toolConfig that
+ * turns strict mode on. Refuses (`invalid-options`) a bundle compiled for
+ * another target, two tools of one name, and an allowed name the set lacks.
+ */
+export function geminiTools(bundles: readonly Bundle[], options: GeminiToolsOptions = {}): Result<GeminiTools> {
+  const functionDeclarations: GeminiFunctionDeclaration[] = [];
+  const names = new Set<string>();
+  for (const bundle of bundles) {
+    const declaration = toolDefinition(bundle, "gemini");
+    if (!declaration.ok) return declaration;
+    if (names.has(bundle.name)) return fail("invalid-options", "", `two tools are named ${bundle.name}`);
+    names.add(bundle.name);
+    functionDeclarations.push(declaration.value);
+  }
+  const allowed = options.allowedFunctionNames;
+  const missing = allowed?.find((name) => !names.has(name));
+  if (missing !== undefined) {
+    return fail("invalid-options", "", `allowedFunctionNames names ${missing}, which is not in the tool set`);
+  }
+  return ok({ tools: [{ functionDeclarations }], toolConfig: geminiToolConfig(allowed) });
+}

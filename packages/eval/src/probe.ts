@@ -1,0 +1,182 @@
+/**
+ * The probe: does the provider take these tools in strict mode? One minimal
+ * request per tool (the tool alone, strict, its call forced, a tiny output
+ * cap), then, for a set, one with every tool together (the caps Anthropic
+ * counts over a whole request). Each answer is the provider's own: accepted
+ * (it ran the request), refused (it said no, in its words), or failed (no
+ * verdict: a key, model or endpoint problem, a timeout, the budget). The
+ * profiles' rules are read from documentation, SDK code and public error
+ * texts; a probe is the one fact about this key, this model, today.
+ */
+import type { Api, SentTool } from "./arms.js";
+import { geminiRequest } from "./gemini.js";
+import { postJson } from "./http.js";
+import { authHeaders, requestUrl } from "./providers.js";
+import type { Json, JsonObject } from "./suite.js";
+
+export interface ProbeOptions {
+  readonly api: Api;
+  readonly endpoint: string;
+  readonly key: string;
+  readonly model: string;
+  /** The tools as sent: the wire schema as `parameters`, strict on. */
+  readonly tools: readonly SentTool[];
+  /** Output tokens per request: the probe needs the request accepted, not an answer. */
+  readonly maxTokens?: number;
+  /** Stop before sending more requests than this, retries included. */
+  readonly maxRequests?: number;
+  readonly timeoutMs?: number;
+  readonly retries?: number;
+  readonly backoffMs?: number;
+}
+
+/** Error texts of rules the providers enforce, as quoted in public threads (docs/targets.md has the sources). */
+const RULES: readonly { readonly rule: string; readonly test: RegExp }[] = [
+  { rule: "openai-any-of-first-key", test: /must not share identical first keys/i },
+  { rule: "anthropic-optional-parameters", test: /too many optional parameters/i },
+  { rule: "anthropic-union-parameters", test: /parameters with union types/i },
+  { rule: "anthropic-strict-tools", test: /too many strict tools/i },
+  { rule: "anthropic-grammar-size", test: /compiled grammar is too large|too complex for (grammar )?compilation/i },
+  // The Live API's refusal of what generateContent takes (strictwire's declarations are not for it).
+  { rule: "gemini-live-api", test: /Unknown name "(parametersJsonSchema|additionalProperties|\$schema)"/ },
+];
+
+export type ProbeResult = {
+  /** The tool's name, or "*" for the request with every tool. */
+  readonly tool: string;
+  /** The tools the request carried. */
+  readonly tools: readonly string[];
+} & (
+  | { readonly verdict: "accepted"; readonly status: number }
+  | {
+      readonly verdict: "refused";
+      readonly status: number;
+      /** The provider's own error text, the key redacted. */
+      readonly message: string;
+      /** A known rule the text names, when it names one. */
+      readonly rule?: string;
+    }
+  | {
+      readonly verdict: "failed";
+      /** "auth" (401/403), "not-found" (404: model or endpoint), "http", "timeout", "network", "not-json", "budget". */
+      readonly reason: string;
+      readonly message: string;
+      readonly status?: number;
+    }
+);
+
+export interface ProbeReport {
+  readonly api: Api;
+  readonly model: string;
+  readonly results: readonly ProbeResult[];
+  /** Requests sent, retries included. */
+  readonly requests: number;
+}
+
+const FORCED: Readonly<Record<Exclude<Api, "gemini">, (name: string | undefined) => Json>> = {
+  chat: (name) => (name === undefined ? "required" : { type: "function", function: { name } }),
+  responses: (name) => (name === undefined ? "required" : { type: "function", name }),
+  anthropic: (name) => (name === undefined ? { type: "any" } : { type: "tool", name }),
+};
+
+function envelope(api: Exclude<Api, "gemini">, t: SentTool): JsonObject {
+  const named: JsonObject =
+    t.description !== undefined ? { name: t.name, description: t.description } : { name: t.name };
+  if (api === "chat") return { type: "function", function: { ...named, parameters: t.parameters, strict: true } };
+  if (api === "responses") return { type: "function", ...named, parameters: t.parameters, strict: true };
+  return { ...named, input_schema: t.parameters, strict: true };
+}
+
+/** The request for `tools`, the call forced to `only` when given (to any of them otherwise). */
+export function probeRequest(
+  api: Api,
+  model: string,
+  maxTokens: number,
+  tools: readonly SentTool[],
+  only?: string,
+): JsonObject {
+  const user = only === undefined ? "Call one of the tools." : `Call ${only}.`;
+  if (api === "gemini") {
+    const strict = tools.map((t) => ({ ...t, strict: true }));
+    return geminiRequest({ model, maxTokens, temperature: 0 }, undefined, user, strict, only ? [only] : undefined);
+  }
+  const base = { model, tools: tools.map((t) => envelope(api, t)), tool_choice: FORCED[api](only) };
+  if (api === "chat") return { ...base, messages: [{ role: "user", content: user }], max_completion_tokens: maxTokens };
+  if (api === "responses")
+    return { ...base, input: [{ role: "user", content: user }], max_output_tokens: maxTokens, store: false };
+  return { ...base, messages: [{ role: "user", content: user }], max_tokens: maxTokens };
+}
+
+/** The provider's error text: `error.message` in every API's error body (Gemini adds `error.status`). */
+export function errorText(body: unknown, key: string): string {
+  const error = typeof body === "object" && body !== null ? (body as { error?: unknown }).error : undefined;
+  let text: string;
+  if (typeof error === "object" && error !== null) {
+    const { message, status } = error as { message?: unknown; status?: unknown };
+    text = typeof message === "string" ? message : JSON.stringify(error);
+    if (typeof status === "string") text = `${status}: ${text}`;
+  } else {
+    text = JSON.stringify(body) ?? "";
+  }
+  return redact(text, key).slice(0, 4000);
+}
+
+/** Gemini answers a bad key with 400 INVALID_ARGUMENT too; its details say API_KEY_INVALID. */
+function keyRefused(body: unknown): boolean {
+  const error = typeof body === "object" && body !== null ? (body as { error?: unknown }).error : undefined;
+  const details = typeof error === "object" && error !== null ? (error as { details?: unknown }).details : undefined;
+  return (
+    Array.isArray(details) &&
+    details.some((d) => typeof d === "object" && d !== null && (d as { reason?: unknown }).reason === "API_KEY_INVALID")
+  );
+}
+
+function redact(text: string, key: string): string {
+  return key.length >= 4 ? text.split(key).join("[redacted]") : text;
+}
+
+export async function probeTools(o: ProbeOptions): Promise<ProbeReport> {
+  const maxTokens = o.maxTokens ?? 16;
+  let requests = 0;
+  const mayAttempt = (): boolean => {
+    if (o.maxRequests !== undefined && requests >= o.maxRequests) return false;
+    requests += 1;
+    return true;
+  };
+  const plan: { tool: string; tools: readonly SentTool[]; only?: string }[] = o.tools.map((t) => ({
+    tool: t.name,
+    tools: [t],
+    only: t.name,
+  }));
+  if (o.tools.length > 1) plan.push({ tool: "*", tools: o.tools });
+
+  const results: ProbeResult[] = [];
+  for (const p of plan) {
+    const body = probeRequest(o.api, o.model, maxTokens, p.tools, p.only);
+    const out = await postJson(requestUrl(o.api, o.endpoint, o.model), authHeaders(o.api, o.key), body, {
+      timeoutMs: o.timeoutMs ?? 60_000,
+      retries: o.retries ?? 2,
+      backoffMs: o.backoffMs ?? 1000,
+      mayAttempt,
+    });
+    const names = p.tools.map((t) => t.name);
+    const head = { tool: p.tool, tools: names };
+    if (out.kind === "stopped") {
+      results.push({ ...head, verdict: "failed", reason: "budget", message: "not sent: --max-requests reached" });
+    } else if (out.kind === "failed") {
+      const status = out.status !== undefined ? { status: out.status } : {};
+      results.push({ ...head, verdict: "failed", reason: out.reason, message: redact(out.message, o.key), ...status });
+    } else if (out.status >= 200 && out.status < 300) {
+      results.push({ ...head, verdict: "accepted", status: out.status });
+    } else if ((out.status === 400 || out.status === 422) && !keyRefused(out.body)) {
+      const message = errorText(out.body, o.key);
+      const rule = RULES.find((r) => r.test.test(message))?.rule;
+      results.push({ ...head, verdict: "refused", status: out.status, message, ...(rule ? { rule } : {}) });
+    } else {
+      const auth = out.status === 401 || out.status === 403 || keyRefused(out.body);
+      const reason = auth ? "auth" : out.status === 404 ? "not-found" : "http";
+      results.push({ ...head, verdict: "failed", reason, status: out.status, message: errorText(out.body, o.key) });
+    }
+  }
+  return { api: o.api, model: o.model, results, requests };
+}
