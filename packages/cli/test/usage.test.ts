@@ -87,6 +87,29 @@ describe("usage errors (exit 2, on stderr, no stack trace)", () => {
     });
   }, 90_000);
 
+  test("the README's synopsis names every option each command's help lists", async () => {
+    const readme = await readFile(new URL("../../../README.md", import.meta.url), "utf8");
+    const section = readme.slice(readme.indexOf("## Command line"));
+    const block = section.slice(section.indexOf("```\n") + 4, section.indexOf("\n```", section.indexOf("```\n") + 4));
+    const synopsis = new Map<string, string>();
+    let current: string | undefined;
+    for (const line of block.split("\n")) {
+      const head = /^strictwire (\S+)/.exec(line);
+      if (head !== null) current = head[1]!;
+      else if (!line.startsWith(" ")) current = undefined;
+      if (current !== undefined) synopsis.set(current, `${synopsis.get(current) ?? ""} ${line}`);
+    }
+    const commands = [...synopsis.keys()];
+    expect(commands).toEqual(expect.arrayContaining(["compile", "classify", "eval", "mcp-proxy"]));
+    const runs = await Promise.all(commands.map((command) => strictwire([command, "--help"])));
+    runs.forEach((run, i) => {
+      const options = new Set(run.stdout.match(/(?<![\w-])--[a-z][a-z-]*/g) ?? []);
+      options.delete("--help");
+      const missing = [...options].filter((o) => !new RegExp(`${o}(?![a-z-])`).test(synopsis.get(commands[i]!)!));
+      expect(missing, commands[i]).toEqual([]);
+    });
+  }, 90_000);
+
   test("with --json, commander's usage errors are also a JSON document on stdout", async () => {
     const run = await strictwire(["compile", "--json", "--bogus"]);
     expect(run.code).toBe(2);
