@@ -14,6 +14,7 @@ const require = createRequire(import.meta.url);
 
 export const CLI = resolve(here, "../../../cli/bin/strictwire.js");
 export const CHANGING_SERVER = resolve(here, "../fixtures/changing-server.mjs");
+export const HOSTILE_SERVER = resolve(here, "../fixtures/hostile-server.mjs");
 export const REMOTE_REF_SERVER = resolve(here, "../fixtures/remote-ref-server.mjs");
 
 /** The entry point of an installed reference server (its package's bin). */
