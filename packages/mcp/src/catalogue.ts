@@ -138,14 +138,16 @@ export class ToolCatalogue {
     }
     const keys = new Map<string, Tool>();
     let compiled = 0;
-    const outcomes = await Promise.all(
-      listing.tools.map(async (tool) => {
-        const key = this.keyOf(tool);
-        keys.set(key.digest, tool);
-        if (!this.cache.has(key.digest)) compiled++;
-        return { tool, key: key.digest, compiled: await this.compile(key.digest, tool, false, key.bytes) };
-      }),
-    );
+    const jobs: Promise<{ tool: Tool; key: string; compiled: Compiled }>[] = [];
+    for (const [i, tool] of listing.tools.entries()) {
+      // Digests and job hand-offs of a long list are split so that other requests are answered in between.
+      if (i % 100 === 99) await new Promise<void>((next) => setImmediate(next));
+      const key = this.keyOf(tool);
+      keys.set(key.digest, tool);
+      if (!this.cache.has(key.digest)) compiled++;
+      jobs.push(this.compile(key.digest, tool, false, key.bytes).then((c) => ({ tool, key: key.digest, compiled: c })));
+    }
+    const outcomes = await Promise.all(jobs);
     if (this.listings++ > 0) {
       this.options.log(
         `relisted ${outcomes.length} tools: ${compiled} compiled, ${outcomes.length - compiled} unchanged`,

@@ -7,7 +7,8 @@
  */
 import { compileCodec } from "@strictwire/codec";
 import { describe, expect, it } from "vitest";
-import { connectProxy, HOSTILE_SERVER, until } from "./support/proxy.js";
+import { strictMcpTools } from "../src/index.js";
+import { connect, connectProxy, HOSTILE_SERVER, until } from "./support/proxy.js";
 
 const hostile = (...args: string[]): string[] => [process.execPath, HOSTILE_SERVER, ...args];
 
@@ -181,6 +182,47 @@ describe("mcp-proxy in front of a hostile upstream", () => {
       expect(result.structuredContent).toBeUndefined();
     } finally {
       await proxy.client.close();
+    }
+  }, 60_000);
+});
+
+describe("strictMcpTools in front of a hostile upstream", () => {
+  it("stops an endless or looping listing with a typed reason and keeps the tools read", async () => {
+    const endless = await connect(process.execPath, [HOSTILE_SERVER, "endless"]);
+    try {
+      const { tools, stopped } = await strictMcpTools(endless.client, { api: "openai-chat", list: { maxPages: 20 } });
+      expect(tools.map((t) => t.function.name)).toEqual(["echo"]);
+      expect(stopped).toEqual({
+        code: "too-many-pages",
+        path: "",
+        message: "the server still had a next page after 20 pages (the limit; 1 tools read)",
+      });
+    } finally {
+      await endless.client.close();
+    }
+    const looping = await connect(process.execPath, [HOSTILE_SERVER, "repeat"]);
+    try {
+      const { tools, stopped } = await strictMcpTools(looping.client, { api: "anthropic" });
+      expect(tools.map((t) => t.name)).toEqual(["echo"]);
+      expect(stopped?.code).toBe("repeated-cursor");
+      expect(stopped?.path).toBe("/nextCursor");
+    } finally {
+      await looping.client.close();
+    }
+  }, 60_000);
+
+  it("skips a schema over maxSchemaBytes, with the reason", async () => {
+    const wide = await connect(process.execPath, [HOSTILE_SERVER, "wide", "200"]);
+    try {
+      const { tools, skipped, stopped } = await strictMcpTools(wide.client, {
+        api: "openai-responses",
+        maxSchemaBytes: 2000,
+      });
+      expect(stopped).toBeUndefined();
+      expect(tools.map((t) => t.name)).toEqual(["echo"]);
+      expect(skipped.map((s) => [s.name, s.reason.code])).toEqual([["wide", "schema-too-large"]]);
+    } finally {
+      await wide.client.close();
     }
   }, 60_000);
 });
