@@ -90,8 +90,23 @@ async function measure(c: Case, cli: string, limitMs: number): Promise<Figures> 
   // An older proxy answers initialize only once every tool is compiled: wait as long as the listing may take.
   const proxy = await connect(process.execPath, [cli, "mcp-proxy", ...c.flags, "--", process.execPath, ...upstream], {
     timeout: limitMs,
-  });
+  }).catch(() => undefined);
   const initializeMs = performance.now() - start;
+  if (proxy === undefined) {
+    // Not even initialize was answered within the limit (the proxy before issue 30 on a large upstream).
+    const over = Number.POSITIVE_INFINITY;
+    return {
+      label: c.label,
+      directListMs,
+      initializeMs: over,
+      listedMs: over,
+      ratio: over,
+      tools: 0,
+      upstreamTools: tools,
+      strict: "?",
+      maxPingMs: null,
+    };
+  }
   try {
     let listed = false;
     const pings: number[] = [];
@@ -129,7 +144,7 @@ function strictLine(proxy: Connected): string {
 }
 
 function render(rows: readonly Figures[], machine: string, cli: string): string {
-  const s = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
+  const s = (ms: number): string => (Number.isFinite(ms) ? `${(ms / 1000).toFixed(2)} s` : "over the limit");
   return [
     `mcp-proxy start-up (${machine}; CLI ${cli})`,
     "",
