@@ -8,7 +8,7 @@
 import { compileCodec } from "@strictwire/codec";
 import { describe, expect, it } from "vitest";
 import { strictMcpTools } from "../src/index.js";
-import { connect, connectProxy, HOSTILE_SERVER, until } from "./support/proxy.js";
+import { connect, connectProxy, HOSTILE_SERVER, runCli, until } from "./support/proxy.js";
 
 const hostile = (...args: string[]): string[] => [process.execPath, HOSTILE_SERVER, ...args];
 
@@ -182,6 +182,21 @@ describe("mcp-proxy in front of a hostile upstream", () => {
       expect(result.structuredContent).toBeUndefined();
     } finally {
       await proxy.client.close();
+    }
+  }, 60_000);
+});
+
+describe("mcp-proxy limit flags", () => {
+  it("refuses a limit that is not a positive integer as a usage error", async () => {
+    for (const [flag, value] of [
+      ["--max-pages", "0"],
+      ["--max-tools", "-1"],
+      ["--compile-timeout", "1.5"],
+      ["--compile-workers", "many"],
+    ]) {
+      const run = await runCli(["mcp-proxy", flag!, value!, "--", process.execPath, HOSTILE_SERVER, "repeat"]);
+      expect(run.code, flag).toBe(2);
+      expect(run.stderr).toContain(`${flag} needs a positive integer, not ${JSON.stringify(value)}`);
     }
   }, 60_000);
 });
