@@ -187,6 +187,15 @@ function buildProgram(io: Io, setExit: (code: ExitCode) => void): Command {
       ]),
     )
     .option("--url <url>", "reach the upstream server over Streamable HTTP instead of starting it")
+    .option("--max-pages <n>", "tools/list pages read at most (default 1000)")
+    .option("--max-tools <n>", "tools read at most (default 10000)")
+    .option("--max-list-bytes <n>", "bytes of tool list JSON read at most (default 33554432)")
+    .option("--compile-timeout <ms>", "time one tool's compile may take before it passes through (default 10000)")
+    .option(
+      "--max-schema-bytes <n>",
+      "a tool's input schema larger than this passes through uncompiled (default 1048576)",
+    )
+    .option("--compile-workers <n>", "worker threads compiling tools (default: CPUs, at most 4)")
     .action(async (command: string[], flags: McpProxyFlags) => {
       const { runMcpProxy } = await import("./commands/mcp-proxy.js");
       setExit(await runMcpProxy(command, flags, io));

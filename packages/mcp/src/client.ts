@@ -20,7 +20,9 @@ import {
   type ToolHandler,
   toolDefinition,
 } from "@strictwire/codec";
-import { type CompiledTool, compileTool, listAllTools, type StrictOptions } from "./tools.js";
+import { DEFAULT_COMPILE_BUDGET } from "./compile-pool.js";
+import { type ListError, type ListLimits, listAllTools } from "./listing.js";
+import { type CompiledTool, compileTool, type StrictOptions } from "./tools.js";
 
 export interface StrictMcpToolsOptions<A extends ToolApi> {
   /** The provider API the definitions are for; it fixes the target. */
@@ -28,6 +30,10 @@ export interface StrictMcpToolsOptions<A extends ToolApi> {
   readonly presence?: StrictOptions["presence"];
   /** Passed to the dispatcher: parse limits, the text for a failing handler. */
   readonly dispatch?: DispatchOptions;
+  /** Limits on reading the server's tool list (defaults: DEFAULT_LIST_LIMITS). */
+  readonly list?: Partial<ListLimits>;
+  /** A tool whose input schema is more UTF-8 bytes of JSON than this is skipped, not compiled (default 1,048,576). */
+  readonly maxSchemaBytes?: number;
 }
 
 export interface StrictMcpTools<A extends ToolApi> {
@@ -44,6 +50,8 @@ export interface StrictMcpTools<A extends ToolApi> {
   readonly mcpNames: ReadonlyMap<string, string>;
   /** Tools left out, with the reason: their schema does not compile, or their name collides once made provider-safe. */
   readonly skipped: readonly { readonly name: string; readonly reason: CodecError }[];
+  /** Set when the server's tool list was cut short by a limit or a failure: the tools above are those read before. */
+  readonly stopped?: ListError;
 }
 
 const TARGET: Readonly<Record<ToolApi, NonNullable<StrictOptions["target"]>>> = {
@@ -63,7 +71,17 @@ export async function strictMcpTools<A extends ToolApi>(
   };
   const byKey = new Map<string, CompiledTool & { kind: "strict" }>();
   const skipped: { name: string; reason: CodecError }[] = [];
-  for (const tool of await listAllTools(client)) {
+  const listing = await listAllTools(client, options.list ?? {});
+  const maxSchemaBytes = options.maxSchemaBytes ?? DEFAULT_COMPILE_BUDGET.maxSchemaBytes;
+  for (const tool of listing.tools) {
+    // The codecs live on this thread (the dispatcher calls them), so compiles run here; between tools the loop turns.
+    await new Promise<void>((next) => setImmediate(next));
+    const bytes = Buffer.byteLength(JSON.stringify(tool.inputSchema));
+    if (bytes > maxSchemaBytes) {
+      const message = `its input schema is ${bytes} bytes of JSON, over the limit of ${maxSchemaBytes}`;
+      skipped.push({ name: tool.name, reason: { code: "schema-too-large", path: "", message, feedback: message } });
+      continue;
+    }
     const compiled = compileTool(tool, strict);
     const key = compiled.kind === "strict" ? compiled.codec.name : tool.name;
     const taken = byKey.get(key);
@@ -97,6 +115,7 @@ export async function strictMcpTools<A extends ToolApi>(
     dispatcher,
     mcpNames,
     skipped,
+    ...(listing.stopped !== undefined ? { stopped: listing.stopped } : {}),
   };
 }
 

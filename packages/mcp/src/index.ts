@@ -1,12 +1,23 @@
+export type { ProxiedTool } from "./catalogue.js";
 export { resultText, type StrictMcpTools, type StrictMcpToolsOptions, strictMcpTools } from "./client.js";
+export { type CompileBudget, DEFAULT_COMPILE_BUDGET } from "./compile-pool.js";
+export {
+  DEFAULT_LIST_LIMITS,
+  describeStop,
+  type ListError,
+  type ListErrorCode,
+  type Listing,
+  type ListLimits,
+  listAllTools,
+} from "./listing.js";
 export { type ClosedBy, type McpProxy, type ProxyOptions, startProxy } from "./proxy.js";
 export {
   type CompiledTool,
   codecName,
   compileTool,
   decodeArguments,
+  decodeArgumentsText,
   describePassThrough,
-  listAllTools,
   listedTool,
   type StrictOptions,
 } from "./tools.js";

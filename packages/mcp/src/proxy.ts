@@ -20,18 +20,13 @@ import {
   type ServerCapabilities,
   type ServerNotification,
   type ServerRequest,
-  type Tool,
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import {
-  type CompiledTool,
-  compileTool,
-  decodeArguments,
-  describePassThrough,
-  listAllTools,
-  listedTool,
-  type StrictOptions,
-} from "./tools.js";
+import { argumentsTextOf, keepArgumentsText } from "./arguments-text.js";
+import { type ProxiedTool, ToolCatalogue } from "./catalogue.js";
+import { type CompileBudget, DEFAULT_COMPILE_BUDGET } from "./compile-pool.js";
+import type { ListLimits } from "./listing.js";
+import type { StrictOptions } from "./tools.js";
 
 export interface ProxyOptions extends StrictOptions {
   /** Where the upstream server is: a started-or-not client transport (stdio child, Streamable HTTP). */
@@ -40,6 +35,10 @@ export interface ProxyOptions extends StrictOptions {
   readonly downstream: Transport;
   /** One line at a time, for the operator (stderr in the CLI). */
   readonly log?: (line: string) => void;
+  /** Limits on reading the upstream's tool list (defaults: DEFAULT_LIST_LIMITS). */
+  readonly list?: Partial<ListLimits>;
+  /** Each tool's compile budget and the worker count (defaults: DEFAULT_COMPILE_BUDGET). */
+  readonly compile?: Partial<CompileBudget>;
 }
 
 /** Which side ended the session. */
@@ -48,8 +47,10 @@ export type ClosedBy = "downstream" | "upstream";
 export interface McpProxy {
   /** Settles once both sides are closed, with the side that closed first. */
   readonly closed: Promise<ClosedBy>;
+  /** Settles once the upstream's tools were first listed and compiled (the proxy serves before that). */
+  readonly ready: Promise<void>;
   /** The tools as the upstream lists them now, compiled or passed through. */
-  readonly tools: () => readonly CompiledTool[];
+  readonly tools: () => readonly ProxiedTool[];
   close(): Promise<void>;
 }
 
@@ -60,7 +61,12 @@ const VERSION = "0.1.0";
  */
 const NO_DEADLINE = 2_147_483_647;
 
-/** Connect to the upstream, then serve the downstream. Throws when the upstream cannot be reached. */
+/**
+ * Connect to the upstream, then serve the downstream at once: the tools are
+ * listed and compiled in the background (off the event loop), so the client's
+ * initialize, and a shutdown, never wait for them; tools/list and tools/call
+ * do. Throws when the upstream cannot be reached.
+ */
 export async function startProxy(options: ProxyOptions): Promise<McpProxy> {
   const log = options.log ?? (() => undefined);
   const client = new Client({ name: "strictwire-mcp-proxy", version: VERSION });
@@ -68,8 +74,16 @@ export async function startProxy(options: ProxyOptions): Promise<McpProxy> {
 
   const upstreamInfo = client.getServerVersion();
   const upstreamCaps = client.getServerCapabilities() ?? {};
-  const catalogue = new ToolCatalogue(client, options, log);
-  await catalogue.refresh();
+  const strict: StrictOptions = {
+    ...(options.target !== undefined ? { target: options.target } : {}),
+    ...(options.presence !== undefined ? { presence: options.presence } : {}),
+  };
+  const catalogue = new ToolCatalogue(client, {
+    strict,
+    list: options.list ?? {},
+    budget: { ...DEFAULT_COMPILE_BUDGET, ...options.compile },
+    log,
+  });
 
   const instructions = client.getInstructions();
   const server = new Server(
@@ -77,13 +91,15 @@ export async function startProxy(options: ProxyOptions): Promise<McpProxy> {
     { capabilities: mirroredCapabilities(upstreamCaps), ...(instructions !== undefined ? { instructions } : {}) },
   );
 
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: catalogue.listed() }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: await catalogue.listed() }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name } = request.params;
-    const compiled = await catalogue.find(name);
+    const proxied = await catalogue.find(name);
     const token = request.params._meta?.progressToken;
-    if (compiled?.kind === "strict") {
-      const decoded = decodeArguments(compiled.codec, request.params.arguments);
+    if (proxied?.kind === "strict") {
+      // The text as the client sent it where the transport kept it (a __proto__ member included), else rewritten.
+      const text = argumentsTextOf(extra) ?? JSON.stringify(request.params.arguments ?? {});
+      const decoded = await catalogue.decode(proxied, text);
       // A refusal is the model's to fix: it gets the feedback and the upstream never sees the call.
       if (!decoded.ok) return refusal(decoded.error.feedback);
       const params = { ...request.params, arguments: decoded.value };
@@ -104,11 +120,13 @@ export async function startProxy(options: ProxyOptions): Promise<McpProxy> {
       ),
     );
 
-  client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
-    await catalogue.refresh();
-    await server
+  // A storm of notifications costs at most one listing in progress and one after it, each announced once.
+  catalogue.onAnnounce = () =>
+    void server
       .sendToolListChanged()
       .catch((error: unknown) => log(`could not forward tools/list_changed: ${why(error)}`));
+  client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+    void catalogue.refresh(true);
   });
   client.fallbackNotificationHandler = (notification: Notification) =>
     server
@@ -128,6 +146,7 @@ export async function startProxy(options: ProxyOptions): Promise<McpProxy> {
     if (first !== undefined) return;
     first = by;
     if (by === "upstream") log("the upstream server closed; closing the proxy");
+    catalogue.close();
     // The other side is closed on the next turn, so error answers to calls in flight are written first.
     setImmediate(() => {
       const other = by === "upstream" ? server.close() : client.close();
@@ -139,9 +158,11 @@ export async function startProxy(options: ProxyOptions): Promise<McpProxy> {
   client.onerror = (error) => log(`upstream: ${why(error)}`);
   server.onerror = (error) => log(`downstream: ${why(error)}`);
 
-  await server.connect(options.downstream);
+  await server.connect(keepArgumentsText(options.downstream));
+  const ready = catalogue.refresh();
   return {
     closed,
+    ready,
     tools: () => catalogue.all(),
     close: async () => {
       end("downstream");
@@ -150,53 +171,6 @@ export async function startProxy(options: ProxyOptions): Promise<McpProxy> {
       await server.close().catch(() => undefined);
     },
   };
-}
-
-/** The upstream's tools, compiled; each pass-through reported once. */
-class ToolCatalogue {
-  private byName = new Map<string, CompiledTool>();
-  private readonly reported = new Set<string>();
-
-  constructor(
-    private readonly client: Client,
-    private readonly options: StrictOptions,
-    private readonly log: (line: string) => void,
-  ) {}
-
-  all(): CompiledTool[] {
-    return [...this.byName.values()];
-  }
-
-  listed(): Tool[] {
-    return this.all().map(listedTool);
-  }
-
-  /** A tool by name; a name not known yet triggers one fresh listing (the upstream may have added it). */
-  async find(name: string): Promise<CompiledTool | undefined> {
-    if (!this.byName.has(name)) await this.refresh().catch(() => undefined);
-    return this.byName.get(name);
-  }
-
-  async refresh(): Promise<void> {
-    if (this.client.getServerCapabilities()?.tools === undefined) return;
-    const tools = await listAllTools(this.client);
-    const next = new Map<string, CompiledTool>();
-    for (const tool of tools) {
-      const kept = this.byName.get(tool.name);
-      // An unchanged tool keeps its codec: compiling is the expensive part.
-      const compiled = kept !== undefined && sameTool(kept.tool, tool) ? kept : compileTool(tool, this.options);
-      if (compiled.kind === "pass-through" && !this.reported.has(tool.name)) {
-        this.reported.add(tool.name);
-        this.log(describePassThrough(compiled));
-      }
-      next.set(tool.name, compiled);
-    }
-    this.byName = next;
-  }
-}
-
-function sameTool(a: Tool, b: Tool): boolean {
-  return JSON.stringify(a.inputSchema) === JSON.stringify(b.inputSchema) && a.description === b.description;
 }
 
 /** The upstream's capabilities the proxy can honour; tools always, so it can announce recompiled lists. */

@@ -5,7 +5,6 @@
  * the proxy and the client helper.
  */
 
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { type Codec, type CodecError, compileCodec, type Result, type TargetName } from "@strictwire/codec";
 
@@ -48,15 +47,19 @@ export function listedTool(compiled: CompiledTool): Tool {
 }
 
 /**
- * Decode the arguments of a tools/call. MCP delivers them already parsed, so
- * they are written back to JSON text and decoded as text: the tool's parse
- * limits (bytes included, which a parsed value skips) then apply exactly as
- * they do to a provider's arguments text, and the refusals are the same.
- * Duplicate keys were already merged by the transport's JSON.parse; nothing
- * after it can see them.
+ * Decode the arguments of a tools/call given as a parsed value: it is written
+ * back to JSON text and decoded as text, so the tool's parse limits (bytes
+ * included, which a parsed value skips) apply exactly as they do to a
+ * provider's arguments text, and the refusals are the same. Duplicate keys
+ * were already merged by whoever parsed it; nothing after that can see them.
  */
 export function decodeArguments(codec: Codec<unknown>, args: unknown): Result<Record<string, unknown>> {
-  const decoded = codec.decode(JSON.stringify(args ?? {}));
+  return decodeArgumentsText(codec, JSON.stringify(args ?? {}));
+}
+
+/** Decode the arguments of a tools/call from their JSON text. */
+export function decodeArgumentsText(codec: Codec<unknown>, text: string): Result<Record<string, unknown>> {
+  const decoded = codec.decode(text);
   if (!decoded.ok) return decoded;
   const value = decoded.value;
   // MCP arguments are an object; a contract whose root is not one cannot be forwarded.
@@ -71,16 +74,4 @@ export function decodeArguments(codec: Codec<unknown>, args: unknown): Result<Re
 export function describePassThrough(compiled: CompiledTool & { kind: "pass-through" }): string {
   const { code, path, message } = compiled.reason;
   return `tool ${JSON.stringify(compiled.tool.name)} passes through unchanged: ${code}${path === "" ? "" : ` at ${path}`}: ${message}`;
-}
-
-/** Every tool the server lists, across its pages. */
-export async function listAllTools(client: Client): Promise<Tool[]> {
-  const tools: Tool[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await client.listTools(cursor !== undefined ? { cursor } : {});
-    tools.push(...page.tools);
-    cursor = page.nextCursor;
-  } while (cursor !== undefined);
-  return tools;
 }

@@ -11,7 +11,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { TargetName } from "@strictwire/codec";
-import { startProxy } from "@strictwire/mcp";
+import { type CompileBudget, type ListLimits, type ProxyOptions, startProxy } from "@strictwire/mcp";
 import { EXIT_OK, EXIT_USAGE, type ExitCode } from "../failure.js";
 import type { Io } from "../io.js";
 import { PROGRAM } from "../report.js";
@@ -20,10 +20,21 @@ export interface McpProxyFlags {
   readonly target?: TargetName;
   readonly presence?: "tagged" | "compact";
   readonly url?: string;
+  readonly maxPages?: string;
+  readonly maxTools?: string;
+  readonly maxListBytes?: string;
+  readonly compileTimeout?: string;
+  readonly maxSchemaBytes?: string;
+  readonly compileWorkers?: string;
 }
 
 export async function runMcpProxy(command: readonly string[], flags: McpProxyFlags, io: Io): Promise<ExitCode> {
   const say = (line: string): void => io.stderr.write(`${PROGRAM}: mcp-proxy: ${line}\n`);
+  const limits = budgetFlags(flags);
+  if (typeof limits === "string") {
+    say(limits);
+    return EXIT_USAGE;
+  }
   const upstream = upstreamTransport(command, flags, io.env);
   if (typeof upstream === "string") {
     say(upstream);
@@ -37,6 +48,7 @@ export async function runMcpProxy(command: readonly string[], flags: McpProxyFla
       downstream: new StdioServerTransport(),
       ...(flags.target !== undefined ? { target: flags.target } : {}),
       ...(flags.presence !== undefined ? { presence: flags.presence } : {}),
+      ...limits,
       log: say,
     });
   } catch (error) {
@@ -47,14 +59,37 @@ export async function runMcpProxy(command: readonly string[], flags: McpProxyFla
     return EXIT_USAGE;
   }
   const pid = upstream.transport instanceof StdioClientTransport ? upstream.transport.pid : null;
-  const strict = proxy.tools().filter((t) => t.kind === "strict").length;
-  say(
-    `serving ${upstream.label}${pid !== null ? ` (pid ${pid})` : ""}: ${strict} of ${proxy.tools().length} tools strict for ${flags.target ?? "openai"}`,
-  );
+  say(`serving ${upstream.label}${pid !== null ? ` (pid ${pid})` : ""}`);
   // The stdio server transport does not watch for the end of its input: a client that went away closes the session.
   process.stdin.once("end", () => void proxy.close());
+  void proxy.ready.then(() => {
+    const strict = proxy.tools().filter((t) => t.kind === "strict").length;
+    say(`${strict} of ${proxy.tools().length} tools strict for ${flags.target ?? "openai"}`);
+  });
   const by = await proxy.closed;
   return by === "downstream" ? EXIT_OK : EXIT_USAGE;
+}
+
+/** The listing limits and compile budget the flags set; the defaults are the library's. */
+function budgetFlags(flags: McpProxyFlags): Pick<ProxyOptions, "list" | "compile"> | string {
+  const list: { -readonly [K in keyof ListLimits]?: number } = {};
+  const compile: { -readonly [K in keyof CompileBudget]?: number } = {};
+  const read: [string, string | undefined, (n: number) => void][] = [
+    ["--max-pages", flags.maxPages, (n) => (list.maxPages = n)],
+    ["--max-tools", flags.maxTools, (n) => (list.maxTools = n)],
+    ["--max-list-bytes", flags.maxListBytes, (n) => (list.maxBytes = n)],
+    ["--compile-timeout", flags.compileTimeout, (n) => (compile.timeoutMs = n)],
+    ["--max-schema-bytes", flags.maxSchemaBytes, (n) => (compile.maxSchemaBytes = n)],
+    ["--compile-workers", flags.compileWorkers, (n) => (compile.workers = n)],
+  ];
+  for (const [name, text, set] of read) {
+    if (text === undefined) continue;
+    const value = Number(text);
+    if (!/^[0-9]+$/.test(text) || !Number.isSafeInteger(value) || value < 1)
+      return `${name} needs a positive integer, not ${JSON.stringify(text)}`;
+    set(value);
+  }
+  return { list, compile };
 }
 
 interface Upstream {

@@ -8,12 +8,14 @@ import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { RequestOptions } from "@modelcontextprotocol/sdk/shared/protocol.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
 
 export const CLI = resolve(here, "../../../cli/bin/strictwire.js");
 export const CHANGING_SERVER = resolve(here, "../fixtures/changing-server.mjs");
+export const HOSTILE_SERVER = resolve(here, "../fixtures/hostile-server.mjs");
 export const REMOTE_REF_SERVER = resolve(here, "../fixtures/remote-ref-server.mjs");
 
 /** The entry point of an installed reference server (its package's bin). */
@@ -39,7 +41,7 @@ export async function connectProxy(flags: readonly string[], upstream: readonly 
 }
 
 /** Connect a client straight to a server command (no proxy): the baseline. */
-export async function connect(command: string, args: readonly string[]): Promise<Connected> {
+export async function connect(command: string, args: readonly string[], options?: RequestOptions): Promise<Connected> {
   const transport = new StdioClientTransport({ command, args: [...args], stderr: "pipe" });
   const chunks: Buffer[] = [];
   transport.stderr?.on("data", (b: Buffer) => chunks.push(b));
@@ -48,7 +50,7 @@ export async function connect(command: string, args: readonly string[]): Promise
   const exited = new Promise<number | null>((done) => {
     exit = done;
   });
-  await client.connect(transport);
+  await client.connect(transport, options);
   // The SDK keeps the child private; its exit shows as the transport closing, with the code from the process.
   const child = (transport as unknown as { _process?: import("node:child_process").ChildProcess })._process;
   if (child === undefined) throw new Error("the stdio transport started no process");

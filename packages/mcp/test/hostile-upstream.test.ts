@@ -1,0 +1,243 @@
+/**
+ * Hostile upstreams, as real MCP servers (the SDK over stdio, in a child
+ * process) behind the built CLI: endless and looping pagination, a huge tool
+ * list, a wide tool, a storm of tools/list_changed, and a `__proto__`
+ * argument member. The proxy must answer, report, and stop when asked,
+ * whatever the upstream does. Timeouts here only guard against a hang.
+ */
+import { compileCodec } from "@strictwire/codec";
+import { describe, expect, it } from "vitest";
+import { strictMcpTools } from "../src/index.js";
+import { connect, connectProxy, HOSTILE_SERVER, runCli, until } from "./support/proxy.js";
+
+const hostile = (...args: string[]): string[] => [process.execPath, HOSTILE_SERVER, ...args];
+
+function textOf(result: unknown): string {
+  const content = (result as { content?: { type: string; text?: string }[] }).content ?? [];
+  return content.map((c) => c.text ?? "").join("");
+}
+
+describe("mcp-proxy in front of a hostile upstream", () => {
+  it("stops an endless pagination at the page limit, reports it, and serves what it read", async () => {
+    const proxy = await connectProxy(["--max-pages", "200"], hostile("endless"));
+    try {
+      const { tools } = await proxy.client.listTools();
+      expect(tools.map((t) => t.name)).toEqual(["echo"]);
+      await until(() => proxy.stderr().includes("too-many-pages"));
+      expect(proxy.stderr()).toMatch(/tool list stopped early: too-many-pages: .*after 200 pages/);
+      // The tool read before the stop is strict and callable.
+      const call = await proxy.client.callTool({ name: "echo", arguments: { text: "hi", times: { state: "absent" } } });
+      expect(call.isError).not.toBe(true);
+      expect(call.structuredContent).toEqual({ received: { text: "hi" } });
+    } finally {
+      await proxy.client.close();
+    }
+  }, 60_000);
+
+  it("refuses a repeated cursor", async () => {
+    const proxy = await connectProxy([], hostile("repeat"));
+    try {
+      expect((await proxy.client.listTools()).tools.map((t) => t.name)).toEqual(["echo"]);
+      await until(() => proxy.stderr().includes("repeated-cursor"));
+      expect(proxy.stderr()).toMatch(/repeated-cursor: page 3 gave a cursor already followed \("a"\)/);
+    } finally {
+      await proxy.client.close();
+    }
+  }, 60_000);
+
+  it("answers initialize and stops at once when its client closes, while the upstream is still paging", async () => {
+    // 50 ms a page and 1,000 pages: the listing would take nearly a minute.
+    const proxy = await connectProxy([], hostile("endless", "50"));
+    // connectProxy returned: initialize was answered while the listing runs.
+    const listing = proxy.client.listTools().catch((error: unknown) => error);
+    await proxy.client.close();
+    expect(await proxy.exited).toBe(0);
+    await listing;
+    // It stopped before the listing had run its course.
+    expect(proxy.stderr()).not.toMatch(/too-many-pages/);
+  }, 60_000);
+
+  it("keeps the first --max-tools tools of a huge list, and stops a list over --max-list-bytes", async () => {
+    const capped = await connectProxy(["--max-tools", "150"], hostile("many", "400"));
+    try {
+      const { tools } = await capped.client.listTools();
+      expect(tools).toHaveLength(150);
+      expect(tools[0]?.name).toBe("echo");
+      expect(tools[149]?.name).toBe("tool_148");
+      await until(() => capped.stderr().includes("too-many-tools"));
+      await until(() => capped.stderr().includes("150 of 150 tools strict"));
+    } finally {
+      await capped.client.close();
+    }
+    const bytes = await connectProxy(["--max-list-bytes", "30000"], hostile("many", "400"));
+    try {
+      const { tools } = await bytes.client.listTools();
+      // Each page of 100 tools is about 20 KB: the second passes the limit, the first is served.
+      expect(tools).toHaveLength(101);
+      await until(() => bytes.stderr().includes("list-too-large"));
+      expect(bytes.stderr()).toMatch(/list-too-large: the tool list passed 30000 bytes of JSON at page 2/);
+    } finally {
+      await bytes.client.close();
+    }
+  }, 120_000);
+
+  it("lists 1,000 tools, all strict, from pages of 100", async () => {
+    const proxy = await connectProxy([], hostile("many", "1000"));
+    try {
+      const { tools } = await proxy.client.listTools();
+      expect(tools).toHaveLength(1001);
+      await until(() => proxy.stderr().includes("1001 of 1001 tools strict"));
+      const codec = compileCodec(
+        {
+          type: "object",
+          properties: { id_999: { type: "string" }, count: { type: "integer", minimum: 0 }, note: { type: "string" } },
+          required: ["id_999"],
+        },
+        { name: "tool_999" },
+      );
+      if (!codec.ok) throw new Error(codec.error.message);
+      expect(tools.find((t) => t.name === "tool_999")?.inputSchema).toEqual(codec.value.wire);
+      const args = codec.value.encode({ id_999: "x", count: 2 });
+      if (!args.ok) throw new Error(args.error.message);
+      const call = await proxy.client.callTool({ name: "tool_999", arguments: args.value as Record<string, unknown> });
+      expect(call.structuredContent).toEqual({ received: { id_999: "x", count: 2 } });
+    } finally {
+      await proxy.client.close();
+    }
+  }, 300_000);
+
+  it("passes a tool over the compile time budget through, reported, and serves the others meanwhile", async () => {
+    const proxy = await connectProxy(["--compile-timeout", "3000", "--compile-workers", "1"], hostile("wide", "1000"));
+    try {
+      const { tools } = await proxy.client.listTools();
+      const wide = tools.find((t) => t.name === "wide");
+      // Passed through unchanged: the upstream's own schema, all 1,000 properties.
+      expect(Object.keys((wide?.inputSchema.properties ?? {}) as object)).toHaveLength(1000);
+      expect(wide?.inputSchema.additionalProperties).toBeUndefined();
+      await until(() => proxy.stderr().includes('tool "wide" passes through'));
+      expect(proxy.stderr()).toMatch(
+        /tool "wide" passes through unchanged: schema-too-large: .*took longer than the budget of 3000 ms/,
+      );
+      // One worker: it held echo's codec when it was stopped, so echo is compiled again for its call, and decoded.
+      const call = await proxy.client.callTool({ name: "echo", arguments: { text: "ok", times: { state: "absent" } } });
+      expect(call.structuredContent).toEqual({ received: { text: "ok" } });
+      const refused = await proxy.client.callTool({ name: "echo", arguments: { text: "ok" } });
+      expect(refused.isError).toBe(true);
+    } finally {
+      await proxy.client.close();
+    }
+  }, 120_000);
+
+  it("passes a tool over the schema size budget through without compiling it", async () => {
+    const proxy = await connectProxy(["--max-schema-bytes", "2000"], hostile("wide", "200"));
+    try {
+      const { tools } = await proxy.client.listTools();
+      expect(tools.find((t) => t.name === "wide")?.inputSchema.additionalProperties).toBeUndefined();
+      await until(() => proxy.stderr().includes('tool "wide" passes through'));
+      expect(proxy.stderr()).toMatch(/schema-too-large: .*bytes of JSON, over the budget of 2000/);
+      expect(tools.find((t) => t.name === "echo")?.inputSchema.properties).toHaveProperty("times.anyOf");
+    } finally {
+      await proxy.client.close();
+    }
+  }, 60_000);
+
+  it("survives a storm of tools/list_changed, recompiling only the tool that changed", async () => {
+    const proxy = await connectProxy([], hostile("storm", "300"));
+    try {
+      await proxy.client.listTools();
+      const stormed = await proxy.client.callTool({ name: "storm", arguments: {} });
+      expect(textOf(stormed)).toBe("version 300");
+      // The last listing the storm causes has version 300; until it is done, an earlier one is served.
+      for (;;) {
+        const { tools } = await proxy.client.listTools();
+        if (tools.find((t) => t.name === "moving")?.description === "Version 300.") break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      const relists = proxy
+        .stderr()
+        .split("\n")
+        .filter((l) => l.includes("relisted"));
+      expect(relists.length).toBeGreaterThan(0);
+      // Only "moving" changes from one listing to the next: the other two come from the cache.
+      for (const line of relists) expect(line).toMatch(/relisted 3 tools: [01] compiled, [23] unchanged/);
+      const call = await proxy.client.callTool({
+        name: "echo",
+        arguments: { text: "after", times: { state: "absent" } },
+      });
+      expect(call.structuredContent).toEqual({ received: { text: "after" } });
+    } finally {
+      await proxy.client.close();
+    }
+  }, 120_000);
+
+  it("refuses a __proto__ member the closed wire object does not declare, and never calls the upstream", async () => {
+    const proxy = await connectProxy([], hostile("wide", "2"));
+    try {
+      await proxy.client.listTools();
+      // JSON.parse makes __proto__ an own member, so the client writes it on the wire.
+      const args = JSON.parse('{"text":"x","times":{"state":"absent"},"__proto__":{"state":"absent"}}');
+      const result = await proxy.client.callTool({ name: "echo", arguments: args });
+      expect(result.isError, JSON.stringify(result)).toBe(true);
+      expect(textOf(result)).toMatch(/__proto__/);
+      expect(result.structuredContent).toBeUndefined();
+    } finally {
+      await proxy.client.close();
+    }
+  }, 60_000);
+});
+
+describe("mcp-proxy limit flags", () => {
+  it("refuses a limit that is not a positive integer as a usage error", async () => {
+    for (const [flag, value] of [
+      ["--max-pages", "0"],
+      ["--max-tools", "-1"],
+      ["--compile-timeout", "1.5"],
+      ["--compile-workers", "many"],
+    ]) {
+      const run = await runCli(["mcp-proxy", flag!, value!, "--", process.execPath, HOSTILE_SERVER, "repeat"]);
+      expect(run.code, flag).toBe(2);
+      expect(run.stderr).toContain(`${flag} needs a positive integer, not ${JSON.stringify(value)}`);
+    }
+  }, 60_000);
+});
+
+describe("strictMcpTools in front of a hostile upstream", () => {
+  it("stops an endless or looping listing with a typed reason and keeps the tools read", async () => {
+    const endless = await connect(process.execPath, [HOSTILE_SERVER, "endless"]);
+    try {
+      const { tools, stopped } = await strictMcpTools(endless.client, { api: "openai-chat", list: { maxPages: 20 } });
+      expect(tools.map((t) => t.function.name)).toEqual(["echo"]);
+      expect(stopped).toEqual({
+        code: "too-many-pages",
+        path: "",
+        message: "the server still had a next page after 20 pages (the limit; 1 tools read)",
+      });
+    } finally {
+      await endless.client.close();
+    }
+    const looping = await connect(process.execPath, [HOSTILE_SERVER, "repeat"]);
+    try {
+      const { tools, stopped } = await strictMcpTools(looping.client, { api: "anthropic" });
+      expect(tools.map((t) => t.name)).toEqual(["echo"]);
+      expect(stopped?.code).toBe("repeated-cursor");
+      expect(stopped?.path).toBe("/nextCursor");
+    } finally {
+      await looping.client.close();
+    }
+  }, 60_000);
+
+  it("skips a schema over maxSchemaBytes, with the reason", async () => {
+    const wide = await connect(process.execPath, [HOSTILE_SERVER, "wide", "200"]);
+    try {
+      const { tools, skipped, stopped } = await strictMcpTools(wide.client, {
+        api: "openai-responses",
+        maxSchemaBytes: 2000,
+      });
+      expect(stopped).toBeUndefined();
+      expect(tools.map((t) => t.name)).toEqual(["echo"]);
+      expect(skipped.map((s) => [s.name, s.reason.code])).toEqual([["wide", "schema-too-large"]]);
+    } finally {
+      await wide.client.close();
+    }
+  }, 60_000);
+});
