@@ -19,6 +19,7 @@ import { fail, ok, type Result } from "./errors.js";
 import { withStandardSchema } from "./input/codec.js";
 import { readSchemaInput } from "./input/library.js";
 import { buildPlan } from "./ir/build.js";
+import type { Plan } from "./ir/nodes.js";
 import { Refusal } from "./ir/refusal.js";
 import { cloneJson, deepFreeze, isPlainObject, type JsonObject, type JsonValue } from "./json.js";
 import { DEFAULT_PARSE_LIMITS, MAX_DEPTH_LIMIT, type ParseLimits } from "./parse/parser.js";
@@ -27,6 +28,7 @@ import { measureDocument, walkSchemas } from "./schema/draft.js";
 import { inPlaceLoop } from "./schema/loops.js";
 import { prepareSource } from "./schema/prepare.js";
 import { embedResources, Resources, type SchemaResources } from "./schema/resources.js";
+import { fitFirstKeys, unionKey } from "./targets/first-key-unions.js";
 import { checkSchemaLimits, TARGET_NAMES, type TargetName, targetProfile } from "./targets/index.js";
 import { toSpelling } from "./targets/spelling.js";
 import { metaValidator, toIssues } from "./validate/ajv.js";
@@ -158,9 +160,34 @@ function compileInternal(given: unknown, options: CompileOptions): Result<{ bund
     );
   }
 
-  let built: ReturnType<typeof buildPlan>;
+  const build = (tagUnions?: ReadonlySet<string>): Result<Plan> => {
+    try {
+      return ok(
+        buildPlan(prepared.value.schema, resources, {
+          openObjects: bundleOptions.openObjects,
+          presence: bundleOptions.presence,
+          tags: bundleOptions.tags,
+          target,
+          maxNodes: Math.min(MAX_EXPANSION, 1_000 + 20 * size.nodes),
+          draft07: prepared.value.family === "07",
+          kinds: NODE_KINDS,
+          ...(tagUnions !== undefined ? { tagUnions: (node) => tagUnions.has(unionKey(node)) } : {}),
+        }),
+      );
+    } catch (error) {
+      if (error instanceof Refusal) return fail(error.code, error.path, error.reason);
+      throw error;
+    }
+  };
+  const assemble = (plan: Plan): JsonObject => {
+    let w = wireSchema(plan, target);
+    if (bundleOptions.factored) w = factorWire(w);
+    return toSpelling(w, target.dialect);
+  };
+
+  let resources: Resources;
   try {
-    const resources = new Resources(prepared.value.schema);
+    resources = new Resources(prepared.value.schema);
     const loop = inPlaceLoop(prepared.value.schema, resources);
     if (loop !== undefined) {
       return fail(
@@ -169,23 +196,23 @@ function compileInternal(given: unknown, options: CompileOptions): Result<{ bund
         "this schema refers back to itself without reading any deeper into the value, so validating it would never end",
       );
     }
-    built = buildPlan(prepared.value.schema, resources, {
-      openObjects: bundleOptions.openObjects,
-      presence: bundleOptions.presence,
-      tags: bundleOptions.tags,
-      target,
-      maxNodes: Math.min(MAX_EXPANSION, 1_000 + 20 * size.nodes),
-      draft07: prepared.value.family === "07",
-      kinds: NODE_KINDS,
-    });
   } catch (error) {
     if (error instanceof Refusal) return fail(error.code, error.path, error.reason);
     throw error;
   }
-
-  let wire = wireSchema(built, target);
-  if (bundleOptions.factored) wire = factorWire(wire);
-  wire = toSpelling(wire, target.dialect);
+  const first = build();
+  if (!first.ok) return first;
+  let built = first.value;
+  let wire = assemble(built);
+  if (target.distinctFirstKeys) {
+    const fitted = fitFirstKeys(name, target, { plan: built, wire }, (tagged) => {
+      const again = build(tagged);
+      return again.ok ? ok({ plan: again.value, wire: assemble(again.value) }) : again;
+    });
+    if (!fitted.ok) return fitted;
+    built = fitted.value.plan;
+    wire = fitted.value.wire;
+  }
   const withinLimits = checkSchemaLimits(name, wire, target);
   if (!withinLimits.ok) return withinLimits;
 

@@ -20,6 +20,7 @@ export const anthropic: TargetProfile = {
   presence: "native",
   patterns: "simple",
   minItemsAtMostOne: true,
+  distinctFirstKeys: false,
   limits: {},
   toolSet: { maxStrictTools: 20, maxOptionalParameters: 24, maxUnionParameters: 16 },
   // Anthropic's SDK keeps a bare $ref and drops what stands beside it. Inlining a definition's

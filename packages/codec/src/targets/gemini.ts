@@ -25,6 +25,7 @@ export const gemini: TargetProfile = {
   presence: "native",
   patterns: "any",
   minItemsAtMostOne: false,
+  distinctFirstKeys: false,
   limits: { maxSchemaChars: SCHEMA_CHARS_GUARD },
   toolSet: {},
   dialect: { refSiblings: "wrap", constKeyword: false, enumTypes: new Set(["string", "number"]) },

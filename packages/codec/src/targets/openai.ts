@@ -20,6 +20,7 @@ export const openai: TargetProfile = {
   presence: "tagged",
   patterns: "any",
   minItemsAtMostOne: false,
+  distinctFirstKeys: true,
   limits: {
     maxProperties: 5000,
     maxNesting: 10,

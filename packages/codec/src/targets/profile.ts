@@ -79,6 +79,11 @@ export interface TargetProfile {
   readonly patterns: "any" | "simple";
   /** Whether array `minItems` is limited to 0 or 1. */
   readonly minItemsAtMostOne: boolean;
+  /**
+   * Whether the object branches of an `anyOf` must differ at their first member
+   * (OpenAI's undocumented first-key rule): members are reordered to meet it (targets/first-key.ts).
+   */
+  readonly distinctFirstKeys: boolean;
   /** Per schema: checked when a tool compiles. */
   readonly limits: TargetLimits;
   /** Per request: checked across a tool set; a schema that alone breaks one is refused at compile. */
