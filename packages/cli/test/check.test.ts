@@ -176,6 +176,6 @@ describe("check: what it will not judge (exit 2)", () => {
     const [a] = await bundles({ a: SETTINGS }, "openai");
     const run = await strictwire(["check", a!, "--target", "mistral"]);
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain("Allowed choices are openai, anthropic, gemini");
+    expect(run.stderr).toContain("Allowed choices are openai, openai-finetuned, anthropic, gemini");
   });
 });

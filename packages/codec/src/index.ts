@@ -68,7 +68,9 @@ export { codecFromModule, type LoadOptions, type PrecompiledValidators, standalo
 export {
   checkToolSet,
   describeFinding,
+  FACT_KINDS,
   type Fact,
+  type FactKind,
   type GeminiFunctionDeclaration,
   type LimitFinding,
   type LimitName,

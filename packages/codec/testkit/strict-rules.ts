@@ -216,9 +216,25 @@ const checkOpenAI: Checker = (wire) => {
   return problems;
 };
 
+/** Listed as unsupported on fine-tuned models; exclusive bounds go with minimum and maximum. */
+const FINETUNED_REFUSED = new Set([
+  ...["minLength", "maxLength", "pattern", "format", "minimum", "maximum", "multipleOf", "patternProperties"],
+  ...["minItems", "maxItems", "exclusiveMinimum", "exclusiveMaximum"],
+]);
+
+const checkOpenAIFinetuned: Checker = (wire) => [
+  ...checkOpenAI(wire),
+  ...visits(wire).flatMap((v) =>
+    Object.keys(v.schema)
+      .filter((k) => FINETUNED_REFUSED.has(k))
+      .map((k) => `${v.at}: keyword ${k} (fine-tuned)`),
+  ),
+];
+
 const ANTHROPIC_KEYWORDS = new Set([
   ...["type", "properties", "required", "additionalProperties", "items", "minItems", "anyOf", "allOf", "enum"],
-  ...["const", "$ref", "$defs", "description", "title", "format", "pattern"],
+  // const and pattern: Anthropic's SDKs do not send them (the Python one moves both into the description).
+  ...["$ref", "$defs", "description", "title", "format"],
 ]);
 const ANTHROPIC_FORMATS = new Set([...OPENAI_FORMATS, "uri"]);
 
@@ -283,6 +299,7 @@ const checkGemini: Checker = (wire) => {
 
 export const STRICT_RULES: Readonly<Record<TargetName, Checker>> = {
   openai: checkOpenAI,
+  "openai-finetuned": checkOpenAIFinetuned,
   anthropic: checkAnthropic,
   gemini: checkGemini,
 };

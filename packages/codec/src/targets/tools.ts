@@ -58,7 +58,9 @@ const TARGET_OF: Readonly<Record<ToolApi, TargetName>> = {
 
 export function toolDefinition<A extends ToolApi>(bundle: Bundle, api: A): Result<ToolDefinitions[A]> {
   const want = TARGET_OF[api];
-  if (bundle.options.target !== want) {
+  // A fine-tuned model's wire is sent through the same APIs.
+  const target = bundle.options.target === "openai-finetuned" ? "openai" : bundle.options.target;
+  if (target !== want) {
     return fail(
       "invalid-options",
       "",
