@@ -55,7 +55,35 @@ describe("check: a set that fits", () => {
         { name: "b", input: files[1] },
       ],
       findings: [],
+      advisories: [],
     });
+  });
+
+  test("Anthropic's grammar size: an advisory past 6,000 bytes of strict schemas, never a rejection", async () => {
+    // 14 tools of 20 required members with long names: about 9,000 bytes of wire together.
+    const big = (i: number) => {
+      const properties: Record<string, unknown> = {};
+      for (let k = 0; k < 20; k++) properties[`tool${i}_member_with_a_long_name_${k}`] = { type: "string" };
+      return { type: "object", properties, required: Object.keys(properties), additionalProperties: false };
+    };
+    const schemas: Record<string, unknown> = {};
+    for (let i = 0; i < 7; i++) schemas[`t${i}`] = big(i);
+    const files = await bundles(schemas, "anthropic");
+    const run = await strictwire(["check", ...files]);
+    expect(run.code).toBe(0);
+    const lines = run.stdout.trimEnd().split("\n");
+    expect(lines[0]).toMatch(/^grammarSize {2}advisory: the strict schemas of this request come to \d+ bytes \(t0 \d+/);
+    expect(lines[0]).toContain("not a refusal");
+    expect(lines[1]).toBe("this set of 7 tools fits the anthropic target's limits");
+    const json = await strictwire(["check", ...files, "--json"]);
+    expect(json.code).toBe(0);
+    const advisories = jsonOf(json).advisories as { kind: string; estimate: { bytes: number; level: string } }[];
+    expect(advisories.map((a) => a.kind)).toEqual(["grammarSize"]);
+    expect(advisories[0]!.estimate.bytes).toBeGreaterThan(7354);
+    expect(advisories[0]!.estimate.level).toBe("over");
+    // One of them alone is well under: no advisory.
+    const one = await strictwire(["check", files[0]!, "--json"]);
+    expect(jsonOf(one).advisories).toEqual([]);
   });
 });
 

@@ -66,12 +66,15 @@ export type { SchemaResources } from "./schema/resources.js";
 export { codecFromModule, type LoadOptions, type PrecompiledValidators, standaloneModule } from "./standalone.js";
 // Targets: each provider's tool definition for a bundle, and the limits of a tool set sent together.
 export {
+  type Advisory,
   checkToolSet,
   describeFinding,
+  estimateGrammar,
   FACT_KINDS,
   type Fact,
   type FactKind,
   type GeminiFunctionDeclaration,
+  type GrammarEstimate,
   type LimitFinding,
   type LimitName,
   TARGET_NAMES,
@@ -83,5 +86,6 @@ export {
   type ToolSetLimits,
   targetProfile,
   toolDefinition,
+  toolSetAdvisories,
 } from "./targets/index.js";
 export { re2 as linearRegExp } from "./validate/regexp.js";

@@ -5,7 +5,7 @@
  * the tag form; the tag forms are left as they are; round trips are unchanged
  * and the model may write members in the wire's order.
  */
-import { type CompileOptions, compileCodec } from "@strictwire/codec";
+import { type CompileOptions, checkToolSet, compileCodec, describeFinding } from "@strictwire/codec";
 import { describe, expect, it } from "vitest";
 import { firstKeyClashes, orderFirstKeys } from "../src/targets/first-key.js";
 import { canonical } from "../testkit/same.js";
@@ -221,5 +221,25 @@ describe("the first-key rule on openai", () => {
     expect(firstKeyProblems(ordered.wire as Json)).toEqual([]);
     // The input is not changed.
     expect(Object.keys(defs.b.properties)).toEqual(["id", "q"]);
+  });
+
+  it("check reports a bundle whose wire breaks the rule (compiled before it was modelled)", () => {
+    const bundle = codecFor(credentials).bundle;
+    expect(checkToolSet([bundle], "openai")).toEqual([]);
+    const arguments_ = { anyOf: credentials.oneOf.map((b) => ({ type: "object", ...b })) };
+    const old = {
+      ...bundle,
+      wire: {
+        type: "object",
+        properties: { arguments: arguments_ },
+        required: ["arguments"],
+        additionalProperties: false,
+      },
+    };
+    const findings = checkToolSet([old as never], "openai");
+    expect(findings).toEqual([{ limit: "firstKey", measured: 1, max: 0, path: "/properties/arguments", tool: "tool" }]);
+    expect(describeFinding(findings[0]!, "openai")).toContain("must not share identical first keys");
+    // Targets without the rule do not report it.
+    expect(checkToolSet([{ ...old, options: { ...old.options, target: "gemini" } } as never], "gemini")).toEqual([]);
   });
 });
