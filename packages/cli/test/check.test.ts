@@ -207,3 +207,37 @@ describe("check: what it will not judge (exit 2)", () => {
     expect(run.stderr).toContain("Allowed choices are openai, openai-finetuned, anthropic, gemini");
   });
 });
+
+describe("--strict auto: a tool over the target's limits", () => {
+  /** Objects nested 11 deep: one past OpenAI's 10 levels. */
+  function deep(): Record<string, unknown> {
+    let schema: Record<string, unknown> = {
+      type: "object",
+      properties: { leaf: { type: "string" } },
+      required: ["leaf"],
+    };
+    for (let i = 1; i < 11; i++) schema = { type: "object", properties: { down: schema }, required: ["down"] };
+    return schema;
+  }
+
+  test("compile refuses it by default; with --strict auto it compiles with a loud warning, and check reports it", async () => {
+    const schema = await writeJson(join(dir, "deep.json"), deep());
+    const refused = await strictwire(["compile", schema]);
+    expect(refused.code).toBe(1);
+    const out = join(dir, "deep.bundle.json");
+    const run = await strictwire(["compile", schema, "--strict", "auto", "-o", out]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toMatch(/warning: deep is over the target's limits \(maxNesting: .*strict mode OFF/);
+    const json = await strictwire(["compile", schema, "--strict", "auto", "--json"]);
+    expect(json.code).toBe(0);
+    expect(json.stderr).toContain("strict mode OFF");
+    expect((jsonOf(json).nonStrict as { limit: string }).limit).toBe("maxNesting");
+
+    const check = await strictwire(["check", out]);
+    expect(check.code).toBe(0);
+    expect(check.stdout).toMatch(/^nonStrict {2}deep is sent with strict mode OFF/);
+    const checked = await strictwire(["check", out, "--json"]);
+    expect((jsonOf(checked).advisories as { kind: string }[]).map((a) => a.kind)).toEqual(["nonStrict"]);
+    expect(jsonOf(checked).findings).toEqual([]);
+  });
+});

@@ -10,6 +10,7 @@ import {
   type Bundle,
   type BundleOptions,
   digestOf,
+  type NonStrict,
   type UnsignedBundle,
 } from "./bundle/bundle.js";
 import { Codec } from "./codec.js";
@@ -54,6 +55,13 @@ export interface CompileOptions {
   readonly openObjects?: "close" | "preserve";
   /** Share repeated subschemas through wire $defs. */
   readonly factored?: boolean;
+  /**
+   * What to do with a tool over the target's limits as written (a `target-limit` refusal):
+   * "required" (default) refuses it; "auto" compiles it to be sent with strict mode off, says so
+   * in `bundle.nonStrict` (and `toolDefinition` writes `strict: false`), and decode still holds
+   * every call to the original schema.
+   */
+  readonly strict?: "required" | "auto";
   /** Input dialect adapter for schemas that are not quite JSON Schema. */
   readonly dialect?: "bfcl";
   /** The decoder's parse limits for this tool. */
@@ -112,7 +120,7 @@ export function compileCodec<T = unknown>(schema: unknown, options: CompileOptio
 function compileInternal(given: unknown, options: CompileOptions): Result<{ bundle: Bundle; validators: Validators }> {
   const resolved = resolveOptions(options);
   if (!resolved.ok) return resolved;
-  const { bundleOptions, name, limits } = resolved.value;
+  const { bundleOptions, strict, name, limits } = resolved.value;
   const target = targetProfile(bundleOptions.target);
 
   let schema = given;
@@ -204,17 +212,24 @@ function compileInternal(given: unknown, options: CompileOptions): Result<{ bund
   if (!first.ok) return first;
   let built = first.value;
   let wire = assemble(built);
+  /** Set when the tool is over the target's limits and `strict: "auto"` sends it with strict mode off. */
+  let nonStrict: NonStrict | undefined;
   if (target.distinctFirstKeys) {
     const fitted = fitFirstKeys(name, target, { plan: built, wire }, (tagged) => {
       const again = build(tagged);
       return again.ok ? ok({ plan: again.value, wire: assemble(again.value) }) : again;
     });
-    if (!fitted.ok) return fitted;
-    built = fitted.value.plan;
-    wire = fitted.value.wire;
+    if (fitted.ok) {
+      built = fitted.value.plan;
+      wire = fitted.value.wire;
+    } else if (strict !== "auto") return fitted;
+    else nonStrict = nonStrictFor(fitted.error);
   }
   const withinLimits = checkSchemaLimits(name, wire, target);
-  if (!withinLimits.ok) return withinLimits;
+  if (!withinLimits.ok) {
+    if (strict !== "auto") return withinLimits;
+    nonStrict ??= nonStrictFor(withinLimits.error);
+  }
 
   const validators = Validators.create(prepared.value, wire);
   if (!validators.ok) {
@@ -234,6 +249,7 @@ function compileInternal(given: unknown, options: CompileOptions): Result<{ bund
     wire,
     plan: built,
     limits,
+    ...(nonStrict !== undefined ? { nonStrict } : {}),
   };
   const bundle: Bundle = { ...unsigned, digest: digestOf(unsigned) };
   // What compile writes must be readable by the bundle reader.
@@ -245,7 +261,7 @@ function compileInternal(given: unknown, options: CompileOptions): Result<{ bund
 
 function resolveOptions(
   o: CompileOptions,
-): Result<{ bundleOptions: BundleOptions; name: string; limits: ParseLimits }> {
+): Result<{ bundleOptions: BundleOptions; strict: "required" | "auto"; name: string; limits: ParseLimits }> {
   const name = o.name ?? "tool";
   if (!NAME.test(name))
     return fail("invalid-options", "", `tool name ${JSON.stringify(name)} must be 1 to 64 letters, digits, _ or -`);
@@ -261,6 +277,9 @@ function resolveOptions(
   if (openObjects !== "close" && openObjects !== "preserve") {
     return fail("invalid-options", "", `unknown openObjects policy ${JSON.stringify(openObjects)}`);
   }
+  const strict = o.strict ?? "required";
+  if (strict !== "required" && strict !== "auto")
+    return fail("invalid-options", "", `unknown strict policy ${JSON.stringify(strict)}: "required" or "auto"`);
   if (o.dialect !== undefined && o.dialect !== "bfcl")
     return fail("invalid-options", "", `unknown dialect ${JSON.stringify(o.dialect)}`);
   const limits = { ...DEFAULT_PARSE_LIMITS, ...(o.limits ?? {}) };
@@ -282,7 +301,13 @@ function resolveOptions(
     factored: o.factored === true,
     ...(o.dialect !== undefined ? { dialect: o.dialect } : {}),
   };
-  return ok({ bundleOptions, name, limits });
+  return ok({ bundleOptions, strict, name, limits });
 }
 
 export type { JsonObject };
+
+/** The refusal a non-strict tool escaped, as its bundle records it. */
+function nonStrictFor(error: { readonly path: string; readonly message: string }): NonStrict {
+  const limit = /^(\w+):/.exec(error.message)?.[1] ?? "target-limit";
+  return { limit, path: error.path, reason: error.message };
+}

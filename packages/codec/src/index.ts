@@ -1,4 +1,4 @@
-export { BUNDLE_FORMAT, type Bundle, type BundleOptions } from "./bundle/bundle.js";
+export { BUNDLE_FORMAT, type Bundle, type BundleOptions, type NonStrict } from "./bundle/bundle.js";
 export { Codec, type DecodeOptions, type RawArguments, type WireValue } from "./codec.js";
 export { type CompileOptions, compile, compileCodec } from "./compile.js";
 // Dispatch (guarded calls, provider tool results, Standard Schema, AI SDK) and the types emitter.
