@@ -22,7 +22,7 @@ function nested(levels: number): Record<string, unknown> {
   return schema;
 }
 
-function valueOf(levels: number, leaf: string): unknown {
+function nestedValue(levels: number, leaf: string): unknown {
   let value: unknown = { leaf };
   for (let i = 1; i < levels; i++) value = { down: value };
   return value;
@@ -47,12 +47,12 @@ describe('strict: "auto"', () => {
     const chat = toolDefinition(bundle, "openai-chat");
     expect(chat.ok && chat.value.function.strict).toBe(false);
 
-    const value = valueOf(11, "ok");
+    const value = nestedValue(11, "ok");
     const encoded = codec.encode(value);
     if (!encoded.ok) throw new Error(JSON.stringify(encoded.error));
     const decoded = codec.decode(JSON.stringify(encoded.value));
     expect(decoded.ok && canonical(decoded.value)).toBe(canonical(value));
-    const refused = codec.decode(JSON.stringify(valueOf(11, "x")));
+    const refused = codec.decode(JSON.stringify(nestedValue(11, "x")));
     expect(refused.ok).toBe(false);
     if (!refused.ok) expect(refused.error.code).toBe("contract-violation");
 
