@@ -225,7 +225,16 @@ function compileInternal(given: unknown, options: CompileOptions): Result<{ bund
     } else if (strict !== "auto") return fitted;
     else nonStrict = nonStrictFor(fitted.error);
   }
-  const withinLimits = checkSchemaLimits(name, wire, target);
+  let withinLimits = checkSchemaLimits(name, wire, target);
+  if (!withinLimits.ok && built !== first.value) {
+    // The limit is crossed by the tag form the first-key rule needed: say so.
+    const { code, path, message } = withinLimits.error;
+    withinLimits = fail(
+      code,
+      path,
+      `${message}; it is crossed by the union tag form ({"branch": i, "value": ...}) that OpenAI's first-key rule needs where the object branches of an anyOf share their first member`,
+    );
+  }
   if (!withinLimits.ok) {
     if (strict !== "auto") return withinLimits;
     nonStrict ??= nonStrictFor(withinLimits.error);

@@ -242,4 +242,24 @@ describe("the first-key rule on openai", () => {
     // Targets without the rule do not report it.
     expect(checkToolSet([{ ...old, options: { ...old.options, target: "gemini" } } as never], "gemini")).toEqual([]);
   });
+
+  it("refuses, naming the rule, where the tag form would cross the nesting limit (Github_hard/o9808's case)", () => {
+    const branch = (p: string) => ({
+      type: "object",
+      properties: { x: { type: "string", pattern: p } },
+      required: ["x"],
+      additionalProperties: false,
+    });
+    let schema: Json = { anyOf: [branch("^a"), branch("^b")] };
+    for (let i = 0; i < 9; i++)
+      schema = { type: "object", properties: { d: schema }, required: ["d"], additionalProperties: false };
+    const r = compileCodec(schema, { name: "tool" });
+    expect(r.ok).toBe(false);
+    if (!r.ok) {
+      expect(r.error.code).toBe("target-limit");
+      expect(r.error.message).toMatch(/^maxNesting: .*first-key rule/);
+    }
+    // One level shallower, the tag form fits.
+    expect(compileCodec((schema.properties as Json).d, { name: "tool" }).ok).toBe(true);
+  });
 });
