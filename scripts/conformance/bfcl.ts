@@ -30,6 +30,7 @@ import {
 import { type CaseLog, listFiles, type ProgressSink, readJsonLines, readText } from "./io.js";
 import { describe } from "./jsts.js";
 import { type PyCall, parsePyCall } from "./pycall.js";
+import { emptyWireRules, recordWireRules, type WireRulesSummary } from "./wire-rules.js";
 
 export interface AnswerCounts {
   answers: number;
@@ -59,6 +60,8 @@ export interface BfclSummary extends AnswerCounts {
   functionsSeen: number;
   /** Wire depth against source depth (the source: the adapter's JSON Schema form). */
   depth: DepthSummary;
+  /** OpenAI rules beyond the limits (the first-key rule), on every compiled wire. */
+  wireRules: WireRulesSummary;
   answersByFile: Record<string, AnswerCounts>;
   /** Multi-turn ground truth: Python call text, against the function docs of the question's classes. */
   multiTurn: AnswerCounts & { unparsed: number; byFile: Record<string, AnswerCounts & { unparsed: number }> };
@@ -110,6 +113,7 @@ export function runBfcl(corpora: string, log: CaseLog, progress: ProgressSink): 
     typeNames: {},
     functionsSeen: 0,
     depth: emptyDepth(),
+    wireRules: emptyWireRules(),
     answersByFile: {},
     multiTurn: { ...emptyCounts(), unparsed: 0, byFile: {} },
     notCallAnswers: {},
@@ -187,6 +191,7 @@ export function runBfcl(corpora: string, log: CaseLog, progress: ProgressSink): 
     const c = tryCompile(fn.parameters, compileOptions(fn));
     compiledByKey.set(key, c);
     recordDepth(s.depth, String(fn.name), adapted, c);
+    recordWireRules(s.wireRules, String(fn.name), c);
     const where = { function: fn.name };
     if (c.kind === "compiled") {
       s.compiled++;

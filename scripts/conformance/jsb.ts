@@ -27,6 +27,7 @@ import {
 import { type CaseLog, listFiles, type ProgressSink, readJsonLines } from "./io.js";
 import { describe } from "./jsts.js";
 import { LIMIT_CODES } from "./limits.js";
+import { emptyWireRules, mergeWireRules, recordWireRules, type WireRulesSummary } from "./wire-rules.js";
 
 export interface SubsetSummary {
   schemas: number;
@@ -61,6 +62,8 @@ export interface JsbSummary extends SubsetSummary {
   slowestCompiles: { id: string; ms: number }[];
   /** Wire depth against source depth, over the default (close) compiles. */
   depth: DepthSummary;
+  /** OpenAI rules beyond the limits (the first-key rule), over the default (close) compiles. */
+  wireRules: WireRulesSummary;
 }
 
 function emptySubset(): SubsetSummary {
@@ -161,6 +164,7 @@ export async function runJsb(
       const close = tryCompile(line.schema, {});
       slow.push({ id, ms: close.ms });
       recordDepth(out.depth, id, line.schema, close);
+      recordWireRules(out.wireRules, id, close);
       if (close.kind === "refused") {
         bump(s.refusedBy, close.code);
         s.instancesOfRefusedSchemas += instances.length;
@@ -342,6 +346,7 @@ function emptySummary(): JsbSummary {
     anyFallbackCauses: {},
     slowestCompiles: [],
     depth: emptyDepth(),
+    wireRules: emptyWireRules(),
   };
 }
 
@@ -364,6 +369,7 @@ export function mergeJsb(parts: readonly JsbSummary[]): JsbSummary {
     }
     out.slowestCompiles.push(...part.slowestCompiles);
     mergeDepth(out.depth, part.depth);
+    mergeWireRules(out.wireRules, part.wireRules);
   }
   out.subsets = Object.fromEntries(Object.entries(out.subsets).sort(([a], [b]) => a.localeCompare(b)));
   out.slowestCompiles = out.slowestCompiles.sort((a, b) => b.ms - a.ms).slice(0, 10);

@@ -26,6 +26,7 @@ import {
 } from "./harness.js";
 import { type CaseLog, listFiles, type ProgressSink, readText } from "./io.js";
 import { LIMIT_CODES } from "./limits.js";
+import { emptyWireRules, recordWireRules, type WireRulesSummary } from "./wire-rules.js";
 
 export interface JstsSummary {
   groups: number;
@@ -49,6 +50,8 @@ export interface JstsSummary {
   crashes: unknown[];
   disagreementExamples: Record<string, unknown[]>;
   depth: DepthSummary;
+  /** OpenAI rules beyond the limits (the first-key rule), on every compiled wire. */
+  wireRules: WireRulesSummary;
 }
 
 interface Group {
@@ -103,6 +106,7 @@ export function runJsts(corpora: string, log: CaseLog, progress: ProgressSink): 
     crashes: [],
     disagreementExamples: {},
     depth: emptyDepth(),
+    wireRules: emptyWireRules(),
   };
   const disagreements = new Examples<unknown>(3);
 
@@ -127,6 +131,7 @@ export function runJsts(corpora: string, log: CaseLog, progress: ProgressSink): 
       const where = { file, group: gi, description: group.description };
       const compiled = tryCompile(group.schema, { openObjects: "preserve", resources });
       recordDepth(s.depth, `${file}#${gi}`, group.schema, compiled);
+      recordWireRules(s.wireRules, `${file}#${gi}`, compiled);
       if (compiled.kind === "refused") {
         s.groupsRefused++;
         exclude(file, compiled.code, group.tests.length);

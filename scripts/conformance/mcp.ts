@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { type DepthSummary, emptyDepth, recordDepth } from "./depth.js";
 import { bump, type Crash, Examples, excerpt, type Tally, toolName, tryCompile } from "./harness.js";
 import { type CaseLog, listFiles, type ProgressSink } from "./io.js";
+import { emptyWireRules, recordWireRules, type WireRulesSummary } from "./wire-rules.js";
 
 export interface SourceCounts {
   schemas: number;
@@ -27,6 +28,8 @@ export interface McpSummary extends SourceCounts {
   crashes: unknown[];
   /** Wire depth against source depth, input and output schemas. */
   depth: DepthSummary;
+  /** OpenAI rules beyond the limits (the first-key rule), on every compiled wire. */
+  wireRules: WireRulesSummary;
 }
 
 interface Tool {
@@ -51,6 +54,7 @@ export function runMcp(corpora: string, log: CaseLog, progress: ProgressSink): M
     refusalExamples: {},
     crashes: [],
     depth: emptyDepth(),
+    wireRules: emptyWireRules(),
   };
   const refusals = new Examples<unknown>(5);
 
@@ -74,6 +78,7 @@ export function runMcp(corpora: string, log: CaseLog, progress: ProgressSink): M
     };
     const c = tryCompile(schema, options);
     recordDepth(s.depth, `${where.source ?? ""}/${String(tool.name)}`, schema, c);
+    recordWireRules(s.wireRules, `${where.source ?? ""}/${String(tool.name)}`, c);
     if (c.kind === "compiled") {
       counts.compiled++;
       if (c.anyFallbacks.length > 0) counts.withAnyFallback++;

@@ -6,6 +6,7 @@ import type { Tally } from "./harness.js";
 import type { JsbSummary } from "./jsb.js";
 import type { JstsSummary } from "./jsts.js";
 import type { McpSummary } from "./mcp.js";
+import type { WireRulesSummary } from "./wire-rules.js";
 
 export interface Summary {
   jsonSchemaTestSuite?: JstsSummary;
@@ -183,7 +184,31 @@ export function renderText(summary: Summary): string {
     out.push("");
   }
   out.push(...depthSection(summary));
+  out.push(...wireRulesSection(summary));
   return out.join("\n");
+}
+
+function wireRulesSection(summary: Summary): string[] {
+  const rows: [string, WireRulesSummary][] = [];
+  if (summary.jsonSchemaTestSuite !== undefined)
+    rows.push(["JSON-Schema-Test-Suite", summary.jsonSchemaTestSuite.wireRules]);
+  if (summary.jsonSchemaBench !== undefined) rows.push(["JSONSchemaBench", summary.jsonSchemaBench.wireRules]);
+  if (summary.bfcl !== undefined) rows.push(["BFCL", summary.bfcl.wireRules]);
+  if (summary.mcp !== undefined) rows.push(["MCP", summary.mcp.wireRules]);
+  if (rows.length === 0) return [];
+  return [
+    "OpenAI's undocumented rules on the compiled wires (openai)",
+    table(
+      ["corpus", "wires checked", "anyOf object branches sharing the first key", "first example"],
+      rows.map(([name, w]) => [
+        name,
+        w.checked,
+        w.firstKey,
+        w.examples[0] !== undefined ? `${w.examples[0].id}: ${w.examples[0].problem}` : "-",
+      ]),
+    ),
+    "",
+  ];
 }
 
 function depthSection(summary: Summary): string[] {

@@ -6,7 +6,7 @@ import { type Command, Option } from "commander";
 export interface CompileFlags
   extends Pick<
     CompileOptions,
-    "name" | "description" | "target" | "presence" | "tags" | "openObjects" | "factored" | "dialect"
+    "name" | "description" | "target" | "presence" | "tags" | "openObjects" | "factored" | "dialect" | "strict"
   > {
   /** Documents read from --schema-dir, keyed by file name. */
   readonly resources?: Readonly<Record<string, unknown>>;
@@ -51,6 +51,12 @@ export function addCompileOptions(command: Command, naming: boolean): Command {
     )
     .option("--factored", "share repeated subschemas through wire $defs")
     .addOption(
+      new Option(
+        "--strict <policy>",
+        "a tool over the target's limits: required (refuse it, the default), or auto (send it with strict mode OFF, with a warning; decode still checks every call)",
+      ).choices(["required", "auto"]),
+    )
+    .addOption(
       new Option("--dialect <dialect>", "read the schema in a dialect that is not quite JSON Schema").choices(["bfcl"]),
     );
 }
@@ -71,6 +77,7 @@ export function compileOptions(flags: CompileFlags, fallbackName: string | undef
     ...(flags.openObjects !== undefined ? { openObjects: flags.openObjects } : {}),
     ...(flags.factored === true ? { factored: true } : {}),
     ...(flags.dialect !== undefined ? { dialect: flags.dialect } : {}),
+    ...(flags.strict !== undefined ? { strict: flags.strict } : {}),
     ...(flags.resources !== undefined ? { resources: flags.resources } : {}),
   };
 }

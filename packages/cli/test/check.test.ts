@@ -55,7 +55,35 @@ describe("check: a set that fits", () => {
         { name: "b", input: files[1] },
       ],
       findings: [],
+      advisories: [],
     });
+  });
+
+  test("Anthropic's grammar size: an advisory past 6,000 bytes of strict schemas, never a rejection", async () => {
+    // 14 tools of 20 required members with long names: about 9,000 bytes of wire together.
+    const big = (i: number) => {
+      const properties: Record<string, unknown> = {};
+      for (let k = 0; k < 20; k++) properties[`tool${i}_member_with_a_long_name_${k}`] = { type: "string" };
+      return { type: "object", properties, required: Object.keys(properties), additionalProperties: false };
+    };
+    const schemas: Record<string, unknown> = {};
+    for (let i = 0; i < 7; i++) schemas[`t${i}`] = big(i);
+    const files = await bundles(schemas, "anthropic");
+    const run = await strictwire(["check", ...files]);
+    expect(run.code).toBe(0);
+    const lines = run.stdout.trimEnd().split("\n");
+    expect(lines[0]).toMatch(/^grammarSize {2}advisory: the strict schemas of this request come to \d+ bytes \(t0 \d+/);
+    expect(lines[0]).toContain("not a refusal");
+    expect(lines[1]).toBe("this set of 7 tools fits the anthropic target's limits");
+    const json = await strictwire(["check", ...files, "--json"]);
+    expect(json.code).toBe(0);
+    const advisories = jsonOf(json).advisories as { kind: string; estimate: { bytes: number; level: string } }[];
+    expect(advisories.map((a) => a.kind)).toEqual(["grammarSize"]);
+    expect(advisories[0]!.estimate.bytes).toBeGreaterThan(7354);
+    expect(advisories[0]!.estimate.level).toBe("over");
+    // One of them alone is well under: no advisory.
+    const one = await strictwire(["check", files[0]!, "--json"]);
+    expect(jsonOf(one).advisories).toEqual([]);
   });
 });
 
@@ -176,6 +204,40 @@ describe("check: what it will not judge (exit 2)", () => {
     const [a] = await bundles({ a: SETTINGS }, "openai");
     const run = await strictwire(["check", a!, "--target", "mistral"]);
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain("Allowed choices are openai, anthropic, gemini");
+    expect(run.stderr).toContain("Allowed choices are openai, openai-finetuned, anthropic, gemini");
+  });
+});
+
+describe("--strict auto: a tool over the target's limits", () => {
+  /** Objects nested 11 deep: one past OpenAI's 10 levels. */
+  function deep(): Record<string, unknown> {
+    let schema: Record<string, unknown> = {
+      type: "object",
+      properties: { leaf: { type: "string" } },
+      required: ["leaf"],
+    };
+    for (let i = 1; i < 11; i++) schema = { type: "object", properties: { down: schema }, required: ["down"] };
+    return schema;
+  }
+
+  test("compile refuses it by default; with --strict auto it compiles with a loud warning, and check reports it", async () => {
+    const schema = await writeJson(join(dir, "deep.json"), deep());
+    const refused = await strictwire(["compile", schema]);
+    expect(refused.code).toBe(1);
+    const out = join(dir, "deep.bundle.json");
+    const run = await strictwire(["compile", schema, "--strict", "auto", "-o", out]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toMatch(/warning: deep is over the target's limits \(maxNesting: .*strict mode OFF/);
+    const json = await strictwire(["compile", schema, "--strict", "auto", "--json"]);
+    expect(json.code).toBe(0);
+    expect(json.stderr).toContain("strict mode OFF");
+    expect((jsonOf(json).nonStrict as { limit: string }).limit).toBe("maxNesting");
+
+    const check = await strictwire(["check", out]);
+    expect(check.code).toBe(0);
+    expect(check.stdout).toMatch(/^nonStrict {2}deep is sent with strict mode OFF/);
+    const checked = await strictwire(["check", out, "--json"]);
+    expect((jsonOf(checked).advisories as { kind: string }[]).map((a) => a.kind)).toEqual(["nonStrict"]);
+    expect(jsonOf(checked).findings).toEqual([]);
   });
 });

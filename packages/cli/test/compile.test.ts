@@ -88,12 +88,15 @@ describe("compile one schema", () => {
     expect(bundle.options).toMatchObject({ presence: "compact", openObjects: "preserve", factored: true });
   });
 
-  test.each(["openai", "anthropic", "gemini"])("--target %s compiles for that provider", async (target) => {
-    const schema = await writeJson(join(dir, "settings.json"), SETTINGS);
-    const run = await strictwire(["compile", schema, "--target", target]);
-    expect(run.code).toBe(0);
-    expect(JSON.parse(run.stdout).options.target).toBe(target);
-  });
+  test.each(["openai", "openai-finetuned", "anthropic", "gemini"])(
+    "--target %s compiles for that provider",
+    async (target) => {
+      const schema = await writeJson(join(dir, "settings.json"), SETTINGS);
+      const run = await strictwire(["compile", schema, "--target", target]);
+      expect(run.code).toBe(0);
+      expect(JSON.parse(run.stdout).options.target).toBe(target);
+    },
+  );
 
   test("--dialect bfcl reads BFCL type names", async () => {
     const bfcl = { type: "dict", properties: { city: { type: "String" }, days: { type: "int" } }, required: ["city"] };

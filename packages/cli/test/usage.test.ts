@@ -45,7 +45,7 @@ describe("usage errors (exit 2, on stderr, no stack trace)", () => {
     [[], "Usage: strictwire"],
     [["frobnicate"], "unknown command 'frobnicate'"],
     [["compile", "--bogus"], "unknown option '--bogus'"],
-    [["compile", "--target", "mars"], "Allowed choices are openai, anthropic, gemini"],
+    [["compile", "--target", "mars"], "Allowed choices are openai, openai-finetuned, anthropic, gemini"],
     [["encode"], "missing required argument 'bundle.json'"],
     [["decode", "a", "b", "c"], "too many arguments for 'decode'"],
     [["classify", "--responses"], "argument missing"],

@@ -10,6 +10,7 @@ import {
   type Bundle,
   type BundleOptions,
   digestOf,
+  type NonStrict,
   type UnsignedBundle,
 } from "./bundle/bundle.js";
 import { Codec } from "./codec.js";
@@ -19,6 +20,7 @@ import { fail, ok, type Result } from "./errors.js";
 import { withStandardSchema } from "./input/codec.js";
 import { readSchemaInput } from "./input/library.js";
 import { buildPlan } from "./ir/build.js";
+import type { Plan } from "./ir/nodes.js";
 import { Refusal } from "./ir/refusal.js";
 import { cloneJson, deepFreeze, isPlainObject, type JsonObject, type JsonValue } from "./json.js";
 import { DEFAULT_PARSE_LIMITS, MAX_DEPTH_LIMIT, type ParseLimits } from "./parse/parser.js";
@@ -27,6 +29,7 @@ import { measureDocument, walkSchemas } from "./schema/draft.js";
 import { inPlaceLoop } from "./schema/loops.js";
 import { prepareSource } from "./schema/prepare.js";
 import { embedResources, Resources, type SchemaResources } from "./schema/resources.js";
+import { fitFirstKeys, unionKey } from "./targets/first-key-unions.js";
 import { checkSchemaLimits, TARGET_NAMES, type TargetName, targetProfile } from "./targets/index.js";
 import { toSpelling } from "./targets/spelling.js";
 import { metaValidator, toIssues } from "./validate/ajv.js";
@@ -52,6 +55,13 @@ export interface CompileOptions {
   readonly openObjects?: "close" | "preserve";
   /** Share repeated subschemas through wire $defs. */
   readonly factored?: boolean;
+  /**
+   * What to do with a tool over the target's limits as written (a `target-limit` refusal):
+   * "required" (default) refuses it; "auto" compiles it to be sent with strict mode off, says so
+   * in `bundle.nonStrict` (and `toolDefinition` writes `strict: false`), and decode still holds
+   * every call to the original schema.
+   */
+  readonly strict?: "required" | "auto";
   /** Input dialect adapter for schemas that are not quite JSON Schema. */
   readonly dialect?: "bfcl";
   /** The decoder's parse limits for this tool. */
@@ -110,7 +120,7 @@ export function compileCodec<T = unknown>(schema: unknown, options: CompileOptio
 function compileInternal(given: unknown, options: CompileOptions): Result<{ bundle: Bundle; validators: Validators }> {
   const resolved = resolveOptions(options);
   if (!resolved.ok) return resolved;
-  const { bundleOptions, name, limits } = resolved.value;
+  const { bundleOptions, strict, name, limits } = resolved.value;
   const target = targetProfile(bundleOptions.target);
 
   let schema = given;
@@ -158,9 +168,34 @@ function compileInternal(given: unknown, options: CompileOptions): Result<{ bund
     );
   }
 
-  let built: ReturnType<typeof buildPlan>;
+  const build = (tagUnions?: ReadonlySet<string>): Result<Plan> => {
+    try {
+      return ok(
+        buildPlan(prepared.value.schema, resources, {
+          openObjects: bundleOptions.openObjects,
+          presence: bundleOptions.presence,
+          tags: bundleOptions.tags,
+          target,
+          maxNodes: Math.min(MAX_EXPANSION, 1_000 + 20 * size.nodes),
+          draft07: prepared.value.family === "07",
+          kinds: NODE_KINDS,
+          ...(tagUnions !== undefined ? { tagUnions: (node) => tagUnions.has(unionKey(node)) } : {}),
+        }),
+      );
+    } catch (error) {
+      if (error instanceof Refusal) return fail(error.code, error.path, error.reason);
+      throw error;
+    }
+  };
+  const assemble = (plan: Plan): JsonObject => {
+    let w = wireSchema(plan, target);
+    if (bundleOptions.factored) w = factorWire(w);
+    return toSpelling(w, target.dialect);
+  };
+
+  let resources: Resources;
   try {
-    const resources = new Resources(prepared.value.schema);
+    resources = new Resources(prepared.value.schema);
     const loop = inPlaceLoop(prepared.value.schema, resources);
     if (loop !== undefined) {
       return fail(
@@ -169,25 +204,41 @@ function compileInternal(given: unknown, options: CompileOptions): Result<{ bund
         "this schema refers back to itself without reading any deeper into the value, so validating it would never end",
       );
     }
-    built = buildPlan(prepared.value.schema, resources, {
-      openObjects: bundleOptions.openObjects,
-      presence: bundleOptions.presence,
-      tags: bundleOptions.tags,
-      target,
-      maxNodes: Math.min(MAX_EXPANSION, 1_000 + 20 * size.nodes),
-      draft07: prepared.value.family === "07",
-      kinds: NODE_KINDS,
-    });
   } catch (error) {
     if (error instanceof Refusal) return fail(error.code, error.path, error.reason);
     throw error;
   }
-
-  let wire = wireSchema(built, target);
-  if (bundleOptions.factored) wire = factorWire(wire);
-  wire = toSpelling(wire, target.dialect);
-  const withinLimits = checkSchemaLimits(name, wire, target);
-  if (!withinLimits.ok) return withinLimits;
+  const first = build();
+  if (!first.ok) return first;
+  let built = first.value;
+  let wire = assemble(built);
+  /** Set when the tool is over the target's limits and `strict: "auto"` sends it with strict mode off. */
+  let nonStrict: NonStrict | undefined;
+  if (target.distinctFirstKeys) {
+    const fitted = fitFirstKeys(name, target, { plan: built, wire }, (tagged) => {
+      const again = build(tagged);
+      return again.ok ? ok({ plan: again.value, wire: assemble(again.value) }) : again;
+    });
+    if (fitted.ok) {
+      built = fitted.value.plan;
+      wire = fitted.value.wire;
+    } else if (strict !== "auto") return fitted;
+    else nonStrict = nonStrictFor(fitted.error);
+  }
+  let withinLimits = checkSchemaLimits(name, wire, target);
+  if (!withinLimits.ok && built !== first.value) {
+    // The limit is crossed by the tag form the first-key rule needed: say so.
+    const { code, path, message } = withinLimits.error;
+    withinLimits = fail(
+      code,
+      path,
+      `${message}; it is crossed by the union tag form ({"branch": i, "value": ...}) that OpenAI's first-key rule needs where the object branches of an anyOf share their first member`,
+    );
+  }
+  if (!withinLimits.ok) {
+    if (strict !== "auto") return withinLimits;
+    nonStrict ??= nonStrictFor(withinLimits.error);
+  }
 
   const validators = Validators.create(prepared.value, wire);
   if (!validators.ok) {
@@ -207,6 +258,7 @@ function compileInternal(given: unknown, options: CompileOptions): Result<{ bund
     wire,
     plan: built,
     limits,
+    ...(nonStrict !== undefined ? { nonStrict } : {}),
   };
   const bundle: Bundle = { ...unsigned, digest: digestOf(unsigned) };
   // What compile writes must be readable by the bundle reader.
@@ -218,7 +270,7 @@ function compileInternal(given: unknown, options: CompileOptions): Result<{ bund
 
 function resolveOptions(
   o: CompileOptions,
-): Result<{ bundleOptions: BundleOptions; name: string; limits: ParseLimits }> {
+): Result<{ bundleOptions: BundleOptions; strict: "required" | "auto"; name: string; limits: ParseLimits }> {
   const name = o.name ?? "tool";
   if (!NAME.test(name))
     return fail("invalid-options", "", `tool name ${JSON.stringify(name)} must be 1 to 64 letters, digits, _ or -`);
@@ -234,6 +286,9 @@ function resolveOptions(
   if (openObjects !== "close" && openObjects !== "preserve") {
     return fail("invalid-options", "", `unknown openObjects policy ${JSON.stringify(openObjects)}`);
   }
+  const strict = o.strict ?? "required";
+  if (strict !== "required" && strict !== "auto")
+    return fail("invalid-options", "", `unknown strict policy ${JSON.stringify(strict)}: "required" or "auto"`);
   if (o.dialect !== undefined && o.dialect !== "bfcl")
     return fail("invalid-options", "", `unknown dialect ${JSON.stringify(o.dialect)}`);
   const limits = { ...DEFAULT_PARSE_LIMITS, ...(o.limits ?? {}) };
@@ -255,7 +310,13 @@ function resolveOptions(
     factored: o.factored === true,
     ...(o.dialect !== undefined ? { dialect: o.dialect } : {}),
   };
-  return ok({ bundleOptions, name, limits });
+  return ok({ bundleOptions, strict, name, limits });
 }
 
 export type { JsonObject };
+
+/** The refusal a non-strict tool escaped, as its bundle records it. */
+function nonStrictFor(error: { readonly path: string; readonly message: string }): NonStrict {
+  const limit = /^(\w+):/.exec(error.message)?.[1] ?? "target-limit";
+  return { limit, path: error.path, reason: error.message };
+}

@@ -1,4 +1,4 @@
-export { BUNDLE_FORMAT, type Bundle, type BundleOptions } from "./bundle/bundle.js";
+export { BUNDLE_FORMAT, type Bundle, type BundleOptions, type NonStrict } from "./bundle/bundle.js";
 export { Codec, type DecodeOptions, type RawArguments, type WireValue } from "./codec.js";
 export { type CompileOptions, compile, compileCodec } from "./compile.js";
 // Dispatch (guarded calls, provider tool results, Standard Schema, AI SDK) and the types emitter.
@@ -83,10 +83,15 @@ export {
 } from "./targets/gemini-tools.js";
 // Targets: each provider's tool definition for a bundle, and the limits of a tool set sent together.
 export {
+  type Advisory,
   checkToolSet,
   describeFinding,
+  estimateGrammar,
+  FACT_KINDS,
   type Fact,
+  type FactKind,
   type GeminiFunctionDeclaration,
+  type GrammarEstimate,
   type LimitFinding,
   type LimitName,
   TARGET_NAMES,
@@ -98,5 +103,6 @@ export {
   type ToolSetLimits,
   targetProfile,
   toolDefinition,
+  toolSetAdvisories,
 } from "./targets/index.js";
 export { re2 as linearRegExp } from "./validate/regexp.js";

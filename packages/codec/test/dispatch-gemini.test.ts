@@ -41,10 +41,25 @@ describe("geminiTools", () => {
         },
       ],
       toolConfig: { functionCallingConfig: { mode: "VALIDATED" } },
+      nonStrict: [],
     });
     // Never both: Gemini refuses a declaration with parameters and parametersJsonSchema.
     const declaration = r.ok ? r.value.tools[0].functionDeclarations[0] : undefined;
     expect(declaration !== undefined && "parameters" in declaration).toBe(false);
+  });
+
+  it('a tool compiled with strict "auto" over a limit turns the request\'s mode to AUTO, and says which', () => {
+    // Past Gemini's schema-size guard: 50,000 characters of enum values.
+    const big = {
+      type: "object",
+      properties: { pick: { enum: Array.from({ length: 6000 }, (_, i) => `v${i}-xxxx`) } },
+    };
+    const wide = compileCodec(big, { name: "wide", target: "gemini", strict: "auto" });
+    if (!wide.ok) throw new Error(JSON.stringify(wide.error));
+    expect(wide.value.bundle.nonStrict).toBeDefined();
+    const r = geminiTools([weather.bundle, wide.value.bundle]);
+    expect(r.ok && r.value.toolConfig).toEqual({ functionCallingConfig: { mode: "AUTO" } });
+    expect(r.ok && r.value.nonStrict).toEqual(["wide"]);
   });
 
   it("limits the calls to allowed names, and refuses a name the set lacks", () => {

@@ -7,6 +7,7 @@
 import {
   type CompileOptions,
   compileCodec,
+  FACT_KINDS,
   type Field,
   type Node,
   TARGET_NAMES,
@@ -54,7 +55,9 @@ describe("target profiles", () => {
       expect(profile.facts.length).toBeGreaterThan(3);
       for (const fact of profile.facts) {
         expect(fact.source).toMatch(/^https:\/\//);
-        expect(fact.read).toBe("2026-12-02");
+        expect(fact.read).toMatch(/^2026-12-0[24]$/);
+        expect(FACT_KINDS).toContain(fact.kind);
+        expect(fact.rule.length).toBeGreaterThan(2);
         expect(fact.fact.length).toBeGreaterThan(20);
       }
     }
@@ -323,6 +326,46 @@ describe("keywords the target does not take", () => {
     expect(k.code).toEqual(["type"]);
     expect(k.mail).toEqual(["type"]);
     expect(k.kind).toEqual(["enum", "type"]);
+  });
+
+  it("are relaxed on openai-finetuned: no lengths, pattern, format, bounds, multipleOf or item counts", () => {
+    const k = kept("openai-finetuned");
+    expect(k.count).toEqual(["type"]);
+    expect(k.code).toEqual(["type"]);
+    expect(k.mail).toEqual(["type"]);
+    expect(k.tags).toEqual(["items", "type"]);
+    expect(k.one).toEqual(["items", "type"]);
+    expect(k.kind).toEqual(["const", "type"]);
+    expect(relaxedKeywords(codecFor(schema, { target: "openai-finetuned" }))).toEqual(
+      expect.arrayContaining(["minimum", "maximum", "multipleOf", "exclusiveMinimum", "pattern", "format", "minItems"]),
+    );
+  });
+
+  it("follow Anthropic's SDKs on anthropic: a simple pattern is relaxed, const travels as a one-value enum", () => {
+    const simple = {
+      type: "object",
+      properties: { id: { type: "string", pattern: "^[a-z]+$" }, kind: { const: "fixed" }, box: { const: { a: 1 } } },
+      required: ["id", "kind", "box"],
+      additionalProperties: false,
+    };
+    const codec = codecFor(simple, { target: "anthropic" });
+    const props = codec.wire.properties as Record<string, Json>;
+    expect(props.id).toEqual({ type: "string" });
+    expect(props.kind).toEqual({ type: "string", enum: ["fixed"] });
+    expect(JSON.stringify(codec.wire)).not.toMatch(/"const"|"pattern"/);
+    expect(codec.bundle.plan.relaxed.map((r) => `${r.path} ${r.keyword}`)).toEqual(
+      expect.arrayContaining(["/properties/id pattern", "/properties/box const"]),
+    );
+    const value = { id: "abc", kind: "fixed", box: { a: 1 } };
+    expect(canonical(roundTrip(codec, value))).toBe(canonical(value));
+    for (const broken of [
+      { ...value, id: "ABC" },
+      { ...value, kind: "other" },
+      { ...value, box: { a: 2 } },
+    ]) {
+      const decoded = codec.decode(JSON.stringify(broken));
+      expect(decoded.ok, JSON.stringify(broken)).toBe(false);
+    }
   });
 
   for (const target of TARGET_NAMES) {

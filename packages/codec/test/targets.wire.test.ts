@@ -24,7 +24,7 @@ const MODES: readonly CompileOptions[] = [
 
 describe("fixture corpus on every target", () => {
   it("covers the targets and the corpus", () => {
-    expect(TARGET_NAMES).toEqual(["openai", "anthropic", "gemini"]);
+    expect(TARGET_NAMES).toEqual(["openai", "openai-finetuned", "anthropic", "gemini"]);
     expect(fixtures.length).toBeGreaterThanOrEqual(30);
   });
 

@@ -112,8 +112,75 @@ const OPENAI_KEYWORDS = new Set([
 ]);
 const OPENAI_FORMATS = new Set(["date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"]);
 
-const checkOpenAI: Checker = (wire) => {
+/** A subschema as it stands, or the definition a local reference names (a few hops followed). */
+function resolve(wire: Json, schema: Json): Json {
+  let s = schema;
+  for (let hops = 0; typeof s.$ref === "string" && hops < 16; hops++) {
+    const defs = isRecord(wire.$defs) ? wire.$defs : {};
+    const name = s.$ref.startsWith("#/$defs/") ? s.$ref.slice(8) : undefined;
+    const next = name !== undefined && Object.hasOwn(defs, name) ? defs[name] : undefined;
+    if (!isRecord(next)) return s;
+    s = next;
+  }
+  return s;
+}
+
+/** The object schemas an anyOf offers, looking through references and nested anyOf (the choice is one choice). */
+function objectBranches(wire: Json, branches: readonly unknown[], seen: Set<Json> = new Set()): Json[] {
+  const out: Json[] = [];
+  for (const b of branches) {
+    if (!isRecord(b)) continue;
+    const s = resolve(wire, b);
+    if (seen.has(s)) continue;
+    seen.add(s);
+    if (isRecord(s.properties) && Object.keys(s.properties).length > 0) out.push(s);
+    else if (Array.isArray(s.anyOf)) out.push(...objectBranches(wire, s.anyOf, seen));
+  }
+  return out;
+}
+
+/** The value a member is held to, when it is held to one (const, or an enum of one value). */
+function constantOf(wire: Json, schema: unknown): string | undefined {
+  if (!isRecord(schema)) return undefined;
+  const s = resolve(wire, schema);
+  if (s.const !== undefined) return canonical(s.const);
+  if (Array.isArray(s.enum) && s.enum.length === 1) return canonical(s.enum[0]);
+  return undefined;
+}
+
+/**
+ * OpenAI's undocumented first-key rule, as its error text states it ("Objects provided via 'anyOf'
+ * must not share identical first keys"), with one write-up's reading that the first entry of
+ * `required` counts too: two object branches whose first members share a name must be told apart
+ * there by a constant that differs (presence tags: `state` is "absent" in one, "present" in the other).
+ */
+export function firstKeyProblems(wire: Json): string[] {
   const problems: string[] = [];
+  for (const v of visits(wire)) {
+    if (!Array.isArray(v.schema.anyOf)) continue;
+    const objects = objectBranches(wire, v.schema.anyOf);
+    const firsts = objects.map((o) => {
+      const names = new Set<string>([Object.keys(o.properties as Json)[0]!]);
+      if (Array.isArray(o.required) && typeof o.required[0] === "string") names.add(o.required[0]);
+      return names;
+    });
+    for (let i = 0; i < objects.length; i++) {
+      for (let j = i + 1; j < objects.length; j++) {
+        for (const name of firsts[i]!) {
+          if (!firsts[j]!.has(name)) continue;
+          const a = constantOf(wire, (objects[i]!.properties as Json)[name]);
+          const b = constantOf(wire, (objects[j]!.properties as Json)[name]);
+          if (a === undefined || b === undefined || a === b)
+            problems.push(`${v.at}: anyOf object branches ${i} and ${j} share the first key ${name}`);
+        }
+      }
+    }
+  }
+  return problems;
+}
+
+const checkOpenAI: Checker = (wire) => {
+  const problems: string[] = [...firstKeyProblems(wire)];
   if (wire.type !== "object" || wire.anyOf !== undefined) problems.push("root is not a plain object");
   let properties = 0;
   let chars = 0;
@@ -149,9 +216,25 @@ const checkOpenAI: Checker = (wire) => {
   return problems;
 };
 
+/** Listed as unsupported on fine-tuned models; exclusive bounds go with minimum and maximum. */
+const FINETUNED_REFUSED = new Set([
+  ...["minLength", "maxLength", "pattern", "format", "minimum", "maximum", "multipleOf", "patternProperties"],
+  ...["minItems", "maxItems", "exclusiveMinimum", "exclusiveMaximum"],
+]);
+
+const checkOpenAIFinetuned: Checker = (wire) => [
+  ...checkOpenAI(wire),
+  ...visits(wire).flatMap((v) =>
+    Object.keys(v.schema)
+      .filter((k) => FINETUNED_REFUSED.has(k))
+      .map((k) => `${v.at}: keyword ${k} (fine-tuned)`),
+  ),
+];
+
 const ANTHROPIC_KEYWORDS = new Set([
   ...["type", "properties", "required", "additionalProperties", "items", "minItems", "anyOf", "allOf", "enum"],
-  ...["const", "$ref", "$defs", "description", "title", "format", "pattern"],
+  // const and pattern: Anthropic's SDKs do not send them (the Python one moves both into the description).
+  ...["$ref", "$defs", "description", "title", "format"],
 ]);
 const ANTHROPIC_FORMATS = new Set([...OPENAI_FORMATS, "uri"]);
 
@@ -216,6 +299,7 @@ const checkGemini: Checker = (wire) => {
 
 export const STRICT_RULES: Readonly<Record<TargetName, Checker>> = {
   openai: checkOpenAI,
+  "openai-finetuned": checkOpenAIFinetuned,
   anthropic: checkAnthropic,
   gemini: checkGemini,
 };

@@ -5,7 +5,15 @@
  * parameters). Crossing a limit is a rejection (exit 1); a bundle that does
  * not load is the deployment's problem (exit 2), as for encode and decode.
  */
-import { type Bundle, checkToolSet, describeFinding, type LimitFinding, type TargetName } from "@strictwire/codec";
+import {
+  type Advisory,
+  type Bundle,
+  checkToolSet,
+  describeFinding,
+  type LimitFinding,
+  type TargetName,
+  toolSetAdvisories,
+} from "@strictwire/codec";
 import { type ErrorView, EXIT_OK, EXIT_REJECTED, type ExitCode, type Outcome, succeed, usage } from "../failure.js";
 import { plural } from "../format.js";
 import { isStdin, oneStdin, STDIN_LABEL } from "../input.js";
@@ -50,6 +58,11 @@ export async function runCheck(files: readonly string[], flags: CheckFlags, repo
     target.value,
   ).map((f) => ({ ...f, input: inputOf.get(f.tool) ?? "", message: describeFinding(f, target.value) }));
   const fits = findings.length === 0;
+  // Advice (Anthropic's unpublished grammar size): reported, never a rejection.
+  const advisories = toolSetAdvisories(
+    tools.map((t) => t.bundle),
+    target.value,
+  );
 
   if (reporter.json) {
     const first = findings[0];
@@ -60,9 +73,10 @@ export async function runCheck(files: readonly string[], flags: CheckFlags, repo
       target: target.value,
       tools: tools.map((t) => ({ name: t.name, input: t.input })),
       findings,
+      advisories,
     });
   } else {
-    reporter.result(render(findings, tools.length, target.value, reporter));
+    reporter.result(render(findings, advisories, tools.length, target.value, reporter));
   }
   return fits ? EXIT_OK : EXIT_REJECTED;
 }
@@ -105,12 +119,19 @@ function limitError(f: Finding): ErrorView {
   return { code: "target-limit", path: f.path, message, feedback: message };
 }
 
-function render(findings: readonly Finding[], tools: number, target: TargetName, reporter: Reporter): string {
+function render(
+  findings: readonly Finding[],
+  advisories: readonly Advisory[],
+  tools: number,
+  target: TargetName,
+  reporter: Reporter,
+): string {
   const s = reporter.out;
   const set = `this set of ${plural(tools, "tool")}`;
-  if (findings.length === 0) return `${set} fits the ${target} target's limits`;
+  const advice = advisories.map((a) => `${s.yellow(a.kind)}  ${a.message}`);
+  if (findings.length === 0) return [...advice, `${set} fits the ${target} target's limits`].join("\n");
   const width = findings.reduce((w, f) => Math.max(w, f.limit.length), 0);
-  const lines = findings.map((f) => `${s.red(f.limit.padEnd(width))}  ${f.message}`);
+  const lines = [...findings.map((f) => `${s.red(f.limit.padEnd(width))}  ${f.message}`), ...advice];
   lines.push(`${set} does not fit the ${target} target: ${plural(findings.length, "limit")} crossed`);
   return lines.join("\n");
 }

@@ -4,7 +4,7 @@
  */
 import { mkdir, readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { type Bundle, compile, type RelaxedConstraint } from "@strictwire/codec";
+import { type Bundle, compile, type NonStrict, type RelaxedConstraint } from "@strictwire/codec";
 import { guardInputs, writeAtomic } from "../atomic.js";
 import { type EmitName, type Emitter, emitterFor } from "../emit/emitter.js";
 import { expandInputs } from "../expand.js";
@@ -51,6 +51,8 @@ interface Compiled {
     readonly output: { bytes: number };
   };
   readonly relaxed: readonly RelaxedConstraint[];
+  /** Present when the tool is sent with strict mode off (--strict auto over a limit). */
+  readonly nonStrict?: NonStrict;
 }
 
 export async function runCompile(
@@ -93,6 +95,7 @@ async function compileOne(
   const built = buildOutput(input.value, flags, emitter);
   if (!built.ok) return reporter.fail(built.error);
   const { bundle, text } = built.value;
+  warnNonStrict(bundle, reporter);
 
   if (out !== undefined) {
     const written = await writeAtomic(out, text);
@@ -187,6 +190,7 @@ async function compileJob(
   if (!input.ok) return failed(input.error);
   const built = buildOutput(input.value, flags, emitter);
   if (!built.ok) return failed(built.error);
+  warnNonStrict(built.value.bundle, reporter);
   const guarded = await guardInputs(out, allInputs);
   if (!guarded.ok) return failed(guarded.error);
   const written = await writeAtomic(out, built.value.text);
@@ -265,7 +269,16 @@ function summarize(input: string, bundle: Bundle, out: string | undefined, text:
       output: { bytes: Buffer.byteLength(text) },
     },
     relaxed: bundle.plan.relaxed,
+    ...(bundle.nonStrict !== undefined ? { nonStrict: bundle.nonStrict } : {}),
   };
+}
+
+/** Loud in every mode: the provider will not hold the model to this tool's wire. */
+function warnNonStrict(bundle: Bundle, reporter: Reporter): void {
+  if (bundle.nonStrict === undefined) return;
+  reporter.warn(
+    `${bundle.name} is over the target's limits (${bundle.nonStrict.reason}): it is compiled to be sent with strict mode OFF, so the provider does not hold the model to its wire; decode still refuses any call the original schema does not accept`,
+  );
 }
 
 function summaryLine(c: Compiled, reporter: Reporter): string {

@@ -44,6 +44,20 @@ export interface BundleOptions {
   readonly dialect?: "bfcl";
 }
 
+/**
+ * A tool compiled with `strict: "auto"` over the target's limits: it is sent
+ * with strict mode off (the provider does not hold the model to the wire),
+ * and decode still holds every call to the original schema.
+ */
+export interface NonStrict {
+  /** The limit or rule the wire is over (maxProperties, firstKey, ...). */
+  readonly limit: string;
+  /** Where in the wire schema (JSON Pointer). */
+  readonly path: string;
+  /** The refusal strict compile would have given. */
+  readonly reason: string;
+}
+
 export interface Bundle {
   readonly format: typeof BUNDLE_FORMAT;
   readonly name: string;
@@ -56,6 +70,8 @@ export interface Bundle {
   readonly plan: Plan;
   /** The decoder's parse limits for this tool's arguments. */
   readonly limits: ParseLimits;
+  /** Present when the tool is sent with strict mode off (compiled with `strict: "auto"` over a limit). */
+  readonly nonStrict?: NonStrict;
   /** "sha256-" + hex of the canonical JSON of every other member. */
   readonly digest: string;
 }

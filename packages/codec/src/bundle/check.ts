@@ -30,6 +30,12 @@ export function checkBundleShape(b: unknown): Check {
   if (o.openObjects !== "close" && o.openObjects !== "preserve")
     return bad("/options/openObjects", "expected close or preserve");
   if (typeof o.factored !== "boolean") return bad("/options/factored", "expected a boolean");
+  const n = b.nonStrict;
+  if (
+    n !== undefined &&
+    (!isPlainObject(n) || typeof n.limit !== "string" || typeof n.path !== "string" || typeof n.reason !== "string")
+  )
+    return bad("/nonStrict", "expected an object with limit, path and reason strings");
   const l = b.limits;
   if (!isPlainObject(l)) return bad("/limits", "expected an object");
   for (const k of ["maxBytes", "maxNodes", "maxDepth"]) {

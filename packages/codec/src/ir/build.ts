@@ -64,6 +64,8 @@ export interface BuildOptions {
   readonly draft07: boolean;
   /** What the IR stages need of each node kind: compile hands in the constructs registry. */
   readonly kinds: NodeKinds;
+  /** Unions written in the tag form whatever their branches (see FinalizeOptions). */
+  readonly tagUnions?: (node: UnionNode) => boolean;
 }
 
 /** Names the wire reserves for its own definitions. */

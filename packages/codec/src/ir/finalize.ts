@@ -12,7 +12,7 @@
 import type { Child, NodeKinds } from "./children.js";
 import { fitDepth } from "./depth.js";
 import { canInline } from "./inline.js";
-import type { Node, Plan, Presence } from "./nodes.js";
+import type { Node, Plan, Presence, UnionNode } from "./nodes.js";
 import { Refusal } from "./refusal.js";
 
 /** Nested definitions followed at most while settling: a longer chain is a schema bomb. */
@@ -29,6 +29,8 @@ export interface FinalizeOptions {
   };
   /** What the walk needs of each node kind (the constructs registry). */
   readonly kinds: NodeKinds;
+  /** Unions to write in the tag form whatever rule would do (the first-key rule, targets/first-key-unions.ts). */
+  readonly tagUnions?: (node: UnionNode) => boolean;
 }
 
 /** The plan with every decision made: a new plan, the one given is left as it was. */
@@ -49,8 +51,11 @@ export function finalizePlan(plan: Plan, options: FinalizeOptions): Plan {
       settleDef(node.def);
       return node;
     }
-    const settled = kinds.mapChildren(node, settleChild);
-    return kinds.settle(settled, defs, unsettled());
+    const settled = kinds.settle(kinds.mapChildren(node, settleChild), defs, unsettled());
+    // Settled before the unions around it, which then see its tag form.
+    return settled.kind === "union" && options.tagUnions?.(settled) === true
+      ? { ...settled, rule: { by: "tag" } }
+      : settled;
   };
 
   const settleDef = (name: string): void => {

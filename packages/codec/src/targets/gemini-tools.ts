@@ -19,7 +19,8 @@ import { type GeminiFunctionDeclaration, toolDefinition } from "./tools.js";
 
 export interface GeminiToolConfig {
   readonly functionCallingConfig: {
-    readonly mode: "VALIDATED";
+    /** "AUTO" only when a tool of the set was compiled to go non-strict (`strict: "auto"` over a limit). */
+    readonly mode: "VALIDATED" | "AUTO";
     /** The model may call only these (all of them when absent). */
     readonly allowedFunctionNames?: string[];
   };
@@ -30,6 +31,8 @@ export interface GeminiToolConfig {
 export interface GeminiTools {
   readonly tools: [{ readonly functionDeclarations: GeminiFunctionDeclaration[] }];
   readonly toolConfig: GeminiToolConfig;
+  /** The tools compiled to go non-strict; when any is, the whole request is (Gemini's mode is per request). */
+  readonly nonStrict: string[];
 }
 
 export interface GeminiToolsOptions {
@@ -55,11 +58,13 @@ export function geminiToolConfig(allowedFunctionNames?: readonly string[]): Gemi
 export function geminiTools(bundles: readonly Bundle[], options: GeminiToolsOptions = {}): Result<GeminiTools> {
   const functionDeclarations: GeminiFunctionDeclaration[] = [];
   const names = new Set<string>();
+  const nonStrict: string[] = [];
   for (const bundle of bundles) {
     const declaration = toolDefinition(bundle, "gemini");
     if (!declaration.ok) return declaration;
     if (names.has(bundle.name)) return fail("invalid-options", "", `two tools are named ${bundle.name}`);
     names.add(bundle.name);
+    if (bundle.nonStrict !== undefined) nonStrict.push(bundle.name);
     functionDeclarations.push(declaration.value);
   }
   const allowed = options.allowedFunctionNames;
@@ -67,5 +72,15 @@ export function geminiTools(bundles: readonly Bundle[], options: GeminiToolsOpti
   if (missing !== undefined) {
     return fail("invalid-options", "", `allowedFunctionNames names ${missing}, which is not in the tool set`);
   }
-  return ok({ tools: [{ functionDeclarations }], toolConfig: geminiToolConfig(allowed) });
+  const toolConfig = geminiToolConfig(allowed);
+  // VALIDATED would hold every tool of the request to a schema one of them is known to break Gemini's
+  // limits with; the way out chosen at compile (and reported there) turns the request's strict mode off.
+  if (nonStrict.length > 0) {
+    return ok({
+      tools: [{ functionDeclarations }],
+      toolConfig: { functionCallingConfig: { ...toolConfig.functionCallingConfig, mode: "AUTO" } },
+      nonStrict,
+    });
+  }
+  return ok({ tools: [{ functionDeclarations }], toolConfig, nonStrict });
 }

@@ -1,5 +1,7 @@
+export { estimateGrammar, type GrammarEstimate } from "./grammar.js";
 export { checkSchemaLimits, describeFinding, type LimitFinding, type LimitName } from "./limits.js";
-export type { Fact, TargetLimits, TargetName, TargetProfile, ToolSetLimits, WireDialect } from "./profile.js";
+export type { Fact, FactKind, TargetLimits, TargetName, TargetProfile, ToolSetLimits, WireDialect } from "./profile.js";
+export { FACT_KINDS } from "./profile.js";
 export { TARGET_NAMES, targetProfile } from "./profiles.js";
 export { type GeminiFunctionDeclaration, type ToolApi, type ToolDefinitions, toolDefinition } from "./tools.js";
-export { checkToolSet } from "./toolset.js";
+export { type Advisory, checkToolSet, toolSetAdvisories } from "./toolset.js";

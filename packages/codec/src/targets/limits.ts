@@ -8,7 +8,8 @@ import type { JsonObject } from "../json.js";
 import { type Contribution, measureWire, type WireMeasures } from "./measure.js";
 import type { TargetLimits, TargetProfile, ToolSetLimits } from "./profile.js";
 
-export type LimitName = keyof TargetLimits | keyof ToolSetLimits;
+/** A limit with a figure, or a rule a wire breaks ("firstKey": OpenAI's first-key rule, targets/first-key.ts). */
+export type LimitName = keyof TargetLimits | keyof ToolSetLimits | "firstKey";
 
 export interface LimitFinding {
   readonly limit: LimitName;
@@ -46,9 +47,12 @@ const COUNTS: Readonly<Record<LimitName, string>> = {
   maxStrictTools: "strict tools",
   maxOptionalParameters: "optional parameters",
   maxUnionParameters: "parameters with union types (anyOf or a type list)",
+  firstKey: "anyOf sites whose object branches share their first member",
 };
 
 export function describeFinding(f: LimitFinding, target: string): string {
+  if (f.limit === "firstKey")
+    return `${f.tool}: ${f.measured} ${COUNTS.firstKey}, the first at ${f.path || "/"}; the ${target} target refuses this ("Objects provided via 'anyOf' must not share identical first keys"). Compile it again with this version: compile reorders members or tags the union`;
   const where = f.path === "" ? "" : ` (crossed at ${f.path})`;
   if (f.scope !== "request") {
     return `${f.tool}: ${f.measured} ${COUNTS[f.limit]}, where the ${target} target allows at most ${f.max}${where}`;

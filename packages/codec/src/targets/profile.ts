@@ -6,16 +6,40 @@
 import type { Presence } from "../ir/nodes.js";
 import type { JsonType } from "../json.js";
 
-export type TargetName = "openai" | "anthropic" | "gemini";
+export type TargetName = "openai" | "openai-finetuned" | "anthropic" | "gemini";
 
 /** Every target, by name: kept here, apart from the tables, so that loading a bundle reads no target table. */
-export const TARGET_NAMES: readonly TargetName[] = ["openai", "anthropic", "gemini"];
+export const TARGET_NAMES: readonly TargetName[] = ["openai", "openai-finetuned", "anthropic", "gemini"];
+
+/**
+ * How a fact is known. None has been confirmed by a live request from this project.
+ * - documented: the provider's own documentation or API definition says it;
+ * - restated: a third party's dated restatement of the provider's documentation, read in its place;
+ * - sdk: the provider's own SDK code does it;
+ * - observed-error: the provider's error text, as quoted in a public thread or in public code;
+ * - inferred: concluded from other facts, not stated anywhere read;
+ * - strictwire: strictwire's own choice where the provider says nothing.
+ */
+export type FactKind = "documented" | "restated" | "sdk" | "observed-error" | "inferred" | "strictwire";
+
+export const FACT_KINDS: readonly FactKind[] = [
+  "documented",
+  "restated",
+  "sdk",
+  "observed-error",
+  "inferred",
+  "strictwire",
+];
 
 export interface Fact {
+  /** What the rule is about, in a word or two (the rows of docs/targets.md). */
+  readonly rule: string;
   readonly fact: string;
+  /** Where it was read: a page, an SDK file, or the public thread quoting an error. */
   readonly source: string;
   /** ISO date the source was read. */
   readonly read: string;
+  readonly kind: FactKind;
 }
 
 export interface TargetLimits {
@@ -79,6 +103,11 @@ export interface TargetProfile {
   readonly patterns: "any" | "simple";
   /** Whether array `minItems` is limited to 0 or 1. */
   readonly minItemsAtMostOne: boolean;
+  /**
+   * Whether the object branches of an `anyOf` must differ at their first member
+   * (OpenAI's undocumented first-key rule): members are reordered to meet it (targets/first-key.ts).
+   */
+  readonly distinctFirstKeys: boolean;
   /** Per schema: checked when a tool compiles. */
   readonly limits: TargetLimits;
   /** Per request: checked across a tool set; a schema that alone breaks one is refused at compile. */

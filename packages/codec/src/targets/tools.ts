@@ -16,7 +16,8 @@ export interface OpenAIResponsesTool {
   readonly name: string;
   readonly description?: string;
   readonly parameters: JsonObject;
-  readonly strict: true;
+  /** false only for a bundle compiled with `strict: "auto"` over the target's limits (`bundle.nonStrict`). */
+  readonly strict: boolean;
 }
 
 export interface OpenAIChatTool {
@@ -25,7 +26,7 @@ export interface OpenAIChatTool {
     readonly name: string;
     readonly description?: string;
     readonly parameters: JsonObject;
-    readonly strict: true;
+    readonly strict: boolean;
   };
 }
 
@@ -33,7 +34,7 @@ export interface AnthropicTool {
   readonly name: string;
   readonly description?: string;
   readonly input_schema: JsonObject;
-  readonly strict: true;
+  readonly strict: boolean;
 }
 
 export interface GeminiFunctionDeclaration {
@@ -58,7 +59,9 @@ const TARGET_OF: Readonly<Record<ToolApi, TargetName>> = {
 
 export function toolDefinition<A extends ToolApi>(bundle: Bundle, api: A): Result<ToolDefinitions[A]> {
   const want = TARGET_OF[api];
-  if (bundle.options.target !== want) {
+  // A fine-tuned model's wire is sent through the same APIs.
+  const target = bundle.options.target === "openai-finetuned" ? "openai" : bundle.options.target;
+  if (target !== want) {
     return fail(
       "invalid-options",
       "",
@@ -69,11 +72,16 @@ export function toolDefinition<A extends ToolApi>(bundle: Bundle, api: A): Resul
 }
 
 const BUILDERS: { readonly [A in ToolApi]: (b: Bundle) => ToolDefinitions[A] } = {
-  "openai-responses": (b) => ({ type: "function", ...named(b), parameters: b.wire, strict: true }),
-  "openai-chat": (b) => ({ type: "function", function: { ...named(b), parameters: b.wire, strict: true } }),
-  anthropic: (b) => ({ ...named(b), input_schema: b.wire, strict: true }),
+  "openai-responses": (b) => ({ type: "function", ...named(b), parameters: b.wire, strict: isStrict(b) }),
+  "openai-chat": (b) => ({ type: "function", function: { ...named(b), parameters: b.wire, strict: isStrict(b) } }),
+  anthropic: (b) => ({ ...named(b), input_schema: b.wire, strict: isStrict(b) }),
   gemini: (b) => ({ ...named(b), parametersJsonSchema: b.wire }),
 };
+
+/** A bundle over the target's limits, compiled with `strict: "auto"`, is sent with strict mode off. */
+function isStrict(b: Bundle): boolean {
+  return b.nonStrict === undefined;
+}
 
 function named(b: Bundle): { name: string; description?: string } {
   return b.description !== undefined ? { name: b.name, description: b.description } : { name: b.name };

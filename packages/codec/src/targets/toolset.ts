@@ -5,12 +5,55 @@
  * the whole request). The wires are measured as compiled.
  */
 import type { Bundle } from "../bundle/bundle.js";
+import { firstKeyClashes } from "./first-key.js";
+import { describeGrammar, estimateGrammar, type GrammarEstimate } from "./grammar.js";
 import { type LimitFinding, measureTool, requestFindings, schemaFindings } from "./limits.js";
 import type { TargetName } from "./profile.js";
 import { targetProfile } from "./profiles.js";
 
-export function checkToolSet(bundles: readonly Bundle[], target: TargetName): LimitFinding[] {
+export function checkToolSet(all: readonly Bundle[], target: TargetName): LimitFinding[] {
   const profile = targetProfile(target);
+  // A tool sent with strict mode off is held to no strict limit, and counts in no strict cap.
+  const bundles = all.filter((b) => b.nonStrict === undefined);
   const tools = bundles.map((b) => measureTool(b.name, b.wire));
-  return [...tools.flatMap((t) => schemaFindings(t, profile.limits)), ...requestFindings(tools, profile.toolSet)];
+  const rules = profile.distinctFirstKeys ? bundles.flatMap(firstKeyFinding) : [];
+  return [
+    ...tools.flatMap((t) => schemaFindings(t, profile.limits)),
+    ...rules,
+    ...requestFindings(tools, profile.toolSet),
+  ];
+}
+
+/** A bundle compiled before the rule was modelled (or by hand) may break it. */
+function firstKeyFinding(b: Bundle): LimitFinding[] {
+  const clashes = firstKeyClashes(b.wire);
+  const first = clashes[0];
+  return first === undefined
+    ? []
+    : [{ limit: "firstKey", measured: clashes.length, max: 0, path: first.path, tool: b.name }];
+}
+
+/**
+ * What a check reports without rejecting the set: a tool sent with strict mode
+ * off (the provider does not hold the model to its wire; decode still holds
+ * the call to the original schema), and Anthropic's grammar size estimate.
+ */
+export type Advisory =
+  | { readonly kind: "nonStrict"; readonly tool: string; readonly limit: string; readonly message: string }
+  | { readonly kind: "grammarSize"; readonly estimate: GrammarEstimate; readonly message: string };
+
+export function toolSetAdvisories(all: readonly Bundle[], target: TargetName): Advisory[] {
+  const out: Advisory[] = all
+    .filter((b) => b.nonStrict !== undefined)
+    .map((b) => ({
+      kind: "nonStrict" as const,
+      tool: b.name,
+      limit: b.nonStrict!.limit,
+      message: `${b.name} is sent with strict mode OFF: the provider does not hold the model to its wire (${b.nonStrict!.reason}); decode still refuses any call the original schema does not accept`,
+    }));
+  if (target !== "anthropic") return out;
+  const strict = all.filter((b) => b.nonStrict === undefined);
+  const estimate = estimateGrammar(strict.map((b) => ({ name: b.name, wire: b.wire })));
+  if (estimate.level !== "fine") out.push({ kind: "grammarSize", estimate, message: describeGrammar(estimate) });
+  return out;
 }
