@@ -405,3 +405,21 @@ describe("incremental parser: refusals", () => {
     );
   });
 });
+
+describe("incremental parser: end()", () => {
+  it("ends a root number with the text, and can be asked again", () => {
+    const parser = new IncrementalParser();
+    parser.push("-1");
+    parser.push("2.5e1");
+    expect(parser.value).toBeUndefined();
+    expect(parser.end()).toEqual({ ok: true, value: -125 });
+    expect(parser.end()).toEqual({ ok: true, value: -125 });
+    // Open containers are not ended by the text's end.
+    const open = new IncrementalParser();
+    open.push("[[1");
+    expect(open.end()).toEqual(parseJson("[[1"));
+    const unsafe = new IncrementalParser();
+    unsafe.push("12345678901234567");
+    expect(unsafe.end()).toEqual(parseJson("12345678901234567"));
+  });
+});

@@ -7,9 +7,11 @@
  *   The state is a stack of open containers, the string, number or literal
  *   being read, the node count, the depth and the UTF-8 byte count; nothing
  *   already read is scanned again until end().
- * - end() returns exactly parseJson(whole text, limits): it parses the
- *   accumulated text once, so value and error (code, path, message, feedback,
- *   tree, offset) are parseJson's own.
+ * - end() returns exactly what parseJson(whole text, limits) returns. When
+ *   the pushes read one complete value under every rule, that value is the
+ *   live one (no second parse: the rules checked are parseJson's); otherwise
+ *   the deltas are joined and parseJson decides, so every error (code, path,
+ *   message, feedback, tree, offset) is parseJson's own.
  * - Early refusal: push() refuses as soon as the text so far cannot begin any
  *   text parseJson accepts (an impossible character, a repeated member name,
  *   depth, node or byte limit exceeded, a number that can only be unsafe, a
@@ -105,7 +107,7 @@ export class IncrementalParser {
   private readonly maxNodes: number;
   private readonly maxDepth: number;
 
-  private text = "";
+  private parts: string[] = [];
   private bytes = 0;
   private lastWasHigh = false;
   private refusal: { readonly ok: false; readonly error: CodecError } | undefined;
@@ -153,23 +155,66 @@ export class IncrementalParser {
 
   /** The partial value so far (see the module comment), or the refusal. */
   push(delta: string): PartialResult {
-    this.text += delta;
+    this.parts.push(delta);
     if (this.refusal) return this.refusal;
-    if (delta.length === 0) return { ok: true, value: this.root };
-    this.bytes += Buffer.byteLength(delta, "utf8");
-    // A pair split between deltas was counted as two 3-byte replacement characters; it is one 4-byte character.
-    if (this.lastWasHigh && isLow(delta.charCodeAt(0))) this.bytes -= 2;
-    this.lastWasHigh = isHigh(delta.charCodeAt(delta.length - 1));
-    if (this.bytes > this.maxBytes) return this.refuse();
+    if (delta.length === 0) return this.partial();
+    if (this.countBytes(delta) > this.maxBytes) return this.refuse();
     this.lowest = this.depth;
     if (this.read(delta) === REFUSED) return this.refuse();
     if (this.inOpenValueString()) this.place(this.str);
-    return { ok: true, value: this.root };
+    return this.partial();
   }
 
-  /** Exactly parseJson(the whole text pushed). */
+  /** The ok result, made again only when the root changes (a root string grows; anything else is placed once). */
+  private partial(): PartialResult {
+    if (this.okResult.value !== this.root) this.okResult = { ok: true, value: this.root };
+    return this.okResult;
+  }
+
+  private okResult: { readonly ok: true; readonly value: unknown } = { ok: true, value: undefined };
+
+  /**
+   * Exactly parseJson(the whole text pushed). When the pushes read a complete
+   * value under every rule, that value is the live one (the checks above are
+   * parseJson's, value for value); anything else is parseJson's to word.
+   */
   end(): Result<unknown, CodecError> {
-    return parseJson(this.text, this.limits);
+    if (this.refusal === undefined && !this.refuseNext && this.heldHigh === "") {
+      if (this.mode === DONE) return { ok: true, value: this.root };
+      // A root number ends with the text.
+      const state = this.numState;
+      const complete = state === N_ZERO || state === N_INT || state === N_FRAC || state === N_EXP;
+      const value = this.mode === NUMBER && this.depth === 0 && complete ? Number(this.num) : Number.NaN;
+      if (isSafe(value)) return { ok: true, value: value === 0 ? 0 : value };
+    }
+    return parseJson(this.text(), this.limits);
+  }
+
+  /** The deltas joined once, when needed: cheaper than concatenating at every push. */
+  private text(): string {
+    if (this.parts.length > 1) this.parts = [this.parts.join("")];
+    return this.parts[0] ?? "";
+  }
+
+  /**
+   * UTF-8 bytes so far, as Buffer.byteLength counts them (a lone surrogate is
+   * a 3-byte replacement character), pairs split between deltas included.
+   * Counted here: a native call per short delta costs more than the loop.
+   */
+  private countBytes(delta: string): number {
+    let bytes = this.bytes;
+    let high = this.lastWasHigh;
+    for (let i = 0; i < delta.length; i++) {
+      const c = delta.charCodeAt(i);
+      if (c < 0x80) bytes += 1;
+      else if (c < 0x800) bytes += 2;
+      else if (c >= 0xdc00 && c <= 0xdfff && high) bytes += 1;
+      else bytes += 3;
+      high = c >= 0xd800 && c <= 0xdbff;
+    }
+    this.lastWasHigh = high;
+    this.bytes = bytes;
+    return bytes;
   }
 
   /** The partial value so far; mutated in place by later pushes. */
@@ -204,7 +249,7 @@ export class IncrementalParser {
   }
 
   private refuse(): { readonly ok: false; readonly error: CodecError } {
-    const result = parseJson(this.text, this.limits);
+    const result = parseJson(this.text(), this.limits);
     // Unreachable: the states above refuse only texts with no valid completion.
     if (result.ok) throw new Error("the incremental parser refused a text parseJson accepts");
     this.refusal = result;
@@ -443,7 +488,7 @@ export class IncrementalParser {
         if (this.exponent < 100_000) this.exponent = this.exponent * 10 + c - 48;
         // More digits of a positive exponent only make the number bigger: unsafe now is unsafe for good.
         if (!this.negativeExponent && this.nonZeroMantissa && this.intDigits + this.exponent > SAFE_MAGNITUDE) {
-          if (!isSafe(this.num + d.slice(start, i + 1))) return REFUSED;
+          if (!isSafe(Number(this.num + d.slice(start, i + 1)))) return REFUSED;
         }
       } else if (state === N_MINUS) {
         if (!digit) return REFUSED;
@@ -482,7 +527,7 @@ export class IncrementalParser {
     // The character at i ends the number; it is read again in the state after a value.
     if (state === N_MINUS || state === N_DOT || state === N_E || state === N_ESIGN) return REFUSED;
     const value = Number(this.num);
-    if (!isSafe(this.num)) return REFUSED;
+    if (!isSafe(value)) return REFUSED;
     this.place(value === 0 ? 0 : value);
     this.completed();
     return i;
@@ -589,8 +634,9 @@ export function parseInDeltas(
   return parser.end();
 }
 
-function isSafe(text: string): boolean {
-  return Math.abs(Number(text)) <= Number.MAX_SAFE_INTEGER;
+/** False for NaN too. */
+function isSafe(value: number): boolean {
+  return Math.abs(value) <= Number.MAX_SAFE_INTEGER;
 }
 
 function isWs(c: number): boolean {
