@@ -365,6 +365,12 @@ describe("incremental parser: refusals", () => {
     ["[1,2,3]", "too-many-nodes", { maxNodes: 3 }, 5],
     ['{"a":"xyz"}', "input-too-large", { maxBytes: 8 }, 8],
     ['["é"]', "input-too-large", { maxBytes: 4 }, 3],
+    // Pairs split between deltas are 4 bytes, not two replacement characters.
+    ['["😀😀"]', "input-too-large", { maxBytes: 11 }, 7],
+    ['["😀😀"]', "", { maxBytes: 12 }, -1],
+    ['["\\ud83d\\ude00"]', "", { maxBytes: 16 }, -1],
+    ['["\\ud83dx"]', "invalid-utf8", { maxBytes: 20 }, 8],
+    ['["\ud83dx"]', "invalid-utf8", { maxBytes: 8 }, 3],
   ];
 
   it("refuses hand-written broken texts at the character that settles the error", () => {

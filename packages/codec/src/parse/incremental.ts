@@ -158,7 +158,7 @@ export class IncrementalParser {
     this.parts.push(delta);
     if (this.refusal) return this.refusal;
     if (delta.length === 0) return this.partial();
-    if (this.countBytes(delta) > this.maxBytes) return this.refuse();
+    if (this.overLimit(delta)) return this.refuse();
     this.lowest = this.depth;
     if (this.read(delta) === REFUSED) return this.refuse();
     if (this.inOpenValueString()) this.place(this.str);
@@ -195,6 +195,27 @@ export class IncrementalParser {
     if (this.parts.length > 1) this.parts = [this.parts.join("")];
     return this.parts[0] ?? "";
   }
+
+  /**
+   * Whether the text is now over the byte limit. Bytes are counted only once
+   * the text could be (a UTF-16 code unit is at most 3 bytes): then the text
+   * so far once, natively, and each later delta here.
+   */
+  private overLimit(delta: string): boolean {
+    this.chars += delta.length;
+    if (this.chars * 3 <= this.maxBytes) return false;
+    if (!this.counting) {
+      this.counting = true;
+      const text = this.text();
+      this.bytes = Buffer.byteLength(text, "utf8");
+      this.lastWasHigh = isHigh(text.charCodeAt(text.length - 1));
+      return this.bytes > this.maxBytes;
+    }
+    return this.countBytes(delta) > this.maxBytes;
+  }
+
+  private chars = 0;
+  private counting = false;
 
   /**
    * UTF-8 bytes so far, as Buffer.byteLength counts them (a lone surrogate is
