@@ -5,8 +5,9 @@
  * What it promises:
  * - Linear work: each delta is read once, from where the last one stopped.
  *   The state is a stack of open containers, the string, number or literal
- *   being read, the node count, the depth and the UTF-8 byte count; nothing
- *   already read is scanned again until end().
+ *   being read, the node count, the depth and the length (UTF-8 bytes are
+ *   counted once the text could exceed the byte limit: the text so far once,
+ *   then each delta). Nothing else already read is scanned again.
  * - end() returns exactly what parseJson(whole text, limits) returns. When
  *   the pushes read one complete value under every rule, that value is the
  *   live one (no second parse: the rules checked are parseJson's); otherwise
@@ -24,6 +25,10 @@
  *   gives for every whole text that begins with that text and is within the
  *   byte limit. A refusal is final: later pushes return it again (their text
  *   is still kept, so end() still answers for the whole text).
+ * - Limits are refused when exceeded (the value past maxNodes, the container
+ *   past maxDepth, the character past maxBytes), not when the room left is
+ *   too small for what the text must still write: until then, the code
+ *   parseJson gives for the whole text is not settled.
  * - Never refuses a prefix of a text parseJson accepts.
  *
  * The partial value (push's value, and `value`): one live value, mutated in
@@ -39,8 +44,9 @@
  *   its place at the end of each push.
  * - The root is undefined until its value starts (a root number until end()).
  * - Number spelling is not kept, as in parseJson: -0 is 0.
- * Every member and element shown is in the final value, with the final
- * value's name; every string shown is a prefix of its final string.
+ * When the whole text is accepted, every member and element shown is in the
+ * final value under the same name or index, every value off the spine equals
+ * its final value, and every string shown is a prefix of its final string.
  *
  * For a later layer that maps only what changed: spine() is the path of the
  * innermost open value, and changedDepth counts the containers, from the
