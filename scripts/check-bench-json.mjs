@@ -36,6 +36,10 @@ if (doc !== undefined) {
     "decodeReferences.floor",
     "decodeReferences.strictFloor",
     "parseVsJsonParse",
+    "streaming.calls",
+    "streaming.callsPushOnly",
+    "streaming.large",
+    "streaming.largePushOnly",
   ];
   for (const mode of ["tagged", "compact", "factored"])
     wanted.push(`expansion.${mode}.bytes`, `expansion.${mode}.tokens`);

@@ -4,7 +4,7 @@
  *   pnpm bench                      every section, tables on stdout (progress on stderr)
  *   pnpm bench --quick              a reduced set (well under two minutes)
  *   pnpm bench --quick --json       the reduced set, ONE JSON object on stdout
- *   pnpm bench --only parse,decode  some sections (decode, encode, parse, compile,
+ *   pnpm bench --only parse,decode  some sections (decode, encode, parse, streaming, compile,
  *                                   growth, coldstart, memory, expansion, arguments, comparison,
  *                                   classify)
  *   pnpm bench --only classify      classify at log scale: 10 MB, 100 MB and 1 GB of generated
@@ -36,6 +36,7 @@ import { renderDecode, renderEncode, runDecode, runEncode } from "./sections/dec
 import { expansionInputs, MODES, renderExpansion, runExpansion } from "./sections/expansion.js";
 import { PARSE_SIZES, renderParse, runParse } from "./sections/parse.js";
 import { renderColdStart, renderMemory, runColdStart, runMemory } from "./sections/process.js";
+import { renderStreaming, runStreaming } from "./sections/streaming.js";
 import type { ComparisonOptions } from "./stats.js";
 
 export const GOALS = {
@@ -48,12 +49,15 @@ export const GOALS = {
   // Issue 19: the tokens the model writes, BFCL ground-truth calls, ratio of means to the source.
   taggedArgumentTokens: 1.7,
   compactArgumentTokens: 1.25,
+  // Issue 28: streaming a call in deltas of 1-8 characters over one parse of the whole text.
+  streamingVsParse: 2.0,
 };
 
 const SECTIONS = [
   "decode",
   "encode",
   "parse",
+  "streaming",
   "compile",
   "growth",
   "coldstart",
@@ -63,7 +67,7 @@ const SECTIONS = [
   "comparison",
   "classify",
 ];
-const QUICK_SECTIONS = ["decode", "parse", "compile", "coldstart", "expansion", "arguments", "classify"];
+const QUICK_SECTIONS = ["decode", "parse", "streaming", "compile", "coldstart", "expansion", "arguments", "classify"];
 
 interface Args {
   quick: boolean;
@@ -140,8 +144,14 @@ async function main(): Promise<void> {
     `# strictwire bench${args.quick ? " (quick)" : ""}\n\n${m.date} · node ${m.node} · ${m.nproc} CPUs (${m.cpu}) · ${m.memoryGiB} GiB`,
   );
 
+  let loaded: ReturnType<typeof loadCases> | undefined;
+  const benchCases = (): ReturnType<typeof loadCases> => {
+    loaded ??= loadCases(args.quick ? QUICK_CASES : FULL_CASES);
+    return loaded;
+  };
+
   if (sections.has("decode") || sections.has("encode")) {
-    const cases = loadCases(args.quick ? QUICK_CASES : FULL_CASES);
+    const cases = benchCases();
     if (sections.has("decode")) {
       progress(`decode: ${cases.length} schemas...`);
       const r = runDecode(cases, timing, await preparePeers(cases));
@@ -199,6 +209,27 @@ async function main(): Promise<void> {
       ratio: x.ratio,
       secure: x.secureRatio,
     }));
+  }
+
+  if (sections.has("streaming")) {
+    progress("streaming...");
+    const r = runStreaming(benchCases(), timing);
+    print(renderStreaming(r));
+    out.streaming = {
+      calls: r.calls.stream.median,
+      callsPushOnly: r.calls.pushOnly.median,
+      large: r.largeStream,
+      largePushOnly: r.largePushOnly,
+      rows: [r.calls, ...r.large].map((x) => ({
+        texts: x.label,
+        count: x.texts,
+        bytes: x.bytes,
+        deltas: x.deltas,
+        parseJsonMs: x.parseJson.median,
+        stream: x.stream,
+        pushOnly: x.pushOnly,
+      })),
+    };
   }
 
   if (sections.has("compile") || sections.has("growth")) {
@@ -309,6 +340,11 @@ async function main(): Promise<void> {
     goals.decodeVsFloorCompact = (out.decodeVsBaselineCompact as number) / references.floor <= GOALS.decodeVsFloor;
   }
   if (typeof out.parseVsJsonParse === "number") goals.parse1MB = out.parseVsJsonParse <= GOALS.parseVsJsonParse1MB;
+  const streaming = out.streaming as { calls: number; large: number } | undefined;
+  if (streaming !== undefined) {
+    goals.streamingCalls = streaming.calls <= GOALS.streamingVsParse;
+    goals.streaming100KB = streaming.large <= GOALS.streamingVsParse;
+  }
   const exp = out.expansion as Record<string, { tokens: number }> | undefined;
   if (exp !== undefined) {
     goals.taggedTokens = exp.tagged!.tokens <= GOALS.taggedTokens;

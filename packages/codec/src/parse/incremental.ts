@@ -1,0 +1,685 @@
+/**
+ * The incremental bounded JSON parser: tool-call argument text read as the
+ * model writes it, in deltas, under the same rules and limits as parseJson.
+ *
+ * What it promises:
+ * - Linear work: each delta is read once, from where the last one stopped.
+ *   The state is a stack of open containers, the string, number or literal
+ *   being read, the node count, the depth and the length (UTF-8 bytes are
+ *   counted once the text could exceed the byte limit: the text so far once,
+ *   then each delta). Nothing else already read is scanned again.
+ * - end() returns exactly what parseJson(whole text, limits) returns. When
+ *   the pushes read one complete value under every rule, that value is the
+ *   live one (no second parse: the rules checked are parseJson's); otherwise
+ *   the deltas are joined and parseJson decides, so every error (code, path,
+ *   message, feedback, tree, offset) is parseJson's own.
+ * - Early refusal: push() refuses as soon as the text so far cannot begin any
+ *   text parseJson accepts (an impossible character, a repeated member name,
+ *   depth, node or byte limit exceeded, a number that can only be unsafe, a
+ *   lone surrogate). Two waits, because the error code depends on what
+ *   follows: a raw high surrogate outside a string is refused at the next
+ *   character (a lone one is invalid-utf8, a paired one invalid-json), and an
+ *   escape \uDCxx..\uDFxx only once its four hex digits are read (a
+ *   non-hex digit makes it invalid-json). The refusal is exactly
+ *   parseJson(text pushed so far), so its code and path are those parseJson
+ *   gives for every whole text that begins with that text and is within the
+ *   byte limit. A refusal is final: later pushes return it again (their text
+ *   is still kept, so end() still answers for the whole text).
+ * - Limits are refused when exceeded (the value past maxNodes, the container
+ *   past maxDepth, the character past maxBytes), not when the room left is
+ *   too small for what the text must still write: until then, the code
+ *   parseJson gives for the whole text is not settled.
+ * - Never refuses a prefix of a text parseJson accepts.
+ *
+ * The partial value (push's value, and `value`): one live value, mutated in
+ * place (copy it to keep a snapshot); a completed subtree is never rebuilt.
+ * - An object holds its complete members, plus the member being written once
+ *   its value has started: a string, array or object appears at its first
+ *   character; a number, true, false or null only once complete (a number's
+ *   digits so far are not a prefix of its value).
+ * - An array holds its complete elements plus the one being written, on the
+ *   same rule.
+ * - A string shows its decoded prefix: escapes appear once complete, a
+ *   surrogate pair once both halves are read. The open string is written to
+ *   its place at the end of each push.
+ * - The root is undefined until its value starts (a root number until end()).
+ * - Number spelling is not kept, as in parseJson: -0 is 0.
+ * When the whole text is accepted, every member and element shown is in the
+ * final value under the same name or index, every value off the spine equals
+ * its final value, and every string shown is a prefix of its final string.
+ *
+ * For a later layer that maps only what changed: spine() is the path of the
+ * innermost open value, and changedDepth counts the containers, from the
+ * root, that stayed open through the last push; every change that push made
+ * lies inside the innermost of them (anywhere when it is 0).
+ */
+import type { CodecError, Result } from "../errors.js";
+import { DEFAULT_PARSE_LIMITS, type ParseLimits, parseJson } from "./parser.js";
+
+// What the next character may be.
+const VALUE = 0; // a value (after ':' or an array's ',', or at the root)
+const VALUE_OR_CLOSE = 1; // a value or ']' (just after '[')
+const KEY_OR_CLOSE = 2; // a member name or '}' (just after '{')
+const KEY = 3; // a member name (after an object's ',')
+const COLON = 4;
+const AFTER = 5; // ',' or the closer, after a value inside a container
+const STRING = 6;
+const ESCAPE = 7; // after a backslash
+const UNICODE = 8; // \u and `hexCount` hex digits read
+const PAIR = 9; // after an escaped high surrogate: `pairPos` characters of \uDC00-\uDFFF read
+const NUMBER = 10;
+const LITERAL = 11;
+const DONE = 12; // the root value is complete: only whitespace may follow
+
+// Number states: after '-', after a leading 0, integer digits, '.', fraction digits, 'e', exponent sign, exponent digits.
+const N_MINUS = 0;
+const N_ZERO = 1;
+const N_INT = 2;
+const N_DOT = 3;
+const N_FRAC = 4;
+const N_E = 5;
+const N_ESIGN = 6;
+const N_EXP = 7;
+
+/** A number below 10^15 is a safe integer or not an integer (as in the scanner). */
+const SAFE_MAGNITUDE = 15;
+
+const REFUSED = -1;
+/** The code of the refusal depends on the next character (see the module comment). */
+const PENDING = -2;
+
+const SIMPLE_ESCAPES: Record<number, string> = {
+  34: '"',
+  92: "\\",
+  47: "/",
+  98: "\b",
+  102: "\f",
+  110: "\n",
+  114: "\r",
+  116: "\t",
+};
+
+const LITERALS: Record<number, { text: string; value: unknown }> = {
+  116: { text: "true", value: true },
+  102: { text: "false", value: false },
+  110: { text: "null", value: null },
+};
+
+export type PartialResult = Result<unknown, CodecError>;
+
+export class IncrementalParser {
+  private readonly limits: Partial<ParseLimits>;
+  private readonly maxBytes: number;
+  private readonly maxNodes: number;
+  private readonly maxDepth: number;
+
+  private parts: string[] = [];
+  private bytes = 0;
+  private lastWasHigh = false;
+  private refusal: { readonly ok: false; readonly error: CodecError } | undefined;
+  /** A raw surrogate outside a string ended the last push: refused at the next character. */
+  private refuseNext = false;
+
+  private mode = VALUE;
+  private nodes = 0;
+  private depth = 0;
+  private lowest = 0;
+  private root: unknown = undefined;
+  // Open containers, index 1 the root; `keys` holds an object's current member name.
+  private readonly containers: (unknown[] | Record<string, unknown>)[] = [[]];
+  private readonly arrays: boolean[] = [false];
+  private readonly keys: string[] = [""];
+
+  // The string being read: decoded so far; a key or a value; a raw high surrogate held back.
+  private str = "";
+  private inKey = false;
+  private heldHigh = "";
+  private hex = 0;
+  private hexCount = 0;
+  private pairHigh = 0;
+  private pairPos = 0;
+  private pairLow = 0;
+
+  // The number being read.
+  private num = "";
+  private numState = N_MINUS;
+  private intDigits = 0;
+  private exponent = 0;
+  private negativeExponent = false;
+  private nonZeroMantissa = false;
+
+  // The literal being read and how many of its characters are read.
+  private literal = LITERALS[116]!;
+  private literalPos = 0;
+
+  constructor(limits: Partial<ParseLimits> = {}) {
+    this.limits = limits;
+    this.maxBytes = limits.maxBytes ?? DEFAULT_PARSE_LIMITS.maxBytes;
+    this.maxNodes = limits.maxNodes ?? DEFAULT_PARSE_LIMITS.maxNodes;
+    this.maxDepth = limits.maxDepth ?? DEFAULT_PARSE_LIMITS.maxDepth;
+  }
+
+  /** The partial value so far (see the module comment), or the refusal. */
+  push(delta: string): PartialResult {
+    this.parts.push(delta);
+    if (this.refusal) return this.refusal;
+    if (delta.length === 0) return this.partial();
+    if (this.overLimit(delta)) return this.refuse();
+    this.lowest = this.depth;
+    if (this.read(delta) === REFUSED) return this.refuse();
+    if (this.inOpenValueString()) this.place(this.str);
+    return this.partial();
+  }
+
+  /** The ok result, made again only when the root changes (a root string grows; anything else is placed once). */
+  private partial(): PartialResult {
+    if (this.okResult.value !== this.root) this.okResult = { ok: true, value: this.root };
+    return this.okResult;
+  }
+
+  private okResult: { readonly ok: true; readonly value: unknown } = { ok: true, value: undefined };
+
+  /**
+   * Exactly parseJson(the whole text pushed). When the pushes read a complete
+   * value under every rule, that value is the live one (the checks above are
+   * parseJson's, value for value); anything else is parseJson's to word.
+   */
+  end(): Result<unknown, CodecError> {
+    if (this.refusal === undefined && !this.refuseNext && this.heldHigh === "") {
+      if (this.mode === DONE) return { ok: true, value: this.root };
+      // A root number ends with the text.
+      const state = this.numState;
+      const complete = state === N_ZERO || state === N_INT || state === N_FRAC || state === N_EXP;
+      const value = this.mode === NUMBER && this.depth === 0 && complete ? Number(this.num) : Number.NaN;
+      if (isSafe(value)) return { ok: true, value: value === 0 ? 0 : value };
+    }
+    return parseJson(this.text(), this.limits);
+  }
+
+  /** The deltas joined once, when needed: cheaper than concatenating at every push. */
+  private text(): string {
+    if (this.parts.length > 1) this.parts = [this.parts.join("")];
+    return this.parts[0] ?? "";
+  }
+
+  /**
+   * Whether the text is now over the byte limit. Bytes are counted only once
+   * the text could be (a UTF-16 code unit is at most 3 bytes): then the text
+   * so far once, natively, and each later delta here.
+   */
+  private overLimit(delta: string): boolean {
+    this.chars += delta.length;
+    if (this.chars * 3 <= this.maxBytes) return false;
+    if (!this.counting) {
+      this.counting = true;
+      const text = this.text();
+      this.bytes = Buffer.byteLength(text, "utf8");
+      this.lastWasHigh = isHigh(text.charCodeAt(text.length - 1));
+      return this.bytes > this.maxBytes;
+    }
+    return this.countBytes(delta) > this.maxBytes;
+  }
+
+  private chars = 0;
+  private counting = false;
+
+  /**
+   * UTF-8 bytes so far, as Buffer.byteLength counts them (a lone surrogate is
+   * a 3-byte replacement character), pairs split between deltas included.
+   * Counted here: a native call per short delta costs more than the loop.
+   */
+  private countBytes(delta: string): number {
+    let bytes = this.bytes;
+    let high = this.lastWasHigh;
+    for (let i = 0; i < delta.length; i++) {
+      const c = delta.charCodeAt(i);
+      if (c < 0x80) bytes += 1;
+      else if (c < 0x800) bytes += 2;
+      else if (c >= 0xdc00 && c <= 0xdfff && high) bytes += 1;
+      else bytes += 3;
+      high = c >= 0xd800 && c <= 0xdbff;
+    }
+    this.lastWasHigh = high;
+    this.bytes = bytes;
+    return bytes;
+  }
+
+  /** The partial value so far; mutated in place by later pushes. */
+  get value(): unknown {
+    return this.root;
+  }
+
+  /** Containers from the root that stayed open through the last push (see the module comment). */
+  get changedDepth(): number {
+    return this.lowest;
+  }
+
+  /**
+   * Path from the root to the innermost open value: the open containers, and
+   * the string, number or literal being read, if any.
+   */
+  spine(): (string | number)[] {
+    const path: (string | number)[] = [];
+    const scalar = this.mode >= STRING && this.mode <= LITERAL && !this.inKey;
+    for (let d = 1; d <= this.depth; d++) {
+      if (d === this.depth && !scalar) break;
+      if (this.arrays[d]) {
+        const length = (this.containers[d] as unknown[]).length;
+        // A number or literal is placed only once complete, so it is the element after the last.
+        const placed = d < this.depth || this.mode <= PAIR;
+        path.push(placed ? length - 1 : length);
+      } else {
+        path.push(this.keys[d]!);
+      }
+    }
+    return path;
+  }
+
+  private refuse(): { readonly ok: false; readonly error: CodecError } {
+    const result = parseJson(this.text(), this.limits);
+    // Unreachable: the states above refuse only texts with no valid completion.
+    if (result.ok) throw new Error("the incremental parser refused a text parseJson accepts");
+    this.refusal = result;
+    return result;
+  }
+
+  private inOpenValueString(): boolean {
+    return this.mode >= STRING && this.mode <= PAIR && !this.inKey;
+  }
+
+  /** Reads one delta; REFUSED, PENDING or its length. */
+  private read(d: string): number {
+    const n = d.length;
+    let i = 0;
+    if (this.refuseNext) return REFUSED;
+    if (this.heldHigh !== "") {
+      if (!isLow(d.charCodeAt(0))) return REFUSED;
+      this.str += this.heldHigh + d[0];
+      this.heldHigh = "";
+      i = 1;
+    }
+    while (i < n) {
+      const c = d.charCodeAt(i);
+      switch (this.mode) {
+        case STRING: {
+          i = this.stringRun(d, i);
+          if (i < 0) return i;
+          break;
+        }
+        case AFTER: {
+          if (isWs(c)) {
+            i++;
+            break;
+          }
+          const array = this.arrays[this.depth]!;
+          if (c === 44) {
+            this.mode = array ? VALUE : KEY;
+            i++;
+          } else if (c === (array ? 93 : 125)) {
+            this.close();
+            i++;
+          } else {
+            return this.impossible(d, i);
+          }
+          break;
+        }
+        case VALUE:
+        case VALUE_OR_CLOSE: {
+          if (isWs(c)) {
+            i++;
+            break;
+          }
+          if (c === 93 && this.mode === VALUE_OR_CLOSE) {
+            this.close();
+            i++;
+            break;
+          }
+          const next = this.startValue(d, i, c);
+          if (next < 0) return next;
+          i = next;
+          break;
+        }
+        case KEY_OR_CLOSE:
+        case KEY: {
+          if (isWs(c)) {
+            i++;
+          } else if (c === 34) {
+            this.mode = STRING;
+            this.inKey = true;
+            this.str = "";
+            i++;
+          } else if (c === 125 && this.mode === KEY_OR_CLOSE) {
+            this.close();
+            i++;
+          } else {
+            return this.impossible(d, i);
+          }
+          break;
+        }
+        case COLON: {
+          if (isWs(c)) i++;
+          else if (c === 58) {
+            this.mode = VALUE;
+            i++;
+          } else return this.impossible(d, i);
+          break;
+        }
+        case NUMBER: {
+          const next = this.numberRun(d, i);
+          if (next < 0) return next;
+          i = next;
+          break;
+        }
+        case ESCAPE: {
+          if (c === 117) {
+            this.mode = UNICODE;
+            this.hex = 0;
+            this.hexCount = 0;
+          } else {
+            const decoded = SIMPLE_ESCAPES[c];
+            if (decoded === undefined) return REFUSED;
+            this.str += decoded;
+            this.mode = STRING;
+          }
+          i++;
+          break;
+        }
+        case UNICODE: {
+          const v = hexDigit(c);
+          if (v < 0) return REFUSED;
+          this.hex = this.hex * 16 + v;
+          i++;
+          if (++this.hexCount < 4) break;
+          const u = this.hex;
+          if (u >= 0xdc00 && u <= 0xdfff) return REFUSED;
+          if (u >= 0xd800 && u <= 0xdbff) {
+            this.mode = PAIR;
+            this.pairHigh = u;
+            this.pairPos = 0;
+            this.pairLow = 0;
+          } else {
+            this.str += String.fromCharCode(u);
+            this.mode = STRING;
+          }
+          break;
+        }
+        case PAIR: {
+          // \uDC00-\uDFFF, checked digit by digit: the text is impossible at the first one that cannot lead there.
+          const pos = this.pairPos;
+          const v = hexDigit(c);
+          const fits =
+            pos === 0 ? c === 92 : pos === 1 ? c === 117 : pos === 2 ? v === 13 : pos === 3 ? v >= 12 : v >= 0;
+          if (!fits) return REFUSED;
+          if (pos >= 2) this.pairLow = this.pairLow * 16 + v;
+          i++;
+          if (++this.pairPos < 6) break;
+          this.str += String.fromCharCode(this.pairHigh, this.pairLow);
+          this.mode = STRING;
+          break;
+        }
+        case LITERAL: {
+          const { text, value } = this.literal;
+          if (c !== text.charCodeAt(this.literalPos)) return REFUSED;
+          i++;
+          if (++this.literalPos === text.length) {
+            this.place(value);
+            this.completed();
+          }
+          break;
+        }
+        default: {
+          // DONE
+          if (!isWs(c)) return this.impossible(d, i);
+          i++;
+        }
+      }
+    }
+    return n;
+  }
+
+  /** A character no text can continue with; a raw high surrogate ending the delta waits for the next character. */
+  private impossible(d: string, i: number): number {
+    if (i === d.length - 1 && isHigh(d.charCodeAt(i))) {
+      this.refuseNext = true;
+      return PENDING;
+    }
+    return REFUSED;
+  }
+
+  /** A value starts at i with c. Returns the index after what it read. */
+  private startValue(d: string, i: number, c: number): number {
+    const literal = LITERALS[c];
+    const valueStart = c === 34 || c === 91 || c === 123 || c === 45 || (c >= 48 && c <= 57) || literal !== undefined;
+    if (!valueStart) return this.impossible(d, i);
+    if (++this.nodes > this.maxNodes) return REFUSED;
+    if (c === 34) {
+      this.mode = STRING;
+      this.inKey = false;
+      this.str = "";
+      this.place("");
+      return i + 1;
+    }
+    if (c === 91 || c === 123) {
+      if (this.depth + 1 > this.maxDepth) return REFUSED;
+      const array = c === 91;
+      const container: unknown[] | Record<string, unknown> = array ? [] : {};
+      this.place(container);
+      const depth = ++this.depth;
+      this.containers[depth] = container;
+      this.arrays[depth] = array;
+      this.keys[depth] = "";
+      this.mode = array ? VALUE_OR_CLOSE : KEY_OR_CLOSE;
+      return i + 1;
+    }
+    if (c === 45 || (c >= 48 && c <= 57)) {
+      this.mode = NUMBER;
+      this.num = "";
+      this.numState = N_MINUS;
+      this.intDigits = 0;
+      this.exponent = 0;
+      this.negativeExponent = false;
+      this.nonZeroMantissa = false;
+      return c === 45 ? this.numberAfter(d, i) : this.numberRun(d, i);
+    }
+    this.mode = LITERAL;
+    this.literal = literal!;
+    this.literalPos = 1;
+    return i + 1;
+  }
+
+  /** Consumes the '-' at i. */
+  private numberAfter(d: string, i: number): number {
+    this.num = "-";
+    return this.numberRun(d, i + 1);
+  }
+
+  /** Reads number characters from i; completes the number at the first character that is not one. */
+  private numberRun(d: string, i: number): number {
+    const n = d.length;
+    const start = i;
+    let state = this.numState;
+    for (; i < n; i++) {
+      const c = d.charCodeAt(i);
+      const digit = c >= 48 && c <= 57;
+      if (state === N_INT || state === N_FRAC) {
+        if (digit) {
+          if (c !== 48) this.nonZeroMantissa = true;
+          if (state === N_INT) this.intDigits++;
+          continue;
+        }
+        if (c === 46 && state === N_INT) state = N_DOT;
+        else if (c === 101 || c === 69) state = N_E;
+        else break;
+      } else if (state === N_EXP) {
+        if (!digit) break;
+        if (this.exponent < 100_000) this.exponent = this.exponent * 10 + c - 48;
+        // More digits of a positive exponent only make the number bigger: unsafe now is unsafe for good.
+        if (!this.negativeExponent && this.nonZeroMantissa && this.intDigits + this.exponent > SAFE_MAGNITUDE) {
+          if (!isSafe(Number(this.num + d.slice(start, i + 1)))) return REFUSED;
+        }
+      } else if (state === N_MINUS) {
+        if (!digit) return REFUSED;
+        state = c === 48 ? N_ZERO : N_INT;
+        if (c !== 48) {
+          this.nonZeroMantissa = true;
+          this.intDigits = 1;
+        }
+      } else if (state === N_ZERO) {
+        if (digit) return REFUSED;
+        if (c === 46) state = N_DOT;
+        else if (c === 101 || c === 69) state = N_E;
+        else break;
+      } else if (state === N_DOT) {
+        if (!digit) return REFUSED;
+        if (c !== 48) this.nonZeroMantissa = true;
+        state = N_FRAC;
+      } else if (state === N_E) {
+        if (c === 43 || c === 45) {
+          this.negativeExponent = c === 45;
+          state = N_ESIGN;
+        } else if (digit) {
+          state = N_EXP;
+          i--;
+        } else return REFUSED;
+      } else {
+        // N_ESIGN
+        if (!digit) return REFUSED;
+        state = N_EXP;
+        i--;
+      }
+    }
+    this.numState = state;
+    this.num += d.slice(start, i);
+    if (i === n) return n;
+    // The character at i ends the number; it is read again in the state after a value.
+    if (state === N_MINUS || state === N_DOT || state === N_E || state === N_ESIGN) return REFUSED;
+    const value = Number(this.num);
+    if (!isSafe(value)) return REFUSED;
+    this.place(value === 0 ? 0 : value);
+    this.completed();
+    return i;
+  }
+
+  /** Reads string characters from i up to a quote, backslash or something to check. */
+  private stringRun(d: string, i: number): number {
+    const n = d.length;
+    let j = i;
+    let c = 0;
+    for (; j < n; j++) {
+      c = d.charCodeAt(j);
+      if (c <= 92 ? c === 34 || c === 92 || c < 0x20 : c >= 0xd800 && c <= 0xdfff) {
+        if (c < 0xd800 || c > 0xdbff || j + 1 >= n) break;
+        // A raw high surrogate must be followed by a low one.
+        if (!isLow(d.charCodeAt(j + 1))) return REFUSED;
+        j++;
+      }
+    }
+    if (j > i) this.str += d.slice(i, j);
+    if (j === n) return n;
+    if (c === 34) return this.closeString() ? j + 1 : REFUSED;
+    if (c === 92) {
+      this.mode = ESCAPE;
+      return j + 1;
+    }
+    if (c >= 0xd800 && c <= 0xdbff) {
+      // The last character of the delta: its pair may come with the next one.
+      this.heldHigh = d[j]!;
+      return n;
+    }
+    return REFUSED;
+  }
+
+  /** False for a member name the object already has. */
+  private closeString(): boolean {
+    if (!this.inKey) {
+      this.place(this.str);
+      this.str = "";
+      this.completed();
+      return true;
+    }
+    this.inKey = false;
+    const key = this.str;
+    this.str = "";
+    const object = this.containers[this.depth]!;
+    // Every earlier member's value is complete, so it is in the live object.
+    if (Object.hasOwn(object, key)) return false;
+    this.keys[this.depth] = key;
+    this.mode = COLON;
+    return true;
+  }
+
+  /** Puts a value in its place: the root, the array's last element, or the object's current member. */
+  private place(value: unknown): void {
+    const depth = this.depth;
+    if (depth === 0) {
+      this.root = value;
+      return;
+    }
+    const container = this.containers[depth]!;
+    if (this.arrays[depth]) {
+      const array = container as unknown[];
+      // A string grows in place; anything else is a new element.
+      if (this.placedString) array[array.length - 1] = value;
+      else array.push(value);
+    } else {
+      const key = this.keys[depth]!;
+      // Own data property even for "__proto__", as JSON.parse makes it.
+      if (key === "__proto__" && !Object.hasOwn(container, key)) {
+        Object.defineProperty(container, key, { value, writable: true, enumerable: true, configurable: true });
+      } else {
+        (container as Record<string, unknown>)[key] = value;
+      }
+    }
+    this.placedString = typeof value === "string";
+  }
+
+  private placedString = false;
+
+  /** A value is complete: what may follow depends on what holds it. */
+  private completed(): void {
+    this.placedString = false;
+    this.mode = this.depth === 0 ? DONE : AFTER;
+  }
+
+  private close(): void {
+    this.depth--;
+    if (this.depth < this.lowest) this.lowest = this.depth;
+    this.completed();
+  }
+}
+
+/** Parses a whole text through the incremental parser, split into the given deltas (tests and the benchmark). */
+export function parseInDeltas(
+  deltas: readonly string[],
+  limits: Partial<ParseLimits> = {},
+): Result<unknown, CodecError> {
+  const parser = new IncrementalParser(limits);
+  for (const delta of deltas) {
+    const result = parser.push(delta);
+    if (!result.ok) return parser.end();
+  }
+  return parser.end();
+}
+
+/** False for NaN too. */
+function isSafe(value: number): boolean {
+  return Math.abs(value) <= Number.MAX_SAFE_INTEGER;
+}
+
+function isWs(c: number): boolean {
+  return c === 32 || c === 10 || c === 13 || c === 9;
+}
+
+function isHigh(c: number): boolean {
+  return c >= 0xd800 && c <= 0xdbff;
+}
+
+function isLow(c: number): boolean {
+  return c >= 0xdc00 && c <= 0xdfff;
+}
+
+function hexDigit(c: number): number {
+  if (c >= 48 && c <= 57) return c - 48;
+  const lower = c | 0x20;
+  return lower >= 97 && lower <= 102 ? lower - 87 : -1;
+}
