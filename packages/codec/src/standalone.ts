@@ -208,7 +208,7 @@ function moduleText(
   branches: { code: string; names: [string, string][] },
   decoder: { source: string; table: string[] } | undefined,
 ): string {
-  // The generated decoder's source holds data only as literals (decode/emitter.ts), so it is code as it stands.
+  // The generated decoder's source holds data only as literals (decode/code.ts), so it is code as it stands.
   const decoderLines =
     decoder === undefined
       ? ["export const decoder = undefined;", ""]

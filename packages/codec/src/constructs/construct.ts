@@ -6,6 +6,7 @@
  * The one table of constructs is `registry.ts`.
  */
 
+import type { Code } from "../decode/code.js";
 import type { DecodeEmitter } from "../decode/emitter.js";
 import type { Rendered, TypeContext } from "../emit/types.js";
 import type { Child, Defs } from "../ir/children.js";
@@ -57,11 +58,12 @@ export interface Construct<N extends Node = Node> {
   /**
    * The body of its generated decode function (see decode/emitter.ts): the
    * same acceptance as `decode`, plus the parser's checks on what it reads.
-   * Absent: the interpreted `decode` runs there.
+   * A construct that leaves a value to the interpreted walk says so in its
+   * body (`X`, behind the parser's checks).
    */
-  emitDecode?(node: N, e: DecodeEmitter): string;
+  emitDecode(node: N, e: DecodeEmitter): Code;
   /** An object's generated decode of an inline presence tag's members (`state` beside them). */
-  emitInlineDecode?(node: N, e: DecodeEmitter): string;
+  emitInlineDecode?(node: N, e: DecodeEmitter): Code;
   /** The JSON types its wire values can have; `seen` holds the definitions being followed. */
   wireTypes(node: N, defs: Defs, seen: Set<string>): readonly JsonType[];
   /** Whether decoding returns the wire value unchanged ("no" is always safe). */
