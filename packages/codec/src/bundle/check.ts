@@ -48,10 +48,7 @@ export function checkPlan(plan: unknown): Check {
   if (plan.envelope !== "bare" && plan.envelope !== "arguments")
     return bad("/plan/envelope", "expected bare or arguments");
   // Only an object's wire form is an object the provider takes at the top.
-  if (
-    plan.envelope === "bare" &&
-    !(isPlainObject(plan.root) && (plan.root.kind === "object" || plan.root.kind === "mixed"))
-  )
+  if (plan.envelope === "bare" && !(isPlainObject(plan.root) && constructOfKind(plan.root.kind)?.bare === true))
     return bad("/plan/envelope", "a bare envelope needs an object root");
   const defs = plan.defs;
   const stack: [unknown, string][] = [[plan.root, "/plan/root"]];

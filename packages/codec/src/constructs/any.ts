@@ -135,7 +135,7 @@ export const any: Construct<AnyNode> = {
   wireTypes: () => JSON_TYPES,
   identity: () => false,
   pathStep(node, { tokens, i, value }) {
-    if (Array.isArray(value)) return { token: tokens[i]!, node, value: value[Number(tokens[i])], next: i + 1 };
+    if (Array.isArray(value)) return { step: Number(tokens[i]), node, value: value[Number(tokens[i])], next: i + 1 };
     const entry = entryStep(isPlainObject(value) ? value.entries : undefined, tokens, i + 1);
     return entry === undefined ? undefined : { ...entry, node };
   },

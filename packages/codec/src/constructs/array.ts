@@ -62,7 +62,7 @@ export const array: Construct<ArrayNode> = {
   wireTypes: () => ["array"],
   identity: (node, defs) => isIdentity(node.items, defs),
   pathStep: (node, { tokens, i, value }) => ({
-    token: tokens[i]!,
+    step: Number(tokens[i]),
     node: node.items,
     value: Array.isArray(value) ? value[Number(tokens[i])] : undefined,
     next: i + 1,

@@ -9,6 +9,7 @@
 import type { Code } from "../decode/code.js";
 import type { DecodeEmitter } from "../decode/emitter.js";
 import type { Rendered, TypeContext } from "../emit/types.js";
+import type { PathStep } from "../errors.js";
 import type { Child, Defs } from "../ir/children.js";
 import type { Node } from "../ir/nodes.js";
 import type { Check, CheckContext } from "../ir/shape.js";
@@ -21,11 +22,17 @@ export interface PathWalk {
   readonly i: number;
   readonly value: unknown;
   readonly defs: Defs;
+  /** The walk itself, for a construct whose step is one of its children's (a union without a tag). */
+  step(node: Node, walk: PathWalk): WireStep | undefined;
 }
 
-/** One step of a wire pointer walk: the original-path token it adds (none for a reference), and where it leads. */
-export interface PathStep {
-  readonly token?: string;
+/**
+ * One step of a wire pointer walk: the original path's step it adds (an
+ * element's index as a number, a member's name as a string; none for a
+ * reference), and where it leads.
+ */
+export interface WireStep {
+  readonly step?: PathStep;
   readonly node: Node | undefined;
   readonly value: unknown;
   readonly next: number;
@@ -77,7 +84,15 @@ export interface Construct<N extends Node = Node> {
   /** Decisions that need the settled children (a union's rule), made once at compile. */
   settle?(node: N, defs: Defs, unsettled: ReadonlySet<string>): N;
   /** One step of translating a wire pointer to an original one; undefined stops there. */
-  pathStep(node: N, walk: PathWalk): PathStep | undefined;
+  pathStep(node: N, walk: PathWalk): WireStep | undefined;
+  /**
+   * Whether its wire members are the original's own names (an object, a
+   * union of objects without a tag): an undeclared member's name is then the
+   * model's own. Absent: no.
+   */
+  namesMembers?(node: N): boolean;
+  /** Whether its wire form is an object the provider takes at the top (then the root travels bare). Absent: no. */
+  readonly bare?: boolean;
   /** The plan check at load: this kind's own members (children are queued through `ctx`). */
   check(node: Readonly<Record<string, unknown>>, at: string, ctx: CheckContext): Check;
   describe(node: N): Described;

@@ -7,7 +7,7 @@ import { _, type Code } from "../decode/code.js";
 import { type DecodeEmitter, emitEntries } from "../decode/emitter.js";
 import { type KeySchema, type MapNode, mapShape, type Node } from "../ir/nodes.js";
 import { isPlainObject, type JsonObject, setOwn } from "../json.js";
-import type { Construct, PathStep } from "./construct.js";
+import type { Construct, WireStep } from "./construct.js";
 import { type EncodeContext, FAIL, type Fail, failAt, type WalkContext, type WireContext } from "./context.js";
 import { decodeNode, encodeNode, wireOf } from "./registry.js";
 
@@ -104,12 +104,12 @@ function decodeMap(node: MapNode, wire: unknown, ctx: WalkContext): unknown | Fa
 }
 
 /** A wire pointer step into entry `tokens[i]`: the original path names the entry's key. */
-export function entryStep(entries: unknown, tokens: readonly string[], i: number): Omit<PathStep, "node"> | undefined {
+export function entryStep(entries: unknown, tokens: readonly string[], i: number): Omit<WireStep, "node"> | undefined {
   const index = Number(tokens[i]);
   const entry = Array.isArray(entries) ? entries[index] : undefined;
   if (!isPlainObject(entry) || typeof entry.key !== "string") return undefined;
-  if (tokens[i + 1] !== "value") return { token: entry.key, value: undefined, next: tokens.length };
-  return { token: entry.key, value: entry.value, next: i + 2 };
+  if (tokens[i + 1] !== "value") return { step: entry.key, value: undefined, next: tokens.length };
+  return { step: entry.key, value: entry.value, next: i + 2 };
 }
 
 /** The generated decode of entries: each {key, value} checked as the parser checks a container, no key twice. */

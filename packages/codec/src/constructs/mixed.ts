@@ -114,6 +114,8 @@ export const mixed: Construct<MixedNode> = {
     const entry = entryStep(isPlainObject(value) ? value.entries : undefined, tokens, i + 1);
     return entry === undefined ? undefined : { ...entry, node: node.value };
   },
+  namesMembers: () => true,
+  bare: true,
   check: mixedShape.check,
   describe: (node) => ({ type: "object + map", travels: "{fields, entries}", extra: { key: node.key } }),
   emitType: (node, ctx) => ({ text: ctx.objectBody(node.fields, node.value), union: false, body: true }),

@@ -122,6 +122,8 @@ export const object: Construct<ObjectNode> = {
   wireTypes: () => ["object"],
   identity: (node, defs) => node.fields.every((f) => !f.optional && isIdentity(f.node, defs)),
   pathStep: (node, { tokens, i, value }) => fieldStep(node.fields, tokens, i, value),
+  namesMembers: () => true,
+  bare: true,
   check: objectShape.check,
   describe: () => ({ type: "object", travels: "" }),
   emitType: (node, ctx) => ({ text: ctx.objectBody(node.fields), union: false, body: true }),

@@ -17,7 +17,7 @@ import { assign, counted, type DecodeEmitter, openObject, readMember } from "../
 import { inlineObject, onlyNullBeside } from "../ir/inline.js";
 import type { Field } from "../ir/nodes.js";
 import { isPlainObject, type JsonObject } from "../json.js";
-import type { PathStep } from "./construct.js";
+import type { WireStep } from "./construct.js";
 import {
   ABSENT,
   type Absent,
@@ -209,20 +209,20 @@ export function fieldStep(
   tokens: readonly string[],
   i: number,
   value: unknown,
-): PathStep | undefined {
+): WireStep | undefined {
   const name = tokens[i];
   const field = fields.find((f) => f.name === name);
   if (field === undefined || name === undefined) return undefined;
   let member = isPlainObject(value) ? value[name] : undefined;
   let next = i + 1;
   if (field.optional && field.presence === "tagged") {
-    if (tokens[next] !== "value") return { token: name, node: field.node, value: undefined, next: tokens.length };
+    if (tokens[next] !== "value") return { step: name, node: field.node, value: undefined, next: tokens.length };
     member = isPlainObject(member) ? member.value : undefined;
     next++;
   } else if (field.optional && field.presence === "inline" && !minimal(field) && tokens[next] === "state") {
-    return { token: name, node: field.node, value: undefined, next: tokens.length };
+    return { step: name, node: field.node, value: undefined, next: tokens.length };
   }
-  return { token: name, node: field.node, value: member, next };
+  return { step: name, node: field.node, value: member, next };
 }
 
 /**

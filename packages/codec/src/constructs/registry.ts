@@ -129,6 +129,7 @@ export const NODE_KINDS: NodeKinds = {
   children: childrenOf,
   mapChildren: (node, f) => constructOf(node).mapChildren(node, f),
   wireTypes: wireTypesOf,
+  bare: (node) => constructOf(node).bare === true,
   levels(node) {
     const c = constructOf(node);
     return c.levels === undefined ? 0 : c.levels(node);

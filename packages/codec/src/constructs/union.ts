@@ -352,13 +352,24 @@ export const union: Construct<UnionNode> = {
   identity: (node, defs) =>
     node.rule.by === "same" || (node.rule.by === "type" && node.branches.every((b) => isIdentity(b, defs))),
   settle: (node, defs, unsettled) => ({ ...node, rule: chooseRule(node.branches, defs, unsettled) }),
-  pathStep(node, { tokens, i, value }) {
-    if (node.rule.by !== "tag" || tokens[i] !== "value") return undefined;
+  pathStep(node, walk) {
+    const { tokens, i, value } = walk;
+    if (node.rule.by !== "tag") {
+      // The wire form is its branch's own: the first branch that can take the step takes it (the
+      // branches agree on the member names they share, which is all a path needs).
+      for (const branch of node.branches) {
+        const step = walk.step(branch, walk);
+        if (step !== undefined) return step;
+      }
+      return undefined;
+    }
+    if (tokens[i] !== "value") return undefined;
     const b = isPlainObject(value) ? value.branch : undefined;
     const branch = typeof b === "number" ? node.branches[b] : undefined;
     if (branch === undefined) return undefined;
     return { node: branch, value: (value as Record<string, unknown>).value, next: i + 1 };
   },
+  namesMembers: (node) => node.rule.by !== "tag",
   check: unionShape.check,
   describe: (node) => ({
     type: `union (${node.branches.length})`,

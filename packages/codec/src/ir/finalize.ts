@@ -95,7 +95,7 @@ export function finalizePlan(plan: Plan, options: FinalizeOptions): Plan {
   const root = visit(plan.root);
   for (const name of Object.keys(plan.defs)) settleDef(name);
   // Providers take only an object at the top: an object root is the wire value itself, anything else is wrapped.
-  const envelope = root.kind === "object" || root.kind === "mixed" ? "bare" : "arguments";
+  const envelope = kinds.bare(root) ? "bare" : "arguments";
   return fitDepth({ ...plan, root, envelope, defs }, options.target.limits?.maxNesting, kinds);
 }
 
