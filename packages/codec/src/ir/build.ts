@@ -494,26 +494,55 @@ class Builder {
       rest = s.additionalItems;
       restAt = `${originOf(view, "additionalItems")}/additionalItems`;
     }
-    let items: Node;
-    if (prefix.length === 0) {
-      items =
-        rest === undefined || rest === false ? anyNode({}, target) : this.node({ schema: rest, pointers: [restAt] });
-      if (rest === false)
-        this.relax(pointer, "items", "items: false travels as any JSON: enforced by the final validation");
-    } else {
-      // Positions travel as a union of what each may hold; the final validation checks positions.
-      const key = Array.isArray(s.prefixItems) ? "prefixItems" : "items";
-      this.relax(pointer, key, "element positions are checked by the final validation");
-      const views: View[] = prefix.map((p, i) => ({
-        schema: p,
-        pointers: [pointerJoin(`${originOf(view, key)}/${key}`, i)],
-      }));
-      // Without `items` (or `additionalItems`), elements after the prefix may be anything.
-      if (rest !== false) views.push({ schema: rest ?? true, pointers: [restAt] });
-      items = views.length === 1 ? this.node(views[0]!) : this.union({ schema: {}, pointers: [pointer] }, views);
-    }
+    if (prefix.length > 0) return this.tuple(view, s, schema, prefix, rest, restAt);
+    const items =
+      rest === undefined || rest === false ? anyNode({}, target) : this.node({ schema: rest, pointers: [restAt] });
+    if (rest === false)
+      this.relax(pointer, "items", "items: false travels as any JSON: enforced by the final validation");
     this.relaxGeneral(view, s);
     return { kind: "array", items, schema };
+  }
+
+  /**
+   * A tuple: each position to its own schema (constructs/tuple.ts). Positions
+   * past minItems are optional; one no value satisfies ends the tuple there.
+   * A target that keeps prefixItems takes the array form, the others an object.
+   */
+  private tuple(view: View, s: Schema, schema: JsonObject, prefix: unknown[], rest: unknown, restAt: string): Node {
+    const pointer = primary(view);
+    const key = Array.isArray(s.prefixItems) ? "prefixItems" : "items";
+    const minItems = typeof s.minItems === "number" ? s.minItems : 0;
+    const positions: Field[] = [];
+    let closed = rest === false;
+    for (const [i, p] of prefix.entries()) {
+      const optional = i >= minItems;
+      const at = pointerJoin(`${originOf(view, key)}/${key}`, i);
+      const node = this.memberNode(view, String(i), p, at, optional, { schema: p, pointers: [at] });
+      if (node === undefined) {
+        this.relax(at, "false", "no value satisfies this position, so the tuple ends before it");
+        closed = true;
+        break;
+      }
+      positions.push({ name: String(i), node, optional });
+    }
+    if (positions.length === 0)
+      throw new Refusal("unsupported-schema", pointer, "no value satisfies the first position", true);
+    // Without `items` (or `additionalItems`), elements after the positions may be anything.
+    const restNode = closed ? undefined : this.node({ schema: rest ?? true, pointers: [restAt] });
+    const form = this.options.target.keeps.array.has("prefixItems") ? "array" : "object";
+    let kept = schema;
+    if (form === "object") {
+      // An object has no element counts: the required positions carry a minItems up to their count, and a
+      // closed tuple its maxItems from there; any other count is the final validation's.
+      const { minItems: min, maxItems: max, ...others } = schema;
+      const n = positions.length;
+      const reason = "a tuple travels as an object: enforced by the final validation";
+      if (typeof min === "number" && min > n) this.relax(pointer, "minItems", reason);
+      if (typeof max === "number" && (restNode !== undefined || max < n)) this.relax(pointer, "maxItems", reason);
+      kept = others;
+    }
+    this.relaxGeneral(view, s);
+    return { kind: "tuple", schema: kept, positions, form, ...(restNode === undefined ? {} : { rest: restNode }) };
   }
 
   private objectLike(view: View, s: Schema): Node {
@@ -616,9 +645,16 @@ class Builder {
   }
 
   /** An optional member that no value satisfies is simply never present: undefined, not a refusal. */
-  private memberNode(view: View, name: string, sub: unknown, at: string, optional: boolean): Node | undefined {
+  private memberNode(
+    view: View,
+    name: string,
+    sub: unknown,
+    at: string,
+    optional: boolean,
+    own?: View,
+  ): Node | undefined {
     try {
-      return this.propertyNode(view, name, sub, at);
+      return own === undefined ? this.propertyNode(view, name, sub, at) : this.node(own);
     } catch (error) {
       if (optional && error instanceof Refusal && error.unsatisfiable) return undefined;
       throw error;
