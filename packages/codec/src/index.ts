@@ -1,8 +1,8 @@
+// Dispatch (guarded calls, provider tool results, Standard Schema, AI SDK) and the types emitter.
+export { type StrictFunctionTool, type StrictToolOptions, strictTool } from "./agents.js";
 export { BUNDLE_FORMAT, type Bundle, type BundleOptions } from "./bundle/bundle.js";
 export { Codec, type DecodeOptions, type RawArguments, type WireValue } from "./codec.js";
 export { type CompileOptions, compile, compileCodec } from "./compile.js";
-// Dispatch (guarded calls, provider tool results, Standard Schema, AI SDK) and the types emitter.
-export { type StrictFunctionTool, type StrictToolOptions, strictTool } from "./dispatch/agents.js";
 export { aiSdkInputSchema, aiSdkWireMessages } from "./dispatch/ai-sdk.js";
 export {
   type CallOutcome,
