@@ -59,7 +59,18 @@ export {
 export { withStandardSchema } from "./input/codec.js";
 export { isLibrarySchema, type LibrarySchema } from "./input/library.js";
 export { type Inspection, type InspectOptions, inspect, type Size, type Sizes, type TravelNode } from "./inspect.js";
-export type { Field, Node, Plan, Presence, RelaxedConstraint, UnionRule } from "./ir/nodes.js";
+export {
+  type Field,
+  type Node,
+  type Plan,
+  PRESENCE_OPTIONS,
+  type Presence,
+  type PresenceOption,
+  type RelaxedConstraint,
+  TAG_SPELLING_OPTIONS,
+  type TagSpelling,
+  type UnionRule,
+} from "./ir/nodes.js";
 export { loadBundle } from "./load.js";
 export { DEFAULT_PARSE_LIMITS, MAX_DEPTH_LIMIT, type ParseLimits, parseJson } from "./parse/parser.js";
 export type { SchemaResources } from "./schema/resources.js";

@@ -4,7 +4,7 @@
  * The digest detects damage and accidental edits; it is not a signature.
  */
 import { createHash } from "node:crypto";
-import type { Plan } from "../ir/nodes.js";
+import type { Plan, PresenceOption, TagSpelling } from "../ir/nodes.js";
 import { canonicalJson, type JsonObject, type JsonValue } from "../json.js";
 import type { ParseLimits } from "../parse/parser.js";
 import type { TargetName } from "../targets/profile.js";
@@ -41,9 +41,9 @@ export const BUNDLE_READ_LIMITS: ParseLimits = Object.freeze({
 
 export interface BundleOptions {
   readonly target: TargetName;
-  readonly presence: "tagged" | "compact";
+  readonly presence: PresenceOption;
   /** How presence tags are spelled: `{"state":"absent"}`… (default) or minimal (`{}`, `{"value":…}`). */
-  readonly tags: "state" | "minimal";
+  readonly tags: TagSpelling;
   readonly openObjects: "close" | "preserve";
   readonly factored: boolean;
   readonly dialect?: "bfcl";

@@ -49,14 +49,14 @@ import {
   SHAPE_KEYWORDS,
   STRING_KEYWORDS,
 } from "./keywords.js";
-import type { Field, KeySchema, Node, Plan, Presence, RelaxedConstraint, UnionNode } from "./nodes.js";
+import type { Field, KeySchema, Node, Plan, Presence, RelaxedConstraint, TagSpelling, UnionNode } from "./nodes.js";
 import { Refusal } from "./refusal.js";
 
 export interface BuildOptions {
   readonly openObjects: "close" | "preserve";
   readonly presence: Presence;
   /** How presence tags are spelled: `{"state":…}` (default) or minimal (`{}` / `{"value":…}`). */
-  readonly tags?: "state" | "minimal";
+  readonly tags?: TagSpelling;
   readonly target: TargetProfile;
   /** IR nodes at most: the expansion budget. */
   readonly maxNodes: number;

@@ -12,7 +12,7 @@
 import type { Child, NodeKinds } from "./children.js";
 import { fitDepth } from "./depth.js";
 import { canInline } from "./inline.js";
-import type { Node, Plan, Presence } from "./nodes.js";
+import type { Node, Plan, Presence, TagSpelling } from "./nodes.js";
 import { Refusal } from "./refusal.js";
 
 /** Nested definitions followed at most while settling: a longer chain is a schema bomb. */
@@ -21,7 +21,7 @@ const MAX_CHAIN = 1000;
 export interface FinalizeOptions {
   readonly presence: Presence;
   /** How presence tags are spelled (see constructs/presence.ts). */
-  readonly tags?: "state" | "minimal";
+  readonly tags?: TagSpelling;
   readonly target: {
     readonly presence: Presence;
     readonly toolSet: { readonly maxOptionalParameters?: number };

@@ -35,6 +35,18 @@ import {
 const PRESENCES = ["tagged", "inline", "compact", "native"] as const;
 
 /**
+ * The `presence` compile option: how an optional member travels where the
+ * target has no native optional members (a field's own setting, `Presence`,
+ * is decided from it, member by member).
+ */
+export const PRESENCE_OPTIONS = ["tagged", "compact"] as const;
+export type PresenceOption = (typeof PRESENCE_OPTIONS)[number];
+
+/** The `tags` compile option: how presence tags are spelled, `{"state":…}` or minimal (`{}`, `{"value":…}`). */
+export const TAG_SPELLING_OPTIONS = ["state", "minimal"] as const;
+export type TagSpelling = (typeof TAG_SPELLING_OPTIONS)[number];
+
+/**
  * How an optional member travels: `tagged` in a tag with its value under
  * `value`; `inline`, a closed object's tag written among its own members (no
  * extra nesting level); `compact`, null for absent; `native`, left out.
