@@ -2,12 +2,10 @@ import { describe, expect, test } from "vitest";
 import { FAIL } from "../../src/constructs/context.js";
 import { childrenOf, isIdentity, wireTypesOf } from "../../src/constructs/registry.js";
 import { tuple } from "../../src/constructs/tuple.js";
-import type { DecodeState } from "../../src/decode/compiled.js";
 import { compileDecoder } from "../../src/decode/generate.js";
 import type { ObjectNode, Plan, TupleNode } from "../../src/ir/nodes.js";
-import { DEFAULT_PARSE_LIMITS } from "../../src/parse/parser.js";
 import { originalSteps } from "../../src/wire/paths.js";
-import { decode, encode, int, optional, required, roundTrip, str, wire } from "./support.js";
+import { decode, decodeState, encode, int, optional, required, roundTrip, str, wire } from "./support.js";
 
 const point: ObjectNode = { kind: "object", fields: [required("x", int)], schema: {} };
 /** [string, integer, {x}?, ...integer[]]: two required positions, one optional, then integers. */
@@ -21,14 +19,7 @@ const objectForm: TupleNode = {
 const arrayForm: TupleNode = { ...objectForm, form: "array", positions: [required("0", str), optional("1", int)] };
 const { rest: _rest, ...closed }: TupleNode = arrayForm;
 
-const state = (): DecodeState => ({
-  maxNodes: DEFAULT_PARSE_LIMITS.maxNodes,
-  maxDepth: DEFAULT_PARSE_LIMITS.maxDepth,
-  checkStrings: true,
-  nodes: 1,
-  members: 0,
-  limits: DEFAULT_PARSE_LIMITS,
-});
+const state = decodeState;
 
 /** The generated decoder of a plan whose root is `node` (wrapped: a tuple is no object at the top). */
 const generated = (node: TupleNode) => {

@@ -9,13 +9,11 @@ import type { Construct } from "../../src/constructs/construct.js";
 import { FAIL } from "../../src/constructs/context.js";
 import { constructOfKind, encodeNode } from "../../src/constructs/registry.js";
 import { _, Code, indent, join, literal, Name, render, Scope } from "../../src/decode/code.js";
-import type { DecodeState } from "../../src/decode/compiled.js";
 import { compileDecoder, generateDecoder } from "../../src/decode/generate.js";
 import type { Field, Node, ObjectNode, Plan, UnionNode } from "../../src/ir/nodes.js";
 import { canonicalJson } from "../../src/json.js";
-import { DEFAULT_PARSE_LIMITS } from "../../src/parse/parser.js";
 import { canonical } from "../../testkit/same.js";
-import { encodeContext, int, optional, required, str } from "../constructs/support.js";
+import { decodeState, encodeContext, int, optional, required, str } from "../constructs/support.js";
 
 const hostile = [
   '"]);globalThis.pwned=1;//',
@@ -122,14 +120,7 @@ test("indent follows braces outside string literals", () => {
   );
 });
 
-const state = (): DecodeState => ({
-  maxNodes: DEFAULT_PARSE_LIMITS.maxNodes,
-  maxDepth: DEFAULT_PARSE_LIMITS.maxDepth,
-  checkStrings: true,
-  nodes: 1,
-  members: 0,
-  limits: DEFAULT_PARSE_LIMITS,
-});
+const state = decodeState;
 
 /** Hand-built nodes of every kind, named and valued with hostile text. */
 function hostilePlan(): { plan: Plan; value: unknown } {
