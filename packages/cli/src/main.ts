@@ -5,6 +5,7 @@
  * validators, and compile has no use for the classifier.
  */
 import { readFileSync } from "node:fs";
+import type { PresenceOption } from "@strictwire/codec";
 import { Command, CommanderError, Option } from "commander";
 import type { CheckFlags } from "./commands/check.js";
 import type { ClassifyFlags } from "./commands/classify.js";
@@ -181,10 +182,10 @@ function buildProgram(io: Io, setExit: (code: ExitCode) => void): Command {
     .argument("[command...]", "the upstream server's command and its arguments, after --")
     .addOption(targetOption())
     .addOption(
-      new Option("--presence <presence>", "how optional members travel: tagged, or compact").choices([
-        "tagged",
-        "compact",
-      ]),
+      new Option("--presence <presence>", "how optional members travel: tagged, or compact").choices(
+        // Spelled here (a type-only import keeps the codec out of the CLI's start); the type holds it to the codec's list.
+        ["tagged", "compact"] satisfies PresenceOption[],
+      ),
     )
     .option("--url <url>", "reach the upstream server over Streamable HTTP instead of starting it")
     .option("--max-pages <n>", "tools/list pages read at most (default 1000)")

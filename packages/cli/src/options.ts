@@ -1,5 +1,5 @@
 /** The compile flags, shared by compile and inspect, and their translation into CompileOptions. */
-import { type CompileOptions, TARGET_NAMES } from "@strictwire/codec";
+import { type CompileOptions, PRESENCE_OPTIONS, TAG_SPELLING_OPTIONS, TARGET_NAMES } from "@strictwire/codec";
 import { type Command, Option } from "commander";
 
 /** The flags carry compile's own options by name (one definition), with --schema-dir's documents. */
@@ -35,13 +35,13 @@ export function addCompileOptions(command: Command, naming: boolean): Command {
       new Option(
         "--presence <presence>",
         "how optional members travel: tagged, or compact (null means absent)",
-      ).choices(["tagged", "compact"]),
+      ).choices([...PRESENCE_OPTIONS]),
     )
     .addOption(
       new Option(
         "--tags <spelling>",
         'how presence tags are spelled: state ({"state":"absent"}, the default), or minimal ({} and {"value":…}, fewer tokens)',
-      ).choices(["state", "minimal"]),
+      ).choices([...TAG_SPELLING_OPTIONS]),
     )
     .addOption(
       new Option("--open-objects <policy>", "objects with undeclared members: close them, or preserve them").choices([

@@ -30,7 +30,7 @@ describe("compile one schema", () => {
     const run = await strictwire(["compile", schema]);
     expect(run.code).toBe(0);
     const bundle = JSON.parse(run.stdout);
-    expect(bundle.format).toBe("strictwire/bundle@4");
+    expect(bundle.format).toBe("strictwire/bundle@5");
     expect(bundle.name).toBe("user_settings_v2");
     expect(bundle.description).toBe("Update account settings.");
     expect(bundle.source).toEqual(SETTINGS);

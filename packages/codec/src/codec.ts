@@ -25,7 +25,7 @@ import { jsonTypeOf } from "./json.js";
 import { namesLoneSurrogate, namesOnce, parsedForWalk } from "./parse/native.js";
 import { exceedsUtf8Bytes, MAX_DEPTH_LIMIT, type ParseLimits, parseJson } from "./parse/parser.js";
 import { measureValue } from "./value-limits.js";
-import { NO_ARGUMENTS, unwrap, wrap } from "./wire/assemble.js";
+import { NO_ARGUMENTS, unwrap, wrap } from "./wire/envelope.js";
 import { originalSteps, wholeOriginalSteps } from "./wire/paths.js";
 
 /** A wire value: always a JSON object (the arguments object, or `{"arguments": …}`). */

@@ -20,7 +20,13 @@ import { fail, ok, type Result } from "./errors.js";
 import { withStandardSchema } from "./input/codec.js";
 import { readSchemaInput } from "./input/library.js";
 import { buildPlan } from "./ir/build.js";
-import type { Plan } from "./ir/nodes.js";
+import {
+  type Plan,
+  PRESENCE_OPTIONS,
+  type PresenceOption,
+  TAG_SPELLING_OPTIONS,
+  type TagSpelling,
+} from "./ir/nodes.js";
 import { Refusal } from "./ir/refusal.js";
 import { cloneJson, deepFreeze, isPlainObject, type JsonObject, type JsonValue } from "./json.js";
 import { DEFAULT_PARSE_LIMITS, MAX_DEPTH_LIMIT, type ParseLimits } from "./parse/parser.js";
@@ -44,14 +50,14 @@ export interface CompileOptions {
   /** Tool description. Default: the schema's own description. */
   readonly description?: string;
   readonly target?: TargetName;
-  readonly presence?: "tagged" | "compact";
+  readonly presence?: PresenceOption;
   /**
    * How presence tags are spelled: "state" (default) `{"state":"absent"}` /
    * `{"state":"present","value":…}`, or "minimal" `{}` / `{"value":…}`: fewer
    * tokens for the model to write; which one a model writes well is for
    * `strictwire eval` to say.
    */
-  readonly tags?: "state" | "minimal";
+  readonly tags?: TagSpelling;
   readonly openObjects?: "close" | "preserve";
   /** Share repeated subschemas through wire $defs. */
   readonly factored?: boolean;
@@ -277,10 +283,10 @@ function resolveOptions(
   const target = o.target ?? "openai";
   if (!TARGET_NAMES.includes(target)) return fail("invalid-options", "", `unknown target ${JSON.stringify(target)}`);
   const presence = o.presence ?? "tagged";
-  if (presence !== "tagged" && presence !== "compact")
+  if (!PRESENCE_OPTIONS.includes(presence))
     return fail("invalid-options", "", `unknown presence ${JSON.stringify(presence)}`);
   const tags = o.tags ?? "state";
-  if (tags !== "state" && tags !== "minimal")
+  if (!TAG_SPELLING_OPTIONS.includes(tags))
     return fail("invalid-options", "", `unknown tag spelling ${JSON.stringify(tags)}`);
   const openObjects = o.openObjects ?? "close";
   if (openObjects !== "close" && openObjects !== "preserve") {

@@ -1,8 +1,8 @@
+// Dispatch (guarded calls, provider tool results, Standard Schema, AI SDK) and the types emitter.
+export { type StrictFunctionTool, type StrictToolOptions, strictTool } from "./agents.js";
 export { BUNDLE_FORMAT, type Bundle, type BundleOptions, type NonStrict } from "./bundle/bundle.js";
 export { Codec, type DecodeOptions, type RawArguments, type WireValue } from "./codec.js";
 export { type CompileOptions, compile, compileCodec } from "./compile.js";
-// Dispatch (guarded calls, provider tool results, Standard Schema, AI SDK) and the types emitter.
-export { type StrictFunctionTool, type StrictToolOptions, strictTool } from "./dispatch/agents.js";
 export {
   type AiSdkExecuteOptions,
   type AiSdkTool,
@@ -69,7 +69,18 @@ export {
 export { withStandardSchema } from "./input/codec.js";
 export { isLibrarySchema, type LibrarySchema } from "./input/library.js";
 export { type Inspection, type InspectOptions, inspect, type Size, type Sizes, type TravelNode } from "./inspect.js";
-export type { Field, Node, Plan, Presence, RelaxedConstraint, UnionRule } from "./ir/nodes.js";
+export {
+  type Field,
+  type Node,
+  type Plan,
+  PRESENCE_OPTIONS,
+  type Presence,
+  type PresenceOption,
+  type RelaxedConstraint,
+  TAG_SPELLING_OPTIONS,
+  type TagSpelling,
+  type UnionRule,
+} from "./ir/nodes.js";
 export { loadBundle } from "./load.js";
 export { DEFAULT_PARSE_LIMITS, MAX_DEPTH_LIMIT, type ParseLimits, parseJson } from "./parse/parser.js";
 export type { SchemaResources } from "./schema/resources.js";

@@ -109,11 +109,11 @@ export function deepFreeze<T>(value: T): T {
   return value;
 }
 
+/** One JSON Pointer reference token unescaped (RFC 6901): `~1` is `/`, then `~0` is `~`. */
+export const unescapeToken = (token: string): string => token.replaceAll("~1", "/").replaceAll("~0", "~");
+
 /** Decode one JSON Pointer into its tokens (RFC 6901). */
 export function pointerTokens(pointer: string): string[] {
   if (pointer === "") return [];
-  return pointer
-    .slice(1)
-    .split("/")
-    .map((t) => t.replaceAll("~1", "/").replaceAll("~0", "~"));
+  return pointer.slice(1).split("/").map(unescapeToken);
 }

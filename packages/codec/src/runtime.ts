@@ -13,6 +13,7 @@
 import ucs2lengthModule from "ajv/dist/runtime/ucs2length.js";
 import { fullFormats } from "ajv-formats/dist/formats.js";
 import { readBundle } from "./bundle/read.js";
+import { cjsDefault } from "./cjs.js";
 import { type Checks, Codec } from "./codec.js";
 import { type DecoderFactory, instantiate, resolveTable } from "./decode/compiled.js";
 import { fail, type Issue, ok, type Result } from "./errors.js";
@@ -45,11 +46,6 @@ export const standaloneRuntime: StandaloneRuntime = Object.freeze({
   fullFormats,
   re2,
 });
-
-/** A CommonJS `exports.default`: Node's default import is module.exports, a bundler's may be unwrapped already. */
-function cjsDefault<T>(module: { default: T }): T {
-  return typeof module === "function" ? (module as T) : module.default;
-}
 
 /** Every validator a generated module carries, compiled to code from one bundle. */
 export interface ModuleValidators {

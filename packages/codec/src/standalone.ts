@@ -11,6 +11,7 @@
 
 import standaloneCodeModule from "ajv/dist/standalone/index.js";
 import { BUNDLE_FORMAT, type Bundle, digestOf } from "./bundle/bundle.js";
+import { cjsDefault } from "./cjs.js";
 import type { Codec } from "./codec.js";
 import { branchTestPointers } from "./constructs/union.js";
 import { DECODER_PARAMS } from "./decode/compiled.js";
@@ -31,11 +32,6 @@ export { type StandaloneRuntime, standaloneRuntime } from "./runtime.js";
 export type { FastValidator, LoadOptions, ModuleValidators, PrecompiledValidators };
 
 const standaloneCode = cjsDefault(standaloneCodeModule);
-
-/** A CommonJS `exports.default`: Node's default import is module.exports, a bundler's may be unwrapped already. */
-function cjsDefault<T>(module: { default: T }): T {
-  return typeof module === "function" ? (module as T) : module.default;
-}
 
 /** The name the generated module imports standaloneRuntime under. */
 const RUNTIME = "strictwireRuntime";
@@ -211,7 +207,7 @@ function moduleText(
   branches: { code: string; names: [string, string][] },
   decoder: { source: string; table: string[] } | undefined,
 ): string {
-  // The generated decoder's source holds data only as literals (decode/emitter.ts), so it is code as it stands.
+  // The generated decoder's source holds data only as literals (decode/code.ts), so it is code as it stands.
   const decoderLines =
     decoder === undefined
       ? ["export const decoder = undefined;", ""]

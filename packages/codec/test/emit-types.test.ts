@@ -79,6 +79,22 @@ describe("emitTypes on the fixture corpus", { timeout: 120_000 }, () => {
     files[`/t/${name}.ts`] = `${emitted.value}\n${checks.join("\n")}\n`;
   }
 
+  it("a tuple is a TypeScript tuple: its positions, the optional ones marked, then the rest", () => {
+    const text = typesOf({
+      type: "object",
+      properties: {
+        at: {
+          type: "array",
+          prefixItems: [{ type: "number" }, { anyOf: [{ type: "string" }, { type: "null" }] }],
+          minItems: 1,
+          items: { type: "boolean" },
+        },
+      },
+      required: ["at"],
+    });
+    expect(text).toContain("at: [number, (string | null)?, ...boolean[]]");
+  });
+
   it("covers the corpus", () => {
     expect(Object.keys(files).length).toBeGreaterThanOrEqual(20);
     expect(values).toBeGreaterThanOrEqual(100);

@@ -88,6 +88,19 @@ export const schemaArb: fc.Arbitrary<Schema> = fc.letrec<{ schema: Schema }>((ti
       properties: { [needed]: sub, other: sub },
       anyOf: [{ required: [needed] }, { required: ["other"] }],
     })),
+    fc
+      .tuple(
+        fc.array(tie("schema"), { minLength: 1, maxLength: 3 }),
+        fc.nat({ max: 3 }),
+        fc.constantFrom<"open" | "closed" | "typed">("open", "closed", "typed"),
+        tie("schema"),
+      )
+      .map(([prefixItems, minItems, rest, items]) => ({
+        type: "array",
+        prefixItems,
+        minItems: Math.min(minItems, prefixItems.length),
+        ...(rest === "closed" ? { items: false } : rest === "typed" ? { items } : {}),
+      })),
     fc.array(tie("schema"), { minLength: 2, maxLength: 3 }).map((anyOf) => ({ anyOf })),
     tie("schema").map((inner) => ({ anyOf: [inner, { type: "null" }] })),
   ),
@@ -113,6 +126,7 @@ export function valueArb(schema: Schema, depth = 0): fc.Arbitrary<unknown> {
     case "null":
       return fc.constant(null);
     case "array": {
+      if (Array.isArray(schema.prefixItems)) return tupleArb(schema, depth);
       const items = schema.items === undefined ? anyJson : valueArb(schema.items as Schema, depth + 1);
       return schema.uniqueItems === true
         ? fc.uniqueArray(items, { maxLength: 3, selector: canonicalText })
@@ -123,6 +137,20 @@ export function valueArb(schema: Schema, depth = 0): fc.Arbitrary<unknown> {
     default:
       return anyJson;
   }
+}
+
+/** A tuple: its first positions (at least minItems of them), then, unless closed, a few more elements. */
+function tupleArb(schema: Schema, depth: number): fc.Arbitrary<unknown> {
+  const positions = schema.prefixItems as Schema[];
+  const min = typeof schema.minItems === "number" ? schema.minItems : 0;
+  const rest = schema.items === false ? undefined : ((schema.items ?? {}) as Schema);
+  return fc
+    .tuple(
+      fc.integer({ min, max: positions.length }),
+      fc.tuple(...positions.map((p) => valueArb(p, depth + 1))),
+      rest === undefined ? fc.constant([]) : fc.array(valueArb(rest, depth + 1), { maxLength: 2 }),
+    )
+    .map(([length, values, more]) => (length === positions.length ? [...values, ...more] : values.slice(0, length)));
 }
 
 function objectArb(schema: Schema, depth: number): fc.Arbitrary<unknown> {

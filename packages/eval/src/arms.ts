@@ -3,7 +3,14 @@
  * instruction, state, policy and settings; only the tool's parameters, its
  * strict flag and the way its arguments become the contract's value differ.
  */
-import { type CodecError, compileCodec, parseJson, type Result } from "@strictwire/codec";
+import {
+  type CodecError,
+  compileCodec,
+  type PresenceOption,
+  parseJson,
+  type Result,
+  type TagSpelling,
+} from "@strictwire/codec";
 import type { Json, JsonObject, Tool } from "./suite.js";
 
 export type Api = "chat" | "responses" | "anthropic" | "gemini";
@@ -41,8 +48,8 @@ export interface Arm {
 const asDecodeError = (e: CodecError): ArmDecodeError => ({ code: e.code, message: e.message, feedback: e.feedback });
 
 interface CodecArmOptions {
-  readonly presence?: "tagged" | "compact";
-  readonly tags?: "state" | "minimal";
+  readonly presence?: PresenceOption;
+  readonly tags?: TagSpelling;
   readonly factored?: boolean;
   readonly target?: "openai" | "anthropic";
   readonly annotate?: (wire: JsonObject) => JsonObject;

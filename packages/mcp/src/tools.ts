@@ -6,13 +6,20 @@
  */
 
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
-import { type Codec, type CodecError, compileCodec, type Result, type TargetName } from "@strictwire/codec";
+import {
+  type Codec,
+  type CodecError,
+  compileCodec,
+  type PresenceOption,
+  type Result,
+  type TargetName,
+} from "@strictwire/codec";
 
 export interface StrictOptions {
   /** The provider whose strict mode the wire schemas are for (default "openai"). */
   readonly target?: TargetName;
   /** How optional members travel (default "tagged"). */
-  readonly presence?: "tagged" | "compact";
+  readonly presence?: PresenceOption;
 }
 
 /** One upstream tool: compiled, or passed through with the reason. */

@@ -4,12 +4,16 @@
  * The digest detects damage and accidental edits; it is not a signature.
  */
 import { createHash } from "node:crypto";
-import type { Plan } from "../ir/nodes.js";
+import type { Plan, PresenceOption, TagSpelling } from "../ir/nodes.js";
 import { canonicalJson, type JsonObject, type JsonValue } from "../json.js";
 import type { ParseLimits } from "../parse/parser.js";
 import type { TargetName } from "../targets/profile.js";
 
 /**
+ * @5: a tuple (`prefixItems`) is its own node, each position to its own
+ * schema (constructs/tuple.ts): on a target without prefixItems it travels as
+ * a closed object of one member per position, where @4 sent an array of a
+ * union of the positions.
  * @4: an optional member whose value is a closed object or values that are no
  * object (a nullable object) may carry its tag inline, those values beside the
  * two tagged forms (presence "inline" on that union; the depth budget chooses it).
@@ -18,14 +22,15 @@ import type { TargetName } from "../targets/profile.js";
  * spelled minimally (`options.tags`, a field's `tags`).
  * @2: union branch sources are lists of pointers, and unions carry no `source`.
  */
-export const BUNDLE_FORMAT = "strictwire/bundle@4";
+export const BUNDLE_FORMAT = "strictwire/bundle@5";
 
 /**
- * Formats still read, and what each always meant in the current one: @3 is
- * @4 without inline nullable objects (read as it is); @2 is @3 with every
- * root wrapped, no inline tags, the state spelling.
+ * Formats still read, and what each always meant in the current one: @4 is
+ * @5 without tuple nodes (read as it is: its arrays of a union stay as they
+ * were compiled); @3 is @4 without inline nullable objects (read as it is);
+ * @2 is @3 with every root wrapped, no inline tags, the state spelling.
  */
-export const PREVIOUS_FORMATS = ["strictwire/bundle@3", "strictwire/bundle@2"] as const;
+export const PREVIOUS_FORMATS = ["strictwire/bundle@4", "strictwire/bundle@3", "strictwire/bundle@2"] as const;
 
 /** Reading a bundle is reading untrusted input: these bound it. */
 export const BUNDLE_READ_LIMITS: ParseLimits = Object.freeze({
@@ -36,9 +41,9 @@ export const BUNDLE_READ_LIMITS: ParseLimits = Object.freeze({
 
 export interface BundleOptions {
   readonly target: TargetName;
-  readonly presence: "tagged" | "compact";
+  readonly presence: PresenceOption;
   /** How presence tags are spelled: `{"state":"absent"}`… (default) or minimal (`{}`, `{"value":…}`). */
-  readonly tags: "state" | "minimal";
+  readonly tags: TagSpelling;
   readonly openObjects: "close" | "preserve";
   readonly factored: boolean;
   readonly dialect?: "bfcl";

@@ -7,6 +7,7 @@
  */
 
 import { constructOfKind } from "../constructs/registry.js";
+import { PRESENCE_OPTIONS, TAG_SPELLING_OPTIONS } from "../ir/nodes.js";
 import { type Check, type CheckContext, OK } from "../ir/shape.js";
 import { isPlainObject } from "../json.js";
 import { MAX_DEPTH_LIMIT } from "../parse/parser.js";
@@ -24,9 +25,8 @@ export function checkBundleShape(b: unknown): Check {
   const o = b.options;
   if (!isPlainObject(o)) return bad("/options", "expected an object");
   if (!TARGET_NAMES.includes(o.target as never)) return bad("/options/target", "unknown target");
-  if (o.presence !== "tagged" && o.presence !== "compact")
-    return bad("/options/presence", "expected tagged or compact");
-  if (o.tags !== "state" && o.tags !== "minimal") return bad("/options/tags", "expected state or minimal");
+  if (!PRESENCE_OPTIONS.includes(o.presence as never)) return bad("/options/presence", "expected tagged or compact");
+  if (!TAG_SPELLING_OPTIONS.includes(o.tags as never)) return bad("/options/tags", "expected state or minimal");
   if (o.openObjects !== "close" && o.openObjects !== "preserve")
     return bad("/options/openObjects", "expected close or preserve");
   if (typeof o.factored !== "boolean") return bad("/options/factored", "expected a boolean");
@@ -54,10 +54,7 @@ export function checkPlan(plan: unknown): Check {
   if (plan.envelope !== "bare" && plan.envelope !== "arguments")
     return bad("/plan/envelope", "expected bare or arguments");
   // Only an object's wire form is an object the provider takes at the top.
-  if (
-    plan.envelope === "bare" &&
-    !(isPlainObject(plan.root) && (plan.root.kind === "object" || plan.root.kind === "mixed"))
-  )
+  if (plan.envelope === "bare" && !(isPlainObject(plan.root) && constructOfKind(plan.root.kind)?.bare === true))
     return bad("/plan/envelope", "a bare envelope needs an object root");
   const defs = plan.defs;
   const stack: [unknown, string][] = [[plan.root, "/plan/root"]];

@@ -45,7 +45,7 @@ export function readBundle(input: string | Uint8Array | unknown): Result<Bundle>
 
 /**
  * A bundle of an earlier format, checked against its own digest, then read
- * in the current format with what its format always meant (bundle.ts): @3
+ * in the current format with what its format always meant (bundle.ts): @4 and @3
  * as it is; @2 with a wrapped root and the state spelling. Its digest is
  * recomputed for the new form.
  */

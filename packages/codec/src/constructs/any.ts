@@ -4,6 +4,7 @@
  * as themselves, objects as {"entries": [{"key", "value"}...]}.
  */
 
+import { _ } from "../decode/code.js";
 import { type AnyNode, anyShape } from "../ir/nodes.js";
 import { isPlainObject, JSON_TYPES, type JsonObject, setOwn } from "../json.js";
 import type { Construct } from "./construct.js";
@@ -129,10 +130,12 @@ export const any: Construct<AnyNode> = {
   wire: anyWire,
   encode: (_node, value, ctx) => encodeAny(value, ctx),
   decode: (_node, wire, ctx) => decodeAny(wire, ctx),
+  // Any JSON value goes to the interpreted walk, behind the parser's checks: its entries nest without a plan to unroll.
+  emitDecode: (node, e) => _`return X(${e.index(node)}, w, d, s);`,
   wireTypes: () => JSON_TYPES,
   identity: () => false,
   pathStep(node, { tokens, i, value }) {
-    if (Array.isArray(value)) return { token: tokens[i]!, node, value: value[Number(tokens[i])], next: i + 1 };
+    if (Array.isArray(value)) return { step: Number(tokens[i]), node, value: value[Number(tokens[i])], next: i + 1 };
     const entry = entryStep(isPlainObject(value) ? value.entries : undefined, tokens, i + 1);
     return entry === undefined ? undefined : { ...entry, node };
   },

@@ -1,5 +1,6 @@
 /** Arrays keep their shape; each element travels in its item's wire form. */
 
+import { _, type Code } from "../decode/code.js";
 import type { DecodeEmitter } from "../decode/emitter.js";
 import { type ArrayNode, arrayShape } from "../ir/nodes.js";
 import type { Construct } from "./construct.js";
@@ -32,18 +33,19 @@ export function decodeArray(node: ArrayNode, wire: unknown, ctx: WalkContext): u
   return out;
 }
 
-function emitArray(node: ArrayNode, e: DecodeEmitter): string {
-  return `if (!A(w) || d > s.maxDepth) return F;
-const n = w.length;
-s.nodes += n;
+function emitArray(node: ArrayNode, e: DecodeEmitter): Code {
+  const [len, o, i, v] = [e.local("len"), e.local("o"), e.local("i"), e.local("v")];
+  return _`if (!A(w) || d > s.maxDepth) return F;
+const ${len} = w.length;
+s.nodes += ${len};
 if (s.nodes > s.maxNodes) return F;
-const o = new Array(n);
-for (let i = 0; i < n; i++) {
-const v = ${e.fn(node.items)}(w[i], d + 1, s);
-if (v === F) return F;
-o[i] = v;
+const ${o} = new Array(${len});
+for (let ${i} = 0; ${i} < ${len}; ${i}++) {
+const ${v} = ${e.fn(node.items)}(w[${i}], d + 1, s);
+if (${v} === F) return F;
+${o}[${i}] = ${v};
 }
-return o;`;
+return ${o};`;
 }
 
 export const array: Construct<ArrayNode> = {
@@ -60,7 +62,7 @@ export const array: Construct<ArrayNode> = {
   wireTypes: () => ["array"],
   identity: (node, defs) => isIdentity(node.items, defs),
   pathStep: (node, { tokens, i, value }) => ({
-    token: tokens[i]!,
+    step: Number(tokens[i]),
     node: node.items,
     value: Array.isArray(value) ? value[Number(tokens[i])] : undefined,
     next: i + 1,

@@ -6,8 +6,10 @@
  * The one table of constructs is `registry.ts`.
  */
 
+import type { Code } from "../decode/code.js";
 import type { DecodeEmitter } from "../decode/emitter.js";
 import type { Rendered, TypeContext } from "../emit/types.js";
+import type { PathStep } from "../errors.js";
 import type { Child, Defs } from "../ir/children.js";
 import type { Node } from "../ir/nodes.js";
 import type { Check, CheckContext } from "../ir/shape.js";
@@ -20,11 +22,17 @@ export interface PathWalk {
   readonly i: number;
   readonly value: unknown;
   readonly defs: Defs;
+  /** The walk itself, for a construct whose step is one of its children's (a union without a tag). */
+  step(node: Node, walk: PathWalk): WireStep | undefined;
 }
 
-/** One step of a wire pointer walk: the original-path token it adds (none for a reference), and where it leads. */
-export interface PathStep {
-  readonly token?: string;
+/**
+ * One step of a wire pointer walk: the original path's step it adds (an
+ * element's index as a number, a member's name as a string; none for a
+ * reference), and where it leads.
+ */
+export interface WireStep {
+  readonly step?: PathStep;
   readonly node: Node | undefined;
   readonly value: unknown;
   readonly next: number;
@@ -57,11 +65,12 @@ export interface Construct<N extends Node = Node> {
   /**
    * The body of its generated decode function (see decode/emitter.ts): the
    * same acceptance as `decode`, plus the parser's checks on what it reads.
-   * Absent: the interpreted `decode` runs there.
+   * A construct that leaves a value to the interpreted walk says so in its
+   * body (`X`, behind the parser's checks).
    */
-  emitDecode?(node: N, e: DecodeEmitter): string;
+  emitDecode(node: N, e: DecodeEmitter): Code;
   /** An object's generated decode of an inline presence tag's members (`state` beside them). */
-  emitInlineDecode?(node: N, e: DecodeEmitter): string;
+  emitInlineDecode?(node: N, e: DecodeEmitter): Code;
   /** The JSON types its wire values can have; `seen` holds the definitions being followed. */
   wireTypes(node: N, defs: Defs, seen: Set<string>): readonly JsonType[];
   /** Whether decoding returns the wire value unchanged ("no" is always safe). */
@@ -75,7 +84,15 @@ export interface Construct<N extends Node = Node> {
   /** Decisions that need the settled children (a union's rule), made once at compile. */
   settle?(node: N, defs: Defs, unsettled: ReadonlySet<string>): N;
   /** One step of translating a wire pointer to an original one; undefined stops there. */
-  pathStep(node: N, walk: PathWalk): PathStep | undefined;
+  pathStep(node: N, walk: PathWalk): WireStep | undefined;
+  /**
+   * Whether its wire members are the original's own names (an object, a
+   * union of objects without a tag): an undeclared member's name is then the
+   * model's own. Absent: no.
+   */
+  namesMembers?(node: N): boolean;
+  /** Whether its wire form is an object the provider takes at the top (then the root travels bare). Absent: no. */
+  readonly bare?: boolean;
   /** The plan check at load: this kind's own members (children are queued through `ctx`). */
   check(node: Readonly<Record<string, unknown>>, at: string, ctx: CheckContext): Check;
   describe(node: N): Described;

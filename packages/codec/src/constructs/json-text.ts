@@ -4,6 +4,7 @@
  * as the arguments themselves.
  */
 
+import { _ } from "../decode/code.js";
 import { type JsonTextNode, jsonTextShape } from "../ir/nodes.js";
 import { parseJson } from "../parse/parser.js";
 import type { Construct } from "./construct.js";
@@ -31,6 +32,8 @@ export const jsonText: Construct<JsonTextNode> = {
   wire: (node) => ({ description: "a JSON value, written as JSON text", ...node.schema, type: "string" }),
   encode: (_node, value, ctx) => encodeJsonText(value, ctx),
   decode: (_node, wire, ctx) => decodeJsonText(wire, ctx),
+  // The text inside is read by the bounded parser: the interpreted walk does that, behind the parser's checks.
+  emitDecode: (node, e) => _`return X(${e.index(node)}, w, d, s);`,
   wireTypes: () => ["string"],
   identity: () => false,
   pathStep: () => undefined,

@@ -3,10 +3,11 @@
  * members travel as an array of {key, value} entries. A key may appear once.
  */
 
-import { counted, type DecodeEmitter, openObject } from "../decode/emitter.js";
+import { _, type Code } from "../decode/code.js";
+import { type DecodeEmitter, emitEntries } from "../decode/emitter.js";
 import { type KeySchema, type MapNode, mapShape, type Node } from "../ir/nodes.js";
 import { isPlainObject, type JsonObject, setOwn } from "../json.js";
-import type { Construct, PathStep } from "./construct.js";
+import type { Construct, WireStep } from "./construct.js";
 import { type EncodeContext, FAIL, type Fail, failAt, type WalkContext, type WireContext } from "./context.js";
 import { decodeNode, encodeNode, wireOf } from "./registry.js";
 
@@ -103,35 +104,21 @@ function decodeMap(node: MapNode, wire: unknown, ctx: WalkContext): unknown | Fa
 }
 
 /** A wire pointer step into entry `tokens[i]`: the original path names the entry's key. */
-export function entryStep(entries: unknown, tokens: readonly string[], i: number): Omit<PathStep, "node"> | undefined {
+export function entryStep(entries: unknown, tokens: readonly string[], i: number): Omit<WireStep, "node"> | undefined {
   const index = Number(tokens[i]);
   const entry = Array.isArray(entries) ? entries[index] : undefined;
   if (!isPlainObject(entry) || typeof entry.key !== "string") return undefined;
-  if (tokens[i + 1] !== "value") return { token: entry.key, value: undefined, next: tokens.length };
-  return { token: entry.key, value: entry.value, next: i + 2 };
+  if (tokens[i + 1] !== "value") return { step: entry.key, value: undefined, next: tokens.length };
+  return { step: entry.key, value: entry.value, next: i + 2 };
 }
 
 /** The generated decode of entries: each {key, value} checked as the parser checks a container, no key twice. */
-function emitMapDecode(node: MapNode, e: DecodeEmitter): string {
-  return `if (!A(w) || d > s.maxDepth) return F;
-const n = w.length;
-s.nodes += n;
-if (s.nodes > s.maxNodes) return F;
-const o = {};
-const keys = new Set();
-for (let i = 0; i < n; i++) {
-const t = w[i];
-${openObject("t", "d + 1")}
-if (t.value === undefined) return F;
-${counted(2)}
-const key = t.key;
-if (typeof key !== "string" || (s.checkStrings && !WF(key)) || keys.has(key)) return F;
-keys.add(key);
-const v = ${e.fn(node.value)}(t.value, d + 2, s);
-if (v === F) return F;
-SET(o, key, v);
-}
-return o;`;
+function emitMapDecode(node: MapNode, e: DecodeEmitter): Code {
+  const o = e.local("o");
+  return _`if (!A(w) || d > s.maxDepth) return F;
+const ${o} = {};
+${emitEntries(e, node.value, _`w`, _`d`, o)}
+return ${o};`;
 }
 
 export const map: Construct<MapNode> = {

@@ -4,7 +4,8 @@
  * has exactly one place to travel.
  */
 
-import { counted, type DecodeEmitter, literal, openObject } from "../decode/emitter.js";
+import { _, type Code, join, type Name } from "../decode/code.js";
+import { counted, type DecodeEmitter, emitEntries, openObject } from "../decode/emitter.js";
 import { fieldChild, mapField } from "../ir/children.js";
 import { type MixedNode, mixedShape } from "../ir/nodes.js";
 import { isPlainObject, type JsonObject } from "../json.js";
@@ -69,33 +70,24 @@ function decodeMixed(node: MixedNode, wire: unknown, ctx: WalkContext): unknown 
  * (its own function), then the entries, none naming a declared field or
  * repeating a key.
  */
-function emitMixedDecode(node: MixedNode, e: DecodeEmitter): string {
+function emitMixedDecode(node: MixedNode, e: DecodeEmitter): Code {
   const fields = e.fn({ kind: "object", fields: node.fields, schema: {} });
-  const declaredName =
-    node.fields.length === 0 ? "false" : node.fields.map((f) => `key === ${literal(f.name)}`).join(" || ");
-  return `${openObject("w", "d")}
-const fw = w.fields, ew = w.entries;
-if (fw === undefined || ew === undefined || !A(ew) || d + 1 > s.maxDepth) return F;
+  const [fw, ew, o] = [e.local("fields"), e.local("entries"), e.local("o")];
+  const declared = (key: Code | Name): Code =>
+    node.fields.length === 0
+      ? _`false`
+      : join(
+          node.fields.map((f) => _`${key} === ${f.name}`),
+          _` || `,
+        );
+  return _`${openObject(_`w`, _`d`)}
+const ${fw} = w.fields, ${ew} = w.entries;
+if (${fw} === undefined || ${ew} === undefined || !A(${ew}) || d + 1 > s.maxDepth) return F;
 ${counted(2)}
-const o = ${fields}(fw, d + 1, s);
-if (o === F) return F;
-const en = ew.length;
-s.nodes += en;
-if (s.nodes > s.maxNodes) return F;
-const keys = new Set();
-for (let i = 0; i < en; i++) {
-const t = ew[i];
-${openObject("t", "d + 2")}
-if (t.value === undefined) return F;
-${counted(2)}
-const key = t.key;
-if (typeof key !== "string" || (s.checkStrings && !WF(key)) || keys.has(key) || ${declaredName}) return F;
-keys.add(key);
-const v = ${e.fn(node.value)}(t.value, d + 3, s);
-if (v === F) return F;
-SET(o, key, v);
-}
-return o;`;
+const ${o} = ${fields}(${fw}, d + 1, s);
+if (${o} === F) return F;
+${emitEntries(e, node.value, ew, _`d + 1`, o, declared)}
+return ${o};`;
 }
 
 export const mixed: Construct<MixedNode> = {
@@ -122,6 +114,8 @@ export const mixed: Construct<MixedNode> = {
     const entry = entryStep(isPlainObject(value) ? value.entries : undefined, tokens, i + 1);
     return entry === undefined ? undefined : { ...entry, node: node.value };
   },
+  namesMembers: () => true,
+  bare: true,
   check: mixedShape.check,
   describe: (node) => ({ type: "object + map", travels: "{fields, entries}", extra: { key: node.key } }),
   emitType: (node, ctx) => ({ text: ctx.objectBody(node.fields, node.value), union: false, body: true }),

@@ -1,5 +1,6 @@
 /** Closed objects: only declared members travel, each in its own (presence-aware) form. */
 
+import { _, type Code, join } from "../decode/code.js";
 import { counted, type DecodeEmitter, openObject } from "../decode/emitter.js";
 import { fieldChild, mapField } from "../ir/children.js";
 import { type Field, type ObjectNode, objectShape } from "../ir/nodes.js";
@@ -95,10 +96,16 @@ function decodeObject(node: ObjectNode, wire: unknown, ctx: WalkContext): unknow
  * openObject). `inline`: the object is an optional member's present tag, its
  * `state` beside the members (the state spelling).
  */
-export function emitObjectDecode(node: ObjectNode, e: DecodeEmitter, inline: boolean): string {
-  const head = inline ? 'if (w.state !== "present") return F;\nlet seen = 1;' : "let seen = 0;";
-  const fields = node.fields.map((f) => emitFieldDecode(f, e)).join("\n");
-  return `${openObject("w", "d")}\nconst o = {};\n${head}\n${fields}\n${counted("seen")}\nreturn o;`;
+export function emitObjectDecode(node: ObjectNode, e: DecodeEmitter, inline: boolean): Code {
+  const [o, seen] = [e.local("o"), e.local("seen")];
+  return join([
+    openObject(_`w`, _`d`),
+    _`const ${o} = {};`,
+    inline ? _`if (w.state !== "present") return F;\nlet ${seen} = 1;` : _`let ${seen} = 0;`,
+    ...node.fields.map((f) => emitFieldDecode(f, e, o, seen)),
+    counted(seen),
+    _`return ${o};`,
+  ]);
 }
 
 export const object: Construct<ObjectNode> = {
@@ -117,6 +124,8 @@ export const object: Construct<ObjectNode> = {
   wireTypes: () => ["object"],
   identity: (node, defs) => node.fields.every((f) => !f.optional && isIdentity(f.node, defs)),
   pathStep: (node, { tokens, i, value }) => fieldStep(node.fields, tokens, i, value),
+  namesMembers: () => true,
+  bare: true,
   check: objectShape.check,
   describe: () => ({ type: "object", travels: "" }),
   emitType: (node, ctx) => ({ text: ctx.objectBody(node.fields), union: false, body: true }),

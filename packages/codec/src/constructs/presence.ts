@@ -12,11 +12,12 @@
  * (inline: W itself) for present; the two still differ by their members.
  */
 
-import { assign, counted, type DecodeEmitter, literal, openObject, readMember } from "../decode/emitter.js";
+import { _, type Code, type Name } from "../decode/code.js";
+import { assign, counted, type DecodeEmitter, openObject, readMember } from "../decode/emitter.js";
 import { inlineObject, onlyNullBeside } from "../ir/inline.js";
 import type { Field } from "../ir/nodes.js";
 import { isPlainObject, type JsonObject } from "../json.js";
-import type { PathStep } from "./construct.js";
+import type { WireStep } from "./construct.js";
 import {
   ABSENT,
   type Absent,
@@ -208,68 +209,74 @@ export function fieldStep(
   tokens: readonly string[],
   i: number,
   value: unknown,
-): PathStep | undefined {
+): WireStep | undefined {
   const name = tokens[i];
   const field = fields.find((f) => f.name === name);
   if (field === undefined || name === undefined) return undefined;
   let member = isPlainObject(value) ? value[name] : undefined;
   let next = i + 1;
   if (field.optional && field.presence === "tagged") {
-    if (tokens[next] !== "value") return { token: name, node: field.node, value: undefined, next: tokens.length };
+    if (tokens[next] !== "value") return { step: name, node: field.node, value: undefined, next: tokens.length };
     member = isPlainObject(member) ? member.value : undefined;
     next++;
   } else if (field.optional && field.presence === "inline" && !minimal(field) && tokens[next] === "state") {
-    return { token: name, node: field.node, value: undefined, next: tokens.length };
+    return { step: name, node: field.node, value: undefined, next: tokens.length };
   }
-  return { token: name, node: field.node, value: member, next };
+  return { step: name, node: field.node, value: member, next };
 }
 
 /**
- * The generated decode of one member of the object `w` (depth `d`) into `o`,
- * counting it in `seen`: the same forms `decodeField` accepts, each tag
- * checked as the parser checks a container.
+ * The generated decode of one member of the object `w` (depth `d`) into
+ * `into`, counting it in `seen`: the same forms `decodeField` accepts, each
+ * tag checked as the parser checks a container.
  */
-export function emitFieldDecode(field: Field, e: DecodeEmitter): string {
-  const name = literal(field.name);
+export function emitFieldDecode(field: Field, e: DecodeEmitter, into: Name, seen: Name): Code {
   const child = e.fn(field.node);
-  const set = (value: string) => assign("o", field.name, value);
-  const decoded = (value: string, depth: string) =>
-    `{ const v = ${child}(${value}, ${depth}, s); if (v === F) return F; ${set("v")} }`;
-  const member = `${readMember("w", field.name, "t")}\nseen++;`;
-  if (!field.optional) return `{ ${member}\n${decoded("t", "d + 1")} }`;
+  const t = e.local("t");
+  const decoded = (value: Code | Name, depth: Code): Code => {
+    const v = e.local("v");
+    return _`{ const ${v} = ${child}(${value}, ${depth}, s); if (${v} === F) return F; ${assign(into, field.name, v)} }`;
+  };
+  const member = _`${readMember(_`w`, field.name, t)}\n${seen}++;`;
+  const deeper = _`d + 1`;
+  if (!field.optional) return _`{ ${member}\n${decoded(t, deeper)} }`;
   switch (field.presence) {
     case "native":
-      return `if (H(w, ${name})) { seen++; ${decoded(`w[${name}]`, "d + 1")} }`;
+      return _`if (H(w, ${field.name})) { ${seen}++; ${decoded(_`w[${field.name}]`, deeper)} }`;
     case "compact":
-      return `{ ${member}\nif (t !== null) ${decoded("t", "d + 1")} }`;
+      return _`{ ${member}\nif (${t} !== null) ${decoded(t, deeper)} }`;
     case "inline": {
       const object = inlineObject(field.node);
       if (object === undefined) throw new Error("strictwire: inline presence on a member that is no object");
       // A nullable object's null (any value that is no object) is the member's own value.
       const nullable =
-        object === field.node ? "" : `if (typeof t !== "object" || t === null || A(t)) ${decoded("t", "d + 1")} else `;
+        object === field.node
+          ? _``
+          : _`if (typeof ${t} !== "object" || ${t} === null || A(${t})) ${decoded(t, deeper)} else `;
       if (minimal(field)) {
         // Absent is {}: the one form that needs a look for any member at all.
-        return `{ ${member}\n${nullable}{ if (typeof t !== "object" || t === null || A(t)) return F;
-let empty = true;
-for (const _ in t) { empty = false; break; }
-if (empty) { if (d + 1 > s.maxDepth) return F; } else ${decoded("t", "d + 1")} } }`;
+        const [empty, any] = [e.local("empty"), e.local("member")];
+        return _`{ ${member}\n${nullable}{ if (typeof ${t} !== "object" || ${t} === null || A(${t})) return F;
+let ${empty} = true;
+for (const ${any} in ${t}) { ${empty} = false; break; }
+if (${empty}) { if (d + 1 > s.maxDepth) return F; } else ${decoded(t, deeper)} } }`;
       }
-      return `{ ${member}\n${nullable}{ if (typeof t !== "object" || t === null || A(t)) return F;
-if (t.state === "absent") {
+      const v = e.local("v");
+      return _`{ ${member}\n${nullable}{ if (typeof ${t} !== "object" || ${t} === null || A(${t})) return F;
+if (${t}.state === "absent") {
 if (d + 1 > s.maxDepth) return F;
 ${counted(1)}
-} else { const v = ${e.inlineFn(object)}(t, d + 1, s); if (v === F) return F; ${set("v")} } } }`;
+} else { const ${v} = ${e.inlineFn(object)}(${t}, d + 1, s); if (${v} === F) return F; ${assign(into, field.name, v)} } } }`;
     }
     default: {
       // Members read are counted; any other member fails the text's member count.
       if (minimal(field)) {
-        return `{ ${member}\n${openObject("t", "d + 1")}
-if (t.value !== undefined) { ${counted(1)} ${decoded("t.value", "d + 2")} } }`;
+        return _`{ ${member}\n${openObject(t, deeper)}
+if (${t}.value !== undefined) { ${counted(1)} ${decoded(_`${t}.value`, _`d + 2`)} } }`;
       }
-      return `{ ${member}\n${openObject("t", "d + 1")}
-if (t.state === "present" && t.value !== undefined) { ${counted(2)} ${decoded("t.value", "d + 2")} }
-else if (t.state === "absent") { ${counted(1)} }
+      return _`{ ${member}\n${openObject(t, deeper)}
+if (${t}.state === "present" && ${t}.value !== undefined) { ${counted(2)} ${decoded(_`${t}.value`, _`d + 2`)} }
+else if (${t}.state === "absent") { ${counted(1)} }
 else return F; }`;
     }
   }

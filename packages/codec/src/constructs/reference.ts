@@ -3,6 +3,7 @@
  * follow the definition (the reference's referent).
  */
 
+import { _ } from "../decode/code.js";
 import type { Defs } from "../ir/children.js";
 import { type Node, type RefNode, refShape } from "../ir/nodes.js";
 import { JSON_TYPES } from "../json.js";
@@ -24,6 +25,8 @@ export const reference: Construct<RefNode> = {
   wire: (node) => ({ $ref: `#/$defs/${node.def}` }),
   encode: (node, value, ctx) => encodeNode(referent(node, ctx.defs), value, ctx),
   decode: (node, wire, ctx) => decodeNode(referent(node, ctx.defs), wire, ctx),
+  // Never reached in practice: the generator calls the referent's own function. The interpreted walk is exact.
+  emitDecode: (node, e) => _`return X(${e.index(node)}, w, d, s);`,
   wireTypes(node, defs, seen) {
     // Inside a cycle, assume anything: that only makes unions tag more, never wrongly.
     const def = Object.hasOwn(defs, node.def) ? defs[node.def] : undefined;

@@ -17,6 +17,7 @@ import { mixed } from "./mixed.js";
 import { object } from "./object.js";
 import { reference } from "./reference.js";
 import { scalar } from "./scalar.js";
+import { tuple } from "./tuple.js";
 import { union } from "./union.js";
 
 type Table = { readonly [K in Node["kind"]]: Construct<Extract<Node, { kind: K }>> };
@@ -31,6 +32,7 @@ function constructs(): Table {
   table ??= {
     scalar,
     array,
+    tuple,
     object,
     map,
     mixed,
@@ -70,6 +72,8 @@ export function encodeNode(node: Node, value: unknown, ctx: EncodeContext): unkn
       return scalar.encode(node, value, ctx);
     case "array":
       return array.encode(node, value, ctx);
+    case "tuple":
+      return tuple.encode(node, value, ctx);
     case "object":
       return object.encode(node, value, ctx);
     case "map":
@@ -93,6 +97,8 @@ export function decodeNode(node: Node, wire: unknown, ctx: WalkContext): unknown
       return scalar.decode(node, wire, ctx);
     case "array":
       return array.decode(node, wire, ctx);
+    case "tuple":
+      return tuple.decode(node, wire, ctx);
     case "object":
       return object.decode(node, wire, ctx);
     case "map":
@@ -129,6 +135,7 @@ export const NODE_KINDS: NodeKinds = {
   children: childrenOf,
   mapChildren: (node, f) => constructOf(node).mapChildren(node, f),
   wireTypes: wireTypesOf,
+  bare: (node) => constructOf(node).bare === true,
   levels(node) {
     const c = constructOf(node);
     return c.levels === undefined ? 0 : c.levels(node);

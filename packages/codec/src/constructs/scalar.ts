@@ -1,5 +1,6 @@
 /** Scalars, enums and consts travel as themselves: encode and decode are the identity. */
 
+import { _, type Code, join } from "../decode/code.js";
 import type { DecodeEmitter } from "../decode/emitter.js";
 import type { Rendered } from "../emit/types.js";
 import { type ScalarNode, scalarShape } from "../ir/nodes.js";
@@ -78,19 +79,20 @@ function scalarType(schema: JsonObject, types: readonly JsonType[]): Rendered {
 }
 
 /** Each JSON type the node takes, checked as the parser checks it (safe numbers, -0 as 0, no lone surrogates). */
-function emitScalar(node: ScalarNode, e: DecodeEmitter): string {
+function emitScalar(node: ScalarNode, e: DecodeEmitter): Code {
   const has = (t: JsonType): boolean => node.types.includes(t);
-  const lines = ["switch (typeof w) {"];
-  if (has("string")) lines.push('case "string": return s.checkStrings && !WF(w) ? F : w;');
-  if (has("number")) lines.push('case "number": return w <= MAX && w >= -MAX ? (w === 0 ? 0 : w) : F;');
-  if (has("boolean")) lines.push('case "boolean": return w;');
+  const lines = [_`switch (typeof w) {`];
+  if (has("string")) lines.push(_`case "string": return s.checkStrings && !WF(w) ? F : w;`);
+  if (has("number")) lines.push(_`case "number": return w <= MAX && w >= -MAX ? (w === 0 ? 0 : w) : F;`);
+  if (has("boolean")) lines.push(_`case "boolean": return w;`);
   const containers = has("object") || has("array");
   if (has("null") || containers) {
-    lines.push(`case "object": if (w === null) return ${has("null") ? "null" : "F"};`);
+    lines.push(
+      has("null") ? _`case "object": if (w === null) return null;` : _`case "object": if (w === null) return F;`,
+    );
     // A container held as a scalar (a const object): the interpreted check, behind the parser's.
-    if (containers) lines.push(`return X(${e.index(node)}, w, d, s);`);
-    else lines.push("return F;");
+    lines.push(containers ? _`return X(${e.index(node)}, w, d, s);` : _`return F;`);
   }
-  lines.push("}", "return F;");
-  return lines.join("\n");
+  lines.push(_`}`, _`return F;`);
+  return join(lines);
 }

@@ -9,7 +9,8 @@
  * Exclusivity (oneOf) is not the wire's job: the final validation enforces it.
  */
 
-import { counted, type DecodeEmitter, literal, openObject } from "../decode/emitter.js";
+import { _, type Code, join } from "../decode/code.js";
+import { counted, type DecodeEmitter, openObject } from "../decode/emitter.js";
 import type { Defs } from "../ir/children.js";
 import { type Node, type ObjectNode, type Plan, type UnionNode, type UnionRule, unionShape } from "../ir/nodes.js";
 import { canonicalJson, isPlainObject, JSON_TYPES, type JsonObject, type JsonType, jsonTypeOf } from "../json.js";
@@ -280,49 +281,54 @@ function unionTravels(rule: UnionRule): string {
  * branch's function. A type-ruled branch that does not take the value goes to
  * the interpreted walk, which tries the other identity branches of that type.
  */
-function emitUnionDecode(node: UnionNode, e: DecodeEmitter): string {
+function emitUnionDecode(node: UnionNode, e: DecodeEmitter): Code {
   const rule = node.rule;
   const here = e.index(node);
-  const call = (i: number, value: string, depth: string) => `${e.fn(node.branches[i]!)}(${value}, ${depth}, s)`;
+  const call = (i: number, value: Code, depth: Code): Code => _`${e.fn(node.branches[i]!)}(${value}, ${depth}, s)`;
   switch (rule.by) {
     case "same": {
       // Each branch decodes as the identity: the first that takes the value, its counts undone if it does not.
+      const [nodes, members, v] = [e.local("nodes"), e.local("members"), e.local("v")];
       const tries = node.branches.map(
-        (_, i) => `v = ${call(i, "w", "d")};\nif (v !== F) return v;\ns.nodes = nodes; s.members = members;`,
+        (_b, i) =>
+          _`${v} = ${call(i, _`w`, _`d`)};\nif (${v} !== F) return ${v};\ns.nodes = ${nodes}; s.members = ${members};`,
       );
-      return `const nodes = s.nodes, members = s.members;\nlet v;\n${tries.join("\n")}\nreturn F;`;
+      return _`const ${nodes} = s.nodes, ${members} = s.members;\nlet ${v};\n${join(tries)}\nreturn F;`;
     }
     case "type": {
-      const branch = (t: JsonType) => rule.types[t];
-      const pick = (t: JsonType) => (branch(t) === undefined ? "F" : call(branch(t)!, "w", "d"));
-      return `const nodes = s.nodes, members = s.members;
-let v;
+      const [nodes, members, v] = [e.local("nodes"), e.local("members"), e.local("v")];
+      const pick = (t: JsonType): Code => {
+        const branch = rule.types[t];
+        return branch === undefined ? _`F` : call(branch, _`w`, _`d`);
+      };
+      return _`const ${nodes} = s.nodes, ${members} = s.members;
+let ${v};
 switch (typeof w) {
-case "string": v = ${pick("string")}; break;
-case "number": v = ${pick("number")}; break;
-case "boolean": v = ${pick("boolean")}; break;
-case "object": v = w === null ? ${pick("null")} : A(w) ? ${pick("array")} : ${pick("object")}; break;
+case "string": ${v} = ${pick("string")}; break;
+case "number": ${v} = ${pick("number")}; break;
+case "boolean": ${v} = ${pick("boolean")}; break;
+case "object": ${v} = w === null ? ${pick("null")} : A(w) ? ${pick("array")} : ${pick("object")}; break;
 default: return F;
 }
-if (v !== F) return v;
-s.nodes = nodes; s.members = members;
+if (${v} !== F) return ${v};
+s.nodes = ${nodes}; s.members = ${members};
 return X(${here}, w, d, s);`;
     }
     case "discriminator": {
-      const cases = node.branches.map((_, i) => `case ${i}: return ${call(i, "w", "d")};`).join("\n");
-      return `if (typeof w !== "object" || w === null || A(w) || !H(w, ${literal(rule.field)})) return F;
-switch (DISC(${here}, w[${literal(rule.field)}])) {
-${cases}
+      const cases = node.branches.map((_b, i) => _`case ${i}: return ${call(i, _`w`, _`d`)};`);
+      return _`if (typeof w !== "object" || w === null || A(w) || !H(w, ${rule.field})) return F;
+switch (DISC(${here}, w[${rule.field}])) {
+${join(cases)}
 default: return F;
 }`;
     }
     case "tag": {
-      const cases = node.branches.map((_, i) => `case ${i}: return ${call(i, "w.value", "d + 1")};`).join("\n");
-      return `${openObject("w", "d")}
+      const cases = node.branches.map((_b, i) => _`case ${i}: return ${call(i, _`w.value`, _`d + 1`)};`);
+      return _`${openObject(_`w`, _`d`)}
 if (w.value === undefined) return F;
 ${counted(2)}
 switch (w.branch) {
-${cases}
+${join(cases)}
 default: return F;
 }`;
     }
@@ -346,13 +352,24 @@ export const union: Construct<UnionNode> = {
   identity: (node, defs) =>
     node.rule.by === "same" || (node.rule.by === "type" && node.branches.every((b) => isIdentity(b, defs))),
   settle: (node, defs, unsettled) => ({ ...node, rule: chooseRule(node.branches, defs, unsettled) }),
-  pathStep(node, { tokens, i, value }) {
-    if (node.rule.by !== "tag" || tokens[i] !== "value") return undefined;
+  pathStep(node, walk) {
+    const { tokens, i, value } = walk;
+    if (node.rule.by !== "tag") {
+      // The wire form is its branch's own: the first branch that can take the step takes it (the
+      // branches agree on the member names they share, which is all a path needs).
+      for (const branch of node.branches) {
+        const step = walk.step(branch, walk);
+        if (step !== undefined) return step;
+      }
+      return undefined;
+    }
+    if (tokens[i] !== "value") return undefined;
     const b = isPlainObject(value) ? value.branch : undefined;
     const branch = typeof b === "number" ? node.branches[b] : undefined;
     if (branch === undefined) return undefined;
     return { node: branch, value: (value as Record<string, unknown>).value, next: i + 1 };
   },
+  namesMembers: (node) => node.rule.by !== "tag",
   check: unionShape.check,
   describe: (node) => ({
     type: `union (${node.branches.length})`,

@@ -6,7 +6,8 @@
 import { FAIL, TRIAL, type WalkContext } from "../constructs/context.js";
 import { decodeNode } from "../constructs/registry.js";
 import type { Node, Plan, UnionNode } from "../ir/nodes.js";
-import { canonicalJson, setOwn } from "../json.js";
+import { canonicalJson, setOwn, unescapeToken } from "../json.js";
+import { isWellFormed } from "../parse/chars.js";
 import { checkWithin, type Walk } from "../parse/native.js";
 import type { ParseLimits } from "../parse/parser.js";
 
@@ -20,8 +21,6 @@ export type CompiledDecoder = (wire: unknown, state: DecodeState) => unknown;
 
 /** What a generated module's factory is called with, in DECODER_PARAMS order. */
 export type DecoderFactory = (...helpers: unknown[]) => CompiledDecoder;
-
-const isWellFormed = (s: string): boolean => (s as unknown as { isWellFormed(): boolean }).isWellFormed();
 
 /** The decoder from a factory (generated now, or carried by a module) and the node table it was generated with. */
 export function instantiate(factory: DecoderFactory, plan: Plan, table: readonly Node[]): CompiledDecoder {
@@ -59,7 +58,7 @@ export function resolveTable(plan: Plan, pointers: readonly string[]): Node[] | 
   for (const pointer of pointers) {
     let at: unknown = plan;
     for (const token of pointer.split("/").slice(1)) {
-      const key = token.replaceAll("~1", "/").replaceAll("~0", "~");
+      const key = unescapeToken(token);
       at =
         typeof at === "object" && at !== null && Object.hasOwn(at, key)
           ? (at as Record<string, unknown>)[key]

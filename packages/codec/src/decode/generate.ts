@@ -9,12 +9,13 @@
  * It only ever answers "this value" or F: anything it does not accept goes
  * to the interpreted path, which decides and words the refusal, so an error
  * never depends on this code (a property test holds the two to the same
- * results). Data reaches the code only through `literal`.
+ * results). Code is built by decode/code.ts: data reaches it only as a literal.
  */
 import { constructOf } from "../constructs/registry.js";
 import type { Node, Plan } from "../ir/nodes.js";
+import { _, type Code, indent, join, type Name, render, Scope } from "./code.js";
 import { type CompiledDecoder, DECODER_PARAMS, type DecoderFactory, instantiate } from "./compiled.js";
-import type { DecodeEmitter } from "./emitter.js";
+import { type DecodeEmitter, FUNCTION_PREFIXES, HELPERS, PARAMS } from "./emitter.js";
 
 export interface GeneratedDecoder {
   /** The body of a function of DECODER_PARAMS that returns the root decoder `(w, s) => value | F`. */
@@ -23,12 +24,27 @@ export interface GeneratedDecoder {
   readonly table: readonly Node[];
 }
 
+interface Generated {
+  readonly name: Name;
+  readonly inline: boolean;
+  readonly body: Code;
+}
+
+/**
+ * One function per plan node, written breadth first from a queue (a plan
+ * read from a bundle may nest deeper than the stack), then shared: walking
+ * the functions in reverse (children are found after their parents), a
+ * function whose text, with the sharing so far, is one already kept becomes
+ * that one. Texts that match are the same code, so sharing never changes
+ * what a call does.
+ */
 export function generateDecoder(plan: Plan): GeneratedDecoder {
-  const names = new Map<Node, string>();
-  const inlineNames = new Map<Node, string>();
+  const functionNames = new Scope([...PARAMS, ...HELPERS]);
+  const names = new Map<Node, Name>();
+  const inlineNames = new Map<Node, Name>();
   const indexes = new Map<Node, number>();
   const table: Node[] = [];
-  const queue: { node: Node; name: string; inline: boolean }[] = [];
+  const queue: { node: Node; name: Name; inline: boolean }[] = [];
 
   const resolve = (node: Node): Node => {
     let n = node;
@@ -36,61 +52,77 @@ export function generateDecoder(plan: Plan): GeneratedDecoder {
     for (let hops = 0; n.kind === "ref" && hops <= Object.keys(plan.defs).length; hops++) n = plan.defs[n.def]!;
     return n;
   };
-
-  const emitter: DecodeEmitter = {
-    fn(node) {
-      const target = resolve(node);
-      let name = names.get(target);
-      if (name === undefined) {
-        name = `n${names.size}`;
-        names.set(target, name);
-        queue.push({ node: target, name, inline: false });
-      }
-      return name;
-    },
-    inlineFn(node) {
-      const target = resolve(node);
-      let name = inlineNames.get(target);
-      if (name === undefined) {
-        name = `i${inlineNames.size}`;
-        inlineNames.set(target, name);
-        queue.push({ node: target, name, inline: true });
-      }
-      return name;
-    },
-    index(node) {
-      let i = indexes.get(node);
-      if (i === undefined) {
-        i = table.length;
-        table.push(node);
-        indexes.set(node, i);
-      }
-      return i;
-    },
+  const named = (node: Node, inline: boolean): Name => {
+    const target = resolve(node);
+    const map = inline ? inlineNames : names;
+    let name = map.get(target);
+    if (name === undefined) {
+      name = functionNames.numbered(inline ? "inline" : "node");
+      map.set(target, name);
+      queue.push({ node: target, name, inline });
+    }
+    return name;
+  };
+  const index = (node: Node): number => {
+    let i = indexes.get(node);
+    if (i === undefined) {
+      i = table.length;
+      table.push(node);
+      indexes.set(node, i);
+    }
+    return i;
   };
 
-  const root = emitter.fn(plan.root);
-  const functions: string[] = [];
+  const root = named(plan.root, false);
+  const generated: Generated[] = [];
   for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
     const { node, name, inline } = next;
+    const locals = new Scope([...PARAMS, ...HELPERS], FUNCTION_PREFIXES);
+    const emitter: DecodeEmitter = {
+      fn: (n) => named(n, false),
+      inlineFn: (n) => named(n, true),
+      index,
+      local: (prefix) => locals.name(prefix),
+    };
     const construct = constructOf(node);
-    const body = inline
-      ? construct.emitInlineDecode?.(node, emitter)
-      : (construct.emitDecode?.(node, emitter) ?? `return X(${emitter.index(node)}, w, d, s);`);
+    const body = inline ? construct.emitInlineDecode?.(node, emitter) : construct.emitDecode(node, emitter);
     if (body === undefined) throw new Error(`strictwire: no inline decoder for a ${node.kind} node`);
-    functions.push(`function ${name}(w, d, s) {\n${body}\n}`);
+    generated.push({ name, inline, body });
   }
+
+  const sharedAs = new Map<Name, Name>();
+  const byText = new Map<string, Name>();
+  for (let i = generated.length - 1; i >= 0; i--) {
+    const { name, body } = generated[i]!;
+    const text = render(body, (n) => sharedAs.get(n) ?? n);
+    const same = byText.get(text);
+    if (same !== undefined && name !== root) sharedAs.set(name, same);
+    else byText.set(text, name);
+  }
+  // The functions kept, numbered again without gaps; a function kept early may call one shared later.
+  const final = new Scope([...PARAMS, ...HELPERS]);
+  const dense = new Map<Name, Name>();
+  for (const { name, inline } of generated) {
+    if (!sharedAs.has(name)) dense.set(name, final.numbered(inline ? "inline" : "node"));
+  }
+  for (const { name } of generated) if (sharedAs.has(name)) dense.set(name, dense.get(sharedAs.get(name)!)!);
+  const rename = (name: Name): Name => dense.get(name) ?? name;
+  const functions = generated
+    .filter(({ name }) => !sharedAs.has(name))
+    .map(({ name, body }) => render(_`function ${name}(w, d, s) {\n${body}\n}`, rename));
   // Objects count the members they read, so the node limit is checked once the whole value is read.
   const entry =
     plan.envelope === "bare"
-      ? `return function decode(w, s) { const v = ${root}(w, 1, s); return s.nodes > s.maxNodes ? F : v; };`
-      : `return function decode(w, s) {
-if (typeof w !== "object" || w === null || A(w) || w.arguments === undefined) return F;
-s.nodes += 1; s.members += 1;
-const v = ${root}(w.arguments, 2, s);
-return s.nodes > s.maxNodes ? F : v;
-};`;
-  return { source: `"use strict";\n${functions.join("\n")}\n${entry}`, table };
+      ? _`return function decode(w, s) {\nconst v = ${root}(w, 1, s);\nreturn s.nodes > s.maxNodes ? F : v;\n};`
+      : join([
+          _`return function decode(w, s) {`,
+          _`if (typeof w !== "object" || w === null || A(w) || w.arguments === undefined) return F;`,
+          _`s.nodes += 1; s.members += 1;`,
+          _`const v = ${root}(w.arguments, 2, s);`,
+          _`return s.nodes > s.maxNodes ? F : v;`,
+          _`};`,
+        ]);
+  return { source: indent(`"use strict";\n${functions.join("\n")}\n${render(entry, rename)}`), table };
 }
 
 /** The decoder for a plan, generated and built in memory (once per codec). */

@@ -14,8 +14,8 @@
  * correct its next call, and `execute` never runs.
  */
 import type { StandardSchemaV1 } from "@standard-schema/spec";
-import { Codec } from "../codec.js";
-import { type CompileOptions, compileCodec } from "../compile.js";
+import type { Codec } from "../codec.js";
+import type { CompileOptions } from "../compile.js";
 import { fail, ok, type Result } from "../errors.js";
 
 /** The parts of the SDK's FunctionTool strictwire fills in. */
@@ -49,22 +49,17 @@ export interface StrictToolOptions<S, T> {
   readonly compile?: Omit<CompileOptions, "name" | "description" | "target">;
 }
 
-type OutputOf<S> =
+export type OutputOf<S> =
   S extends Codec<infer T> ? T : S extends StandardSchemaV1 ? StandardSchemaV1.InferOutput<S> : unknown;
 
-export function strictTool<S>(options: StrictToolOptions<S, OutputOf<S>>): Result<StrictFunctionTool<OutputOf<S>>> {
-  type T = OutputOf<S>;
-  const compiled: Result<Codec<T>> =
-    options.parameters instanceof Codec
-      ? ok(options.parameters as Codec<T>)
-      : compileCodec<T>(options.parameters, {
-          ...options.compile,
-          name: options.name,
-          description: options.description,
-          target: "openai",
-        });
-  if (!compiled.ok) return compiled;
-  const codec = compiled.value;
+/**
+ * The tool over a codec already made (run time: nothing is compiled here).
+ * `strictTool` (agents.ts, on the compile side) compiles a schema first.
+ */
+export function agentTool<T>(
+  codec: Codec<T>,
+  options: Omit<StrictToolOptions<unknown, T>, "parameters" | "compile">,
+): Result<StrictFunctionTool<T>> {
   if (codec.bundle.options.target !== "openai") {
     return fail(
       "invalid-options",

@@ -7,7 +7,7 @@
 import type { StandardJSONSchemaV1, StandardSchemaV1 } from "@standard-schema/spec";
 import type { Codec } from "../codec.js";
 import type { CodecError } from "../errors.js";
-import { cloneJson, isPlainObject } from "../json.js";
+import { cloneJson, isPlainObject, pointerTokens } from "../json.js";
 
 export const VENDOR = "strictwire";
 
@@ -66,11 +66,7 @@ export function issueAt(message: string, pointer: string): StandardSchemaV1.Issu
 /** JSON Pointer -> Standard Schema path: tokens unescaped, array-index-like tokens as numbers. */
 export function pointerPath(pointer: string): PropertyKey[] {
   if (pointer === "") return [];
-  return pointer
-    .slice(1)
-    .split("/")
-    .map((t) => t.replaceAll("~1", "/").replaceAll("~0", "~"))
-    .map((t) => (/^(0|[1-9][0-9]{0,8})$/.test(t) ? Number(t) : t));
+  return pointerTokens(pointer).map((t) => (/^(0|[1-9][0-9]{0,8})$/.test(t) ? Number(t) : t));
 }
 
 function jsonSchemaFor(codec: Codec<unknown>, side: "input" | "output", target: string): Record<string, unknown> {

@@ -8,7 +8,7 @@
  * presence tag, a closed object's members), shows it.
  */
 import type { Issue, PathStep } from "../errors.js";
-import { isPlainObject, pointerTokens } from "../json.js";
+import { isPlainObject, pointerTokens, unescapeToken } from "../json.js";
 
 const MISSING: unique symbol = Symbol("missing");
 
@@ -309,7 +309,7 @@ function keyPatternOf(schemaPath: string | undefined): string | undefined {
   } catch {
     // ajv left it as written.
   }
-  return token.replaceAll("~1", "/").replaceAll("~0", "~");
+  return unescapeToken(token);
 }
 
 function explainRule(issue: Issue, wire: unknown, wireSchema: unknown): Issue {

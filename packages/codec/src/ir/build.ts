@@ -49,14 +49,14 @@ import {
   SHAPE_KEYWORDS,
   STRING_KEYWORDS,
 } from "./keywords.js";
-import type { Field, KeySchema, Node, Plan, Presence, RelaxedConstraint, UnionNode } from "./nodes.js";
+import type { Field, KeySchema, Node, Plan, Presence, RelaxedConstraint, TagSpelling, UnionNode } from "./nodes.js";
 import { Refusal } from "./refusal.js";
 
 export interface BuildOptions {
   readonly openObjects: "close" | "preserve";
   readonly presence: Presence;
   /** How presence tags are spelled: `{"state":…}` (default) or minimal (`{}` / `{"value":…}`). */
-  readonly tags?: "state" | "minimal";
+  readonly tags?: TagSpelling;
   readonly target: TargetProfile;
   /** IR nodes at most: the expansion budget. */
   readonly maxNodes: number;
@@ -496,37 +496,65 @@ class Builder {
       rest = s.additionalItems;
       restAt = `${originOf(view, "additionalItems")}/additionalItems`;
     }
-    let items: Node;
-    // Items no value satisfies still leave the empty array (`[]`, or a shorter tuple) valid: it must travel.
-    const noItems =
-      "no value satisfies the items, so only an empty array is valid: travels as any JSON, enforced by the final validation";
-    if (prefix.length === 0) {
-      const restNode =
-        rest === undefined || rest === false
-          ? undefined
-          : this.satisfiable(() => this.node({ schema: rest, pointers: [restAt] }));
-      items = restNode ?? anyNode({}, target);
-      if (rest === false)
-        this.relax(pointer, "items", "items: false travels as any JSON: enforced by the final validation");
-      else if (rest !== undefined && restNode === undefined) this.relax(pointer, "items", noItems);
-    } else {
-      // Positions travel as a union of what each may hold; the final validation checks positions.
-      const key = Array.isArray(s.prefixItems) ? "prefixItems" : "items";
-      this.relax(pointer, key, "element positions are checked by the final validation");
-      const views: View[] = prefix.map((p, i) => ({
-        schema: p,
-        pointers: [pointerJoin(`${originOf(view, key)}/${key}`, i)],
-      }));
-      // Without `items` (or `additionalItems`), elements after the prefix may be anything.
-      if (rest !== false) views.push({ schema: rest ?? true, pointers: [restAt] });
-      const built = this.satisfiable(() =>
-        views.length === 1 ? this.node(views[0]!) : this.union({ schema: {}, pointers: [pointer] }, views),
+    if (prefix.length > 0) return this.tuple(view, s, schema, prefix, rest, restAt);
+    // Items no value satisfies still leave the empty array valid: it must travel.
+    const restNode =
+      rest === undefined || rest === false
+        ? undefined
+        : this.satisfiable(() => this.node({ schema: rest, pointers: [restAt] }));
+    const items = restNode ?? anyNode({}, target);
+    if (rest === false)
+      this.relax(pointer, "items", "items: false travels as any JSON: enforced by the final validation");
+    else if (rest !== undefined && restNode === undefined)
+      this.relax(
+        pointer,
+        "items",
+        "no value satisfies the items, so only an empty array is valid: travels as any JSON, enforced by the final validation",
       );
-      if (built === undefined) this.relax(pointer, key, noItems);
-      items = built ?? anyNode({}, target);
-    }
     this.relaxGeneral(view, s);
     return { kind: "array", items, schema };
+  }
+
+  /**
+   * A tuple: each position to its own schema (constructs/tuple.ts). Positions
+   * past minItems are optional; one no value satisfies ends the tuple there.
+   * A target that keeps prefixItems takes the array form, the others an object.
+   */
+  private tuple(view: View, s: Schema, schema: JsonObject, prefix: unknown[], rest: unknown, restAt: string): Node {
+    const pointer = primary(view);
+    const key = Array.isArray(s.prefixItems) ? "prefixItems" : "items";
+    const minItems = typeof s.minItems === "number" ? s.minItems : 0;
+    const positions: Field[] = [];
+    let closed = rest === false;
+    for (const [i, p] of prefix.entries()) {
+      const optional = i >= minItems;
+      const at = pointerJoin(`${originOf(view, key)}/${key}`, i);
+      const node = this.memberNode(view, String(i), p, at, optional, { schema: p, pointers: [at] });
+      if (node === undefined) {
+        this.relax(at, "false", "no value satisfies this position, so the tuple ends before it");
+        closed = true;
+        break;
+      }
+      positions.push({ name: String(i), node, optional });
+    }
+    if (positions.length === 0)
+      throw new Refusal("unsupported-schema", pointer, "no value satisfies the first position", true);
+    // Without `items` (or `additionalItems`), elements after the positions may be anything.
+    const restNode = closed ? undefined : this.node({ schema: rest ?? true, pointers: [restAt] });
+    const form = this.options.target.keeps.array.has("prefixItems") ? "array" : "object";
+    let kept = schema;
+    if (form === "object") {
+      // An object has no element counts: the required positions carry a minItems up to their count, and a
+      // closed tuple its maxItems from there; any other count is the final validation's.
+      const { minItems: min, maxItems: max, ...others } = schema;
+      const n = positions.length;
+      const reason = "a tuple travels as an object: enforced by the final validation";
+      if (typeof min === "number" && min > n) this.relax(pointer, "minItems", reason);
+      if (typeof max === "number" && (restNode !== undefined || max < n)) this.relax(pointer, "maxItems", reason);
+      kept = others;
+    }
+    this.relaxGeneral(view, s);
+    return { kind: "tuple", schema: kept, positions, form, ...(restNode === undefined ? {} : { rest: restNode }) };
   }
 
   private objectLike(view: View, s: Schema): Node {
@@ -637,10 +665,16 @@ class Builder {
   }
 
   /** An optional member that no value satisfies is simply never present: undefined, not a refusal. */
-  private memberNode(view: View, name: string, sub: unknown, at: string, optional: boolean): Node | undefined {
-    return optional
-      ? this.satisfiable(() => this.propertyNode(view, name, sub, at))
-      : this.propertyNode(view, name, sub, at);
+  private memberNode(
+    view: View,
+    name: string,
+    sub: unknown,
+    at: string,
+    optional: boolean,
+    own?: View,
+  ): Node | undefined {
+    const build = () => (own === undefined ? this.propertyNode(view, name, sub, at) : this.node(own));
+    return optional ? this.satisfiable(build) : build();
   }
 
   /** The node `build` makes, or undefined when no value satisfies its schema. */

@@ -24,6 +24,8 @@ export interface NodeKinds {
   wireTypes(node: Node, defs: Defs, seen: Set<string>): readonly JsonType[];
   /** Object levels the node's wire form puts around its children. */
   levels(node: Node): number;
+  /** Whether its wire form is an object the provider takes at the top (the root then travels bare). */
+  bare(node: Node): boolean;
   /** The node once its children are settled (a union's rule). */
   settle(node: Node, defs: Defs, unsettled: ReadonlySet<string>): Node;
 }

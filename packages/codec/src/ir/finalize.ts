@@ -12,7 +12,7 @@
 import type { Child, NodeKinds } from "./children.js";
 import { fitDepth } from "./depth.js";
 import { canInline } from "./inline.js";
-import type { Node, Plan, Presence, UnionNode } from "./nodes.js";
+import type { Node, Plan, Presence, TagSpelling, UnionNode } from "./nodes.js";
 import { Refusal } from "./refusal.js";
 
 /** Nested definitions followed at most while settling: a longer chain is a schema bomb. */
@@ -21,7 +21,7 @@ const MAX_CHAIN = 1000;
 export interface FinalizeOptions {
   readonly presence: Presence;
   /** How presence tags are spelled (see constructs/presence.ts). */
-  readonly tags?: "state" | "minimal";
+  readonly tags?: TagSpelling;
   readonly target: {
     readonly presence: Presence;
     readonly toolSet: { readonly maxOptionalParameters?: number };
@@ -100,7 +100,7 @@ export function finalizePlan(plan: Plan, options: FinalizeOptions): Plan {
   const root = visit(plan.root);
   for (const name of Object.keys(plan.defs)) settleDef(name);
   // Providers take only an object at the top: an object root is the wire value itself, anything else is wrapped.
-  const envelope = root.kind === "object" || root.kind === "mixed" ? "bare" : "arguments";
+  const envelope = kinds.bare(root) ? "bare" : "arguments";
   return fitDepth({ ...plan, root, envelope, defs }, options.target.limits?.maxNesting, kinds);
 }
 

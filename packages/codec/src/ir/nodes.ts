@@ -35,6 +35,18 @@ import {
 const PRESENCES = ["tagged", "inline", "compact", "native"] as const;
 
 /**
+ * The `presence` compile option: how an optional member travels where the
+ * target has no native optional members (a field's own setting, `Presence`,
+ * is decided from it, member by member).
+ */
+export const PRESENCE_OPTIONS = ["tagged", "compact"] as const;
+export type PresenceOption = (typeof PRESENCE_OPTIONS)[number];
+
+/** The `tags` compile option: how presence tags are spelled, `{"state":…}` or minimal (`{}`, `{"value":…}`). */
+export const TAG_SPELLING_OPTIONS = ["state", "minimal"] as const;
+export type TagSpelling = (typeof TAG_SPELLING_OPTIONS)[number];
+
+/**
  * How an optional member travels: `tagged` in a tag with its value under
  * `value`; `inline`, a closed object's tag written among its own members (no
  * extra nesting level); `compact`, null for absent; `native`, left out.
@@ -178,6 +190,37 @@ export const refShape = object(
 );
 
 /** Any JSON value, objects as entries: every value has an exact wire form. */
+const TUPLE_FORMS = ["array", "object"] as const;
+
+/** Positions are named by their index, in order, and the optional ones (past minItems) come last. */
+function positionsInOrder(
+  node: { readonly positions: readonly { name: string; optional: boolean }[] },
+  at: string,
+): Check {
+  let optionalSeen = false;
+  for (const [i, p] of node.positions.entries()) {
+    if (p.name !== String(i)) return bad(`${at}/positions/${i}/name`, "a position is named by its index");
+    if (optionalSeen && !p.optional) return bad(`${at}/positions/${i}`, "a required position after an optional one");
+    optionalSeen ||= p.optional;
+  }
+  return OK;
+}
+
+export const tupleShape = object(
+  {
+    kind: tag("tuple"),
+    /** Wire keywords kept on the tuple itself (the array form's counts, a description). */
+    schema: json(),
+    /** One field per position, named by its index; optional past the source's minItems. */
+    positions: list(fieldShape, "expected positions", { nonEmpty: true }),
+    /** The elements after the positions; absent: there are none. */
+    rest: optional(child()),
+    /** How it travels: an array with prefixItems, or a closed object of one member per position. */
+    form: oneOf(TUPLE_FORMS, "unknown tuple form"),
+  },
+  { refine: positionsInOrder },
+);
+
 export const anyShape = object({ kind: tag("any"), schema: json() });
 
 /** Any JSON value carried as a JSON string, for targets that refuse recursion. */
@@ -194,12 +237,14 @@ export interface MixedNode extends Infer<typeof mixedShape, Node> {}
 export type UnionRule = Infer<typeof ruleShape, Node>;
 export interface UnionNode extends Infer<typeof unionShape, Node> {}
 export interface RefNode extends Infer<typeof refShape, Node> {}
+export interface TupleNode extends Infer<typeof tupleShape, Node> {}
 export interface AnyNode extends Infer<typeof anyShape, Node> {}
 export interface JsonTextNode extends Infer<typeof jsonTextShape, Node> {}
 
 export type Node =
   | ScalarNode
   | ArrayNode
+  | TupleNode
   | ObjectNode
   | MapNode
   | MixedNode

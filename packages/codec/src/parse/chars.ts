@@ -20,3 +20,6 @@ function hexDigit(c: number): number {
   const lower = c | 0x20;
   return lower >= 97 && lower <= 102 ? lower - 87 : -1;
 }
+
+/** Whether a string has no lone surrogate (`String.prototype.isWellFormed`, Node 20, typed here for ES2022). */
+export const isWellFormed = (s: string): boolean => (s as unknown as { isWellFormed(): boolean }).isWellFormed();

@@ -17,6 +17,7 @@
  * most), while bigger texts keep the scanner's guarantee that a refusal
  * allocates nothing.
  */
+import { isWellFormed } from "./chars.js";
 
 /** Texts up to this many UTF-16 code units take the native path. */
 export const NATIVE_FIRST_UP_TO = 64 * 1024;
@@ -88,7 +89,6 @@ const ESCAPED_SURROGATE = /\\u[dD][89a-fA-F]/;
 const ESCAPED_COLON = /(?<!\\)(?:\\\\)*\\u003[aA]/g;
 
 // Node 20 has String.prototype.isWellFormed; the ES2023 lib does not declare it.
-const isWellFormed = (s: string): boolean => (s as unknown as { isWellFormed(): boolean }).isWellFormed();
 
 /**
  * The value of a text the scanner would accept, or DEFER. `wellFormed`: the

@@ -23,6 +23,7 @@
  */
 import { type CodecError, fail, ok, type Result } from "../errors.js";
 import { textFeedback } from "../feedback/format.js";
+import { isWellFormed } from "./chars.js";
 import type { Problem } from "./describe.js";
 import { DEFER, NATIVE_FIRST_UP_TO, parseNative } from "./native.js";
 import { type ScanFailure, type ScanOptions, scanJson } from "./scanner.js";
@@ -112,7 +113,6 @@ function parseWith(
 }
 
 // Node 20 has String.prototype.isWellFormed; the ES2023 lib does not declare it.
-const isWellFormed = (s: string): boolean => (s as unknown as { isWellFormed(): boolean }).isWellFormed();
 
 const SEND_JSON = "Send the arguments as one strict JSON value.";
 

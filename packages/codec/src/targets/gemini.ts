@@ -15,7 +15,7 @@ export const gemini: TargetProfile = {
   keeps: {
     string: new Set(["format"]),
     number: new Set(["minimum", "maximum"]),
-    array: new Set(["minItems", "maxItems"]),
+    array: new Set(["minItems", "maxItems", "prefixItems"]),
     object: new Set([]),
   },
   formats: new Set(["date-time", "date", "time"]),

@@ -1,7 +1,9 @@
 /**
- * The wire schema: derived from the plan. An object root is the wire root
- * itself (no extra nesting level); any other root is wrapped in a closed
- * `{"arguments": …}` object, since providers take only an object at the top.
+ * The wire schema, at build time: derived from the plan. An object root is
+ * the wire root itself (no extra nesting level); any other root is wrapped in
+ * a closed `{"arguments": …}` object, since providers take only an object at
+ * the top. Taking that envelope off and putting it on at run time is
+ * envelope.ts.
  */
 
 import type { WireContext } from "../constructs/context.js";
@@ -22,20 +24,3 @@ export function wireSchema(plan: Plan, target: { readonly recursion: boolean }):
   if (Object.keys(defs).length > 0) schema.$defs = defs;
   return schema;
 }
-
-/** The arguments inside a wire value, or `undefined`'s stand-in when the envelope is not there. */
-export function unwrap(plan: Plan, wire: unknown): unknown {
-  if (plan.envelope === "bare") return wire;
-  if (typeof wire !== "object" || wire === null || Array.isArray(wire)) return NO_ARGUMENTS;
-  const keys = Object.keys(wire);
-  return keys.length === 1 && keys[0] === "arguments" ? (wire as { arguments: unknown }).arguments : NO_ARGUMENTS;
-}
-
-/** The wire value for encoded arguments. */
-export function wrap(plan: Plan, args: unknown): Record<string, unknown> {
-  // A bare envelope holds an object root, whose encoding is an object.
-  return plan.envelope === "bare" ? (args as Record<string, unknown>) : { arguments: args };
-}
-
-/** What `unwrap` returns when a wrapped wire value is not exactly `{"arguments": …}`. */
-export const NO_ARGUMENTS: unique symbol = Symbol("no-arguments");

@@ -4,6 +4,7 @@
  * alongside the plan to translate, as far as the wire value allows: each
  * construct takes one step (its `pathStep`).
  */
+import type { PathWalk, WireStep } from "../constructs/construct.js";
 import { constructOf } from "../constructs/registry.js";
 import { type PathStep, pointerOf } from "../errors.js";
 import type { Node, Plan } from "../ir/nodes.js";
@@ -34,42 +35,26 @@ function walkSteps(plan: Plan, wire: unknown, wirePointer: string): { steps: Pat
   let i = wrapped ? 1 : 0;
   let guard = 0;
   while (node !== undefined && i < tokens.length && guard++ < 10_000) {
-    const step = stepThrough(node, { tokens, i, value, defs: plan.defs }, 0);
+    const step = stepThrough(node, { tokens, i, value, defs: plan.defs, step: stepThrough });
     if (step === undefined) break;
-    if (step.token !== undefined) out.push(node.kind === "array" ? Number(step.token) : step.token);
+    if (step.step !== undefined) out.push(step.step);
     ({ node, value, next: i } = step);
   }
   // A member the plan does not know (undeclared, so no step leads to it) is still the model's own name.
-  if (node !== undefined && i === tokens.length - 1 && namesMembers(node)) {
+  if (node !== undefined && i === tokens.length - 1 && constructOf(node).namesMembers?.(node) === true) {
     out.push(tokens[i]!);
     i++;
   }
   return { steps: out, whole: i >= tokens.length };
 }
 
-type StepInput = Parameters<ReturnType<typeof constructOf>["pathStep"]>[1];
+/** Steps that hand on the very value they read (a union's branches) nest at most this deep in one step. */
+const MAX_IN_PLACE = 8;
 
-/**
- * One step; a union whose wire form is its branch's own (no tag to step
- * over) takes the step of the first branch that can take it: the branches
- * agree on the member names they share, which is all a path needs.
- */
-function stepThrough(
-  node: Node,
-  input: StepInput,
-  depth: number,
-): ReturnType<ReturnType<typeof constructOf>["pathStep"]> {
-  const step = constructOf(node).pathStep(node, input);
-  if (step !== undefined || node.kind !== "union" || depth > 8) return step;
-  for (const branch of node.branches) {
-    const s = stepThrough(branch, input, depth + 1);
-    if (s !== undefined) return s;
-  }
-  return undefined;
-}
+/** One step, by the node's construct; a construct that steps through a child (`walk.step`) goes one level deeper. */
+const stepper =
+  (depth: number) =>
+  (node: Node, walk: PathWalk): WireStep | undefined =>
+    depth > MAX_IN_PLACE ? undefined : constructOf(node).pathStep(node, { ...walk, step: stepper(depth + 1) });
 
-/** A node whose wire members are the original's own names: an object, or a union of objects without a tag. */
-function namesMembers(node: Node): boolean {
-  if ("fields" in node) return true;
-  return node.kind === "union" && node.rule.by !== "tag";
-}
+const stepThrough = stepper(0);

@@ -4,6 +4,7 @@
  */
 import { type EncodeContext, FAIL, type WalkContext, type WireContext } from "../../src/constructs/context.js";
 import { decodeNode, encodeNode, wireOf } from "../../src/constructs/registry.js";
+import type { DecodeState } from "../../src/decode/compiled.js";
 import type { CodecError } from "../../src/errors.js";
 import type { Field, Node, ScalarNode, UnionNode } from "../../src/ir/nodes.js";
 import type { JsonType } from "../../src/json.js";
@@ -62,3 +63,13 @@ export function roundTrip(node: Node, value: unknown, defs: Defs = {}): { wire: 
 }
 
 export const wire = (node: Node, defs: Defs = {}) => wireOf(node, wireContext(defs));
+
+/** A fresh walk state for a generated decoder, at the default limits (the root counted). */
+export const decodeState = (): DecodeState => ({
+  maxNodes: DEFAULT_PARSE_LIMITS.maxNodes,
+  maxDepth: DEFAULT_PARSE_LIMITS.maxDepth,
+  checkStrings: true,
+  nodes: 1,
+  members: 0,
+  limits: DEFAULT_PARSE_LIMITS,
+});

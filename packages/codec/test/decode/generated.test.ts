@@ -6,20 +6,12 @@
 import { compileCodec } from "@strictwire/codec";
 import { describe, expect, test } from "vitest";
 import { FAIL } from "../../src/constructs/context.js";
-import type { DecodeState } from "../../src/decode/compiled.js";
 import { compileDecoder, generateDecoder } from "../../src/decode/generate.js";
-import { DEFAULT_PARSE_LIMITS } from "../../src/parse/parser.js";
 import { schemaFixtures } from "../../testkit/fixtures.js";
 import { canonical } from "../../testkit/same.js";
+import { decodeState } from "../constructs/support.js";
 
-const state = (): DecodeState => ({
-  maxNodes: DEFAULT_PARSE_LIMITS.maxNodes,
-  maxDepth: DEFAULT_PARSE_LIMITS.maxDepth,
-  checkStrings: true,
-  nodes: 1,
-  members: 0,
-  limits: DEFAULT_PARSE_LIMITS,
-});
+const state = decodeState;
 
 describe("the generated decoder", () => {
   test("decodes every fixture's valid calls itself, to the original values", () => {

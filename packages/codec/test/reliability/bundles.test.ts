@@ -149,7 +149,7 @@ describe("damaged and oversized bundles", () => {
     expect(codeOf('"bundle"')).toBe("invalid-bundle");
     expect(codeOf(null)).toBe("invalid-bundle");
     const other = copy();
-    other.format = "strictwire/bundle@5";
+    other.format = "strictwire/bundle@6";
     expect(codeOf(JSON.stringify(other))).toBe("unsupported-format");
     const first = copy();
     first.format = "strictwire/bundle@1";
@@ -159,23 +159,22 @@ describe("damaged and oversized bundles", () => {
     expect(codeOf(JSON.stringify(missing))).toBe("unsupported-format");
   });
 
-  // Each earlier format read with what it always meant: format 2 with a wrapped root, format 3 as it is.
-  const earlier: [number, (plan: Json, old: Json) => void][] = [
-    [2, (plan) => expect(plan.envelope).toBe("arguments")],
-    [3, (plan, old) => expect(plan).toStrictEqual(old)],
+  // Each earlier format read with what it always meant: format 2 with a wrapped root, formats 3 and 4 as they are
+  // (format 4's tuple still an array of a union of its positions).
+  const earlier: [string, number, (plan: Json, old: Json) => void][] = [
+    ["settings-nested-patch", 2, (plan) => expect(plan.envelope).toBe("arguments")],
+    ["settings-nested-patch", 3, (plan, old) => expect(plan).toStrictEqual(old)],
+    ["move-point-tuple", 4, (plan, old) => expect(plan).toStrictEqual(old)],
   ];
-  for (const [format, readAs] of earlier) {
+  for (const [name, format, readAs] of earlier) {
     it(`a format-${format} bundle still loads, and decodes format-${format} wire texts to the same values`, async () => {
       const old = JSON.parse(
-        readFileSync(
-          new URL(`../../../../fixtures/bundles/settings-nested-patch.format-${format}.json`, import.meta.url),
-          "utf8",
-        ),
+        readFileSync(new URL(`../../../../fixtures/bundles/${name}.format-${format}.json`, import.meta.url), "utf8"),
       ) as { bundle: Json; calls: { text: string; value: unknown }[] };
       expect(old.bundle.format).toBe(`strictwire/bundle@${format}`);
       const loaded = await loadBundle(JSON.stringify(old.bundle));
       if (!loaded.ok) throw new Error(loaded.error.message);
-      expect(loaded.value.bundle.format).toBe("strictwire/bundle@4");
+      expect(loaded.value.bundle.format).toBe("strictwire/bundle@5");
       readAs(loaded.value.bundle.plan as unknown as Json, old.bundle.plan as Json);
       for (const call of old.calls)
         expect(loaded.value.decode(call.text)).toStrictEqual({ ok: true, value: call.value });

@@ -6,8 +6,9 @@
  * JSON bundle, which must load ajv, so the observation is shown to see it.
  */
 import { execFileSync } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
 import { mkdir, mkdtemp, rm, rmdir, writeFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { compile, standaloneModule } from "../../src/index.js";
@@ -84,6 +85,8 @@ const COMPILE_SIDE = [
   /\/codec\/dist\/(load|standalone|index|inspect)\.js$/,
   // Generating the decoder is compile's work: a module carries it as code.
   /\/codec\/dist\/decode\/generate\.js$/,
+  // The wire schema is built at compile; the run time only takes the envelope off (wire/envelope.js).
+  /\/codec\/dist\/wire\/assemble\.js$/,
 ];
 const AJV_COMPILER = [/\/ajv\/dist\/(core|ajv|2019|2020)\.js$/, /\/ajv\/dist\/compile\//, /\/ajv\/dist\/refs\//];
 
@@ -132,4 +135,42 @@ test("a generated module loads, encodes, decodes and diagnoses without the compi
   expect(
     matching(got.json.seen.esm, [/\/dist\/compile\.js$/, /\/dist\/ir\/build\.js$/, /\/dist\/targets\/openai\.js$/]),
   ).toEqual([]);
+});
+
+/** The modules a source file loads at run time, followed through relative value imports (type-only ones load nothing). */
+function loads(file: string, seen = new Set<string>()): Set<string> {
+  if (seen.has(file)) return seen;
+  seen.add(file);
+  const text = readFileSync(file, "utf8");
+  for (const m of text.matchAll(/^(?:import|export)\s+(?!type\s)[^;]*?from\s+"(\.[^"]+)\.js";/gms)) {
+    loads(resolve(dirname(file), `${m[1]}.ts`), seen);
+  }
+  return seen;
+}
+
+test("the run-time modules load nothing of the compiler: dispatch/, the codec, the envelope and paths", () => {
+  const src = join(HERE, "..", "..", "src");
+  const roots = [
+    ...readdirSync(join(src, "dispatch")).map((f) => join(src, "dispatch", f)),
+    join(src, "codec.ts"),
+    join(src, "runtime.ts"),
+    join(src, "wire", "envelope.ts"),
+    join(src, "wire", "paths.ts"),
+  ];
+  const compileSide = [
+    /\/compile\.ts$/,
+    /\/ir\/build\.ts$/,
+    /\/wire\/assemble\.ts$/,
+    /\/decode\/generate\.ts$/,
+    /\/schema\//,
+  ];
+  for (const root of roots) {
+    const reached = [...loads(root)].map((f) => f.replaceAll("\\", "/"));
+    expect(
+      reached.filter((f) => compileSide.some((p) => p.test(f))),
+      root,
+    ).toEqual([]);
+  }
+  // The walk does follow imports: the compile side's own entry reaches the builder.
+  expect([...loads(join(src, "agents.ts"))].some((f) => f.endsWith("compile.ts"))).toBe(true);
 });
