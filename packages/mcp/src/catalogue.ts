@@ -77,6 +77,8 @@ export class ToolCatalogue {
     for (let attempt = 0; attempt < 2; attempt++) {
       const decoded = await this.pool.decode(proxied.key, text);
       if (decoded !== "lost") return decoded;
+      // The workers stop with the proxy (an upstream gone): a closing proxy answers nothing more.
+      if (this.closed) throw new McpError(ErrorCode.ConnectionClosed, "the proxy is closing");
       const again = await this.compile(proxied.key, proxied.tool, true);
       if (again.kind !== "strict") break;
     }
