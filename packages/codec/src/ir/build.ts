@@ -537,8 +537,17 @@ class Builder {
       }
       positions.push({ name: String(i), node, optional });
     }
-    if (positions.length === 0)
-      throw new Refusal("unsupported-schema", pointer, "no value satisfies the first position", true);
+    if (positions.length === 0) {
+      // The first position is optional and nothing satisfies it: the empty array is the one valid value, and it
+      // must travel (as any JSON; the final validation keeps it empty).
+      this.relax(
+        pointer,
+        key,
+        "no value satisfies the first position, so only an empty array is valid: travels as any JSON, enforced by the final validation",
+      );
+      this.relaxGeneral(view, s);
+      return { kind: "array", items: anyNode({}, this.options.target), schema };
+    }
     // Without `items` (or `additionalItems`), elements after the positions may be anything.
     const restNode = closed ? undefined : this.node({ schema: rest ?? true, pointers: [restAt] });
     const form = this.options.target.keeps.array.has("prefixItems") ? "array" : "object";
