@@ -85,8 +85,11 @@ function pack(pkg, out) {
 const ESM = `
 import { compileCodec } from "@strictwire/codec";
 import { codecFromModule } from "@strictwire/codec/standalone";
+import * as schemaKit from "@strictwire/codec/schema";
+import * as schemaKitByEarlierName from "@strictwire/codec/json";
 import * as classifier from "@strictwire/classifier";
 import * as cli from "@strictwire/cli";
+if (schemaKit.prepareSchema !== schemaKitByEarlierName.prepareSchema) throw new Error("esm: @strictwire/codec/json is not the schema subpath");
 const compiled = compileCodec({ type: "object", properties: { a: { type: "string" } }, additionalProperties: false });
 if (!compiled.ok) throw new Error(compiled.error.message);
 const decoded = compiled.value.decode('{"a":{"state":"absent"}}');
@@ -123,7 +126,7 @@ import { type Codec, compileCodec, type Result } from "@strictwire/codec";
 import { codecFromModule } from "@strictwire/codec/standalone";
 import { classify, type Classification } from "@strictwire/classifier";
 import { parseJson } from "@strictwire/codec/runtime";
-import { canonicalJson } from "@strictwire/codec/json";
+import { canonicalJson } from "@strictwire/codec/schema";
 import { storedCalls } from "@strictwire/codec/providers";
 const compiled: Result<Codec<{ a?: string }>> = compileCodec<{ a?: string }>({ type: "object", properties: { a: { type: "string" } } });
 if (compiled.ok) {
@@ -137,6 +140,9 @@ void codecFromModule;
 const parsed = parseJson("{}");
 const text: string = canonicalJson(parsed.ok ? parsed.value : null);
 void text;
+// The earlier name of the subpath (kept as an alias): the same function.
+const same: typeof canonicalJson = canonicalJsonByEarlierName;
+void same;
 void storedCalls;
 export {};
 `;

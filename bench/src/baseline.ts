@@ -8,7 +8,7 @@
  */
 
 import { createRequire } from "node:module";
-import { isPlainObject } from "@strictwire/codec/json";
+import { isPlainObject } from "@strictwire/codec/schema";
 
 export interface AjvError {
   readonly instancePath: string;

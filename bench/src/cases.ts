@@ -4,7 +4,7 @@
  * tagged and compact presence, and the precompiled ajv baseline.
  */
 import { type Codec, type CompileOptions, compileCodec } from "@strictwire/codec";
-import { canonicalJson } from "@strictwire/codec/json";
+import { canonicalJson } from "@strictwire/codec/schema";
 import { baselineValidator, type ValidateFn } from "./baseline.js";
 import { type Json, loadBfcl, loadFixtures, loadMcp, shuffle } from "./corpora.js";
 import { progress } from "./format.js";

@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gunzipSync } from "node:zlib";
-import { canonicalJson, isPlainObject } from "@strictwire/codec/json";
+import { canonicalJson, isPlainObject } from "@strictwire/codec/schema";
 
 export const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
 /** The repository's corpora/ (docs/conformance.md); STRICTWIRE_CORPORA points elsewhere. */

@@ -5,7 +5,7 @@
  * schema; the generator only has to be right most of the time.
  */
 
-import { canonicalJson, isPlainObject } from "@strictwire/codec/json";
+import { canonicalJson, isPlainObject } from "@strictwire/codec/schema";
 import type { ValidateFn } from "./baseline.js";
 import { random } from "./corpora.js";
 

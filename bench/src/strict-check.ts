@@ -16,7 +16,7 @@
  * tolerated: the provider's handling of them is not documented as a refusal.
  * The first violation is reported.
  */
-import { isPlainObject } from "@strictwire/codec/json";
+import { isPlainObject } from "@strictwire/codec/schema";
 
 const STRUCTURE = new Set([
   "type",

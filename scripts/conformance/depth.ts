@@ -12,7 +12,7 @@
  * refuses with target-limit for nesting. Each of those is a schema OpenAI
  * would take as written and strictwire made too deep.
  */
-import { isPlainObject } from "@strictwire/codec/json";
+import { isPlainObject } from "@strictwire/codec/schema";
 import { subschemasOf } from "../../packages/codec/src/schema/keywords.js";
 import { measureWire } from "../../packages/codec/src/targets/measure.js";
 import type { Compiled, Tally } from "./harness.js";

@@ -8,7 +8,7 @@
  * changed).
  */
 import { type Codec, type CompileOptions, compileCodec } from "@strictwire/codec";
-import { canonicalJson as canonical, isPlainObject as isObject } from "@strictwire/codec/json";
+import { canonicalJson as canonical, isPlainObject as isObject } from "@strictwire/codec/schema";
 import { concreteCall } from "../../../scripts/conformance/bfcl.js";
 import { listFiles, readJsonLines } from "../../../scripts/conformance/io.js";
 import { bfclToJsonSchema, CORPORA, loadMcp, sample } from "../corpora.js";

@@ -11,7 +11,7 @@
  */
 
 import { type CompileOptions, compileCodec } from "@strictwire/codec";
-import { isPlainObject } from "@strictwire/codec/json";
+import { isPlainObject } from "@strictwire/codec/schema";
 import { baselineValidator, type ValidateFn, wireValidator } from "../baseline.js";
 import { type Converter, loadConverters, type Normalise } from "../converters.js";
 import { jsonSchemaBenchSubsets, loadBfcl, loadJsonSchemaBench, loadMcp, sample } from "../corpora.js";

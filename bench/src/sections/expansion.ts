@@ -7,7 +7,7 @@
  */
 
 import { type CompileOptions, compile } from "@strictwire/codec";
-import { isPlainObject } from "@strictwire/codec/json";
+import { isPlainObject } from "@strictwire/codec/schema";
 import { loadBfcl, loadFixtures, loadMcp, sample } from "../corpora.js";
 import { pct, table } from "../format.js";
 import { type Summary, summarize } from "../stats.js";

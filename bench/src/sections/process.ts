@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } 
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type CompileOptions, compile, compileCodec, standaloneModule } from "@strictwire/codec";
-import { isPlainObject } from "@strictwire/codec/json";
+import { isPlainObject } from "@strictwire/codec/schema";
 import { loadFixtures, REPO_ROOT } from "../corpora.js";
 import { kb, table } from "../format.js";
 import { fmtMs, fmtSummary, type Summary, summarize } from "../stats.js";

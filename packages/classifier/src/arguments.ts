@@ -5,7 +5,7 @@
  */
 
 import { type ErrorCode, type ParseLimits, parseJson } from "@strictwire/codec";
-import { isPlainObject } from "@strictwire/codec/json";
+import { isPlainObject } from "@strictwire/codec/schema";
 import { typeName } from "./json.js";
 
 export type ArgumentsErrorCode = ErrorCode | "absent" | "not-an-object";

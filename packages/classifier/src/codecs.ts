@@ -4,7 +4,7 @@
  * against the original contract, not against the wire schema alone.
  */
 import type { CodecError, Result } from "@strictwire/codec";
-import { isPlainObject, jsonEqual } from "@strictwire/codec/json";
+import { isPlainObject, jsonEqual } from "@strictwire/codec/schema";
 
 export interface ToolCodec {
   /** The bundle's name, for details. */

@@ -8,7 +8,7 @@
 
 import { setTimeout as sleep } from "node:timers/promises";
 import { parseJson, type Result } from "@strictwire/codec";
-import { isPlainObject } from "@strictwire/codec/json";
+import { isPlainObject } from "@strictwire/codec/schema";
 import { DOCUMENT_LIMITS } from "./input.js";
 import { errorMessage } from "./json.js";
 

@@ -5,7 +5,7 @@
  */
 
 import { type CodecError, type ParseLimits, parseJson, type Result } from "@strictwire/codec";
-import { isPlainObject } from "@strictwire/codec/json";
+import { isPlainObject } from "@strictwire/codec/schema";
 import { typeName } from "./json.js";
 
 export type ResponseEntry =

@@ -3,7 +3,7 @@
  * Walking the value tells an array index from an object key named "0"; without
  * a value, a numeric token is taken to be an index.
  */
-import { isPlainObject, pointerTokens } from "@strictwire/codec/json";
+import { isPlainObject, pointerTokens } from "@strictwire/codec/schema";
 
 const PLAIN_KEY = /^[A-Za-z_$][\w$-]*$/;
 

@@ -5,8 +5,9 @@
  * declarations are read here, as only the classifier needs them. All pure, and
  * all survive junk.
  */
-import { isPlainObject } from "@strictwire/codec/json";
+
 import { storedCalls } from "@strictwire/codec/providers";
+import { isPlainObject } from "@strictwire/codec/schema";
 import { asArray } from "./json.js";
 
 export interface ToolCall {

@@ -6,7 +6,7 @@
  */
 
 import { linearRegExp, memberRuleSentence, ruleSentence, typeName } from "@strictwire/codec";
-import { isPlainObject, pointerToken, prepareSchema } from "@strictwire/codec/json";
+import { isPlainObject, pointerToken, prepareSchema } from "@strictwire/codec/schema";
 import { Ajv, type ErrorObject, type Options, type ValidateFunction } from "ajv";
 import { Ajv2019 } from "ajv/dist/2019.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
@@ -18,7 +18,7 @@ import { renderPath } from "./paths.js";
 const addFormats = addFormatsModule.default;
 
 type Engine = Ajv | Ajv2019 | Ajv2020;
-type Dialect = "2020-12" | "2019-09" | "draft-07";
+type Draft = "2020-12" | "2019-09" | "draft-07";
 
 export type SchemaCheck =
   | { readonly kind: "valid" }
@@ -56,19 +56,19 @@ const VALID: SchemaCheck = { kind: "valid" };
  * rewritten, draft-06 read as draft-07), so the classifier cannot disagree
  * with the codec it predicts for. A $schema the codec does not know is read as draft-07.
  */
-function asTheCodecReads(schema: object | boolean): { schema: object | boolean; dialect: Dialect } {
+function asTheCodecReads(schema: object | boolean): { schema: object | boolean; draft: Draft } {
   const prepared = prepareSchema(schema);
-  if (!prepared.ok) return { schema, dialect: "draft-07" };
+  if (!prepared.ok) return { schema, draft: "draft-07" };
   const family = prepared.value.family;
   return {
     schema: prepared.value.schema,
-    dialect: family === "2020" ? "2020-12" : family === "2019" ? "2019-09" : "draft-07",
+    draft: family === "2020" ? "2020-12" : family === "2019" ? "2019-09" : "draft-07",
   };
 }
 
-function newEngine(dialect: Dialect): Engine {
+function newEngine(draft: Draft): Engine {
   const engine =
-    dialect === "2020-12" ? new Ajv2020(OPTIONS) : dialect === "2019-09" ? new Ajv2019(OPTIONS) : new Ajv(OPTIONS);
+    draft === "2020-12" ? new Ajv2020(OPTIONS) : draft === "2019-09" ? new Ajv2019(OPTIONS) : new Ajv(OPTIONS);
   addFormats(engine);
   return engine;
 }
@@ -89,8 +89,8 @@ function indexSchema(root: unknown): Map<object, string> {
 
 function compile(schema: object | boolean): Compilation {
   const read = asTheCodecReads(schema);
-  const dialect = read.dialect;
-  // The dialect is chosen above; a $schema ajv does not know (an https
+  const draft = read.draft;
+  // The draft is chosen above; a $schema ajv does not know (an https
   // spelling) would otherwise fail as an unknown meta-schema.
   let prepared: object | boolean = read.schema;
   if (isPlainObject(prepared) && "$schema" in prepared) {
@@ -98,7 +98,7 @@ function compile(schema: object | boolean): Compilation {
     prepared = rest;
   }
   try {
-    const engine = newEngine(dialect);
+    const engine = newEngine(draft);
     engine.addSchema(prepared, ROOT_KEY);
     const validate = engine.getSchema(ROOT_KEY);
     if (!validate) return { ok: false, message: "the schema did not compile" };

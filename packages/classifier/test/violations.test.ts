@@ -179,7 +179,7 @@ describe("ajv errors in the seed's wording, one line per problem", () => {
   });
 });
 
-describe("dialects and broken schemas", () => {
+describe("drafts and broken schemas", () => {
   test("2019-09, draft-04 and unknown $schema values are validated, not refused", () => {
     const base = obj({ a: { type: "string" } });
     for (const $schema of [

@@ -5,7 +5,6 @@
  * validators, and compile has no use for the classifier.
  */
 import { readFileSync } from "node:fs";
-import type { PresenceOption } from "@strictwire/codec";
 import { Command, CommanderError, Option } from "commander";
 import type { CheckFlags } from "./commands/check.js";
 import type { ClassifyFlags } from "./commands/classify.js";
@@ -17,7 +16,7 @@ import type { ProbeFlags } from "./commands/probe.js";
 import { EMIT_NAMES } from "./emit/emitter.js";
 import { EXIT_OK, EXIT_USAGE, type ExitCode, type Failure } from "./failure.js";
 import { type Io, processIo } from "./io.js";
-import { addCompileOptions, type CompileFlags, schemaDirOption, targetOption } from "./options.js";
+import { addCompileOptions, type CompileFlags, presenceOption, schemaDirOption, targetOption } from "./options.js";
 import { PROGRAM, Reporter, usageHint } from "./report.js";
 import { colourAllowed } from "./style.js";
 
@@ -181,12 +180,7 @@ function buildProgram(io: Io, setExit: (code: ExitCode) => void): Command {
     )
     .argument("[command...]", "the upstream server's command and its arguments, after --")
     .addOption(targetOption())
-    .addOption(
-      new Option("--presence <presence>", "how optional members travel: tagged, or compact").choices(
-        // Spelled here (a type-only import keeps the codec out of the CLI's start); the type holds it to the codec's list.
-        ["tagged", "compact"] satisfies PresenceOption[],
-      ),
-    )
+    .addOption(presenceOption())
     .option("--url <url>", "reach the upstream server over Streamable HTTP instead of starting it")
     .option("--max-pages <n>", "tools/list pages read at most (default 1000)")
     .option("--max-tools <n>", "tools read at most (default 10000)")

@@ -1,5 +1,11 @@
 /** The compile flags, shared by compile and inspect, and their translation into CompileOptions. */
-import { type CompileOptions, PRESENCE_OPTIONS, TAG_SPELLING_OPTIONS, TARGET_NAMES } from "@strictwire/codec";
+import {
+  ABSENCE_SPELLINGS,
+  type CompileOptions,
+  INPUT_DIALECTS,
+  TAG_SPELLING_OPTIONS,
+  TARGET_NAMES,
+} from "@strictwire/codec";
 import { type Command, Option } from "commander";
 
 /** The flags carry compile's own options by name (one definition), with --schema-dir's documents. */
@@ -22,6 +28,12 @@ export const schemaDirOption = (): Option =>
 export const targetOption = (): Option =>
   new Option("--target <target>", "the provider whose strict mode the wire schema is for").choices(TARGET_NAMES);
 
+/** --presence: how absence is spelled where the target has no native optional members (the codec's AbsenceSpelling). */
+export const presenceOption = (): Option =>
+  new Option("--presence <presence>", "how optional members travel: tagged, or compact (null means absent)").choices([
+    ...ABSENCE_SPELLINGS,
+  ]);
+
 /** Adds the flags that shape a compile; `naming` adds --name and --description too. */
 export function addCompileOptions(command: Command, naming: boolean): Command {
   if (naming) {
@@ -31,12 +43,7 @@ export function addCompileOptions(command: Command, naming: boolean): Command {
   }
   return command
     .addOption(targetOption())
-    .addOption(
-      new Option(
-        "--presence <presence>",
-        "how optional members travel: tagged, or compact (null means absent)",
-      ).choices([...PRESENCE_OPTIONS]),
-    )
+    .addOption(presenceOption())
     .addOption(
       new Option(
         "--tags <spelling>",
@@ -57,7 +64,9 @@ export function addCompileOptions(command: Command, naming: boolean): Command {
       ).choices(["required", "auto"]),
     )
     .addOption(
-      new Option("--dialect <dialect>", "read the schema in a dialect that is not quite JSON Schema").choices(["bfcl"]),
+      new Option("--dialect <dialect>", "read the schema in a dialect that is not quite JSON Schema").choices([
+        ...INPUT_DIALECTS,
+      ]),
     );
 }
 

@@ -10,6 +10,8 @@ import {
   type Bundle,
   type BundleOptions,
   digestOf,
+  INPUT_DIALECTS,
+  type InputDialect,
   type NonStrict,
   type UnsignedBundle,
 } from "./bundle/bundle.js";
@@ -21,9 +23,9 @@ import { withStandardSchema } from "./input/codec.js";
 import { readSchemaInput } from "./input/library.js";
 import { buildPlan } from "./ir/build.js";
 import {
+  ABSENCE_SPELLINGS,
+  type AbsenceSpelling,
   type Plan,
-  PRESENCE_OPTIONS,
-  type PresenceOption,
   TAG_SPELLING_OPTIONS,
   type TagSpelling,
 } from "./ir/nodes.js";
@@ -50,7 +52,7 @@ export interface CompileOptions {
   /** Tool description. Default: the schema's own description. */
   readonly description?: string;
   readonly target?: TargetName;
-  readonly presence?: PresenceOption;
+  readonly presence?: AbsenceSpelling;
   /**
    * How presence tags are spelled: "state" (default) `{"state":"absent"}` /
    * `{"state":"present","value":…}`, or "minimal" `{}` / `{"value":…}`: fewer
@@ -68,8 +70,8 @@ export interface CompileOptions {
    * every call to the original schema.
    */
   readonly strict?: "required" | "auto";
-  /** Input dialect adapter for schemas that are not quite JSON Schema. */
-  readonly dialect?: "bfcl";
+  /** A schema written in a dialect that is not quite JSON Schema, read through its input adapter. */
+  readonly dialect?: InputDialect;
   /** The decoder's parse limits for this tool. */
   readonly limits?: Partial<ParseLimits>;
   /**
@@ -196,7 +198,7 @@ function compileInternal(given: unknown, options: CompileOptions): Result<{ bund
   const assemble = (plan: Plan): JsonObject => {
     let w = wireSchema(plan, target);
     if (bundleOptions.factored) w = factorWire(w);
-    return toSpelling(w, target.dialect);
+    return toSpelling(w, target.spelling);
   };
 
   let resources: Resources;
@@ -283,7 +285,7 @@ function resolveOptions(
   const target = o.target ?? "openai";
   if (!TARGET_NAMES.includes(target)) return fail("invalid-options", "", `unknown target ${JSON.stringify(target)}`);
   const presence = o.presence ?? "tagged";
-  if (!PRESENCE_OPTIONS.includes(presence))
+  if (!ABSENCE_SPELLINGS.includes(presence))
     return fail("invalid-options", "", `unknown presence ${JSON.stringify(presence)}`);
   const tags = o.tags ?? "state";
   if (!TAG_SPELLING_OPTIONS.includes(tags))
@@ -295,7 +297,7 @@ function resolveOptions(
   const strict = o.strict ?? "required";
   if (strict !== "required" && strict !== "auto")
     return fail("invalid-options", "", `unknown strict policy ${JSON.stringify(strict)}: "required" or "auto"`);
-  if (o.dialect !== undefined && o.dialect !== "bfcl")
+  if (o.dialect !== undefined && !INPUT_DIALECTS.includes(o.dialect))
     return fail("invalid-options", "", `unknown dialect ${JSON.stringify(o.dialect)}`);
   const limits = { ...DEFAULT_PARSE_LIMITS, ...(o.limits ?? {}) };
   for (const [k, v] of Object.entries(limits)) {

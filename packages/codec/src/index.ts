@@ -1,6 +1,13 @@
 // Dispatch (guarded calls, provider tool results, Standard Schema, AI SDK) and the types emitter.
 export { type StrictFunctionTool, type StrictToolOptions, strictTool } from "./agents.js";
-export { BUNDLE_FORMAT, type Bundle, type BundleOptions, type NonStrict } from "./bundle/bundle.js";
+export {
+  BUNDLE_FORMAT,
+  type Bundle,
+  type BundleOptions,
+  INPUT_DIALECTS,
+  type InputDialect,
+  type NonStrict,
+} from "./bundle/bundle.js";
 export { Codec, type DecodeOptions, type RawArguments, type WireValue } from "./codec.js";
 export { type CompileOptions, compile, compileCodec } from "./compile.js";
 export {
@@ -70,12 +77,12 @@ export { withStandardSchema } from "./input/codec.js";
 export { isLibrarySchema, type LibrarySchema } from "./input/library.js";
 export { type Inspection, type InspectOptions, inspect, type Size, type Sizes, type TravelNode } from "./inspect.js";
 export {
+  ABSENCE_SPELLINGS,
+  type AbsenceSpelling,
   type Field,
   type Node,
   type Plan,
-  PRESENCE_OPTIONS,
   type Presence,
-  type PresenceOption,
   type RelaxedConstraint,
   TAG_SPELLING_OPTIONS,
   type TagSpelling,
@@ -117,3 +124,10 @@ export {
   toolSetAdvisories,
 } from "./targets/index.js";
 export { re2 as linearRegExp } from "./validate/regexp.js";
+
+// Earlier names, kept so existing imports keep working.
+import { ABSENCE_SPELLINGS, type AbsenceSpelling } from "./ir/nodes.js";
+/** @deprecated The `presence` option's values under their earlier name: use ABSENCE_SPELLINGS. */
+export const PRESENCE_OPTIONS = ABSENCE_SPELLINGS;
+/** @deprecated The `presence` option's type under its earlier name: use AbsenceSpelling. */
+export type PresenceOption = AbsenceSpelling;

@@ -5,7 +5,7 @@
 import { compileCodec } from "@strictwire/codec";
 import { describe, expect, it } from "vitest";
 
-describe("drafts and dialect keywords", () => {
+describe("drafts and their keywords", () => {
   it("$async no longer turns validation into an unchecked Promise", () => {
     const c = compileCodec({ $async: true, type: "object", properties: { a: { type: "string" } } });
     if (!c.ok) throw new Error(JSON.stringify(c.error));

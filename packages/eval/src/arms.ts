@@ -4,9 +4,9 @@
  * strict flag and the way its arguments become the contract's value differ.
  */
 import {
+  type AbsenceSpelling,
   type CodecError,
   compileCodec,
-  type PresenceOption,
   parseJson,
   type Result,
   type TagSpelling,
@@ -48,7 +48,7 @@ export interface Arm {
 const asDecodeError = (e: CodecError): ArmDecodeError => ({ code: e.code, message: e.message, feedback: e.feedback });
 
 interface CodecArmOptions {
-  readonly presence?: PresenceOption;
+  readonly presence?: AbsenceSpelling;
   readonly tags?: TagSpelling;
   readonly factored?: boolean;
   readonly target?: "openai" | "anthropic";

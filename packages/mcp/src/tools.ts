@@ -7,10 +7,10 @@
 
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import {
+  type AbsenceSpelling,
   type Codec,
   type CodecError,
   compileCodec,
-  type PresenceOption,
   type Result,
   type TargetName,
 } from "@strictwire/codec";
@@ -19,7 +19,7 @@ export interface StrictOptions {
   /** The provider whose strict mode the wire schemas are for (default "openai"). */
   readonly target?: TargetName;
   /** How optional members travel (default "tagged"). */
-  readonly presence?: PresenceOption;
+  readonly presence?: AbsenceSpelling;
 }
 
 /** One upstream tool: compiled, or passed through with the reason. */

@@ -95,7 +95,7 @@ function uniqueNames(tools: readonly Tool[]): Outcome<void> {
 
 /**
  * The bundles' own target unless --target names one. A wire compiled for
- * another target is not what this one would be sent (presence and dialect
+ * another target is not what this one would be sent (presence and spelling
  * differ), so measuring it would answer the wrong question: recompile instead.
  */
 function targetFor(tools: readonly Tool[], flag: TargetName | undefined): Outcome<TargetName> {

@@ -7,7 +7,7 @@
  * wire); a schema the small generator cannot satisfy gets no call, and says so.
  */
 import { type Bundle, loadBundle } from "@strictwire/codec";
-import { isPlainObject } from "@strictwire/codec/json";
+import { isPlainObject } from "@strictwire/codec/schema";
 import type { TokenCounter } from "../tokens.js";
 
 export type CallShape = "all-optional" | "required-only";

@@ -10,7 +10,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { PresenceOption, TargetName } from "@strictwire/codec";
+import type { AbsenceSpelling, TargetName } from "@strictwire/codec";
 import { type CompileBudget, type ListLimits, type ProxyOptions, startProxy } from "@strictwire/mcp";
 import { EXIT_OK, EXIT_USAGE, type ExitCode } from "../failure.js";
 import type { Io } from "../io.js";
@@ -18,7 +18,7 @@ import { PROGRAM } from "../report.js";
 
 export interface McpProxyFlags {
   readonly target?: TargetName;
-  readonly presence?: PresenceOption;
+  readonly presence?: AbsenceSpelling;
   readonly url?: string;
   readonly maxPages?: string;
   readonly maxTools?: string;

@@ -4,7 +4,7 @@
  * The digest detects damage and accidental edits; it is not a signature.
  */
 import { createHash } from "node:crypto";
-import type { Plan, PresenceOption, TagSpelling } from "../ir/nodes.js";
+import type { AbsenceSpelling, Plan, TagSpelling } from "../ir/nodes.js";
 import { canonicalJson, type JsonObject, type JsonValue } from "../json.js";
 import type { ParseLimits } from "../parse/parser.js";
 import type { TargetName } from "../targets/profile.js";
@@ -39,14 +39,23 @@ export const BUNDLE_READ_LIMITS: ParseLimits = Object.freeze({
   maxDepth: 1024,
 });
 
+/**
+ * The `dialect` option: a source written in a dialect that is not quite JSON
+ * Schema, made into JSON Schema by its input adapter (schema/adapters/) before
+ * anything reads it. "Dialect" means only this; the JSON Schema version of a
+ * source is its `Draft` (schema/draft.ts), a target's way of writing the wire its `Spelling`.
+ */
+export const INPUT_DIALECTS = ["bfcl"] as const;
+export type InputDialect = (typeof INPUT_DIALECTS)[number];
+
 export interface BundleOptions {
   readonly target: TargetName;
-  readonly presence: PresenceOption;
+  readonly presence: AbsenceSpelling;
   /** How presence tags are spelled: `{"state":"absent"}`… (default) or minimal (`{}`, `{"value":…}`). */
   readonly tags: TagSpelling;
   readonly openObjects: "close" | "preserve";
   readonly factored: boolean;
-  readonly dialect?: "bfcl";
+  readonly dialect?: InputDialect;
 }
 
 /**
@@ -68,7 +77,7 @@ export interface Bundle {
   readonly name: string;
   readonly description?: string;
   readonly options: BundleOptions;
-  /** The source schema as given (before any dialect adapter). */
+  /** The source schema as given (before any input dialect's adapter). */
   readonly source: JsonValue;
   /** The strict schema the model is given. */
   readonly wire: JsonObject;

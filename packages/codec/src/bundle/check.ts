@@ -7,11 +7,12 @@
  */
 
 import { constructOfKind } from "../constructs/registry.js";
-import { PRESENCE_OPTIONS, TAG_SPELLING_OPTIONS } from "../ir/nodes.js";
+import { ABSENCE_SPELLINGS, TAG_SPELLING_OPTIONS } from "../ir/nodes.js";
 import { type Check, type CheckContext, OK } from "../ir/shape.js";
 import { isPlainObject } from "../json.js";
 import { MAX_DEPTH_LIMIT } from "../parse/parser.js";
 import { TARGET_NAMES } from "../targets/profile.js";
+import { INPUT_DIALECTS } from "./bundle.js";
 
 const bad = (path: string, reason: string): Check => ({ ok: false, path, reason });
 
@@ -25,11 +26,13 @@ export function checkBundleShape(b: unknown): Check {
   const o = b.options;
   if (!isPlainObject(o)) return bad("/options", "expected an object");
   if (!TARGET_NAMES.includes(o.target as never)) return bad("/options/target", "unknown target");
-  if (!PRESENCE_OPTIONS.includes(o.presence as never)) return bad("/options/presence", "expected tagged or compact");
+  if (!ABSENCE_SPELLINGS.includes(o.presence as never)) return bad("/options/presence", "expected tagged or compact");
   if (!TAG_SPELLING_OPTIONS.includes(o.tags as never)) return bad("/options/tags", "expected state or minimal");
   if (o.openObjects !== "close" && o.openObjects !== "preserve")
     return bad("/options/openObjects", "expected close or preserve");
   if (typeof o.factored !== "boolean") return bad("/options/factored", "expected a boolean");
+  if (o.dialect !== undefined && !INPUT_DIALECTS.includes(o.dialect as never))
+    return bad("/options/dialect", "unknown input dialect");
   const n = b.nonStrict;
   if (
     n !== undefined &&

@@ -69,7 +69,7 @@ export const KEY_SCHEMA_KEYWORDS: ReadonlySet<string> = new Set([
  * leaves them off the wire, so they are relaxed here, where plan.relaxed is kept.
  */
 export function unspelledConstants(target: TargetProfile, s: Record<string, unknown>): ("enum" | "const")[] {
-  const spelling = target.dialect;
+  const spelling = target.spelling;
   const spellable = (v: unknown): boolean => {
     const type = jsonTypeOf(v);
     return type !== undefined && spelling.enumTypes.has(type);

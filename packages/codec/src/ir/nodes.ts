@@ -35,12 +35,13 @@ import {
 const PRESENCES = ["tagged", "inline", "compact", "native"] as const;
 
 /**
- * The `presence` compile option: how an optional member travels where the
- * target has no native optional members (a field's own setting, `Presence`,
- * is decided from it, member by member).
+ * How absence is spelled on the wire where the target has no native optional
+ * members: in a tag (`"tagged"`) or as null (`"compact"`). It is chosen by the
+ * `presence` compile option (that public name is kept); each member's own
+ * `Presence` is decided from it, member by member.
  */
-export const PRESENCE_OPTIONS = ["tagged", "compact"] as const;
-export type PresenceOption = (typeof PRESENCE_OPTIONS)[number];
+export const ABSENCE_SPELLINGS = ["tagged", "compact"] as const;
+export type AbsenceSpelling = (typeof ABSENCE_SPELLINGS)[number];
 
 /** The `tags` compile option: how presence tags are spelled, `{"state":…}` or minimal (`{}`, `{"value":…}`). */
 export const TAG_SPELLING_OPTIONS = ["state", "minimal"] as const;

@@ -5,12 +5,12 @@
 import { isPlainObject } from "../json.js";
 import { keywordsWhere, subschemasOf } from "./keywords.js";
 
-export type Dialect = "2020-12" | "2019-09" | "draft-07" | "draft-06" | "draft-04";
+export type Draft = "2020-12" | "2019-09" | "draft-07" | "draft-06" | "draft-04";
 
-/** The validator family a dialect is checked with. */
+/** The validator family a draft is checked with. */
 export type ValidatorFamily = "2020" | "2019" | "07";
 
-const BY_URI: readonly [string, Dialect][] = [
+const BY_URI: readonly [string, Draft][] = [
   ["json-schema.org/draft/2020-12/schema", "2020-12"],
   ["json-schema.org/draft/2019-09/schema", "2019-09"],
   ["json-schema.org/draft-07/schema", "draft-07"],
@@ -21,9 +21,7 @@ const BY_URI: readonly [string, Dialect][] = [
 /** Keywords that only 2019-09 and later define: without $schema, their presence means 2020-12. */
 const MODERN_KEYWORDS: ReadonlySet<string> = new Set(keywordsWhere((spec) => spec.modern === true));
 
-export type DialectResult =
-  | { readonly ok: true; readonly dialect: Dialect }
-  | { readonly ok: false; readonly uri: string };
+export type DraftResult = { readonly ok: true; readonly draft: Draft } | { readonly ok: false; readonly uri: string };
 
 /**
  * Without $schema: 2020-12 when a modern keyword appears, draft-04 when a
@@ -32,10 +30,10 @@ export type DialectResult =
  * real-world tool schemas are written against). A property named `id` is not
  * a keyword: the walk visits subschemas only, never the `properties` map itself.
  */
-export function detectDialect(schema: unknown): DialectResult {
+export function detectDraft(schema: unknown): DraftResult {
   if (isPlainObject(schema) && typeof schema.$schema === "string") {
     const uri = schema.$schema;
-    for (const [needle, dialect] of BY_URI) if (uri.includes(needle)) return { ok: true, dialect };
+    for (const [needle, draft] of BY_URI) if (uri.includes(needle)) return { ok: true, draft };
     return { ok: false, uri };
   }
   let modern = false;
@@ -48,13 +46,13 @@ export function detectDialect(schema: unknown): DialectResult {
     if (typeof node.id === "string") oldId = true;
     if (node.$id !== undefined) newId = true;
   });
-  if (modern) return { ok: true, dialect: "2020-12" };
-  return { ok: true, dialect: draft04 || (oldId && !newId) ? "draft-04" : "draft-07" };
+  if (modern) return { ok: true, draft: "2020-12" };
+  return { ok: true, draft: draft04 || (oldId && !newId) ? "draft-04" : "draft-07" };
 }
 
-export function familyOf(dialect: Dialect): ValidatorFamily {
-  if (dialect === "2020-12") return "2020";
-  return dialect === "2019-09" ? "2019" : "07";
+export function familyOf(draft: Draft): ValidatorFamily {
+  if (draft === "2020-12") return "2020";
+  return draft === "2019-09" ? "2019" : "07";
 }
 
 /**

@@ -1,11 +1,11 @@
 /**
  * From the source schema as given to the schema the validators and the IR
- * builder read: a private deep copy, a dialect adapter where asked, draft-04
+ * builder read: a private deep copy, an input dialect adapter where asked, draft-04
  * rewritten into draft-07 terms, and a base $id so pointers into it resolve.
  */
 import type { Refused } from "../errors.js";
 import { cloneJson, isPlainObject } from "../json.js";
-import { type Dialect, detectDialect, familyOf, rewriteDraft04, type ValidatorFamily, walkSchemas } from "./draft.js";
+import { type Draft, detectDraft, familyOf, rewriteDraft04, type ValidatorFamily, walkSchemas } from "./draft.js";
 import { staticDynamicRefs } from "./dynamic.js";
 import { subschemasOf } from "./keywords.js";
 
@@ -14,7 +14,7 @@ export const SOURCE_ID = "https://strictwire.invalid/schema.json";
 
 export interface PreparedSource {
   readonly schema: Record<string, unknown> | boolean;
-  readonly dialect: Dialect;
+  readonly draft: Draft;
   readonly family: ValidatorFamily;
   /** The URI refs into the source resolve against, for branch validators. */
   readonly id: string;
@@ -29,17 +29,17 @@ export function prepareSource(source: unknown, adapter?: Adapter): Prepared {
   if (adapter) schema = adapter(schema);
   if (typeof schema !== "boolean" && !isPlainObject(schema))
     return { ok: false, reason: "a schema must be an object or a boolean" };
-  const detected = detectDialect(schema);
+  const detected = detectDraft(schema);
   if (!detected.ok) return { ok: false, reason: `unknown $schema ${JSON.stringify(detected.uri)}` };
-  const dialect = detected.dialect;
-  if (dialect === "draft-04") schema = rewriteDraft04(schema);
+  const draft = detected.draft;
+  if (draft === "draft-04") schema = rewriteDraft04(schema);
   // draft-06 reads as draft-07 (which only adds keywords); the validators know draft-07's meta-schema.
-  if (dialect === "draft-06" && isPlainObject(schema)) schema.$schema = "http://json-schema.org/draft-07/schema#";
+  if (draft === "draft-06" && isPlainObject(schema)) schema.$schema = "http://json-schema.org/draft-07/schema#";
   // `$async` makes ajv return a Promise, which a synchronous check would take for a pass.
   // From draft-06 on, `id` is no keyword (it became `$id`): an unknown keyword is an annotation,
   // but ajv refuses this one by name ("NOT SUPPORTED"), so a schema that declares a later draft
   // and still writes `id` loses it here, as the spec reads it.
-  const idIsUnknown = dialect !== "draft-04";
+  const idIsUnknown = draft !== "draft-04";
   walkSchemas(schema, (node) => {
     delete node.$async;
     if (idIsUnknown && Object.hasOwn(node, "id")) delete node.id;
@@ -54,10 +54,10 @@ export function prepareSource(source: unknown, adapter?: Adapter): Prepared {
     else id = own;
   }
   // Dynamic references with one possible target are plain ones (2019-09 and 2020-12 have them).
-  if (dialect === "2020-12" || dialect === "2019-09") staticDynamicRefs(schema);
+  if (draft === "2020-12" || draft === "2019-09") staticDynamicRefs(schema);
   return {
     ok: true,
-    value: { schema: schema as Record<string, unknown> | boolean, dialect, family: familyOf(dialect), id },
+    value: { schema: schema as Record<string, unknown> | boolean, draft, family: familyOf(draft), id },
   };
 }
 

@@ -134,7 +134,7 @@ export type Embedded = { readonly ok: true; readonly schema: unknown } | Refused
  * nothing is ever fetched. A document's own `$id` names it; a key that differs
  * reaches it through an alias (a whole-document reference only); relative
  * keys and `$id`s resolve against the root's base. An embedded document's
- * `$schema` is dropped: the compound document is read in the root's dialect.
+ * `$schema` is dropped: the compound document is read in the root's draft.
  */
 export function embedResources(root: unknown, resources: SchemaResources): Embedded {
   if (!isPlainObject(root)) return { ok: true, schema: root };

@@ -32,7 +32,7 @@ export const anthropic: TargetProfile = {
   // Anthropic's SDK keeps a bare $ref and drops what stands beside it. Inlining a definition's
   // only use keeps the description without spending one of the 16 union parameters on an anyOf.
   // const travels as a one-value enum: both SDKs send enum, the Python one does not send const.
-  dialect: { refSiblings: "inline", constKeyword: false, enumTypes: new Set(["string", "number", "boolean", "null"]) },
+  spelling: { refSiblings: "inline", constKeyword: false, enumTypes: new Set(["string", "number", "boolean", "null"]) },
   facts: [
     {
       rule: "strict tools",

@@ -28,7 +28,7 @@ export const gemini: TargetProfile = {
   distinctFirstKeys: false,
   limits: { maxSchemaChars: SCHEMA_CHARS_GUARD },
   toolSet: {},
-  dialect: { refSiblings: "wrap", constKeyword: false, enumTypes: new Set(["string", "number"]) },
+  spelling: { refSiblings: "wrap", constKeyword: false, enumTypes: new Set(["string", "number"]) },
   facts: [
     {
       rule: "function declaration",

@@ -1,6 +1,6 @@
 export { estimateGrammar, type GrammarEstimate } from "./grammar.js";
 export { checkSchemaLimits, describeFinding, type LimitFinding, type LimitName } from "./limits.js";
-export type { Fact, FactKind, TargetLimits, TargetName, TargetProfile, ToolSetLimits, WireDialect } from "./profile.js";
+export type { Fact, FactKind, Spelling, TargetLimits, TargetName, TargetProfile, ToolSetLimits } from "./profile.js";
 export { FACT_KINDS } from "./profile.js";
 export { TARGET_NAMES, targetProfile } from "./profiles.js";
 export { type GeminiFunctionDeclaration, type ToolApi, type ToolDefinitions, toolDefinition } from "./tools.js";

@@ -93,7 +93,7 @@ export const openai: TargetProfile = {
     maxLargeEnumChars: 15_000,
   },
   toolSet: {},
-  dialect: { refSiblings: "wrap", constKeyword: true, enumTypes: new Set(["string", "number", "boolean", "null"]) },
+  spelling: { refSiblings: "wrap", constKeyword: true, enumTypes: new Set(["string", "number", "boolean", "null"]) },
   facts: [
     ...OPENAI_FACTS,
     {

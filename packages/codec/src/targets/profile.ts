@@ -3,7 +3,6 @@
  * what it limits. Each fact records where it came from and when it was read,
  * so a profile can be updated when a provider changes.
  */
-import type { Presence } from "../ir/nodes.js";
 import type { JsonType } from "../json.js";
 
 export type TargetName = "openai" | "openai-finetuned" | "anthropic" | "gemini";
@@ -67,8 +66,8 @@ export interface ToolSetLimits {
   readonly maxUnionParameters?: number;
 }
 
-/** How the wire is spelt for the target, beyond which keywords it keeps. */
-export interface WireDialect {
+/** How the wire is spelt for the target, beyond which keywords it keeps (targets/spelling.ts). */
+export interface Spelling {
   /**
    * What to do with keywords (annotations) beside `$ref`, which these targets refuse:
    * "wrap" moves the reference into a one-branch `anyOf`; "inline" writes the definition in place
@@ -97,8 +96,10 @@ export interface TargetProfile {
   /**
    * How optional members travel by default. "native" members are left out of
    * `required`; `toolSet.maxOptionalParameters`, when set, caps how many per schema.
+   * "tagged": the target has no native optional members, and the `presence`
+   * compile option spells absence (a tag, or null).
    */
-  readonly presence: Presence;
+  readonly presence: "native" | "tagged";
   /** Whether `pattern` may be any RE2 pattern, or only simple ones. */
   readonly patterns: "any" | "simple";
   /** Whether array `minItems` is limited to 0 or 1. */
@@ -112,6 +113,6 @@ export interface TargetProfile {
   readonly limits: TargetLimits;
   /** Per request: checked across a tool set; a schema that alone breaks one is refused at compile. */
   readonly toolSet: ToolSetLimits;
-  readonly dialect: WireDialect;
+  readonly spelling: Spelling;
   readonly facts: readonly Fact[];
 }

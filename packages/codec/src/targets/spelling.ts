@@ -8,20 +8,20 @@
  * - an `enum` with values of types the target cannot list is left to the final validation.
  */
 import { isPlainObject, type JsonObject, type JsonValue, jsonTypeOf, setOwn } from "../json.js";
-import type { WireDialect } from "./profile.js";
+import type { Spelling } from "./profile.js";
 import { defName, mapSubschemas, subschemas } from "./walk.js";
 
 /** References followed while inlining one use: definitions that only alias others. */
 const MAX_INLINE_HOPS = 64;
 
-export function toSpelling(wire: JsonObject, dialect: WireDialect): JsonObject {
+export function toSpelling(wire: JsonObject, spelling: Spelling): JsonObject {
   const defs = isPlainObject(wire.$defs) ? (wire.$defs as JsonObject) : {};
-  const out = rewrite(wire, { dialect, defs, uses: referenceCounts(wire), inlining: new Set() });
-  return dialect.refSiblings === "inline" ? pruneDefs(out) : out;
+  const out = rewrite(wire, { spelling, defs, uses: referenceCounts(wire), inlining: new Set() });
+  return spelling.refSiblings === "inline" ? pruneDefs(out) : out;
 }
 
 interface Context {
-  readonly dialect: WireDialect;
+  readonly spelling: Spelling;
   /** The wire's definitions as assembled: what an inlined reference stands for. */
   readonly defs: JsonObject;
   /** References to each definition across the wire. */
@@ -32,7 +32,7 @@ interface Context {
 
 function rewrite(schema: JsonObject, ctx: Context): JsonObject {
   const inlined = inlineTarget(schema, ctx);
-  const own = spellConstants(inlined?.schema ?? withoutRefSiblings(schema, ctx.dialect), ctx.dialect);
+  const own = spellConstants(inlined?.schema ?? withoutRefSiblings(schema, ctx.spelling), ctx.spelling);
   if (inlined !== undefined) ctx.inlining.add(inlined.name);
   const out = mapSubschemas(own, (sub) => rewrite(sub, ctx));
   if (inlined !== undefined) ctx.inlining.delete(inlined.name);
@@ -40,10 +40,10 @@ function rewrite(schema: JsonObject, ctx: Context): JsonObject {
 }
 
 /** Keywords beside a reference: moved onto a one-branch anyOf, or dropped when they cannot be inlined. */
-function withoutRefSiblings(schema: JsonObject, dialect: WireDialect): JsonObject {
+function withoutRefSiblings(schema: JsonObject, spelling: Spelling): JsonObject {
   if (!hasRefSiblings(schema)) return schema;
   const { $ref, ...siblings } = schema;
-  return dialect.refSiblings === "wrap"
+  return spelling.refSiblings === "wrap"
     ? { ...siblings, anyOf: [{ $ref: $ref as JsonValue }] }
     : { $ref: $ref as JsonValue };
 }
@@ -54,7 +54,7 @@ function withoutRefSiblings(schema: JsonObject, dialect: WireDialect): JsonObjec
  * count its optional and union members twice against per-request caps.
  */
 function inlineTarget(schema: JsonObject, ctx: Context): { name: string; schema: JsonObject } | undefined {
-  if (ctx.dialect.refSiblings !== "inline" || !hasRefSiblings(schema)) return undefined;
+  if (ctx.spelling.refSiblings !== "inline" || !hasRefSiblings(schema)) return undefined;
   const { $ref: _ref, ...siblings } = schema;
   let target: JsonValue | undefined = schema;
   let name: string | undefined;
@@ -71,22 +71,22 @@ function hasRefSiblings(schema: JsonObject): boolean {
   return typeof schema.$ref === "string" && Object.keys(schema).length > 1;
 }
 
-function spellConstants(schema: JsonObject, dialect: WireDialect): JsonObject {
+function spellConstants(schema: JsonObject, spelling: Spelling): JsonObject {
   let s = schema;
-  if (!dialect.constKeyword && Object.hasOwn(s, "const")) {
+  if (!spelling.constKeyword && Object.hasOwn(s, "const")) {
     const { const: value, ...rest } = s;
-    s = value !== undefined && spellable(value, dialect) ? { ...rest, enum: [value] } : rest;
+    s = value !== undefined && spellable(value, spelling) ? { ...rest, enum: [value] } : rest;
   }
-  if (Array.isArray(s.enum) && !s.enum.every((v) => spellable(v, dialect))) {
+  if (Array.isArray(s.enum) && !s.enum.every((v) => spellable(v, spelling))) {
     const { enum: _unspellable, ...rest } = s;
     s = rest;
   }
   return s;
 }
 
-function spellable(value: JsonValue, dialect: WireDialect): boolean {
+function spellable(value: JsonValue, spelling: Spelling): boolean {
   const type = jsonTypeOf(value);
-  return type !== undefined && dialect.enumTypes.has(type);
+  return type !== undefined && spelling.enumTypes.has(type);
 }
 
 function referenceCounts(wire: JsonObject): Map<string, number> {

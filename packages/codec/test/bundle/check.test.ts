@@ -1,6 +1,7 @@
 /** The plan check at load, on hand-built plans: each node kind checks its own members. */
 import { describe, expect, test } from "vitest";
-import { checkPlan } from "../../src/bundle/check.js";
+import { checkBundleShape, checkPlan } from "../../src/bundle/check.js";
+import { compileCodec } from "../../src/compile.js";
 
 const plan = (root: unknown, defs: Record<string, unknown> = {}) => ({
   root,
@@ -131,6 +132,29 @@ describe("checkPlan", () => {
     ],
   ])("%s is refused at its place", (_what, p, path) => {
     const r = checkPlan(p);
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.path).toBe(path);
+  });
+});
+
+describe("checkBundleShape: the options", () => {
+  const compiled = compileCodec({ type: "object", properties: { a: { type: "string" } } }, { dialect: "bfcl" });
+  if (!compiled.ok) throw new Error(compiled.error.message);
+  const bundle = compiled.value.bundle;
+  const withOptions = (options: Record<string, unknown>) => ({ ...bundle, options: { ...bundle.options, ...options } });
+
+  test("the bfcl dialect, tagged and compact presence pass", () => {
+    expect(bundle.options.dialect).toBe("bfcl");
+    expect(checkBundleShape(bundle)).toEqual({ ok: true });
+    expect(checkBundleShape(withOptions({ presence: "compact" }))).toEqual({ ok: true });
+  });
+
+  test.each([
+    ["an input dialect no adapter reads", { dialect: "yaml" }, "/options/dialect"],
+    ["an inherited name as the dialect", { dialect: "constructor" }, "/options/dialect"],
+    ["a member's own presence as the option", { presence: "native" }, "/options/presence"],
+  ])("%s is refused at its place", (_what, options, path) => {
+    const r = checkBundleShape(withOptions(options));
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.path).toBe(path);
   });
