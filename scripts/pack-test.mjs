@@ -84,7 +84,7 @@ function pack(pkg, out) {
 
 const ESM = `
 import { compileCodec } from "@strictwire/codec";
-import { codecFromModule } from "@strictwire/codec/standalone";
+import { codecFromModule, codecFromPrecompiled } from "@strictwire/codec/standalone";
 import * as schemaKit from "@strictwire/codec/schema";
 import * as schemaKitByEarlierName from "@strictwire/codec/json";
 import * as classifier from "@strictwire/classifier";
@@ -94,6 +94,8 @@ const compiled = compileCodec({ type: "object", properties: { a: { type: "string
 if (!compiled.ok) throw new Error(compiled.error.message);
 const decoded = compiled.value.decode('{"a":{"state":"absent"}}');
 if (!decoded.ok || JSON.stringify(decoded.value) !== "{}") throw new Error("esm: round trip failed");
+// codecFromModule: the name modules of earlier versions import from this subpath.
+if (codecFromModule !== codecFromPrecompiled) throw new Error("esm: codecFromModule is not codecFromPrecompiled");
 if (typeof codecFromModule !== "function" || typeof classifier.classify !== "function" || typeof cli !== "object") throw new Error("esm: exports missing");
 console.log("esm ok");
 `;

@@ -3,12 +3,23 @@
  * compile side of dispatch/agents.ts, which holds the tool itself and
  * imports nothing of the compiler.
  */
+import type { StandardSchemaV1 } from "@standard-schema/spec";
 import { Codec } from "./codec.js";
-import { compileCodec } from "./compile.js";
-import { agentTool, type OutputOf, type StrictFunctionTool, type StrictToolOptions } from "./dispatch/agents.js";
+import { type CompileOptions, compileCodec } from "./compile.js";
+import { type AgentToolOptions, agentTool, type StrictFunctionTool } from "./dispatch/agents.js";
 import type { Result } from "./errors.js";
 
-export type { StrictFunctionTool, StrictToolOptions } from "./dispatch/agents.js";
+export type { StrictFunctionTool } from "./dispatch/agents.js";
+
+export interface StrictToolOptions<S, T> extends AgentToolOptions<T> {
+  /** A Zod 4 schema, any Standard JSON Schema, a JSON Schema, or a compiled codec. */
+  readonly parameters: S;
+  /** Compile options besides name and description (target stays openai: the Agents SDK speaks the Responses API). */
+  readonly compile?: Omit<CompileOptions, "name" | "description" | "target">;
+}
+
+export type OutputOf<S> =
+  S extends Codec<infer T> ? T : S extends StandardSchemaV1 ? StandardSchemaV1.InferOutput<S> : unknown;
 
 export function strictTool<S>(options: StrictToolOptions<S, OutputOf<S>>): Result<StrictFunctionTool<OutputOf<S>>> {
   type T = OutputOf<S>;

@@ -19,8 +19,8 @@ import { Codec } from "./codec.js";
 import { NODE_KINDS } from "./constructs/registry.js";
 import { compileDecoder } from "./decode/generate.js";
 import { fail, ok, type Result } from "./errors.js";
-import { withStandardSchema } from "./input/codec.js";
 import { readSchemaInput } from "./input/library.js";
+import { withStandardSchema } from "./input/library-validation.js";
 import { buildPlan } from "./ir/build.js";
 import {
   ABSENCE_SPELLINGS,
@@ -37,7 +37,6 @@ import { measureDocument, walkSchemas } from "./schema/draft.js";
 import { inPlaceLoop } from "./schema/loops.js";
 import { prepareSource } from "./schema/prepare.js";
 import { embedResources, Resources, type SchemaResources } from "./schema/resources.js";
-import { fitFirstKeys, unionKey } from "./targets/first-key-unions.js";
 import { checkSchemaLimits, TARGET_NAMES, type TargetName, targetProfile } from "./targets/index.js";
 import { toSpelling } from "./targets/spelling.js";
 import { metaValidator, toIssues } from "./validate/ajv.js";
@@ -45,6 +44,7 @@ import { Validators } from "./validate/validators.js";
 import { measureValue } from "./value-limits.js";
 import { wireSchema } from "./wire/assemble.js";
 import { factorWire } from "./wire/factor.js";
+import { fitFirstKeys, unionKey } from "./wire/first-key-unions.js";
 
 export interface CompileOptions {
   /** Tool name (letters, digits, _ and -, at most 64). Default: "tool". */

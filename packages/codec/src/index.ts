@@ -72,9 +72,9 @@ export {
   ruleSentence,
   typeName,
 } from "./feedback/rules.js";
-// Library schemas (Zod 4, Standard JSON Schema) as input.
-export { withStandardSchema } from "./input/codec.js";
 export { isLibrarySchema, type LibrarySchema } from "./input/library.js";
+// Library schemas (Zod 4, Standard JSON Schema) as input.
+export { withStandardSchema } from "./input/library-validation.js";
 export { type Inspection, type InspectOptions, inspect, type Size, type Sizes, type TravelNode } from "./inspect.js";
 export {
   ABSENCE_SPELLINGS,
@@ -91,7 +91,13 @@ export {
 export { loadBundle } from "./load.js";
 export { DEFAULT_PARSE_LIMITS, MAX_DEPTH_LIMIT, type ParseLimits, parseJson } from "./parse/parser.js";
 export type { SchemaResources } from "./schema/resources.js";
-export { codecFromModule, type LoadOptions, type PrecompiledValidators, standaloneModule } from "./standalone.js";
+export {
+  codecFromModule,
+  codecFromPrecompiled,
+  type LoadOptions,
+  type PrecompiledValidators,
+  standaloneModule,
+} from "./standalone.js";
 export {
   type GeminiToolConfig,
   type GeminiTools,
@@ -102,6 +108,7 @@ export {
 // Targets: each provider's tool definition for a bundle, and the limits of a tool set sent together.
 export {
   type Advisory,
+  type CompiledTool,
   checkToolSet,
   describeFinding,
   estimateGrammar,

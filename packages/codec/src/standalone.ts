@@ -19,7 +19,8 @@ import { generateDecoder, tablePointers } from "./decode/generate.js";
 import { fail, ok, pointerToken, type Result } from "./errors.js";
 import type { Plan } from "./ir/nodes.js";
 import { type LoadOptions, loadBundle, type PrecompiledValidators } from "./load.js";
-import { codecFromModule as codecFromModuleValidators, type ModuleValidators } from "./runtime.js";
+// Imported under another name: this module exports `codecFromModule` as the earlier name of codecFromPrecompiled.
+import { codecFromModule as codecOfThisVersion, type ModuleValidators } from "./runtime.js";
 import { adapterFor } from "./schema/adapters.js";
 import { type PreparedSource, prepareSource } from "./schema/prepare.js";
 import { type AnyAjv, createAjv } from "./validate/ajv.js";
@@ -105,17 +106,25 @@ const VALIDATORS = {
 } as const satisfies Record<string, Spec>;
 
 /**
- * A Codec from a generated module's parts: the bundle is checked as loadBundle
- * checks it. A module of this version hands every validator (no ajv runs);
- * one written before it hands the first-error pair, and ajv compiles the rest when needed.
+ * A Codec from the validators a generated module of any version hands over:
+ * the bundle is checked as loadBundle checks it. A module of this version
+ * hands every validator (no ajv runs: `codecFromModule` of
+ * `@strictwire/codec/runtime`, which such a module calls itself); one written
+ * before it hands the first-error pair, and ajv compiles the rest when needed.
  */
-export function codecFromModule<T = unknown>(
+export function codecFromPrecompiled<T = unknown>(
   bundle: unknown,
   validators: PrecompiledValidators | ModuleValidators,
 ): Result<Codec<T>> {
-  if ("diagnoseSource" in validators) return codecFromModuleValidators<T>(bundle, validators);
+  if ("diagnoseSource" in validators) return codecOfThisVersion<T>(bundle, validators);
   return loadBundle<T>(bundle, { precompiled: validators });
 }
+
+/**
+ * @deprecated codecFromPrecompiled under the name that modules written before
+ * `@strictwire/codec/runtime` import from `@strictwire/codec/standalone`: kept so they load.
+ */
+export const codecFromModule = codecFromPrecompiled;
 
 /**
  * Encode's branch tests as one object of validators (shared code written

@@ -9,6 +9,7 @@ import {
   type Bundle,
   type Codec,
   codecFromModule,
+  codecFromPrecompiled,
   compile,
   loadBundle,
   type Result,
@@ -225,10 +226,10 @@ describe("loading a generated module", () => {
     expect(loaded(mod.load())).toBe(loaded(mod.load()));
   });
 
-  test("codecFromModule refuses validators compiled from another bundle", async () => {
+  test("codecFromPrecompiled refuses validators compiled from another bundle", async () => {
     const mod = await generate(compiled(MEETING));
     const other = compiled({ type: "object", properties: { x: { type: "string" } } });
-    const result = codecFromModule(other, {
+    const result = codecFromPrecompiled(other, {
       digest: (mod.bundle as Bundle).digest,
       source: mod.validateSource,
       wire: mod.validateWire,
@@ -237,11 +238,15 @@ describe("loading a generated module", () => {
     if (!result.ok) expect(result.error.code).toBe("digest-mismatch");
   });
 
-  test("codecFromModule refuses an edited bundle, as loadBundle does", async () => {
+  test("codecFromModule, the name modules of earlier versions import, is codecFromPrecompiled", () => {
+    expect(codecFromModule).toBe(codecFromPrecompiled);
+  });
+
+  test("codecFromPrecompiled refuses an edited bundle, as loadBundle does", async () => {
     const bundle = compiled(MEETING);
     const mod = await generate(bundle);
     const edited = { ...bundle, limits: { ...bundle.limits, maxDepth: 2 } };
-    const result = codecFromModule(edited, {
+    const result = codecFromPrecompiled(edited, {
       digest: bundle.digest,
       source: mod.validateSource,
       wire: mod.validateWire,

@@ -13,9 +13,7 @@
  * answers with the codec's feedback as the tool result, for the model to
  * correct its next call, and `execute` never runs.
  */
-import type { StandardSchemaV1 } from "@standard-schema/spec";
 import type { Codec } from "../codec.js";
-import type { CompileOptions } from "../compile.js";
 import { fail, ok, type Result } from "../errors.js";
 
 /** The parts of the SDK's FunctionTool strictwire fills in. */
@@ -38,28 +36,19 @@ export interface StrictFunctionTool<T> {
   readonly codec: Codec<T>;
 }
 
-export interface StrictToolOptions<S, T> {
+/** The tool's own options; `strictTool` (agents.ts) adds the schema and how to compile it. */
+export interface AgentToolOptions<T> {
   readonly name: string;
   readonly description: string;
-  /** A Zod 4 schema, any Standard JSON Schema, a JSON Schema, or a compiled codec. */
-  readonly parameters: S;
   /** Runs only with arguments strictwire decoded and validated (and the library's own validation passed). */
   readonly execute: (args: T, runContext: unknown, details?: unknown) => unknown;
-  /** Compile options besides name and description (target stays openai: the Agents SDK speaks the Responses API). */
-  readonly compile?: Omit<CompileOptions, "name" | "description" | "target">;
 }
-
-export type OutputOf<S> =
-  S extends Codec<infer T> ? T : S extends StandardSchemaV1 ? StandardSchemaV1.InferOutput<S> : unknown;
 
 /**
  * The tool over a codec already made (run time: nothing is compiled here).
  * `strictTool` (agents.ts, on the compile side) compiles a schema first.
  */
-export function agentTool<T>(
-  codec: Codec<T>,
-  options: Omit<StrictToolOptions<unknown, T>, "parameters" | "compile">,
-): Result<StrictFunctionTool<T>> {
+export function agentTool<T>(codec: Codec<T>, options: AgentToolOptions<T>): Result<StrictFunctionTool<T>> {
   if (codec.bundle.options.target !== "openai") {
     return fail(
       "invalid-options",

@@ -29,7 +29,7 @@ export interface FinalizeOptions {
   };
   /** What the walk needs of each node kind (the constructs registry). */
   readonly kinds: NodeKinds;
-  /** Unions to write in the tag form whatever rule would do (the first-key rule, targets/first-key-unions.ts). */
+  /** Unions to write in the tag form whatever rule would do (the first-key rule, wire/first-key-unions.ts). */
   readonly tagUnions?: (node: UnionNode) => boolean;
 }
 

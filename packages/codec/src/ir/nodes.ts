@@ -105,8 +105,8 @@ const fieldShape = object(
 
 const fields = list(fieldShape, "expected an array");
 
-/** Each member name once. */
-function namesOnce(node: { readonly fields: readonly { readonly name: string }[] }, at: string): Check {
+/** Each field name once in an object's plan. */
+function distinctFieldNames(node: { readonly fields: readonly { readonly name: string }[] }, at: string): Check {
   const names = new Set<string>();
   for (const [i, f] of node.fields.entries()) {
     if (names.has(f.name)) return bad(`${at}/fields/${i}`, "a field name appears twice");
@@ -116,7 +116,7 @@ function namesOnce(node: { readonly fields: readonly { readonly name: string }[]
 }
 
 /** A closed object: only declared members. */
-export const objectShape = object({ kind: tag("object"), schema: json(), fields }, { refine: namesOnce });
+export const objectShape = object({ kind: tag("object"), schema: json(), fields }, { refine: distinctFieldNames });
 
 /** Dynamic members only: travels as an array of {key, value} entries; `key` constrains their names. */
 export const mapShape = object({ kind: tag("map"), schema: json(), key: json(), value: child() });
@@ -124,7 +124,7 @@ export const mapShape = object({ kind: tag("map"), schema: json(), key: json(), 
 /** Declared members plus dynamic ones: travels as {fields, entries}. */
 export const mixedShape = object(
   { kind: tag("mixed"), schema: json(), key: json(), value: child(), fields },
-  { refine: namesOnce },
+  { refine: distinctFieldNames },
 );
 
 const OUT_OF_RANGE = "branch out of range";

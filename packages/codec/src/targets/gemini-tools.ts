@@ -13,9 +13,8 @@
  * `parametersJsonSchema` nor `additionalProperties` nor `$schema`: these
  * definitions are for `generateContent` / `streamGenerateContent` only.
  */
-import type { Bundle } from "../bundle/bundle.js";
 import { fail, ok, type Result } from "../errors.js";
-import { type GeminiFunctionDeclaration, toolDefinition } from "./tools.js";
+import { type CompiledTool, type GeminiFunctionDeclaration, toolDefinition } from "./tools.js";
 
 export interface GeminiToolConfig {
   readonly functionCallingConfig: {
@@ -55,7 +54,7 @@ export function geminiToolConfig(allowedFunctionNames?: readonly string[]): Gemi
  * turns strict mode on. Refuses (`invalid-options`) a bundle compiled for
  * another target, two tools of one name, and an allowed name the set lacks.
  */
-export function geminiTools(bundles: readonly Bundle[], options: GeminiToolsOptions = {}): Result<GeminiTools> {
+export function geminiTools(bundles: readonly CompiledTool[], options: GeminiToolsOptions = {}): Result<GeminiTools> {
   const functionDeclarations: GeminiFunctionDeclaration[] = [];
   const names = new Set<string>();
   const nonStrict: string[] = [];

@@ -1,13 +1,26 @@
 /**
- * A bundle as the provider's tool definition: the wire schema under the key
- * and in the envelope each API expects, strict mode on where the API has it.
- * A bundle compiled for another target is refused: its wire may use what
+ * A compiled tool as the provider's tool definition: the wire schema under the
+ * key and in the envelope each API expects, strict mode on where the API has
+ * it. A tool compiled for another target is refused: its wire may use what
  * this provider does not accept.
  */
-import type { Bundle } from "../bundle/bundle.js";
 import { fail, ok, type Result } from "../errors.js";
 import type { JsonObject } from "../json.js";
 import type { TargetName } from "./profile.js";
+
+/**
+ * What the targets read of a compiled tool. A bundle is one (the bundle format
+ * sits above the targets and is not imported here): pass a bundle.
+ */
+export interface CompiledTool {
+  readonly name: string;
+  readonly description?: string;
+  /** The strict schema the model is given. */
+  readonly wire: JsonObject;
+  readonly options: { readonly target: TargetName };
+  /** Present when the tool is sent with strict mode off (`bundle.nonStrict`). */
+  readonly nonStrict?: { readonly limit: string; readonly reason: string };
+}
 
 export type ToolApi = "openai-responses" | "openai-chat" | "anthropic" | "gemini";
 
@@ -57,7 +70,7 @@ const TARGET_OF: Readonly<Record<ToolApi, TargetName>> = {
   gemini: "gemini",
 };
 
-export function toolDefinition<A extends ToolApi>(bundle: Bundle, api: A): Result<ToolDefinitions[A]> {
+export function toolDefinition<A extends ToolApi>(bundle: CompiledTool, api: A): Result<ToolDefinitions[A]> {
   const want = TARGET_OF[api];
   // A fine-tuned model's wire is sent through the same APIs.
   const target = bundle.options.target === "openai-finetuned" ? "openai" : bundle.options.target;
@@ -71,7 +84,7 @@ export function toolDefinition<A extends ToolApi>(bundle: Bundle, api: A): Resul
   return ok(BUILDERS[api](bundle) as ToolDefinitions[A]);
 }
 
-const BUILDERS: { readonly [A in ToolApi]: (b: Bundle) => ToolDefinitions[A] } = {
+const BUILDERS: { readonly [A in ToolApi]: (b: CompiledTool) => ToolDefinitions[A] } = {
   "openai-responses": (b) => ({ type: "function", ...named(b), parameters: b.wire, strict: isStrict(b) }),
   "openai-chat": (b) => ({ type: "function", function: { ...named(b), parameters: b.wire, strict: isStrict(b) } }),
   anthropic: (b) => ({ ...named(b), input_schema: b.wire, strict: isStrict(b) }),
@@ -79,10 +92,10 @@ const BUILDERS: { readonly [A in ToolApi]: (b: Bundle) => ToolDefinitions[A] } =
 };
 
 /** A bundle over the target's limits, compiled with `strict: "auto"`, is sent with strict mode off. */
-function isStrict(b: Bundle): boolean {
+function isStrict(b: CompiledTool): boolean {
   return b.nonStrict === undefined;
 }
 
-function named(b: Bundle): { name: string; description?: string } {
+function named(b: CompiledTool): { name: string; description?: string } {
   return b.description !== undefined ? { name: b.name, description: b.description } : { name: b.name };
 }

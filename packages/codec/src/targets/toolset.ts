@@ -4,14 +4,14 @@
  * of them (Anthropic counts strict tools, optional and union parameters over
  * the whole request). The wires are measured as compiled.
  */
-import type { Bundle } from "../bundle/bundle.js";
 import { firstKeyClashes } from "./first-key.js";
 import { describeGrammar, estimateGrammar, type GrammarEstimate } from "./grammar.js";
 import { type LimitFinding, measureTool, requestFindings, schemaFindings } from "./limits.js";
 import type { TargetName } from "./profile.js";
-import { targetProfile } from "./profiles.js";
+import { targetProfile } from "./registry.js";
+import type { CompiledTool } from "./tools.js";
 
-export function checkToolSet(all: readonly Bundle[], target: TargetName): LimitFinding[] {
+export function checkToolSet(all: readonly CompiledTool[], target: TargetName): LimitFinding[] {
   const profile = targetProfile(target);
   // A tool sent with strict mode off is held to no strict limit, and counts in no strict cap.
   const bundles = all.filter((b) => b.nonStrict === undefined);
@@ -25,7 +25,7 @@ export function checkToolSet(all: readonly Bundle[], target: TargetName): LimitF
 }
 
 /** A bundle compiled before the rule was modelled (or by hand) may break it. */
-function firstKeyFinding(b: Bundle): LimitFinding[] {
+function firstKeyFinding(b: CompiledTool): LimitFinding[] {
   const clashes = firstKeyClashes(b.wire);
   const first = clashes[0];
   return first === undefined
@@ -42,7 +42,7 @@ export type Advisory =
   | { readonly kind: "nonStrict"; readonly tool: string; readonly limit: string; readonly message: string }
   | { readonly kind: "grammarSize"; readonly estimate: GrammarEstimate; readonly message: string };
 
-export function toolSetAdvisories(all: readonly Bundle[], target: TargetName): Advisory[] {
+export function toolSetAdvisories(all: readonly CompiledTool[], target: TargetName): Advisory[] {
   const out: Advisory[] = all
     .filter((b) => b.nonStrict !== undefined)
     .map((b) => ({

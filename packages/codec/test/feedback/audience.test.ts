@@ -5,7 +5,7 @@
  */
 import { compile, compileCodec, loadBundle } from "@strictwire/codec";
 import { describe, expect, it } from "vitest";
-import { toIssue } from "../../src/input/codec.js";
+import { toIssue } from "../../src/input/library-validation.js";
 
 const MODEL_WORDS = /tool call|call the tool|correct the arguments/i;
 

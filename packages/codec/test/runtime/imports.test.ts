@@ -80,7 +80,7 @@ const COMPILE_SIDE = [
   /\/codec\/dist\/compile\.js$/,
   /\/codec\/dist\/ir\/build\.js$/,
   /\/codec\/dist\/schema\//,
-  /\/codec\/dist\/targets\/(openai|anthropic|gemini|profiles|limits|walk|spelling)\.js$/,
+  /\/codec\/dist\/targets\/(openai|anthropic|gemini|registry|limits|walk|spelling)\.js$/,
   /\/codec\/dist\/validate\/(ajv|validators)\.js$/,
   /\/codec\/dist\/(load|standalone|index|inspect)\.js$/,
   // Generating the decoder is compile's work: a module carries it as code.

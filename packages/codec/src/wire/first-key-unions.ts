@@ -10,8 +10,8 @@ import { childrenOf, wireOf } from "../constructs/registry.js";
 import { fail, ok, type Result } from "../errors.js";
 import type { Node, Plan, UnionNode } from "../ir/nodes.js";
 import { canonicalJson, isPlainObject, type JsonObject } from "../json.js";
-import { wireSchema } from "../wire/assemble.js";
-import { describeClash, orderFirstKeys, separable } from "./first-key.js";
+import { describeClash, orderFirstKeys, separable } from "../targets/first-key.js";
+import { wireSchema } from "./assemble.js";
 
 export function unionKey(node: UnionNode): string {
   return canonicalJson(node.branchSources);

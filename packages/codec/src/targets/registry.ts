@@ -1,4 +1,4 @@
-/** The targets by name. */
+/** The targets by name: the one table of profiles (what a profile holds: profile.ts). */
 import { anthropic } from "./anthropic.js";
 import { gemini } from "./gemini.js";
 import { openai } from "./openai.js";
