@@ -7,7 +7,13 @@
  * by rewriting the wire VALUES here (counterfactual encodings; the codec is not
  * changed).
  */
-import { type Codec, type CompileOptions, compileCodec } from "@strictwire/codec";
+import {
+  ABSENCE_SPELLINGS,
+  type AbsenceSpelling,
+  type Codec,
+  type CompileOptions,
+  compileCodec,
+} from "@strictwire/codec";
 import { canonicalJson as canonical, isPlainObject as isObject } from "@strictwire/codec/schema";
 import { concreteCall } from "../../../scripts/conformance/bfcl.js";
 import { listFiles, readJsonLines } from "../../../scripts/conformance/io.js";
@@ -359,7 +365,7 @@ export const ALL_REMOVED: readonly Lever[] = [
 ];
 
 export interface Decomposition {
-  readonly form: "tagged" | "compact";
+  readonly form: AbsenceSpelling;
   readonly calls: number;
   readonly meanSource: number;
   readonly meanWire: number;
@@ -397,7 +403,7 @@ const PARTS: readonly { name: string; what: string; levers: readonly Lever[]; on
   { name: "union tags", what: '{"branch":…,"value":…} around a value', levers: ["unwrapUnion"] },
 ];
 
-export function decompose(calls: readonly EncodedCall[], form: "tagged" | "compact"): Decomposition {
+export function decompose(calls: readonly EncodedCall[], form: AbsenceSpelling): Decomposition {
   const n = Math.max(calls.length, 1);
   const counts = noCounts();
   let source = 0;
@@ -429,7 +435,7 @@ export function decompose(calls: readonly EncodedCall[], form: "tagged" | "compa
 }
 
 /** Candidate wire-format changes (proposals for the next step), measured as counterfactual encodings. */
-export const LEVERS: Readonly<Record<"tagged" | "compact", readonly { name: string; levers: readonly Lever[] }[]>> = {
+export const LEVERS: Readonly<Record<AbsenceSpelling, readonly { name: string; levers: readonly Lever[] }[]>> = {
   tagged: [
     { name: "L1 no root", levers: ["noRoot"] },
     { name: "L2 absent as {}", levers: ["absentAsEmpty"] },
@@ -454,7 +460,7 @@ export interface LeverEffect {
   readonly geomeanRatio: number;
 }
 
-export function leverEffects(calls: readonly EncodedCall[], form: "tagged" | "compact"): LeverEffect[] {
+export function leverEffects(calls: readonly EncodedCall[], form: AbsenceSpelling): LeverEffect[] {
   return LEVERS[form].map((l) => {
     const r = tokenRatio(
       calls.map((c) => ({
@@ -473,10 +479,10 @@ export interface ArgumentsResult {
     Record<CallSet, { readonly calls: number; readonly forms: Record<ArgumentForm, TokenRatio> }>
   >;
   readonly excluded: Readonly<Record<string, number>>;
-  readonly decomposition?: Readonly<Record<"tagged" | "compact", Decomposition>>;
-  readonly levers?: Readonly<Record<"tagged" | "compact", readonly LeverEffect[]>>;
+  readonly decomposition?: Readonly<Record<AbsenceSpelling, Decomposition>>;
+  readonly levers?: Readonly<Record<AbsenceSpelling, readonly LeverEffect[]>>;
   /** The same decomposition over the generated MCP calls (maps and unions occur there, not in BFCL). */
-  readonly mcpDecomposition?: Readonly<Record<"tagged" | "compact", Decomposition>>;
+  readonly mcpDecomposition?: Readonly<Record<AbsenceSpelling, Decomposition>>;
 }
 
 export function runArguments(selection: { bfcl: number; mcp: number }, analyse: boolean): ArgumentsResult {
@@ -544,7 +550,7 @@ export function renderArguments(r: ArgumentsResult): string {
   const ex = Object.entries(r.excluded);
   if (ex.length > 0) parts.push("", `Left out: ${ex.map(([k, n]) => `${k} (${n})`).join(", ")}.`);
   if (r.decomposition !== undefined && r.levers !== undefined) {
-    for (const form of ["tagged", "compact"] as const) {
+    for (const form of ABSENCE_SPELLINGS) {
       const d = r.decomposition[form];
       const extra = d.meanWire - d.meanSource;
       parts.push(

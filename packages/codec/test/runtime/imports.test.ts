@@ -87,6 +87,7 @@ const COMPILE_SIDE = [
   /\/codec\/dist\/decode\/generate\.js$/,
   // The wire schema is built at compile; the run time only takes the envelope off (wire/envelope.js).
   /\/codec\/dist\/wire\/assemble\.js$/,
+  /\/codec\/dist\/wire\/first-key-unions\.js$/,
 ];
 const AJV_COMPILER = [/\/ajv\/dist\/(core|ajv|2019|2020)\.js$/, /\/ajv\/dist\/compile\//, /\/ajv\/dist\/refs\//];
 
@@ -173,4 +174,33 @@ test("the run-time modules load nothing of the compiler: dispatch/, the codec, t
   }
   // The walk does follow imports: the compile side's own entry reaches the builder.
   expect([...loads(join(src, "agents.ts"))].some((f) => f.endsWith("compile.ts"))).toBe(true);
+});
+
+/** Every relative import a source file writes, type-only ones too (a type is a dependency of the design). */
+function imports(file: string): string[] {
+  const text = readFileSync(file, "utf8");
+  return [...text.matchAll(/^(?:import|export)\s[^;]*?from\s+"(\.[^"]+)\.js";/gms)].map((m) =>
+    resolve(dirname(file), `${m[1]}.ts`).replaceAll("\\", "/"),
+  );
+}
+
+test("the target profiles sit below the bundle, the IR and the constructs; dispatch/ imports nothing of compile.ts", () => {
+  const src = join(HERE, "..", "..", "src");
+  const targets = readdirSync(join(src, "targets")).map((f) => join(src, "targets", f));
+  const above = [/\/src\/bundle\//, /\/src\/ir\//, /\/src\/constructs\//, /\/src\/compile\.ts$/];
+  for (const file of targets) {
+    expect(
+      imports(file).filter((f) => above.some((p) => p.test(f))),
+      file,
+    ).toEqual([]);
+  }
+  for (const f of readdirSync(join(src, "dispatch"))) {
+    const file = join(src, "dispatch", f);
+    expect(
+      imports(file).filter((i) => i.endsWith("/src/compile.ts")),
+      file,
+    ).toEqual([]);
+  }
+  // The reading does see imports: the bundle imports the target names.
+  expect(imports(join(src, "bundle", "bundle.ts")).some((f) => f.endsWith("/targets/profile.ts"))).toBe(true);
 });
