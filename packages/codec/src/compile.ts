@@ -52,6 +52,11 @@ export interface CompileOptions {
   /** Tool description. Default: the schema's own description. */
   readonly description?: string;
   readonly target?: TargetName;
+  /**
+   * How absence is spelled where the target has no native optional members:
+   * "tagged" (default) in a presence tag, "compact" as null. Each member's own
+   * `Presence` (tagged, inline, compact, native) is decided from it.
+   */
   readonly presence?: AbsenceSpelling;
   /**
    * How presence tags are spelled: "state" (default) `{"state":"absent"}` /

@@ -68,12 +68,12 @@ export function readSchemaInput(schema: unknown): Result<SchemaInput> {
   if (!isPlainObject(json) && typeof json !== "boolean") {
     return fail("invalid-schema", "", `the ${vendor} schema's JSON Schema is not an object`);
   }
-  return ok(library === undefined ? { json: stripDialect(json) } : { json: stripDialect(json), library });
+  return ok(library === undefined ? { json: stripDraft(json) } : { json: stripDraft(json), library });
 }
 
 /** `$schema` names the draft the library wrote; the compiler reads 2020-12 and draft-07 alike, so it adds nothing. */
-function stripDialect(json: unknown): unknown {
+function stripDraft(json: unknown): unknown {
   if (!isPlainObject(json) || !("$schema" in json)) return json;
-  const { $schema: _dialect, ...rest } = json as JsonObject;
+  const { $schema: _draft, ...rest } = json as JsonObject;
   return rest;
 }

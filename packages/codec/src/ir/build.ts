@@ -49,12 +49,22 @@ import {
   SHAPE_KEYWORDS,
   STRING_KEYWORDS,
 } from "./keywords.js";
-import type { Field, KeySchema, Node, Plan, Presence, RelaxedConstraint, TagSpelling, UnionNode } from "./nodes.js";
+import type {
+  AbsenceSpelling,
+  Field,
+  KeySchema,
+  Node,
+  Plan,
+  RelaxedConstraint,
+  TagSpelling,
+  UnionNode,
+} from "./nodes.js";
 import { Refusal } from "./refusal.js";
 
 export interface BuildOptions {
   readonly openObjects: "close" | "preserve";
-  readonly presence: Presence;
+  /** The `presence` option: how absence is spelled where the target has no native optional members. */
+  readonly presence: AbsenceSpelling;
   /** How presence tags are spelled: `{"state":…}` (default) or minimal (`{}` / `{"value":…}`). */
   readonly tags?: TagSpelling;
   readonly target: TargetProfile;

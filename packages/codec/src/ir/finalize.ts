@@ -12,14 +12,15 @@
 import type { Child, NodeKinds } from "./children.js";
 import { fitDepth } from "./depth.js";
 import { canInline } from "./inline.js";
-import type { Node, Plan, Presence, TagSpelling, UnionNode } from "./nodes.js";
+import type { AbsenceSpelling, Node, Plan, Presence, TagSpelling, UnionNode } from "./nodes.js";
 import { Refusal } from "./refusal.js";
 
 /** Nested definitions followed at most while settling: a longer chain is a schema bomb. */
 const MAX_CHAIN = 1000;
 
 export interface FinalizeOptions {
-  readonly presence: Presence;
+  /** The `presence` option: how absence is spelled where the target has no native optional members. */
+  readonly presence: AbsenceSpelling;
   /** How presence tags are spelled (see constructs/presence.ts). */
   readonly tags?: TagSpelling;
   readonly target: {
