@@ -129,6 +129,7 @@ import { codecFromModule } from "@strictwire/codec/standalone";
 import { classify, type Classification } from "@strictwire/classifier";
 import { parseJson } from "@strictwire/codec/runtime";
 import { canonicalJson } from "@strictwire/codec/schema";
+import { canonicalJson as canonicalJsonByEarlierName } from "@strictwire/codec/json";
 import { storedCalls } from "@strictwire/codec/providers";
 const compiled: Result<Codec<{ a?: string }>> = compileCodec<{ a?: string }>({ type: "object", properties: { a: { type: "string" } } });
 if (compiled.ok) {
