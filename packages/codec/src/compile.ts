@@ -16,7 +16,8 @@ import {
 import { Codec } from "./codec.js";
 import { NODE_KINDS } from "./constructs/registry.js";
 import { compileDecoder } from "./decode/generate.js";
-import { fail, ok, type Result } from "./errors.js";
+import { ok, type Result } from "./errors.js";
+import { fail } from "./feedback/format.js";
 import { withStandardSchema } from "./input/codec.js";
 import { readSchemaInput } from "./input/library.js";
 import { buildPlan } from "./ir/build.js";

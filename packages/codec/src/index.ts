@@ -58,6 +58,7 @@ export {
   type IssueJson,
   issueList,
 } from "./feedback/format.js";
+export { parseJson } from "./feedback/parse.js";
 export {
   displayValue,
   memberRuleSentence,
@@ -82,7 +83,7 @@ export {
   type UnionRule,
 } from "./ir/nodes.js";
 export { loadBundle } from "./load.js";
-export { DEFAULT_PARSE_LIMITS, MAX_DEPTH_LIMIT, type ParseLimits, parseJson } from "./parse/parser.js";
+export { DEFAULT_PARSE_LIMITS, MAX_DEPTH_LIMIT, type ParseLimits } from "./parse/parser.js";
 export type { SchemaResources } from "./schema/resources.js";
 export { codecFromModule, type LoadOptions, type PrecompiledValidators, standaloneModule } from "./standalone.js";
 export {

@@ -16,7 +16,8 @@
 import type { StandardSchemaV1 } from "@standard-schema/spec";
 import type { Codec } from "../codec.js";
 import type { CompileOptions } from "../compile.js";
-import { fail, ok, type Result } from "../errors.js";
+import { ok, type Result } from "../errors.js";
+import { fail } from "../feedback/format.js";
 
 /** The parts of the SDK's FunctionTool strictwire fills in. */
 export interface StrictFunctionTool<T> {

@@ -8,7 +8,8 @@
  * compile, or the program that called the codec with a bad value, option or
  * bundle.
  */
-import type { CodecError, ErrorCode, Issue } from "../errors.js";
+import type { CodecError, ErrorCode, Issue, PathStep } from "../errors.js";
+import type { ParseRefusal } from "../parse/parser.js";
 
 export const FEEDBACK_LIMIT = 700;
 
@@ -109,6 +110,59 @@ export function feedbackFor(code: ErrorCode, path: string, message: string): str
   }
   const at = path === "" ? "" : ` at ${path}`;
   return cut(`The tool call was rejected (${code}${at}): ${message}. Correct the arguments and call the tool again.`);
+}
+
+export interface ErrorParts {
+  feedback?: string;
+  issues?: readonly Issue[];
+  tree?: readonly Issue[];
+  offset?: number;
+}
+
+/**
+ * An error value. Without `feedback`, the text for whoever must act on this
+ * code is worded here, by its code (`feedbackFor`).
+ */
+export function fail(
+  code: ErrorCode,
+  path: string,
+  message: string,
+  extra: ErrorParts = {},
+): { readonly ok: false; readonly error: CodecError } {
+  const error: CodecError = {
+    code,
+    path,
+    message,
+    feedback: extra.feedback ?? feedbackFor(code, path, message),
+    ...(extra.issues ? { issues: extra.issues } : {}),
+    ...(extra.tree ? { tree: extra.tree } : {}),
+    ...(extra.offset !== undefined ? { offset: extra.offset } : {}),
+  };
+  return { ok: false, error };
+}
+
+/**
+ * The parser's refusal worded for the model: the feedback names `worded`
+ * (where the problem lies in the terms the model knows), the error's `path`
+ * is `path`, and the refusal is the error's one issue, its rule to follow
+ * kept, so it can be worded again elsewhere.
+ */
+export function parseError(
+  refusal: ParseRefusal,
+  path: string = refusal.path,
+  worded: string = path,
+  at?: readonly PathStep[],
+): CodecError {
+  const { code, message, hint, offset } = refusal;
+  const issue: Issue = { path, keyword: code, message, hint, ...(at === undefined ? {} : { at }) };
+  return {
+    code,
+    path,
+    message,
+    feedback: textFeedback(code, worded, message, hint),
+    tree: [issue],
+    ...(offset !== undefined ? { offset } : {}),
+  };
 }
 
 /** A problem with the text itself (a parse error): where, what, and the rule to follow. */

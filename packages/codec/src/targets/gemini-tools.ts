@@ -14,7 +14,8 @@
  * definitions are for `generateContent` / `streamGenerateContent` only.
  */
 import type { Bundle } from "../bundle/bundle.js";
-import { fail, ok, type Result } from "../errors.js";
+import { ok, type Result } from "../errors.js";
+import { fail } from "../feedback/format.js";
 import { type GeminiFunctionDeclaration, toolDefinition } from "./tools.js";
 
 export interface GeminiToolConfig {

@@ -5,7 +5,8 @@
  * this provider does not accept.
  */
 import type { Bundle } from "../bundle/bundle.js";
-import { fail, ok, type Result } from "../errors.js";
+import { ok, type Result } from "../errors.js";
+import { fail } from "../feedback/format.js";
 import type { JsonObject } from "../json.js";
 import type { TargetName } from "./profile.js";
 
