@@ -159,7 +159,6 @@ export class Codec<T = unknown> {
     return ok(value as T);
   }
 
-  /** The wire value for `value`: what a model would write (the arguments object itself, or `{"arguments": …}` for a non-object root). */
   /**
    * The generated decoder's one pass: parse limits, wire structure and the
    * rebuilt value together, then the contract. FAIL for anything it does not
@@ -199,6 +198,7 @@ export class Codec<T = unknown> {
     return this.generated;
   }
 
+  /** The wire value for `value`: what a model would write (the arguments object itself, or `{"arguments": …}` for a non-object root). */
   encode(value: T): Result<WireValue> {
     return guarded(() => this.encodeUnguarded(value));
   }

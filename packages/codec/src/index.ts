@@ -69,7 +69,15 @@ export {
 // Library schemas (Zod 4, Standard JSON Schema) as input.
 export { withStandardSchema } from "./input/codec.js";
 export { isLibrarySchema, type LibrarySchema } from "./input/library.js";
-export { type Inspection, type InspectOptions, inspect, type Size, type Sizes, type TravelNode } from "./inspect.js";
+export {
+  compileOptionsOf,
+  type Inspection,
+  type InspectOptions,
+  inspect,
+  type Size,
+  type Sizes,
+  type TravelNode,
+} from "./inspect.js";
 export {
   type Field,
   type Node,

@@ -15,6 +15,7 @@ export {
   jsonTypeOf,
   pointerTokens,
   setOwn,
+  unescapeToken,
 } from "../json.js";
 export {
   type Dialect as Draft,
