@@ -294,14 +294,9 @@ export interface ErrorJson {
   readonly issues?: readonly IssueJson[];
 }
 
-export function errorJson(error: {
-  readonly code: string;
-  readonly path: string;
-  readonly message: string;
-  readonly feedback: string;
-  readonly issues?: readonly Issue[];
-  readonly tree?: readonly Issue[];
-}): ErrorJson {
+export function errorJson(
+  error: Omit<ErrorJson, "issues"> & { readonly issues?: readonly Issue[]; readonly tree?: readonly Issue[] },
+): ErrorJson {
   // The tree when there is one (unions with their branches), but only for errors with issues to show:
   // a parse error is its own single problem.
   const listed = error.issues !== undefined && error.issues.length > 0 ? (error.tree ?? error.issues) : undefined;

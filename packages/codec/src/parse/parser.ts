@@ -130,8 +130,6 @@ function parseWith(
   }
 }
 
-// Node 20 has String.prototype.isWellFormed; the ES2023 lib does not declare it.
-
 const SEND_JSON = "Send the arguments as one strict JSON value.";
 
 /**
