@@ -12,14 +12,8 @@ import type { CompiledDecoder, DecodeState } from "./decode/compiled.js";
 import { type StandardCodecProps, standardProps } from "./dispatch/standard.js";
 import { type CodecError, type Issue, ok, pointerOf, type Result } from "./errors.js";
 import { bestMatch, explain, issueTree, mapTree, stepsIn } from "./feedback/diagnose.js";
-import {
-  contractViolationText,
-  fail,
-  parseError,
-  publicIssue,
-  rebuildFeedback,
-  wireViolationText,
-} from "./feedback/format.js";
+import { contractViolationText, fail, publicIssue, rebuildFeedback, wireViolationText } from "./feedback/format.js";
+import { parseError } from "./feedback/parse.js";
 import type { UnionNode } from "./ir/nodes.js";
 import { dedupeIssues, describeIssues } from "./issues.js";
 import { jsonTypeOf } from "./json.js";

@@ -8,8 +8,7 @@
  * compile, or the program that called the codec with a bad value, option or
  * bundle.
  */
-import type { CodecError, ErrorCode, Issue, PathStep } from "../errors.js";
-import type { ParseRefusal } from "../parse/parser.js";
+import type { CodecError, ErrorCode, Issue } from "../errors.js";
 
 export const FEEDBACK_LIMIT = 700;
 
@@ -139,30 +138,6 @@ export function fail(
     ...(extra.offset !== undefined ? { offset: extra.offset } : {}),
   };
   return { ok: false, error };
-}
-
-/**
- * The parser's refusal worded for the model: the feedback names `worded`
- * (where the problem lies in the terms the model knows), the error's `path`
- * is `path`, and the refusal is the error's one issue, its rule to follow
- * kept, so it can be worded again elsewhere.
- */
-export function parseError(
-  refusal: ParseRefusal,
-  path: string = refusal.path,
-  worded: string = path,
-  at?: readonly PathStep[],
-): CodecError {
-  const { code, message, hint, offset } = refusal;
-  const issue: Issue = { path, keyword: code, message, hint, ...(at === undefined ? {} : { at }) };
-  return {
-    code,
-    path,
-    message,
-    feedback: textFeedback(code, worded, message, hint),
-    tree: [issue],
-    ...(offset !== undefined ? { offset } : {}),
-  };
 }
 
 /** A problem with the text itself (a parse error): where, what, and the rule to follow. */

@@ -56,10 +56,10 @@ const TRUST_CONTROLS_UP_TO = 64 * 1024;
 const utf8Decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 /**
- * Why a text was refused: the rule it broke (code, message, the rule to
- * follow), where in the value being read (`path`) and in the text
- * (`offset`). It words nothing for the model: `parseError` in
- * feedback/format.ts makes it a CodecError, once its path is final.
+ * Why a text was refused: what went wrong (code, message), the rule it
+ * broke, where in the value being read (`path`) and in the text (`offset`).
+ * It words nothing for the model: `parseError` in feedback/parse.ts makes it
+ * a CodecError, once its path is final.
  */
 export interface ParseRefusal extends Problem {
   readonly path: string;
@@ -107,7 +107,7 @@ function parseWith(
       text = decoded;
     } else {
       return failWith(
-        { code: "invalid-json", message: "the input is neither a string nor bytes", hint: SEND_JSON },
+        { code: "invalid-json", message: "the input is neither a string nor bytes", rule: "send-json" },
         "",
       );
     }
@@ -124,13 +124,11 @@ function parseWith(
   } catch (error) {
     // Not reached by any input seen in testing; kept so that nothing a caller passes makes parseJson throw.
     return failWith(
-      { code: "invalid-json", message: `the input could not be parsed (${String(error)})`, hint: SEND_JSON },
+      { code: "invalid-json", message: `the input could not be parsed (${String(error)})`, rule: "send-json" },
       "",
     );
   }
 }
-
-const SEND_JSON = "Send the arguments as one strict JSON value.";
 
 /**
  * The fast scan leaves raw control characters inside long strings to
@@ -146,7 +144,7 @@ function scanThenBuild(text: string, options: ScanOptions, bytes: boolean): Resu
   const full = scanJson(text, { ...options, trustControls: false });
   if (!full.ok) return scanFailed(full, text, bytes);
   // Unreachable: the full scan accepts only what JSON.parse accepts.
-  return failWith({ code: "invalid-json", message: "the input could not be parsed", hint: SEND_JSON }, "");
+  return failWith({ code: "invalid-json", message: "the input could not be parsed", rule: "send-json" }, "");
 }
 
 const FAILED: unique symbol = Symbol("failed");
@@ -174,7 +172,7 @@ function decodeUtf8(bytes: Uint8Array): string | Refusal {
     const problem: Problem = {
       code: "invalid-utf8",
       message: `the input is not valid UTF-8 (byte 0x${byte} at offset ${offset})`,
-      hint: "Send the arguments as well-formed UTF-8 text.",
+      rule: "utf8",
     };
     return failWith(problem, "", offset);
   }
@@ -185,7 +183,8 @@ function tooLarge(maxBytes: number, size?: number): Refusal {
   const problem: Problem = {
     code: "input-too-large",
     message: `the input is larger than the limit of ${maxBytes} bytes${actual}`,
-    hint: `Send at most ${maxBytes} bytes of arguments.`,
+    rule: "within-bytes",
+    limit: maxBytes,
   };
   return failWith(problem, "");
 }
@@ -195,11 +194,9 @@ function scanFailed(scan: ScanFailure, text: string, bytes: boolean): Refusal {
 }
 
 function failWith(problem: Problem, path: string, offset?: number): Refusal {
-  const { code, message, hint } = problem;
-  return {
-    ok: false,
-    error: offset === undefined ? { code, message, hint, path } : { code, message, hint, path, offset },
-  };
+  const { code, message, rule, limit } = problem;
+  const refused = limit === undefined ? { code, message, rule } : { code, message, rule, limit };
+  return { ok: false, error: offset === undefined ? { ...refused, path } : { ...refused, path, offset } };
 }
 
 /** Replaces every -0 in a freshly parsed value by 0, iteratively (depth is only bounded by the caller's limits). */
