@@ -338,7 +338,9 @@ export class Codec<T = unknown> {
   /** A failure met while rebuilding through the plan: one issue, worded with its own hint. */
   private withFeedback(error: CodecError | undefined): CodecError {
     const e = error ?? fail("wire-violation", "", "the arguments could not be rebuilt").error;
-    return { ...e, feedback: rebuildFeedback(this.name, e) };
+    // Made anew rather than spread: a spread would word the default feedback only to replace it.
+    const { code, path, message, issues, tree, offset } = e;
+    return fail(code, path, message, { feedback: rebuildFeedback(this.name, e), issues, tree, offset }).error;
   }
 }
 

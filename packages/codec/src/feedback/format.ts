@@ -112,15 +112,18 @@ export function feedbackFor(code: ErrorCode, path: string, message: string): str
 }
 
 export interface ErrorParts {
-  feedback?: string;
-  issues?: readonly Issue[];
-  tree?: readonly Issue[];
-  offset?: number;
+  feedback?: string | undefined;
+  issues?: readonly Issue[] | undefined;
+  tree?: readonly Issue[] | undefined;
+  offset?: number | undefined;
 }
 
 /**
  * An error value. Without `feedback`, the text for whoever must act on this
- * code is worded here, by its code (`feedbackFor`).
+ * code is worded here, by its code (`feedbackFor`), on demand: the first
+ * read of `feedback` words it (a walk's failures are mostly thrown away or
+ * worded better by the codec). It reads, spreads, clones and serializes as
+ * the plain field it is declared as.
  */
 export function fail(
   code: ErrorCode,
@@ -128,11 +131,15 @@ export function fail(
   message: string,
   extra: ErrorParts = {},
 ): { readonly ok: false; readonly error: CodecError } {
+  let feedback = extra.feedback;
   const error: CodecError = {
     code,
     path,
     message,
-    feedback: extra.feedback ?? feedbackFor(code, path, message),
+    get feedback(): string {
+      feedback ??= feedbackFor(code, path, message);
+      return feedback;
+    },
     ...(extra.issues ? { issues: extra.issues } : {}),
     ...(extra.tree ? { tree: extra.tree } : {}),
     ...(extra.offset !== undefined ? { offset: extra.offset } : {}),
