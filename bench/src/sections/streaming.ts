@@ -9,8 +9,9 @@
  * top of it), so it is imported from the codec's source, with the parseJson
  * it is compared to.
  */
+
+import { parseJson } from "../../../packages/codec/src/feedback/parse.js";
 import { IncrementalParser } from "../../../packages/codec/src/parse/incremental.js";
-import { parseJson } from "../../../packages/codec/src/parse/parser.js";
 import type { CallCase } from "../cases.js";
 import { random } from "../corpora.js";
 import { table } from "../format.js";

@@ -1,9 +1,18 @@
-import { spawn } from "node:child_process";
 import { mkdir, mkdtemp, readFile, rmdir, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { jsonOf, listDir, makeTempDir, type Run, removeDir, SETTINGS, strictwire, writeJson } from "./helpers.js";
+import {
+  jsonOf,
+  listDir,
+  makeTempDir,
+  type Run,
+  removeDir,
+  runNode,
+  SETTINGS,
+  strictwire,
+  writeJson,
+} from "./helpers.js";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, "../../..");
@@ -17,20 +26,7 @@ afterEach(async () => {
   await removeDir(dir);
 });
 
-/** A real child process, as the CLI tests run the binary: `node <args>` in `cwd`. */
-function node(args: readonly string[], cwd: string): Promise<Run> {
-  return new Promise((done, failed) => {
-    const child = spawn(process.execPath, args, { cwd, stdio: ["ignore", "pipe", "pipe"] });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on("data", (b: Buffer) => out.push(b));
-    child.stderr.on("data", (b: Buffer) => err.push(b));
-    child.on("error", failed);
-    child.on("close", (code) =>
-      done({ code, stdout: Buffer.concat(out).toString("utf8"), stderr: Buffer.concat(err).toString("utf8") }),
-    );
-  });
-}
+const node = (args: readonly string[], cwd: string): Promise<Run> => runNode(args, { cwd });
 
 interface Fixture {
   readonly schema: unknown;

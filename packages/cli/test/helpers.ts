@@ -31,9 +31,15 @@ export function cleanEnv(): Record<string, string> {
   return env;
 }
 
+/** The built CLI in a real child process. */
 export function strictwire(args: readonly string[], options: RunOptions = {}): Promise<Run> {
+  return runNode([BIN, ...args], options);
+}
+
+/** `node <args>` in a real child process, as the CLI tests run the binary (and what it wrote). */
+export function runNode(args: readonly string[], options: RunOptions = {}): Promise<Run> {
   return new Promise((done, failed) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
+    const child = spawn(process.execPath, args, {
       cwd: options.cwd,
       env: { ...cleanEnv(), ...options.env },
       stdio: ["pipe", "pipe", "pipe"],

@@ -10,20 +10,15 @@ import { decodeNode, encodeNode } from "./constructs/registry.js";
 import { namesBranches } from "./constructs/union.js";
 import type { CompiledDecoder, DecodeState } from "./decode/compiled.js";
 import { type StandardCodecProps, standardProps } from "./dispatch/standard.js";
-import { type CodecError, fail, type Issue, ok, pointerOf, type Result } from "./errors.js";
+import { type CodecError, type Issue, ok, pointerOf, type Result } from "./errors.js";
 import { bestMatch, explain, issueTree, mapTree, stepsIn } from "./feedback/diagnose.js";
-import {
-  contractViolationText,
-  publicIssue,
-  rebuildFeedback,
-  textFeedback,
-  wireViolationText,
-} from "./feedback/format.js";
+import { contractViolationText, fail, publicIssue, rebuildFeedback, wireViolationText } from "./feedback/format.js";
+import { parseError } from "./feedback/parse.js";
 import type { UnionNode } from "./ir/nodes.js";
 import { dedupeIssues, describeIssues } from "./issues.js";
 import { jsonTypeOf } from "./json.js";
 import { namesLoneSurrogate, namesOnce, parsedForWalk } from "./parse/native.js";
-import { exceedsUtf8Bytes, MAX_DEPTH_LIMIT, type ParseLimits, parseJson } from "./parse/parser.js";
+import { exceedsUtf8Bytes, MAX_DEPTH_LIMIT, type ParseLimits, type ParseRefusal, parseText } from "./parse/parser.js";
 import { measureValue } from "./value-limits.js";
 import { NO_ARGUMENTS, unwrap, wrap } from "./wire/envelope.js";
 import { originalSteps, wholeOriginalSteps } from "./wire/paths.js";
@@ -113,7 +108,7 @@ export class Codec<T = unknown> {
     }
     let wire: unknown;
     if (typeof raw === "string" || raw instanceof Uint8Array) {
-      const parsed = parseJson(raw, limits);
+      const parsed = parseText(raw, limits);
       if (!parsed.ok) return { ok: false, error: this.inOriginalTerms(parsed.error) };
       wire = parsed.value;
     } else {
@@ -158,7 +153,6 @@ export class Codec<T = unknown> {
     return ok(value as T);
   }
 
-  /** The wire value for `value`: what a model would write (the arguments object itself, or `{"arguments": …}` for a non-object root). */
   /**
    * The generated decoder's one pass: parse limits, wire structure and the
    * rebuilt value together, then the contract. FAIL for anything it does not
@@ -198,6 +192,7 @@ export class Codec<T = unknown> {
     return this.generated;
   }
 
+  /** The wire value for `value`: what a model would write (the arguments object itself, or `{"arguments": …}` for a non-object root). */
   encode(value: T): Result<WireValue> {
     return guarded(() => this.encodeUnguarded(value));
   }
@@ -318,34 +313,34 @@ export class Codec<T = unknown> {
   }
 
   /**
-   * A parse error's position in the original value's terms where the text
-   * position maps to a member (/body/value is /body): `path` and feedback
-   * both. A position with no original counterpart (a doubled "arguments")
-   * keeps the text's own.
+   * The parser's refusal worded, its position in the original value's terms
+   * where the text position maps to a member (/body/value is /body): `path`
+   * and feedback both. A position with no original counterpart (a doubled
+   * "arguments") keeps the text's own.
    */
-  private inOriginalTerms(error: CodecError): CodecError {
+  private inOriginalTerms(refusal: ParseRefusal): CodecError {
     const { plan } = this.bundle;
-    if (error.path === "" || (plan.envelope === "arguments" && !error.path.startsWith("/arguments"))) return error;
-    const problem = error.tree?.[0];
-    const at = wholeOriginalSteps(plan, undefined, error.path);
+    const { path: textPath } = refusal;
+    if (textPath === "" || (plan.envelope === "arguments" && !textPath.startsWith("/arguments"))) {
+      return parseError(refusal);
+    }
+    const at = wholeOriginalSteps(plan, undefined, textPath);
     if (at === undefined) {
       // The walk stopped short (inside an entry, inside any-JSON): `path` keeps the text's precision,
       // the feedback names the member the position is in.
-      const partial = originalSteps(plan, undefined, error.path);
-      if (partial.length === 0) return error;
-      return { ...error, feedback: textFeedback(error.code, pointerOf(partial), error.message, problem?.hint ?? "") };
+      const partial = originalSteps(plan, undefined, textPath);
+      return parseError(refusal, textPath, partial.length === 0 ? textPath : pointerOf(partial));
     }
     const path = pointerOf(at);
-    if (at.length === 0 || path === error.path) return error;
-    const feedback = textFeedback(error.code, path, error.message, problem?.hint ?? "");
-    const tree = [{ ...(problem ?? { message: error.message, keyword: error.code }), path, at }];
-    return { ...error, path, feedback, tree };
+    return at.length === 0 || path === textPath ? parseError(refusal) : parseError(refusal, path, path, at);
   }
 
   /** A failure met while rebuilding through the plan: one issue, worded with its own hint. */
   private withFeedback(error: CodecError | undefined): CodecError {
     const e = error ?? fail("wire-violation", "", "the arguments could not be rebuilt").error;
-    return { ...e, feedback: rebuildFeedback(this.name, e) };
+    // Made anew rather than spread: a spread would word the default feedback only to replace it.
+    const { code, path, message, issues, tree, offset } = e;
+    return fail(code, path, message, { feedback: rebuildFeedback(this.name, e), issues, tree, offset }).error;
   }
 }
 

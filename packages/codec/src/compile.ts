@@ -18,7 +18,8 @@ import {
 import { Codec } from "./codec.js";
 import { NODE_KINDS } from "./constructs/registry.js";
 import { compileDecoder } from "./decode/generate.js";
-import { fail, ok, type Result } from "./errors.js";
+import { ok, type Result } from "./errors.js";
+import { fail } from "./feedback/format.js";
 import { readSchemaInput } from "./input/library.js";
 import { withStandardSchema } from "./input/library-validation.js";
 import { buildPlan } from "./ir/build.js";

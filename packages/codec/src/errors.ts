@@ -1,8 +1,10 @@
 /**
  * Expected failures are values, not exceptions. Every failure strictwire
  * reports, at compile, encode, decode or load time, is a CodecError.
+ *
+ * The leaf of the house: it imports nothing. What an error says to whoever
+ * must act on it (its `feedback`) is worded by `feedback/format.ts`.
  */
-import { feedbackFor } from "./feedback/format.js";
 
 /** Stable error codes. Scripts match on these; never rename one. */
 export type ErrorCode =
@@ -100,35 +102,6 @@ export type Result<T, E = CodecError> =
   | { readonly ok: false; readonly error: E };
 
 export const ok = <T>(value: T): { readonly ok: true; readonly value: T } => ({ ok: true, value });
-
-export interface ErrorParts {
-  feedback?: string;
-  issues?: readonly Issue[];
-  tree?: readonly Issue[];
-  offset?: number;
-}
-
-/**
- * An error value. Without `feedback`, the text for whoever must act on this
- * code is worded by the formatter (`feedback/format.ts`).
- */
-export function fail(
-  code: ErrorCode,
-  path: string,
-  message: string,
-  extra: ErrorParts = {},
-): { readonly ok: false; readonly error: CodecError } {
-  const error: CodecError = {
-    code,
-    path,
-    message,
-    feedback: extra.feedback ?? feedbackFor(code, path, message),
-    ...(extra.issues ? { issues: extra.issues } : {}),
-    ...(extra.tree ? { tree: extra.tree } : {}),
-    ...(extra.offset !== undefined ? { offset: extra.offset } : {}),
-  };
-  return { ok: false, error };
-}
 
 /** Escape one reference token for a JSON Pointer (RFC 6901). */
 export function pointerToken(token: string | number): string {

@@ -65,6 +65,7 @@ export {
   type IssueJson,
   issueList,
 } from "./feedback/format.js";
+export { parseJson } from "./feedback/parse.js";
 export {
   displayValue,
   memberRuleSentence,
@@ -75,7 +76,15 @@ export {
 export { isLibrarySchema, type LibrarySchema } from "./input/library.js";
 // Library schemas (Zod 4, Standard JSON Schema) as input.
 export { withStandardSchema } from "./input/library-validation.js";
-export { type Inspection, type InspectOptions, inspect, type Size, type Sizes, type TravelNode } from "./inspect.js";
+export {
+  compileOptionsOf,
+  type Inspection,
+  type InspectOptions,
+  inspect,
+  type Size,
+  type Sizes,
+  type TravelNode,
+} from "./inspect.js";
 export {
   ABSENCE_SPELLINGS,
   type AbsenceSpelling,
@@ -89,7 +98,7 @@ export {
   type UnionRule,
 } from "./ir/nodes.js";
 export { loadBundle } from "./load.js";
-export { DEFAULT_PARSE_LIMITS, MAX_DEPTH_LIMIT, type ParseLimits, parseJson } from "./parse/parser.js";
+export { DEFAULT_PARSE_LIMITS, MAX_DEPTH_LIMIT, type ParseLimits } from "./parse/parser.js";
 export type { SchemaResources } from "./schema/resources.js";
 export {
   codecFromModule,

@@ -4,7 +4,7 @@
  * Token counts are the caller's: the codec carries no tokenizer.
  */
 import type { Bundle, BundleOptions } from "./bundle/bundle.js";
-import { compile } from "./compile.js";
+import { type CompileOptions, compile } from "./compile.js";
 import { constructOf } from "./constructs/registry.js";
 import type { Child } from "./ir/children.js";
 import type { KeySchema, Node, Presence, RelaxedConstraint, UnionRule } from "./ir/nodes.js";
@@ -98,19 +98,24 @@ function sizesOf(bundle: Bundle, countTokens: InspectOptions["countTokens"]): Si
 
 /** The same source and options, compiled again with factoring on. */
 function factoredWireOf(bundle: Bundle): JsonValue | undefined {
-  const { target, presence, tags, openObjects, dialect } = bundle.options;
-  const again = compile(bundle.source, {
+  const again = compile(bundle.source, { ...compileOptionsOf(bundle), factored: true });
+  return again.ok ? again.value.wire : undefined;
+}
+
+/** The options a bundle was compiled with: compiling its source with them again gives the same bundle. */
+export function compileOptionsOf(bundle: Bundle): CompileOptions {
+  const { target, presence, tags, openObjects, factored, dialect } = bundle.options;
+  return {
     name: bundle.name,
     ...(bundle.description !== undefined ? { description: bundle.description } : {}),
     target,
     presence,
     tags,
     openObjects,
+    factored,
     ...(dialect !== undefined ? { dialect } : {}),
     limits: bundle.limits,
-    factored: true,
-  });
-  return again.ok ? again.value.wire : undefined;
+  };
 }
 
 function sizeOf(value: JsonValue, countTokens: InspectOptions["countTokens"]): Size {

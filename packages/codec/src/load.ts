@@ -2,7 +2,8 @@
 import { readBundle } from "./bundle/read.js";
 import { Codec } from "./codec.js";
 import { compileDecoder } from "./decode/generate.js";
-import { fail, ok, type Result } from "./errors.js";
+import { ok, type Result } from "./errors.js";
+import { fail } from "./feedback/format.js";
 import { adapterFor } from "./schema/adapters.js";
 import { inPlaceLoop } from "./schema/loops.js";
 import { prepareSource } from "./schema/prepare.js";

@@ -16,7 +16,8 @@ import { readBundle } from "./bundle/read.js";
 import { cjsDefault } from "./cjs.js";
 import { type Checks, Codec } from "./codec.js";
 import { type DecoderFactory, instantiate, resolveTable } from "./decode/compiled.js";
-import { fail, type Issue, ok, type Result } from "./errors.js";
+import { type Issue, ok, type Result } from "./errors.js";
+import { fail } from "./feedback/format.js";
 import { toIssues } from "./issues.js";
 import { duplicateItems, jsonEqual } from "./json.js";
 import { re2 } from "./validate/regexp.js";
@@ -25,7 +26,8 @@ import type { FastValidator } from "./validate/validators.js";
 export { BUNDLE_FORMAT, type Bundle, type BundleOptions } from "./bundle/bundle.js";
 export type { Checks, DecodeOptions, RawArguments, WireValue } from "./codec.js";
 export type { CodecError, ErrorCode, Issue, Result } from "./errors.js";
-export { DEFAULT_PARSE_LIMITS, MAX_DEPTH_LIMIT, type ParseLimits, parseJson } from "./parse/parser.js";
+export { parseJson } from "./feedback/parse.js";
+export { DEFAULT_PARSE_LIMITS, MAX_DEPTH_LIMIT, type ParseLimits } from "./parse/parser.js";
 export { Codec, type FastValidator };
 
 /** What a generated module's validators call. Its members are named in standalone.ts's RUNTIME_CODE; keep the two in step. */

@@ -16,7 +16,8 @@ import type { Codec } from "./codec.js";
 import { branchTestPointers } from "./constructs/union.js";
 import { DECODER_PARAMS } from "./decode/compiled.js";
 import { generateDecoder, tablePointers } from "./decode/generate.js";
-import { fail, ok, pointerToken, type Result } from "./errors.js";
+import { ok, pointerToken, type Result } from "./errors.js";
+import { fail } from "./feedback/format.js";
 import type { Plan } from "./ir/nodes.js";
 import { type LoadOptions, loadBundle, type PrecompiledValidators } from "./load.js";
 // Imported under another name: this module exports `codecFromModule` as the earlier name of codecFromPrecompiled.

@@ -3,7 +3,8 @@
  * object) or that encode is about to emit: measured iteratively, so a deep
  * value cannot overflow the stack before it is refused.
  */
-import { fail, ok, type Result } from "./errors.js";
+import { ok, type Result } from "./errors.js";
+import { fail } from "./feedback/format.js";
 import type { ParseLimits } from "./parse/parser.js";
 
 export function measureValue(

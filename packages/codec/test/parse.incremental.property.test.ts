@@ -6,8 +6,9 @@
 import { compileCodec } from "@strictwire/codec";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { parseJson } from "../src/feedback/parse.js";
 import { IncrementalParser } from "../src/parse/incremental.js";
-import { type ParseLimits, parseJson } from "../src/parse/parser.js";
+import type { ParseLimits } from "../src/parse/parser.js";
 import { runs } from "../testkit/arbitraries.js";
 import { schemaFixtures } from "../testkit/fixtures.js";
 import { allHostileCases, rawInput } from "./reliability/support.js";

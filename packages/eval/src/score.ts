@@ -5,6 +5,7 @@
  */
 import { isDeepStrictEqual } from "node:util";
 import { parseJson } from "@strictwire/codec";
+import { pointerToken, unescapeToken } from "@strictwire/codec/schema";
 import type { Action, Expected, Json, JsonObject, Scenario, Tool } from "./suite.js";
 
 const isObject = (v: unknown): v is JsonObject => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -44,7 +45,7 @@ export function redundantWrites(state: Json, patch: Json, context: WriteContext 
   const root = context.root ?? context.schema;
   const required = requiredMembers(root, context.schema);
   return Object.entries(patch).flatMap(([k, v]) => {
-    const path = `${at}/${k.replace(/~/g, "~0").replace(/\//g, "~1")}`;
+    const path = `${at}/${pointerToken(k)}`;
     const before = Object.hasOwn(stored, k) ? stored[k] : undefined;
     if (isObject(v)) {
       const inner = {
@@ -98,7 +99,7 @@ function pointer(root: Json | undefined, ref: string): Json | undefined {
   for (const raw of ref.slice(1).split("/").slice(1)) {
     let step: string;
     try {
-      step = decodeURIComponent(raw).replace(/~1/g, "/").replace(/~0/g, "~");
+      step = unescapeToken(decodeURIComponent(raw));
     } catch {
       return undefined; // a malformed escape names nothing
     }

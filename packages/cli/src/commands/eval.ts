@@ -11,7 +11,6 @@ import {
   type Arm,
   BUILTIN_ARMS,
   BUNDLED_SUITE,
-  DEFAULT_ENDPOINTS,
   loadOracle,
   loadPeerArms,
   loadSuite,
@@ -23,6 +22,7 @@ import {
 } from "@strictwire/eval";
 import { apiKey, missingKeyMessage } from "../api-key.js";
 import { checkOutput, writeAtomic } from "../atomic.js";
+import { endpointFor } from "../endpoint.js";
 import { EXIT_OK, EXIT_USAGE, type ExitCode, type Failure, usage } from "../failure.js";
 import { progress } from "../progress.js";
 import type { Reporter } from "../report.js";
@@ -114,13 +114,9 @@ export async function runEvalCommand(flags: EvalFlags, reporter: Reporter): Prom
   const env = reporter.io.env;
   const key = apiKey(env, api);
   if (key === undefined) return reporter.fail(envFailure("usage", missingKeyMessage(api)));
-  const endpoint = flags.endpoint ?? DEFAULT_ENDPOINTS[api];
-  try {
-    const u = new URL(endpoint);
-    if (u.protocol !== "http:" && u.protocol !== "https:") throw new Error("scheme");
-  } catch {
-    return bad(`--endpoint must be an http(s) base URL, not ${JSON.stringify(endpoint)}`);
-  }
+  const base = endpointFor(flags.endpoint, api);
+  if (!base.ok) return bad(base.error);
+  const endpoint = base.value;
 
   const dir = flags.suite ?? BUNDLED_SUITE;
   const suite = await loadSuite(dir);

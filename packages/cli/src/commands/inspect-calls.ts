@@ -7,7 +7,7 @@
  * wire); a schema the small generator cannot satisfy gets no call, and says so.
  */
 import { type Bundle, loadBundle } from "@strictwire/codec";
-import { isPlainObject } from "@strictwire/codec/schema";
+import { isPlainObject, unescapeToken } from "@strictwire/codec/schema";
 import type { TokenCounter } from "../tokens.js";
 
 export type CallShape = "all-optional" | "required-only";
@@ -127,10 +127,15 @@ export function generateCall(schema: unknown, options: { optional: boolean; bran
 function resolve(root: unknown, ref: string): unknown {
   if (!ref.startsWith("#")) return undefined;
   let node: unknown = root;
-  const pointer = decodeURIComponent(ref.slice(1));
+  let pointer: string;
+  try {
+    pointer = decodeURIComponent(ref.slice(1));
+  } catch {
+    return undefined; // a malformed escape names nothing
+  }
   if (pointer === "") return root;
   for (const raw of pointer.split("/").slice(1)) {
-    const token = raw.replaceAll("~1", "/").replaceAll("~0", "~");
+    const token = unescapeToken(raw);
     node = Array.isArray(node) ? node[Number(token)] : isPlainObject(node) ? node[token] : undefined;
   }
   return node;

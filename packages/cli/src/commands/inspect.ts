@@ -3,7 +3,15 @@
  * on the wire, what the wire leaves to the final validation, and how each
  * member travels.
  */
-import { BUNDLE_FORMAT, type Bundle, type CompileOptions, compile, inspect, loadBundle } from "@strictwire/codec";
+import {
+  BUNDLE_FORMAT,
+  type Bundle,
+  type CompileOptions,
+  compile,
+  compileOptionsOf,
+  inspect,
+  loadBundle,
+} from "@strictwire/codec";
 import { EXIT_OK, type ExitCode, fromCodec, type Outcome, succeed } from "../failure.js";
 import { type Input, parseDocument, readInput } from "../input.js";
 import { toolNameFor } from "../names.js";
@@ -47,7 +55,7 @@ async function bundleFor(input: Input, flags: CompileFlags): Promise<Outcome<Sub
   if (!loaded.ok) return fromCodec(loaded.error, input.label);
   const bundle = loaded.value.bundle;
   if (!changesOptions(flags)) return succeed({ bundle, from: "bundle" });
-  const recompiled = compileWith(bundle.source, flags, baseOptions(bundle), undefined, input.label);
+  const recompiled = compileWith(bundle.source, flags, compileOptionsOf(bundle), undefined, input.label);
   return recompiled.ok ? succeed({ bundle: recompiled.value, from: "bundle" }) : recompiled;
 }
 
@@ -62,22 +70,6 @@ const changesOptions = (flags: CompileFlags): boolean =>
   [flags.target, flags.presence, flags.tags, flags.openObjects, flags.dialect, flags.factored].some(
     (v) => v !== undefined,
   );
-
-/** The options a bundle was compiled with, to recompile it with some of them changed. */
-function baseOptions(bundle: Bundle): CompileOptions {
-  const { target, presence, tags, openObjects, factored, dialect } = bundle.options;
-  return {
-    name: bundle.name,
-    ...(bundle.description !== undefined ? { description: bundle.description } : {}),
-    target,
-    presence,
-    tags,
-    openObjects,
-    factored,
-    ...(dialect !== undefined ? { dialect } : {}),
-    limits: bundle.limits,
-  };
-}
 
 function compileWith(
   schema: unknown,

@@ -8,8 +8,9 @@
  * verdict: a refused key, an unknown model, a timeout, the budget).
  */
 import { type ToolApi, toolDefinition } from "@strictwire/codec";
-import { API_NAMES, type Api, DEFAULT_ENDPOINTS, type ProbeResult, probeTools, type SentTool } from "@strictwire/eval";
+import { API_NAMES, type Api, type ProbeResult, probeTools, type SentTool } from "@strictwire/eval";
 import { apiKey, missingKeyMessage } from "../api-key.js";
+import { endpointFor } from "../endpoint.js";
 import { EXIT_OK, EXIT_REJECTED, EXIT_USAGE, type ExitCode, usage } from "../failure.js";
 import { oneStdin } from "../input.js";
 import type { Reporter } from "../report.js";
@@ -60,13 +61,9 @@ export async function runProbeCommand(
     if (typeof n === "string") return bad(n);
     numbers[name] = n;
   }
-  const endpoint = flags.endpoint ?? DEFAULT_ENDPOINTS[api];
-  try {
-    const u = new URL(endpoint);
-    if (u.protocol !== "http:" && u.protocol !== "https:") throw new Error("scheme");
-  } catch {
-    return bad(`--endpoint must be an http(s) base URL, not ${JSON.stringify(endpoint)}`);
-  }
+  const base = endpointFor(flags.endpoint, api);
+  if (!base.ok) return bad(base.error);
+  const endpoint = base.value;
 
   const single = oneStdin(files);
   if (!single.ok) return reporter.fail(single.error);

@@ -3,16 +3,17 @@
  * the right shape, content matching its digest. What both loaders share: the
  * one that compiles validators and the run-time one that is handed them.
  */
-import { fail, ok, type Result } from "../errors.js";
+import { ok, type Result } from "../errors.js";
+import { fail } from "../feedback/format.js";
 import { isPlainObject } from "../json.js";
-import { parseJson } from "../parse/parser.js";
+import { parseText } from "../parse/parser.js";
 import { BUNDLE_FORMAT, BUNDLE_READ_LIMITS, type Bundle, digestOf, PREVIOUS_FORMATS } from "./bundle.js";
 import { checkBundleShape } from "./check.js";
 
 export function readBundle(input: string | Uint8Array | unknown): Result<Bundle> {
   let value: unknown = input;
   if (typeof input === "string" || input instanceof Uint8Array) {
-    const parsed = parseJson(input, BUNDLE_READ_LIMITS);
+    const parsed = parseText(input, BUNDLE_READ_LIMITS);
     if (!parsed.ok)
       return fail(
         "invalid-bundle",

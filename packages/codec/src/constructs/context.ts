@@ -6,7 +6,8 @@
  * The walkers return FAIL instead of throwing: failures on model output are
  * expected, and a sentinel costs nothing on the success path.
  */
-import { type CodecError, type ErrorCode, fail, type PathStep, pointerToken } from "../errors.js";
+import { type CodecError, type ErrorCode, type PathStep, pointerToken } from "../errors.js";
+import { fail } from "../feedback/format.js";
 import type { Node, UnionNode } from "../ir/nodes.js";
 import type { JsonObject } from "../json.js";
 import type { ParseLimits } from "../parse/parser.js";

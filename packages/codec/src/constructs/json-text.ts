@@ -6,7 +6,7 @@
 
 import { _ } from "../decode/code.js";
 import { type JsonTextNode, jsonTextShape } from "../ir/nodes.js";
-import { parseJson } from "../parse/parser.js";
+import { parseText } from "../parse/parser.js";
 import type { Construct } from "./construct.js";
 import { FAIL, type Fail, failAt, type WalkContext } from "./context.js";
 
@@ -17,7 +17,7 @@ function encodeJsonText(value: unknown, ctx: WalkContext): unknown | Fail {
 
 function decodeJsonText(wire: unknown, ctx: WalkContext): unknown | Fail {
   if (typeof wire !== "string") return failAt(ctx, "wire-violation", "expected a string holding JSON text");
-  const parsed = parseJson(wire, ctx.limits);
+  const parsed = parseText(wire, ctx.limits);
   if (!parsed.ok) {
     failAt(ctx, parsed.error.code, `the JSON text inside does not parse: ${parsed.error.message}`);
     return FAIL;

@@ -12,6 +12,7 @@
  * results). Code is built by decode/code.ts: data reaches it only as a literal.
  */
 import { constructOf } from "../constructs/registry.js";
+import { pointerToken } from "../errors.js";
 import type { Node, Plan } from "../ir/nodes.js";
 import { _, type Code, indent, join, type Name, render, Scope } from "./code.js";
 import { type CompiledDecoder, DECODER_PARAMS, type DecoderFactory, instantiate } from "./compiled.js";
@@ -136,14 +137,13 @@ export function compileDecoder(plan: Plan): CompiledDecoder {
 export function tablePointers(plan: Plan, table: readonly Node[]): string[] | undefined {
   const where = new Map<object, string>();
   const work: [unknown, string][] = [[plan.root, "/root"]];
-  for (const name of Object.keys(plan.defs))
-    work.push([plan.defs[name], `/defs/${name.replaceAll("~", "~0").replaceAll("/", "~1")}`]);
+  for (const name of Object.keys(plan.defs)) work.push([plan.defs[name], `/defs/${pointerToken(name)}`]);
   while (work.length > 0) {
     const [value, at] = work.pop()!;
     if (typeof value !== "object" || value === null || where.has(value)) continue;
     where.set(value, at);
     for (const [key, child] of Object.entries(value)) {
-      work.push([child, `${at}/${key.replaceAll("~", "~0").replaceAll("/", "~1")}`]);
+      work.push([child, `${at}/${pointerToken(key)}`]);
     }
   }
   const pointers = table.map((node) => where.get(node));

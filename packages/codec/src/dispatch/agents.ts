@@ -14,7 +14,8 @@
  * correct its next call, and `execute` never runs.
  */
 import type { Codec } from "../codec.js";
-import { fail, ok, type Result } from "../errors.js";
+import { ok, type Result } from "../errors.js";
+import { fail } from "../feedback/format.js";
 
 /** The parts of the SDK's FunctionTool strictwire fills in. */
 export interface StrictFunctionTool<T> {

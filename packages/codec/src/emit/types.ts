@@ -11,7 +11,8 @@
  */
 import type { Bundle } from "../bundle/bundle.js";
 import { constructOf } from "../constructs/registry.js";
-import { fail, ok, type Result } from "../errors.js";
+import { ok, type Result } from "../errors.js";
+import { fail } from "../feedback/format.js";
 import type { Field, KeySchema, Node } from "../ir/nodes.js";
 import { isPlainObject, type JsonObject } from "../json.js";
 

@@ -127,6 +127,38 @@ function allowedAcross(branches: readonly Branch[], member: string): unknown[] {
  * one issue that lists what the branches allow.
  */
 export function bestMatch(issues: readonly Issue[], wire: unknown, wireSchema: unknown): Issue[] {
+  return foldUnions(issues, wire, wireSchema, (current, { union, alternatives, presence, branches, best }) => {
+    const members = new Set(branches.flatMap((b) => b.issues));
+    members.add(union);
+    const replacement = replacementFor(best, branches, union, wire, presence, alternatives);
+    const at = current.indexOf(union);
+    const kept = current.filter((i, k) => k < at && !members.has(i));
+    const rest = current.filter((i, k) => k > at && !members.has(i));
+    return [...kept, ...replacement, ...rest];
+  });
+}
+
+/** A union the value failed: its alternatives, its failures by branch (ranked), and the one the model meant. */
+interface FailedUnion {
+  readonly union: Issue;
+  readonly alternatives: unknown;
+  readonly presence: boolean;
+  readonly branches: readonly Branch[];
+  readonly best: Branch;
+}
+
+/**
+ * Each union the value failed, outermost first, with the issues grouped by
+ * the branch they came from; `fold` rewrites the list around it (`bestMatch`
+ * keeps the meant branch, `issueTree` nests them all). A union whose issues
+ * an outer one already took, or with no branch's issues, is passed over.
+ */
+function foldUnions(
+  issues: readonly Issue[],
+  wire: unknown,
+  wireSchema: unknown,
+  fold: (current: Issue[], failed: FailedUnion) => Issue[],
+): Issue[] {
   let current = [...issues];
   const unions = current
     .filter((i) => (i.keyword === "anyOf" || i.keyword === "oneOf") && i.schemaPath !== undefined)
@@ -145,13 +177,7 @@ export function bestMatch(issues: readonly Issue[], wire: unknown, wireSchema: u
     const presence = isPresenceUnion(alternatives, wireSchema);
     const branches = [...groups].map(([index, list]) => branchOf(index, list, union.path, wire, presence));
     const best = branches.reduce((a, b) => (better(b, a) ? b : a));
-    const members = new Set(branches.flatMap((b) => b.issues));
-    members.add(union);
-    const replacement = replacementFor(best, branches, union, wire, presence, alternatives);
-    const at = current.indexOf(union);
-    const kept = current.filter((i, k) => k < at && !members.has(i));
-    const rest = current.filter((i, k) => k > at && !members.has(i));
-    current = [...kept, ...replacement, ...rest];
+    current = fold(current, { union, alternatives, presence, branches, best });
   }
   return current;
 }
@@ -357,34 +383,15 @@ function isEntries(schema: unknown): boolean {
  * the one the model meant. The same grouping as `bestMatch`, kept whole.
  */
 export function issueTree(issues: readonly Issue[], wire: unknown, wireSchema: unknown): Issue[] {
-  let current = [...issues];
-  const unions = current
-    .filter((i) => (i.keyword === "anyOf" || i.keyword === "oneOf") && i.schemaPath !== undefined)
-    .sort((a, b) => a.schemaPath!.length - b.schemaPath!.length);
-  for (const union of unions) {
-    if (!current.includes(union)) continue;
-    const prefix = `${union.schemaPath}/`;
-    const alternatives = schemaAt(wireSchema, union.schemaPath!);
-    const refs = Array.isArray(alternatives) ? alternatives.map(refOf) : [];
-    const groups = new Map<number, Issue[]>();
-    for (const i of current) {
-      const index = branchIndexOf(i, prefix, refs, union.path);
-      if (index !== undefined) groups.set(index, [...(groups.get(index) ?? []), i]);
-    }
-    if (groups.size === 0) continue;
-    const presence = isPresenceUnion(alternatives, wireSchema);
-    const ranked = [...groups].map(([index, list]) => branchOf(index, list, union.path, wire, presence));
-    const best = ranked.reduce((a, b) => (better(b, a) ? b : a));
-    const count = Math.max(
-      Array.isArray(alternatives) ? alternatives.length : 0,
-      ...[...groups.keys()].map((k) => k + 1),
+  return foldUnions(issues, wire, wireSchema, (current, { union, alternatives, branches, best }) => {
+    const count = Math.max(Array.isArray(alternatives) ? alternatives.length : 0, ...branches.map((b) => b.index + 1));
+    const nested = Array.from({ length: count }, (_, k) =>
+      issueTree(branches.find((b) => b.index === k)?.issues ?? [], wire, wireSchema),
     );
-    const branches = Array.from({ length: count }, (_, k) => issueTree(groups.get(k) ?? [], wire, wireSchema));
-    const members = new Set([...groups.values()].flat());
-    const node: Issue = { ...union, branches, chosen: best.index };
-    current = current.filter((i) => !members.has(i)).map((i) => (i === union ? node : i));
-  }
-  return current;
+    const members = new Set(branches.flatMap((b) => b.issues));
+    const node: Issue = { ...union, branches: nested, chosen: best.index };
+    return current.filter((i) => !members.has(i)).map((i) => (i === union ? node : i));
+  });
 }
 
 /** The same tree with every issue rewritten by `f` (its branches first). */

@@ -111,6 +111,42 @@ export function feedbackFor(code: ErrorCode, path: string, message: string): str
   return cut(`The tool call was rejected (${code}${at}): ${message}. Correct the arguments and call the tool again.`);
 }
 
+export interface ErrorParts {
+  feedback?: string | undefined;
+  issues?: readonly Issue[] | undefined;
+  tree?: readonly Issue[] | undefined;
+  offset?: number | undefined;
+}
+
+/**
+ * An error value. Without `feedback`, the text for whoever must act on this
+ * code is worded here, by its code (`feedbackFor`), on demand: the first
+ * read of `feedback` words it (a walk's failures are mostly thrown away or
+ * worded better by the codec). It reads, spreads, clones and serializes as
+ * the plain field it is declared as.
+ */
+export function fail(
+  code: ErrorCode,
+  path: string,
+  message: string,
+  extra: ErrorParts = {},
+): { readonly ok: false; readonly error: CodecError } {
+  let feedback = extra.feedback;
+  const error: CodecError = {
+    code,
+    path,
+    message,
+    get feedback(): string {
+      feedback ??= feedbackFor(code, path, message);
+      return feedback;
+    },
+    ...(extra.issues ? { issues: extra.issues } : {}),
+    ...(extra.tree ? { tree: extra.tree } : {}),
+    ...(extra.offset !== undefined ? { offset: extra.offset } : {}),
+  };
+  return { ok: false, error };
+}
+
 /** A problem with the text itself (a parse error): where, what, and the rule to follow. */
 export function textFeedback(code: ErrorCode, path: string, message: string, hint: string): string {
   const at = path === "" ? "" : ` at ${path}`;
@@ -240,14 +276,9 @@ export interface ErrorJson {
   readonly issues?: readonly IssueJson[];
 }
 
-export function errorJson(error: {
-  readonly code: string;
-  readonly path: string;
-  readonly message: string;
-  readonly feedback: string;
-  readonly issues?: readonly Issue[];
-  readonly tree?: readonly Issue[];
-}): ErrorJson {
+export function errorJson(
+  error: Omit<ErrorJson, "issues"> & { readonly issues?: readonly Issue[]; readonly tree?: readonly Issue[] },
+): ErrorJson {
   // The tree when there is one (unions with their branches), but only for errors with issues to show:
   // a parse error is its own single problem.
   const listed = error.issues !== undefined && error.issues.length > 0 ? (error.tree ?? error.issues) : undefined;

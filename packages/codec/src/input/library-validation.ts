@@ -8,8 +8,8 @@
  */
 import type { StandardSchemaV1 } from "@standard-schema/spec";
 import type { Codec, DecodeOptions, RawArguments } from "../codec.js";
-import { type CodecError, fail, type Issue, ok, type PathStep, pointerOf, type Result } from "../errors.js";
-import { contractViolationText } from "../feedback/format.js";
+import { type CodecError, type Issue, ok, type PathStep, pointerOf, type Result } from "../errors.js";
+import { contractViolationText, fail } from "../feedback/format.js";
 
 /**
  * `codec` with decoding finished by `schema`'s own validation. For codecs

@@ -9,7 +9,8 @@
  * without Zod or any other of them installed.
  */
 import type { StandardJSONSchemaV1, StandardSchemaV1 } from "@standard-schema/spec";
-import { fail, ok, type Result } from "../errors.js";
+import { ok, type Result } from "../errors.js";
+import { fail } from "../feedback/format.js";
 import { isPlainObject, type JsonObject } from "../json.js";
 
 /** A schema the compiler can read: its JSON Schema, and the library schema when there is one. */

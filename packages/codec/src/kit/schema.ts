@@ -17,6 +17,7 @@ export {
   jsonTypeOf,
   pointerTokens,
   setOwn,
+  unescapeToken,
 } from "../json.js";
 export { type Draft, detectDraft, familyOf, rewriteDraft04, type ValidatorFamily } from "../schema/draft.js";
 export { type PreparedSource, prepareSource as prepareSchema } from "../schema/prepare.js";

@@ -1,57 +1,76 @@
 /**
- * Error wording for the parser. These run only once a parse has already
- * failed, so they may look around the failing offset to say what went wrong
- * in words a person, and the model that wrote the text, can act on.
+ * What went wrong with a text the parser refused. These run only once a
+ * parse has already failed, so they may look around the failing offset to
+ * say what went wrong (the message, for a person reading logs) and which
+ * rule of JSON the text broke. What the model is told to do about it is
+ * worded from that rule by feedback/parse.ts.
  */
 import type { ErrorCode } from "../errors.js";
 import { hex4, isLowSurrogate } from "./chars.js";
+
+/** The rules a refused text can break, each worded for the model in feedback/parse.ts. */
+export type ParseRule =
+  | "send-json"
+  | "utf8"
+  | "within-bytes"
+  | "one-value"
+  | "complete-value"
+  | "nothing-after"
+  | "nest-less"
+  | "fewer-values"
+  | "unique-names"
+  | "safe-numbers"
+  | "strict-json"
+  | "double-quotes"
+  | "no-comments"
+  | "no-bom"
+  | "no-trailing-comma"
+  | "colon"
+  | "separate-values"
+  | "close-all"
+  | "close-strings"
+  | "escape-controls"
+  | "valid-escapes"
+  | "surrogate-pairs"
+  | "well-formed-unicode"
+  | "finite"
+  | "no-plus"
+  | "leading-digit"
+  | "minus-digit"
+  | "no-leading-zeros"
+  | "fraction-digit"
+  | "exponent-digit";
 
 export interface Problem {
   readonly code: ErrorCode;
   /** For a person reading logs. */
   readonly message: string;
-  /** The rule to follow, for the model's feedback. */
-  readonly hint: string;
+  /** The rule the text broke. */
+  readonly rule: ParseRule;
+  /** The limit a limit's rule names (bytes, depth, values). */
+  readonly limit?: number;
 }
 
 const ARRAY = 1;
 
-const STRICT_JSON = "Send strict JSON (RFC 8259).";
-const DOUBLE_QUOTES = "Use double quotes for strings and member names.";
-const NO_COMMENTS = "Remove the comments; JSON has none.";
-const NO_TRAILING_COMMA = "Remove the comma before the closing bracket or brace.";
-const CLOSE_ALL = "Close every array with ] and every object with }.";
-const FINITE = "Use a finite number (or null); NaN and Infinity are not JSON.";
-
-const problem = (code: ErrorCode, message: string, hint: string): Problem => ({ code, message, hint });
+const problem = (code: ErrorCode, message: string, rule: ParseRule, limit?: number): Problem =>
+  limit === undefined ? { code, message, rule } : { code, message, rule, limit };
 
 export function emptyInput(length: number): Problem {
   const what = length === 0 ? "the input is empty" : "the input contains only whitespace";
-  return problem("invalid-json", what, "Send one JSON value.");
+  return problem("invalid-json", what, "one-value");
 }
 
 export function tooDeep(maxDepth: number): Problem {
-  return problem(
-    "too-deep",
-    `arrays and objects are nested more than ${maxDepth} levels deep`,
-    `Nest arrays and objects at most ${maxDepth} levels deep.`,
-  );
+  return problem("too-deep", `arrays and objects are nested more than ${maxDepth} levels deep`, "nest-less", maxDepth);
 }
 
 export function tooManyNodes(maxNodes: number): Problem {
-  return problem(
-    "too-many-nodes",
-    `the input has more than ${maxNodes} values`,
-    `Send at most ${maxNodes} values (objects, arrays, strings, numbers, booleans and nulls) in total.`,
-  );
+  return problem("too-many-nodes", `the input has more than ${maxNodes} values`, "fewer-values", maxNodes);
 }
 
 export function duplicateKey(name: string): Problem {
-  return problem(
-    "duplicate-key",
-    `the member name ${quote(name)} appears twice in one object`,
-    "Give each member of an object only once.",
-  );
+  return problem("duplicate-key", `the member name ${quote(name)} appears twice in one object`, "unique-names");
 }
 
 export function unsafeNumber(s: string, start: number, end: number): Problem {
@@ -60,7 +79,7 @@ export function unsafeNumber(s: string, start: number, end: number): Problem {
   const message = overflow
     ? `the number ${text} is too large to represent`
     : `the number ${text} is beyond the safe integer range of ±${Number.MAX_SAFE_INTEGER} and would be rounded`;
-  return problem("unsafe-number", message, `Keep numbers within ±${Number.MAX_SAFE_INTEGER}.`);
+  return problem("unsafe-number", message, "safe-numbers");
 }
 
 export function isValueStart(c: number): boolean {
@@ -74,19 +93,19 @@ export function describeExpectedValue(s: string, i: number, container: number | 
   const special = commonMistake(s, i);
   if (special) return special;
   if ((c === 93 || c === 125) && previousToken(s, i) === 44) {
-    return problem("invalid-json", `trailing comma before '${s[i]}'`, NO_TRAILING_COMMA);
+    return problem("invalid-json", `trailing comma before '${s[i]}'`, "no-trailing-comma");
   }
-  if (c === 0x2b) return problem("invalid-json", "a number starts with '+'", "Write numbers without a leading '+'.");
+  if (c === 0x2b) return problem("invalid-json", "a number starts with '+'", "no-plus");
   if (c === 0x2e) {
-    return problem("invalid-json", "a number starts with '.'", "Write a digit before the decimal point, e.g. 0.5.");
+    return problem("invalid-json", "a number starts with '.'", "leading-digit");
   }
   if (s.startsWith("NaN", i) || s.startsWith("Infinity", i)) {
-    return problem("invalid-json", `${s.startsWith("NaN", i) ? "NaN" : "Infinity"} is not a JSON number`, FINITE);
+    return problem("invalid-json", `${s.startsWith("NaN", i) ? "NaN" : "Infinity"} is not a JSON number`, "finite");
   }
   if (isIdentifierChar(c)) {
-    return problem("invalid-json", `unquoted text ${quote(word(s, i))} where a value was expected`, DOUBLE_QUOTES);
+    return problem("invalid-json", `unquoted text ${quote(word(s, i))} where a value was expected`, "double-quotes");
   }
-  return problem("invalid-json", `unexpected ${charName(c)} where a value was expected`, STRICT_JSON);
+  return problem("invalid-json", `unexpected ${charName(c)} where a value was expected`, "strict-json");
 }
 
 /** A member name was due at i. */
@@ -96,22 +115,18 @@ export function describeExpectedKey(s: string, i: number): Problem {
   const special = commonMistake(s, i);
   if (special) return special;
   if (c === 125 && previousToken(s, i) === 44)
-    return problem("invalid-json", "trailing comma before '}'", NO_TRAILING_COMMA);
+    return problem("invalid-json", "trailing comma before '}'", "no-trailing-comma");
   if (isIdentifierChar(c)) {
-    return problem("invalid-json", `unquoted member name ${quote(word(s, i))}`, DOUBLE_QUOTES);
+    return problem("invalid-json", `unquoted member name ${quote(word(s, i))}`, "double-quotes");
   }
-  return problem("invalid-json", `unexpected ${charName(c)} where a member name was expected`, DOUBLE_QUOTES);
+  return problem("invalid-json", `unexpected ${charName(c)} where a member name was expected`, "double-quotes");
 }
 
 export function describeMissingColon(s: string, i: number): Problem {
   if (i >= s.length) return unterminated(2);
   const special = commonMistake(s, i);
   if (special) return special;
-  return problem(
-    "invalid-json",
-    `unexpected ${charName(s.charCodeAt(i))} after a member name; expected ':'`,
-    "Separate each member name from its value with ':'.",
-  );
+  return problem("invalid-json", `unexpected ${charName(s.charCodeAt(i))} after a member name; expected ':'`, "colon");
 }
 
 /** A value ended inside a container and neither ',' nor the closer follows. */
@@ -123,7 +138,7 @@ export function describeAfterValue(s: string, i: number, container: number): Pro
   return problem(
     "invalid-json",
     `unexpected ${charName(s.charCodeAt(i))} after a value; expected ${expected}`,
-    "Separate values with ',' and close every array and object.",
+    "separate-values",
   );
 }
 
@@ -134,20 +149,16 @@ export function describeTrailing(s: string, i: number): Problem {
   return problem(
     "invalid-json",
     `unexpected ${charName(s.charCodeAt(i))} after the end of the JSON value`,
-    "Send exactly one JSON value with nothing after it.",
+    "nothing-after",
   );
 }
 
 /** The string scan stopped at i (the end of input, a control character, a bad escape or a lone surrogate). */
 export function describeStringError(s: string, i: number): Problem {
-  if (i >= s.length) return problem("invalid-json", "unterminated string", "Close every string with a double quote.");
+  if (i >= s.length) return problem("invalid-json", "unterminated string", "close-strings");
   const c = s.charCodeAt(i);
   if (c < 0x20) {
-    return problem(
-      "invalid-json",
-      `raw control character ${charName(c)} inside a string`,
-      "Escape control characters inside strings, e.g. \\n for a line break and \\t for a tab.",
-    );
+    return problem("invalid-json", `raw control character ${charName(c)} inside a string`, "escape-controls");
   }
   if (c === 92) {
     const u = s.charCodeAt(i + 1) === 117 ? hex4(s, i + 2) : -1;
@@ -155,14 +166,10 @@ export function describeStringError(s: string, i: number): Problem {
       return problem(
         "invalid-utf8",
         `the escape ${excerpt(s.slice(i, i + 6))} is an unpaired surrogate`,
-        "Escape a character outside the Basic Multilingual Plane as a surrogate pair (e.g. \\ud83d\\ude00) or send it unescaped.",
+        "surrogate-pairs",
       );
     }
-    return problem(
-      "invalid-json",
-      `invalid escape sequence ${excerpt(s.slice(i, i + 6))}`,
-      'The only escapes are \\" \\\\ \\/ \\b \\f \\n \\r \\t and \\u followed by four hex digits.',
-    );
+    return problem("invalid-json", `invalid escape sequence ${excerpt(s.slice(i, i + 6))}`, "valid-escapes");
   }
   return loneSurrogate(c);
 }
@@ -172,34 +179,30 @@ export function describeNumberError(s: string, start: number, i: number): Proble
   const c = s.charCodeAt(i);
   const prev = s.charCodeAt(i - 1);
   if (i === start + 1 && prev === 45) {
-    if (s.startsWith("Infinity", i)) return problem("invalid-json", "-Infinity is not a JSON number", FINITE);
-    return problem("invalid-json", "expected a digit after '-'", "Write a digit after a minus sign.");
+    if (s.startsWith("Infinity", i)) return problem("invalid-json", "-Infinity is not a JSON number", "finite");
+    return problem("invalid-json", "expected a digit after '-'", "minus-digit");
   }
   if (c >= 48 && c <= 57) {
-    return problem(
-      "invalid-json",
-      "a number has a leading zero",
-      "Write numbers without leading zeros, e.g. 7 not 07.",
-    );
+    return problem("invalid-json", "a number has a leading zero", "no-leading-zeros");
   }
   if (prev === 46) {
-    return problem("invalid-json", "expected a digit after the decimal point", "Write 1.0 or 1, not 1.");
+    return problem("invalid-json", "expected a digit after the decimal point", "fraction-digit");
   }
-  return problem("invalid-json", "expected a digit in the exponent", "Write an exponent as e.g. 1e5 or 1.5E-3.");
+  return problem("invalid-json", "expected a digit in the exponent", "exponent-digit");
 }
 
 /** Mistakes worth naming wherever they appear: quotes, comments, a BOM, lone surrogates. */
 function commonMistake(s: string, i: number): Problem | undefined {
   const c = s.charCodeAt(i);
-  if (c === 39) return problem("invalid-json", "single-quoted string", DOUBLE_QUOTES);
+  if (c === 39) return problem("invalid-json", "single-quoted string", "double-quotes");
   if (c === 47 && (s.charCodeAt(i + 1) === 47 || s.charCodeAt(i + 1) === 42)) {
-    return problem("invalid-json", "comments are not allowed in JSON", NO_COMMENTS);
+    return problem("invalid-json", "comments are not allowed in JSON", "no-comments");
   }
   if (c === 0xfeff) {
     return problem(
       "invalid-json",
       i === 0 ? "the input starts with a byte order mark (U+FEFF)" : "unexpected byte order mark (U+FEFF)",
-      "Send the JSON text without a byte order mark.",
+      "no-bom",
     );
   }
   if (c >= 0xd800 && c <= 0xdfff && !(c <= 0xdbff && isLowSurrogate(s.charCodeAt(i + 1)))) return loneSurrogate(c);
@@ -207,19 +210,15 @@ function commonMistake(s: string, i: number): Problem | undefined {
 }
 
 function loneSurrogate(c: number): Problem {
-  return problem(
-    "invalid-utf8",
-    `unpaired surrogate ${charName(c)} in the text`,
-    "Send well-formed Unicode text; it cannot be encoded as UTF-8.",
-  );
+  return problem("invalid-utf8", `unpaired surrogate ${charName(c)} in the text`, "well-formed-unicode");
 }
 
 function unterminated(container: number | undefined): Problem {
   if (container === undefined || container === 0) {
-    return problem("invalid-json", "the input ends where a value was expected", "Send one complete JSON value.");
+    return problem("invalid-json", "the input ends where a value was expected", "complete-value");
   }
   const what = container === ARRAY ? "an array" : "an object";
-  return problem("invalid-json", `the input ends inside ${what} that is never closed`, CLOSE_ALL);
+  return problem("invalid-json", `the input ends inside ${what} that is never closed`, "close-all");
 }
 
 /** The last non-whitespace character before i, or NaN. */

@@ -54,7 +54,8 @@
  * lies inside the innermost of them (anywhere when it is 0).
  */
 import type { CodecError, Result } from "../errors.js";
-import { DEFAULT_PARSE_LIMITS, type ParseLimits, parseJson } from "./parser.js";
+import { parseJson } from "../feedback/parse.js";
+import { DEFAULT_PARSE_LIMITS, type ParseLimits } from "./parser.js";
 
 // What the next character may be.
 const VALUE = 0; // a value (after ':' or an array's ',', or at the root)

@@ -21,8 +21,7 @@
  * Offsets count UTF-16 code units for string input and bytes for Uint8Array
  * input, so they index the caller's own text either way.
  */
-import { type CodecError, fail, ok, type Result } from "../errors.js";
-import { textFeedback } from "../feedback/format.js";
+import { ok, type Result } from "../errors.js";
 import { isWellFormed } from "./chars.js";
 import type { Problem } from "./describe.js";
 import { DEFER, NATIVE_FIRST_UP_TO, parseNative } from "./native.js";
@@ -56,16 +55,35 @@ const TRUST_CONTROLS_UP_TO = 64 * 1024;
 // Fatal, and keeping a BOM so that it is rejected rather than silently dropped.
 const utf8Decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
-/** Parses JSON text under limits. Never throws: every failure is a CodecError value. */
-export function parseJson(input: string | Uint8Array, limits: Partial<ParseLimits> = {}): Result<unknown, CodecError> {
+/**
+ * Why a text was refused: what went wrong (code, message), the rule it
+ * broke, where in the value being read (`path`) and in the text (`offset`).
+ * It words nothing for the model: `parseError` in feedback/parse.ts makes it
+ * a CodecError, once its path is final.
+ */
+export interface ParseRefusal extends Problem {
+  readonly path: string;
+  readonly offset?: number;
+}
+
+type Refusal = { readonly ok: false; readonly error: ParseRefusal };
+
+/**
+ * Parses JSON text under limits. Never throws: every failure is a refusal
+ * value (`parseJson`, in feedback/parse.ts, is this with its refusals worded).
+ */
+export function parseText(
+  input: string | Uint8Array,
+  limits: Partial<ParseLimits> = {},
+): Result<unknown, ParseRefusal> {
   return parseWith(input, limits, true);
 }
 
 /** The scanner alone, for holding the native-first path to its verdicts in tests. */
-export function parseJsonByScanner(
+export function parseTextByScanner(
   input: string | Uint8Array,
   limits: Partial<ParseLimits> = {},
-): Result<unknown, CodecError> {
+): Result<unknown, ParseRefusal> {
   return parseWith(input, limits, false);
 }
 
@@ -73,7 +91,7 @@ function parseWith(
   input: string | Uint8Array,
   limits: Partial<ParseLimits>,
   nativeFirst: boolean,
-): Result<unknown, CodecError> {
+): Result<unknown, ParseRefusal> {
   try {
     const maxBytes = limits.maxBytes ?? DEFAULT_PARSE_LIMITS.maxBytes;
     const maxNodes = limits.maxNodes ?? DEFAULT_PARSE_LIMITS.maxNodes;
@@ -89,7 +107,7 @@ function parseWith(
       text = decoded;
     } else {
       return failWith(
-        { code: "invalid-json", message: "the input is neither a string nor bytes", hint: SEND_JSON },
+        { code: "invalid-json", message: "the input is neither a string nor bytes", rule: "send-json" },
         "",
       );
     }
@@ -106,22 +124,18 @@ function parseWith(
   } catch (error) {
     // Not reached by any input seen in testing; kept so that nothing a caller passes makes parseJson throw.
     return failWith(
-      { code: "invalid-json", message: `the input could not be parsed (${String(error)})`, hint: SEND_JSON },
+      { code: "invalid-json", message: `the input could not be parsed (${String(error)})`, rule: "send-json" },
       "",
     );
   }
 }
-
-// Node 20 has String.prototype.isWellFormed; the ES2023 lib does not declare it.
-
-const SEND_JSON = "Send the arguments as one strict JSON value.";
 
 /**
  * The fast scan leaves raw control characters inside long strings to
  * JSON.parse. If either fails, a full scan names the first problem in the
  * text, so what is reported never depends on the shortcut.
  */
-function scanThenBuild(text: string, options: ScanOptions, bytes: boolean): Result<unknown, CodecError> {
+function scanThenBuild(text: string, options: ScanOptions, bytes: boolean): Result<unknown, ParseRefusal> {
   const fast = scanJson(text, options);
   if (fast.ok) {
     const value = tryJsonParse(text);
@@ -130,7 +144,7 @@ function scanThenBuild(text: string, options: ScanOptions, bytes: boolean): Resu
   const full = scanJson(text, { ...options, trustControls: false });
   if (!full.ok) return scanFailed(full, text, bytes);
   // Unreachable: the full scan accepts only what JSON.parse accepts.
-  return failWith({ code: "invalid-json", message: "the input could not be parsed", hint: SEND_JSON }, "");
+  return failWith({ code: "invalid-json", message: "the input could not be parsed", rule: "send-json" }, "");
 }
 
 const FAILED: unique symbol = Symbol("failed");
@@ -149,7 +163,7 @@ export function exceedsUtf8Bytes(s: string, maxBytes: number): boolean {
   return s.length * 3 > maxBytes && Buffer.byteLength(s, "utf8") > maxBytes;
 }
 
-function decodeUtf8(bytes: Uint8Array): string | ReturnType<typeof fail> {
+function decodeUtf8(bytes: Uint8Array): string | Refusal {
   try {
     return utf8Decoder.decode(bytes);
   } catch {
@@ -158,36 +172,31 @@ function decodeUtf8(bytes: Uint8Array): string | ReturnType<typeof fail> {
     const problem: Problem = {
       code: "invalid-utf8",
       message: `the input is not valid UTF-8 (byte 0x${byte} at offset ${offset})`,
-      hint: "Send the arguments as well-formed UTF-8 text.",
+      rule: "utf8",
     };
     return failWith(problem, "", offset);
   }
 }
 
-function tooLarge(maxBytes: number, size?: number): ReturnType<typeof fail> {
+function tooLarge(maxBytes: number, size?: number): Refusal {
   const actual = size === undefined ? "" : ` (${size} bytes)`;
   const problem: Problem = {
     code: "input-too-large",
     message: `the input is larger than the limit of ${maxBytes} bytes${actual}`,
-    hint: `Send at most ${maxBytes} bytes of arguments.`,
+    rule: "within-bytes",
+    limit: maxBytes,
   };
   return failWith(problem, "");
 }
 
-function scanFailed(scan: ScanFailure, text: string, bytes: boolean): ReturnType<typeof fail> {
+function scanFailed(scan: ScanFailure, text: string, bytes: boolean): Refusal {
   return failWith(scan, scan.path, bytes ? utf8Offset(text, scan.offset) : scan.offset);
 }
 
-function failWith(problem: Problem, path: string, offset?: number): ReturnType<typeof fail> {
-  const feedback = textFeedback(problem.code, path, problem.message, problem.hint);
-  // The problem as the error's one issue, its rule to follow kept, so it can be worded again elsewhere.
-  const tree = [{ path, keyword: problem.code, message: problem.message, hint: problem.hint }];
-  return fail(
-    problem.code,
-    path,
-    problem.message,
-    offset === undefined ? { feedback, tree } : { feedback, tree, offset },
-  );
+function failWith(problem: Problem, path: string, offset?: number): Refusal {
+  const { code, message, rule, limit } = problem;
+  const refused = limit === undefined ? { code, message, rule } : { code, message, rule, limit };
+  return { ok: false, error: offset === undefined ? { ...refused, path } : { ...refused, path, offset } };
 }
 
 /** Replaces every -0 in a freshly parsed value by 0, iteratively (depth is only bounded by the caller's limits). */

@@ -3,8 +3,8 @@
  * builder read: a private deep copy, an input dialect adapter where asked, draft-04
  * rewritten into draft-07 terms, and a base $id so pointers into it resolve.
  */
-import type { Refused } from "../errors.js";
-import { cloneJson, isPlainObject } from "../json.js";
+import { pointerToken, type Refused } from "../errors.js";
+import { cloneJson, isPlainObject, unescapeToken } from "../json.js";
 import { type Draft, detectDraft, familyOf, rewriteDraft04, type ValidatorFamily, walkSchemas } from "./draft.js";
 import { staticDynamicRefs } from "./dynamic.js";
 import { subschemasOf } from "./keywords.js";
@@ -187,7 +187,7 @@ function renameIdMembersOnPointers(schema: unknown): void {
     );
     // Only a pointer that passes a renamed member, and only when it was followed to its end.
     if (renamed && tokens.length === ref.slice(2).split("/").length) {
-      node.$ref = `#/${tokens.map((t) => t.replaceAll("~", "~0").replaceAll("/", "~1")).join("/")}`;
+      node.$ref = `#/${tokens.map(pointerToken).join("/")}`;
     }
   }
   for (const holder of holders) {
@@ -211,7 +211,7 @@ function walkPointer(
   for (const raw of ref.slice(2).split("/")) {
     let token: string;
     try {
-      token = decodeURIComponent(raw).replaceAll("~1", "/").replaceAll("~0", "~");
+      token = unescapeToken(decodeURIComponent(raw));
     } catch {
       return;
     }

@@ -13,7 +13,8 @@
  * `parametersJsonSchema` nor `additionalProperties` nor `$schema`: these
  * definitions are for `generateContent` / `streamGenerateContent` only.
  */
-import { fail, ok, type Result } from "../errors.js";
+import { ok, type Result } from "../errors.js";
+import { fail } from "../feedback/format.js";
 import { type CompiledTool, type GeminiFunctionDeclaration, toolDefinition } from "./tools.js";
 
 export interface GeminiToolConfig {

@@ -3,7 +3,8 @@
  * `limits`) and per request (its `toolSet`, counted across every tool sent
  * together). Findings are data; compile turns the first into `target-limit`.
  */
-import { fail, ok, type Result } from "../errors.js";
+import { ok, type Result } from "../errors.js";
+import { fail } from "../feedback/format.js";
 import type { JsonObject } from "../json.js";
 import { type Contribution, measureWire, type WireMeasures } from "./measure.js";
 import type { TargetLimits, TargetProfile, ToolSetLimits } from "./profile.js";

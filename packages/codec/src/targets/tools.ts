@@ -4,7 +4,8 @@
  * it. A tool compiled for another target is refused: its wire may use what
  * this provider does not accept.
  */
-import { fail, ok, type Result } from "../errors.js";
+import { ok, type Result } from "../errors.js";
+import { fail } from "../feedback/format.js";
 import type { JsonObject } from "../json.js";
 import type { TargetName } from "./profile.js";
 

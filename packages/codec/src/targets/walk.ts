@@ -1,6 +1,6 @@
 /** Where a wire schema holds other schemas, for the passes that read or rewrite it. */
 import { pointerToken } from "../errors.js";
-import { isPlainObject, type JsonObject, type JsonValue, setOwn } from "../json.js";
+import { isPlainObject, type JsonObject, type JsonValue, setOwn, unescapeToken } from "../json.js";
 import { keywordSpec, subschemasOf } from "../schema/keywords.js";
 
 const DEFS = "#/$defs/";
@@ -42,5 +42,5 @@ export function defName(ref: string): string | undefined {
   if (!ref.startsWith(DEFS)) return undefined;
   const token = ref.slice(DEFS.length);
   if (token.includes("/")) return undefined;
-  return token.replaceAll("~1", "/").replaceAll("~0", "~");
+  return unescapeToken(token);
 }

@@ -7,7 +7,8 @@
  * branches stand in the source, which a second build of the same schema keeps.
  */
 import { childrenOf, wireOf } from "../constructs/registry.js";
-import { fail, ok, type Result } from "../errors.js";
+import { ok, type Result } from "../errors.js";
+import { fail } from "../feedback/format.js";
 import type { Node, Plan, UnionNode } from "../ir/nodes.js";
 import { canonicalJson, isPlainObject, type JsonObject } from "../json.js";
 import { describeClash, orderFirstKeys, separable } from "../targets/first-key.js";

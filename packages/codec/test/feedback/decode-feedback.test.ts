@@ -5,6 +5,7 @@
  */
 import { compileCodec } from "@strictwire/codec";
 import { describe, expect, it } from "vitest";
+import { CHANNEL } from "./support.js";
 
 const schema = {
   type: "object",
@@ -12,22 +13,7 @@ const schema = {
     title: { type: "string" },
     milestone: { type: "integer", minimum: 1 },
     priority: { type: "string", enum: ["low", "medium", "high"] },
-    channel: {
-      oneOf: [
-        {
-          type: "object",
-          properties: { type: { const: "email" }, to: { type: "string", format: "email" } },
-          required: ["type", "to"],
-          additionalProperties: false,
-        },
-        {
-          type: "object",
-          properties: { type: { const: "sms" }, to: { type: "string", pattern: "^\\+[0-9]{7,15}$" } },
-          required: ["type", "to"],
-          additionalProperties: false,
-        },
-      ],
-    },
+    channel: CHANNEL,
   },
   required: ["title", "channel"],
   additionalProperties: false,

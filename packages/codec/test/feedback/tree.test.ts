@@ -6,26 +6,12 @@
  */
 import { compileCodec, errorJson, type Issue } from "@strictwire/codec";
 import { describe, expect, it } from "vitest";
+import { CHANNEL } from "./support.js";
 
 const schema = {
   type: "object",
   properties: {
-    channel: {
-      oneOf: [
-        {
-          type: "object",
-          properties: { type: { const: "email" }, to: { type: "string", format: "email" } },
-          required: ["type", "to"],
-          additionalProperties: false,
-        },
-        {
-          type: "object",
-          properties: { type: { const: "sms" }, to: { type: "string", pattern: "^\\+[0-9]{7,15}$" } },
-          required: ["type", "to"],
-          additionalProperties: false,
-        },
-      ],
-    },
+    channel: CHANNEL,
     rows: {
       type: "array",
       items: { type: "object", properties: { qty: { type: "integer", minimum: 1 } }, required: ["qty"] },

@@ -204,3 +204,13 @@ test("the target profiles sit below the bundle, the IR and the constructs; dispa
   // The reading does see imports: the bundle imports the target names.
   expect(imports(join(src, "bundle", "bundle.ts")).some((f) => f.endsWith("/targets/profile.ts"))).toBe(true);
 });
+
+test("errors.ts is a leaf and the parser words nothing: feedback/ words their errors at the boundary", () => {
+  const src = join(HERE, "..", "..", "src");
+  // Not even a type: the bottom of the house knows nothing above it.
+  expect(readFileSync(join(src, "errors.ts"), "utf8")).not.toMatch(/^\s*(?:import|export)[^;]*from\s/m);
+  const reached = [...loads(join(src, "parse", "parser.ts"))].map((f) => f.replaceAll("\\", "/"));
+  expect(reached.filter((f) => f.includes("/feedback/"))).toEqual([]);
+  // The walk does follow imports: the public parse reaches the wording.
+  expect([...loads(join(src, "feedback", "parse.ts"))].some((f) => f.endsWith("format.ts"))).toBe(true);
+});

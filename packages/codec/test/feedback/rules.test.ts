@@ -1,7 +1,7 @@
 /** Type rules read as words in feedback, not as ajv's "must be string,null" (issue 31). */
 import { describe, expect, it } from "vitest";
-import { typeList } from "../src/feedback/rules.js";
-import { compileCodec } from "../src/index.js";
+import { typeList } from "../../src/feedback/rules.js";
+import { compileCodec } from "../../src/index.js";
 
 describe("type rules in words", () => {
   it("lists types with articles and 'or'", () => {

@@ -7,9 +7,9 @@
  */
 import { type CompileOptions, checkToolSet, compileCodec, describeFinding } from "@strictwire/codec";
 import { describe, expect, it } from "vitest";
-import { firstKeyClashes, orderFirstKeys } from "../src/targets/first-key.js";
-import { canonical } from "../testkit/same.js";
-import { firstKeyProblems, STRICT_RULES } from "../testkit/strict-rules.js";
+import { firstKeyClashes, orderFirstKeys } from "../../src/targets/first-key.js";
+import { canonical } from "../../testkit/same.js";
+import { firstKeyProblems, STRICT_RULES } from "../../testkit/strict-rules.js";
 
 type Json = Record<string, unknown>;
 

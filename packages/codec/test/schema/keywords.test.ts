@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { type Draft, KEYWORDS, subschemasOf } from "../src/schema/keywords.js";
+import { type Draft, KEYWORDS, subschemasOf } from "../../src/schema/keywords.js";
 
 const refs = join(dirname(createRequire(import.meta.url).resolve("ajv/package.json")), "dist", "refs");
 const read = (path: string): Record<string, unknown> => JSON.parse(readFileSync(path, "utf8"));

@@ -9,7 +9,7 @@ import fc from "fast-check";
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { compile, compileCodec, loadBundle, toolDefinition, withStandardSchema } from "../src/index.js";
+import { compile, compileCodec, loadBundle, toolDefinition, withStandardSchema } from "../../src/index.js";
 
 function codecOf<S extends z.ZodType>(schema: S) {
   const compiled = compileCodec(schema);

@@ -6,9 +6,9 @@
  */
 import { type CompileOptions, compileCodec, TARGET_NAMES } from "@strictwire/codec";
 import { describe, expect, it } from "vitest";
-import { schemaFixtures } from "../testkit/fixtures.js";
-import { canonical } from "../testkit/same.js";
-import { STRICT_RULES as CHECKERS } from "../testkit/strict-rules.js";
+import { schemaFixtures } from "../../testkit/fixtures.js";
+import { canonical } from "../../testkit/same.js";
+import { STRICT_RULES as CHECKERS } from "../../testkit/strict-rules.js";
 
 type Json = Record<string, unknown>;
 

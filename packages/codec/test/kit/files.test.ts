@@ -8,7 +8,7 @@ import { chmod, lstat, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/pr
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { readFileCapped, writeFileAtomic, writeTarget } from "../src/kit/files.js";
+import { readFileCapped, writeFileAtomic, writeTarget } from "../../src/kit/files.js";
 
 let dir: string;
 beforeEach(async () => {

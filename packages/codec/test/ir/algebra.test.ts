@@ -1,6 +1,6 @@
 /** The builder's pure schema algebra alone: type sets, their intersection, the merge of conjuncts. No ajv. */
 import { describe, expect, it } from "vitest";
-import { intersectTypes, isTrivial, mergeViews, typeSet } from "../src/ir/algebra.js";
+import { intersectTypes, isTrivial, mergeViews, typeSet } from "../../src/ir/algebra.js";
 
 describe("the types a schema admits", () => {
   it("come from type, else from enum or const values, else are all", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { compileCodec } from "../src/index.js";
-import { bfclToJsonSchema, mapTypeName } from "../src/schema/adapters/bfcl.js";
+import { compileCodec } from "../../../src/index.js";
+import { bfclToJsonSchema, mapTypeName } from "../../../src/schema/adapters/bfcl.js";
 
 const dict = (properties: Record<string, unknown>, required?: string[]): Record<string, unknown> => ({
   type: "dict",

@@ -6,7 +6,7 @@
  */
 import { checkToolSet, compile, compileCodec, loadBundle, toolDefinition, toolSetAdvisories } from "@strictwire/codec";
 import { describe, expect, it } from "vitest";
-import { canonical } from "../testkit/same.js";
+import { canonical } from "../../testkit/same.js";
 
 /** Objects nested `levels` deep, each with a leaf string: past OpenAI's 10 levels at 11. */
 function nested(levels: number): Record<string, unknown> {

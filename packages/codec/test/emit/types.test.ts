@@ -7,7 +7,7 @@
 import { type Bundle, compile, compileCodec, emitTypes } from "@strictwire/codec";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
-import { schemaFixtures } from "../testkit/fixtures.js";
+import { schemaFixtures } from "../../testkit/fixtures.js";
 
 function bundleOf(schema: unknown, name = "tool", options: object = {}): Bundle {
   const r = compileCodec(schema, { name, ...options });

@@ -1,7 +1,7 @@
 /** strictTool without the SDK: the FunctionTool shape, decoding the raw text, feedback on refusal. */
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { compileCodec, strictTool } from "../src/index.js";
+import { compileCodec, strictTool } from "../../src/index.js";
 
 describe("strictTool", () => {
   const received: unknown[] = [];

@@ -9,9 +9,9 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { NATIVE_FIRST_UP_TO } from "../src/parse/native.js";
-import { parseJson, parseJsonByScanner } from "../src/parse/parser.js";
-import { runs } from "../testkit/arbitraries.js";
+import { parseJson, parseJsonByScanner } from "../../src/feedback/parse.js";
+import { NATIVE_FIRST_UP_TO } from "../../src/parse/native.js";
+import { runs } from "../../testkit/arbitraries.js";
 
 const NAMES = [
   "a",

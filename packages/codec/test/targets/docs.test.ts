@@ -7,9 +7,9 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { TARGET_NAMES, targetProfile } from "@strictwire/codec";
 import { describe, expect, it } from "vitest";
-import { END, START, withFacts } from "../../../scripts/target-facts.js";
+import { END, START, withFacts } from "../../../../scripts/target-facts.js";
 
-const page = readFileSync(join(import.meta.dirname, "../../../docs/targets.md"), "utf8");
+const page = readFileSync(join(import.meta.dirname, "../../../../docs/targets.md"), "utf8");
 
 describe("docs/targets.md", () => {
   it("holds the per-rule table exactly as the profiles give it (regenerate: scripts/target-facts.ts)", () => {
