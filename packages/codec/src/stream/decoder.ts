@@ -1,0 +1,180 @@
+/**
+ * The streaming decoder (issue 28): one tool call's argument text read as the
+ * model writes it, delta by delta (the contract is types.ts).
+ *
+ * - The text is read by the incremental parser (parse/incremental.ts), under
+ *   the codec's limits: a push it refuses is refused with the error
+ *   `codec.decode(text so far)` gives, which is the one decode gives for any
+ *   text that begins with it (the parser's promise, in the original's terms).
+ * - The partial source value: each construct's `partial` maps the parser's
+ *   live wire tree (constructs/construct.ts). A wire container off the spine
+ *   is complete, so its partial is made once and kept; the containers on the
+ *   spine are updated in place from where the last push left them. So a push
+ *   costs what it added, plus the spine's depth.
+ * - The partial value is live: later pushes update it in place (copy it to
+ *   keep a snapshot), as the parser's own value.
+ * - end() is `codec.decode(all the text)`, with the same options.
+ */
+import type { Codec, DecodeOptions } from "../codec.js";
+import { ABSENT, type Absent, type PartialContext, type PartialMemo } from "../constructs/context.js";
+import { constructOf } from "../constructs/registry.js";
+import type { CodecError, Result } from "../errors.js";
+import type { Node } from "../ir/nodes.js";
+import { isPlainObject, setOwn } from "../json.js";
+import { IncrementalParser } from "../parse/incremental.js";
+import { MAX_DEPTH_LIMIT } from "../parse/parser.js";
+import type { StreamDecoder, StreamStep } from "./types.js";
+
+/** What a node showed for one wire container; `done` once the container is complete. */
+interface Shown extends PartialMemo {
+  done: boolean;
+}
+
+export class CodecStreamDecoder<T> implements StreamDecoder<T> {
+  private readonly parser: IncrementalParser;
+  private readonly parts: string[] = [];
+  private refusal: { readonly ok: false; readonly error: CodecError } | undefined;
+  private shown: unknown = undefined;
+
+  /** Per wire container, per node: what its partial showed. */
+  private readonly memos = new WeakMap<object, Map<Node, Shown>>();
+  /** The wire containers being written (the parser's spine) at this push. */
+  private readonly open = new Set<object>();
+  /** The string being written: its holder and key (undefined when none, or at the root). */
+  private leafHolder: object | undefined;
+  private leafKey: string | number | undefined;
+  private leafValue: unknown;
+  private changed = false;
+  private readonly ctx: PartialContext;
+  /** For scalars, which keep nothing. */
+  private readonly scratch: Shown = { value: undefined, read: 0, done: false };
+
+  constructor(
+    private readonly codec: Codec<T>,
+    private readonly options: DecodeOptions = {},
+  ) {
+    const limits = options.limits ? { ...codec.limits, ...options.limits } : codec.limits;
+    this.parser = new IncrementalParser(limits);
+    // Options decode refuses whatever the text: refused at once, in decode's words.
+    if (limits.maxDepth > MAX_DEPTH_LIMIT) this.refuseAs("");
+    this.ctx = {
+      defs: codec.bundle.plan.defs,
+      limits,
+      child: (node, wire) => this.child(node, wire),
+      complete: (wire, holder, key) => this.complete(wire, holder, key),
+      put: (out, key, value) => this.put(out, key, value),
+    };
+  }
+
+  get value(): unknown {
+    return this.shown;
+  }
+
+  push(delta: string): StreamStep {
+    this.parts.push(delta);
+    if (this.refusal !== undefined) return this.refusal;
+    const parsed = this.parser.push(delta);
+    if (!parsed.ok) return this.refuseAs(this.text());
+    this.changed = false;
+    this.findSpine();
+    const value = this.partialRoot();
+    if (value !== this.shown) this.changed = true;
+    this.shown = value;
+    return { ok: true, value, changed: this.changed };
+  }
+
+  end(): Result<T> {
+    return this.codec.decode(this.text(), this.options);
+  }
+
+  /** Decode's refusal of a text every completion of which it refuses alike. */
+  private refuseAs(text: string): { readonly ok: false; readonly error: CodecError } {
+    const decoded = this.codec.decode(text, this.options);
+    // Unreachable: the parser refuses only texts parseJson refuses, and so does decode.
+    if (decoded.ok) throw new Error("strictwire: the stream decoder refused a text decode accepts");
+    this.refusal = decoded;
+    return decoded;
+  }
+
+  private text(): string {
+    if (this.parts.length > 1) this.parts.splice(0, this.parts.length, this.parts.join(""));
+    return this.parts[0] ?? "";
+  }
+
+  /** The open containers and the string being written, from the parser's spine. */
+  private findSpine(): void {
+    this.open.clear();
+    this.leafHolder = undefined;
+    this.leafKey = undefined;
+    this.leafValue = undefined;
+    let value: unknown = this.parser.value;
+    let holder: object | undefined;
+    let key: string | number | undefined;
+    for (const step of this.parser.spine()) {
+      if (typeof value !== "object" || value === null) return;
+      this.open.add(value);
+      holder = value;
+      key = step;
+      value = (value as Record<string | number, unknown>)[step];
+    }
+    if (typeof value === "object" && value !== null) this.open.add(value);
+    else if (typeof value === "string") {
+      this.leafHolder = holder;
+      this.leafKey = key;
+      this.leafValue = value;
+    }
+  }
+
+  private partialRoot(): unknown {
+    const { plan } = this.codec.bundle;
+    const root = this.parser.value;
+    let args: unknown = root;
+    if (plan.envelope !== "bare") {
+      if (!isPlainObject(root) || !Object.hasOwn(root, "arguments")) return undefined;
+      args = root.arguments;
+    }
+    if (args === undefined) return undefined;
+    const value = this.child(plan.root, args);
+    return value === ABSENT ? undefined : value;
+  }
+
+  private child(node: Node, wire: unknown): unknown | Absent {
+    const construct = constructOf(node);
+    if (typeof wire !== "object" || wire === null) return construct.partial(node, wire, this.ctx, this.scratch);
+    let byNode = this.memos.get(wire);
+    let memo = byNode?.get(node);
+    if (memo?.done === true) return memo.value;
+    if (memo === undefined) {
+      memo = { value: undefined, read: 0, done: false };
+      if (byNode === undefined) {
+        byNode = new Map();
+        this.memos.set(wire, byNode);
+      }
+      byNode.set(node, memo);
+    }
+    const value = construct.partial(node, wire, this.ctx, memo);
+    memo.value = value;
+    memo.done = !this.open.has(wire);
+    return value;
+  }
+
+  private complete(wire: unknown, holder?: object, key?: string | number): boolean {
+    if (typeof wire === "object" && wire !== null) return !this.open.has(wire);
+    if (typeof wire !== "string" || this.leafValue === undefined) return true;
+    if (holder === undefined) return wire !== this.leafValue;
+    return holder !== this.leafHolder || key !== this.leafKey;
+  }
+
+  private put(out: Record<string, unknown> | unknown[], key: string | number, value: unknown): void {
+    if (Array.isArray(out)) {
+      const i = key as number;
+      if (i < out.length && out[i] === value) return;
+      out[i] = value;
+    } else {
+      const name = String(key);
+      if (Object.hasOwn(out, name) && out[name] === value) return;
+      setOwn(out, name, value);
+    }
+    this.changed = true;
+  }
+}
