@@ -162,11 +162,15 @@ export class IncrementalParser {
   /** The partial value so far (see the module comment), or the refusal. */
   push(delta: string): PartialResult {
     this.parts.push(delta);
+    this.grewString = false;
     if (this.refusal) return this.refusal;
     if (delta.length === 0) return this.partial();
     if (this.overLimit(delta)) return this.refuse();
     this.lowest = this.depth;
+    const growing = this.inOpenValueString();
+    const placed = this.placements;
     if (this.read(delta) === REFUSED) return this.refuse();
+    this.grewString = growing && placed === this.placements && this.inOpenValueString();
     if (this.inOpenValueString()) this.place(this.str);
     return this.partial();
   }
@@ -248,6 +252,18 @@ export class IncrementalParser {
   get value(): unknown {
     return this.root;
   }
+
+  /**
+   * Whether the last push only added to the string value being written:
+   * nothing else placed, opened or closed (the spine is the same).
+   */
+  get onlyGrewString(): boolean {
+    return this.grewString;
+  }
+
+  private grewString = false;
+  /** Values placed so far (a growing string counts at each push). */
+  private placements = 0;
 
   /** Containers from the root that stayed open through the last push (see the module comment). */
   get changedDepth(): number {
@@ -610,6 +626,7 @@ export class IncrementalParser {
 
   /** Puts a value in its place: the root, the array's last element, or the object's current member. */
   private place(value: unknown): void {
+    this.placements++;
     const depth = this.depth;
     if (depth === 0) {
       this.root = value;

@@ -11,6 +11,9 @@
  *   is complete, so its partial is made once and kept; the containers on the
  *   spine are updated in place from where the last push left them. So a push
  *   costs what it added, plus the spine's depth.
+ * - A push that only grew the string being written (the spine unchanged)
+ *   puts the longer string in the one place the last push showed it, if it
+ *   is shown as itself, and maps nothing else.
  * - The partial value is live: later pushes update it in place (copy it to
  *   keep a snapshot), as the parser's own value.
  * - end() is `codec.decode(all the text)`, with the same options.
@@ -45,6 +48,10 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
   private leafKey: string | number | undefined;
   private leafValue: unknown;
   private changed = false;
+  /** The string being written was handed to a child with its place, and shown as itself: its next put is its slot. */
+  private leafPending = false;
+  /** Where the string being written is shown (as itself), for a push that only grows it. */
+  private slot: { holder: object; key: string | number; out: Record<string, unknown> | unknown[]; at: string | number } | undefined;
   private readonly ctx: PartialContext;
   /** For scalars, which keep nothing. */
   private readonly scratch: Shown = { value: undefined, read: 0, done: false };
@@ -60,7 +67,7 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
     this.ctx = {
       defs: codec.bundle.plan.defs,
       limits,
-      child: (node, wire) => this.child(node, wire),
+      child: (node, wire, holder, key) => this.child(node, wire, holder, key),
       complete: (wire, holder, key) => this.complete(wire, holder, key),
       put: (out, key, value) => this.put(out, key, value),
     };
@@ -76,7 +83,16 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
     const parsed = this.parser.push(delta);
     if (!parsed.ok) return this.refuseAs(this.text());
     this.changed = false;
+    const slot = this.slot;
+    if (slot !== undefined && this.parser.onlyGrewString) {
+      // The spine is the last push's: the string at its place has grown, nothing else.
+      this.leafValue = (slot.holder as Record<string | number, unknown>)[slot.key];
+      this.put(slot.out, slot.at, this.leafValue);
+      return { ok: true, value: this.shown, changed: this.changed };
+    }
     this.findSpine();
+    this.slot = undefined;
+    this.leafPending = false;
     const value = this.partialRoot();
     if (value !== this.shown) this.changed = true;
     this.shown = value;
@@ -138,9 +154,15 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
     return value === ABSENT ? undefined : value;
   }
 
-  private child(node: Node, wire: unknown): unknown | Absent {
+  private child(node: Node, wire: unknown, holder?: object, key?: string | number): unknown | Absent {
     const construct = constructOf(node);
-    if (typeof wire !== "object" || wire === null) return construct.partial(node, wire, this.ctx, this.scratch);
+    if (typeof wire !== "object" || wire === null) {
+      const value = construct.partial(node, wire, this.ctx, this.scratch);
+      if (holder !== undefined && holder === this.leafHolder && key === this.leafKey && value === wire) {
+        this.leafPending = true;
+      }
+      return value;
+    }
     let byNode = this.memos.get(wire);
     let memo = byNode?.get(node);
     if (memo?.done === true) return memo.value;
@@ -166,6 +188,11 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
   }
 
   private put(out: Record<string, unknown> | unknown[], key: string | number, value: unknown): void {
+    // The put right after the string's own child call is its slot.
+    if (this.leafPending && value === this.leafValue) {
+      this.slot = { holder: this.leafHolder!, key: this.leafKey!, out, at: key };
+    }
+    this.leafPending = false;
     if (Array.isArray(out)) {
       const i = key as number;
       if (i < out.length && out[i] === value) return;
