@@ -163,6 +163,7 @@ export class IncrementalParser {
   push(delta: string): PartialResult {
     this.parts.push(delta);
     this.grewString = false;
+    this.placedNone = delta.length === 0;
     if (this.refusal) return this.refusal;
     if (delta.length === 0) return this.partial();
     if (this.overLimit(delta)) return this.refuse();
@@ -171,6 +172,7 @@ export class IncrementalParser {
     const placed = this.placements;
     if (this.read(delta) === REFUSED) return this.refuse();
     this.grewString = growing && placed === this.placements && this.inOpenValueString();
+    this.placedNone = placed === this.placements && !this.inOpenValueString();
     if (this.inOpenValueString()) this.place(this.str);
     return this.partial();
   }
@@ -262,6 +264,17 @@ export class IncrementalParser {
   }
 
   private grewString = false;
+
+  /**
+   * Whether the last push placed no value: whitespace, punctuation, member
+   * names, a number or literal not yet complete, containers closed. The
+   * value shown is as it was (the spine may be shorter).
+   */
+  get placedNothing(): boolean {
+    return this.placedNone;
+  }
+
+  private placedNone = false;
   /** Values placed so far (a growing string counts at each push). */
   private placements = 0;
 

@@ -11,6 +11,8 @@
  *   is complete, so its partial is made once and kept; the containers on the
  *   spine are updated in place from where the last push left them. So a push
  *   costs what it added, plus the spine's depth.
+ * - A push that placed no value (whitespace, names, a number not yet
+ *   complete) changes nothing shown and maps nothing.
  * - A push that only grew the string being written (the spine unchanged)
  *   puts the longer string in the one place the last push showed it, if it
  *   is shown as itself, and maps nothing else.
@@ -51,7 +53,9 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
   /** The string being written was handed to a child with its place, and shown as itself: its next put is its slot. */
   private leafPending = false;
   /** Where the string being written is shown (as itself), for a push that only grows it. */
-  private slot: { holder: object; key: string | number; out: Record<string, unknown> | unknown[]; at: string | number } | undefined;
+  private slot:
+    | { holder: object; key: string | number; out: Record<string, unknown> | unknown[]; at: string | number }
+    | undefined;
   private readonly ctx: PartialContext;
   /** For scalars, which keep nothing. */
   private readonly scratch: Shown = { value: undefined, read: 0, done: false };
@@ -83,6 +87,8 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
     const parsed = this.parser.push(delta);
     if (!parsed.ok) return this.refuseAs(this.text());
     this.changed = false;
+    // Nothing placed: the partial is as it was. The spine is read again at the next push that places something.
+    if (this.parser.placedNothing) return { ok: true, value: this.shown, changed: false };
     const slot = this.slot;
     if (slot !== undefined && this.parser.onlyGrewString) {
       // The spine is the last push's: the string at its place has grown, nothing else.
