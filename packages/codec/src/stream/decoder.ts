@@ -30,9 +30,15 @@ import { IncrementalParser } from "../parse/incremental.js";
 import { MAX_DEPTH_LIMIT } from "../parse/parser.js";
 import type { StreamDecoder, StreamStep } from "./types.js";
 
-/** What a node showed for one wire container; `done` once the container is complete. */
+/**
+ * What a node showed for one wire container; `done` once the container is
+ * complete. Chained by `next` for the other nodes that read the same container
+ * (a reference and its referent): one WeakMap entry per container.
+ */
 interface Shown extends PartialMemo {
   done: boolean;
+  readonly node: Node | undefined;
+  next: Shown | undefined;
 }
 
 export class CodecStreamDecoder<T> implements StreamDecoder<T> {
@@ -42,7 +48,7 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
   private shown: unknown = undefined;
 
   /** Per wire container, per node: what its partial showed. */
-  private readonly memos = new WeakMap<object, Map<Node, Shown>>();
+  private readonly memos = new WeakMap<object, Shown>();
   /** The wire containers being written (the parser's spine) at this push. */
   private readonly open = new Set<object>();
   /** The string being written: its holder and key (undefined when none, or at the root). */
@@ -58,7 +64,7 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
     | undefined;
   private readonly ctx: PartialContext;
   /** For scalars, which keep nothing. */
-  private readonly scratch: Shown = { value: undefined, read: 0, done: false };
+  private readonly scratch: Shown = { value: undefined, read: 0, done: false, node: undefined, next: undefined };
 
   constructor(
     private readonly codec: Codec<T>,
@@ -169,16 +175,13 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
       }
       return value;
     }
-    let byNode = this.memos.get(wire);
-    let memo = byNode?.get(node);
+    const first = this.memos.get(wire);
+    let memo = first;
+    while (memo !== undefined && memo.node !== node) memo = memo.next;
     if (memo?.done === true) return memo.value;
     if (memo === undefined) {
-      memo = { value: undefined, read: 0, done: false };
-      if (byNode === undefined) {
-        byNode = new Map();
-        this.memos.set(wire, byNode);
-      }
-      byNode.set(node, memo);
+      memo = { value: undefined, read: 0, done: false, node, next: first };
+      this.memos.set(wire, memo);
     }
     const value = construct.partial(node, wire, this.ctx, memo);
     memo.value = value;
