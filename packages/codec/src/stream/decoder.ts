@@ -49,8 +49,8 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
 
   /** Per wire container, per node: what its partial showed. */
   private readonly memos = new WeakMap<object, Shown>();
-  /** The wire containers being written (the parser's spine) at this push. */
-  private readonly open = new Set<object>();
+  /** The wire containers being written (the parser's spine) at this push: as deep as the text, so a list. */
+  private readonly open: object[] = [];
   /** The string being written: its holder and key (undefined when none, or at the root). */
   private leafHolder: object | undefined;
   private leafKey: string | number | undefined;
@@ -131,7 +131,7 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
 
   /** The open containers and the string being written, from the parser's spine. */
   private findSpine(): void {
-    this.open.clear();
+    this.open.length = 0;
     this.leafHolder = undefined;
     this.leafKey = undefined;
     this.leafValue = undefined;
@@ -140,12 +140,12 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
     let key: string | number | undefined;
     for (const step of this.parser.spine()) {
       if (typeof value !== "object" || value === null) return;
-      this.open.add(value);
+      this.open.push(value);
       holder = value;
       key = step;
       value = (value as Record<string | number, unknown>)[step];
     }
-    if (typeof value === "object" && value !== null) this.open.add(value);
+    if (typeof value === "object" && value !== null) this.open.push(value);
     else if (typeof value === "string") {
       this.leafHolder = holder;
       this.leafKey = key;
@@ -185,12 +185,12 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
     }
     const value = construct.partial(node, wire, this.ctx, memo);
     memo.value = value;
-    memo.done = !this.open.has(wire);
+    memo.done = !this.open.includes(wire);
     return value;
   }
 
   private complete(wire: unknown, holder?: object, key?: string | number): boolean {
-    if (typeof wire === "object" && wire !== null) return !this.open.has(wire);
+    if (typeof wire === "object" && wire !== null) return !this.open.includes(wire);
     if (typeof wire !== "string" || this.leafValue === undefined) return true;
     if (holder === undefined) return wire !== this.leafValue;
     return holder !== this.leafHolder || key !== this.leafKey;
