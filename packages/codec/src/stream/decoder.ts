@@ -19,6 +19,14 @@
  * - The partial value is live: later pushes update it in place (copy it to
  *   keep a snapshot), as the parser's own value.
  * - end() is `codec.decode(all the text)`, with the same options.
+ *
+ * Early refusal covers what the parser settles (an impossible character, a
+ * repeated member name, depth, node and byte limits, an unsafe number, a
+ * lone surrogate): at that character, in decode's words. A text the wire
+ * schema already forbids (a wrong tag, an undeclared member, a wrong JSON
+ * type) is not refused before end(): decode words such a refusal from the
+ * whole value (the wire schema's best match among all its issues), so the
+ * prefix alone does not settle its code and path.
  */
 import type { Codec, DecodeOptions } from "../codec.js";
 import { ABSENT, type Absent, type PartialContext, type PartialMemo } from "../constructs/context.js";
@@ -43,7 +51,8 @@ interface Shown extends PartialMemo {
 
 export class CodecStreamDecoder<T> implements StreamDecoder<T> {
   private readonly parser: IncrementalParser;
-  private readonly parts: string[] = [];
+  /** The text so far: appended per push (a rope, made flat once by decode), cheaper than joining thousands of deltas. */
+  private written = "";
   private refusal: { readonly ok: false; readonly error: CodecError } | undefined;
   private shown: unknown = undefined;
 
@@ -88,7 +97,7 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
   }
 
   push(delta: string): StreamStep {
-    this.parts.push(delta);
+    this.written += delta;
     if (this.refusal !== undefined) return this.refusal;
     const parsed = this.parser.push(delta);
     if (!parsed.ok) return this.refuseAs(this.text());
@@ -125,8 +134,7 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
   }
 
   private text(): string {
-    if (this.parts.length > 1) this.parts.splice(0, this.parts.length, this.parts.join(""));
-    return this.parts[0] ?? "";
+    return this.written;
   }
 
   /** The open containers and the string being written, from the parser's spine. */
