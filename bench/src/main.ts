@@ -36,7 +36,7 @@ import { renderDecode, renderEncode, runDecode, runEncode } from "./sections/dec
 import { expansionInputs, MODES, renderExpansion, runExpansion } from "./sections/expansion.js";
 import { PARSE_SIZES, renderParse, runParse } from "./sections/parse.js";
 import { renderColdStart, renderMemory, runColdStart, runMemory } from "./sections/process.js";
-import { renderStreaming, runStreaming } from "./sections/streaming.js";
+import { renderStreamDecoder, renderStreaming, runStreamDecoder, runStreaming } from "./sections/streaming.js";
 import type { ComparisonOptions } from "./stats.js";
 
 export const GOALS = {
@@ -230,6 +230,23 @@ async function main(): Promise<void> {
         pushOnly: x.pushOnly,
       })),
     };
+    const d = runStreamDecoder(benchCases(), timing);
+    print(renderStreamDecoder(d));
+    out.streamDecoder = {
+      calls: d.calls.stream.median,
+      callsPushOnly: d.calls.pushOnly.median,
+      large: d.largeStream,
+      largePushOnly: d.largePushOnly,
+      rows: [d.calls, ...d.large].map((x) => ({
+        texts: x.label,
+        count: x.texts,
+        bytes: x.bytes,
+        deltas: x.deltas,
+        decodeMs: x.decode.median,
+        stream: x.stream,
+        pushOnly: x.pushOnly,
+      })),
+    };
   }
 
   if (sections.has("compile") || sections.has("growth")) {
@@ -344,6 +361,11 @@ async function main(): Promise<void> {
   if (streaming !== undefined) {
     goals.streamingCalls = streaming.calls <= GOALS.streamingVsParse;
     goals.streaming100KB = streaming.large <= GOALS.streamingVsParse;
+  }
+  const streamDecoder = out.streamDecoder as { calls: number; large: number } | undefined;
+  if (streamDecoder !== undefined) {
+    goals.streamDecoderCalls = streamDecoder.calls <= GOALS.streamingVsParse;
+    goals.streamDecoder100KB = streamDecoder.large <= GOALS.streamingVsParse;
   }
   const exp = out.expansion as Record<string, { tokens: number }> | undefined;
   if (exp !== undefined) {

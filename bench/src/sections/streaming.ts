@@ -5,11 +5,15 @@
  * the same round. "push only" is the incremental parser's own share; end()
  * is one parseJson of the accumulated text, so stream ≈ push only + 1.
  *
- * The parser is not public yet (the per-construct streaming decoder comes on
- * top of it), so it is imported from the codec's source, with the parseJson
- * it is compared to.
+ * The parser is not public, so it is imported from the codec's source, with
+ * the parseJson it is compared to.
+ *
+ * Then the streaming decoder (codec.streamDecoder(): the parser, the partial
+ * source value after every push, end() = decode) over one codec.decode of the
+ * whole text: on the benchmark's calls (tagged wire) and on 100 KB calls of
+ * four codecs (records with an optional member, a long string, a map, any JSON).
  */
-
+import { type Codec, compileCodec } from "@strictwire/codec";
 import { parseJson } from "../../../packages/codec/src/feedback/parse.js";
 import { IncrementalParser } from "../../../packages/codec/src/parse/incremental.js";
 import type { CallCase } from "../cases.js";
@@ -109,6 +113,176 @@ export function runStreaming(cases: readonly CallCase[], timing: ComparisonOptio
     largeStream: geomean(large.map((r) => r.stream.median)),
     largePushOnly: geomean(large.map((r) => r.pushOnly.median)),
   };
+}
+
+export interface DecoderRow {
+  readonly label: string;
+  readonly texts: number;
+  readonly bytes: number;
+  readonly deltas: number;
+  readonly decode: Summary;
+  /** Every push, then end(), over decode, per round. */
+  readonly stream: Summary;
+  /** Every push without end(), over decode, per round. */
+  readonly pushOnly: Summary;
+}
+
+export interface DecoderResult {
+  readonly calls: DecoderRow;
+  readonly large: readonly DecoderRow[];
+  /** Geometric means over the 100 KB codecs of the median ratios. */
+  readonly largeStream: number;
+  readonly largePushOnly: number;
+}
+
+interface CodecText {
+  readonly codec: Codec;
+  readonly text: string;
+}
+
+function decodeAll(calls: readonly CodecText[]): unknown {
+  let last: unknown;
+  for (const { codec, text } of calls) last = codec.decode(text, { limits: LIMITS });
+  return last;
+}
+
+function streamDecodeAll(calls: readonly CodecText[], streams: readonly (readonly string[])[], end: boolean): unknown {
+  let last: unknown;
+  for (let i = 0; i < calls.length; i++) {
+    const decoder = calls[i]!.codec.streamDecoder({ limits: LIMITS });
+    for (const delta of streams[i]!) last = decoder.push(delta);
+    if (end) last = decoder.end();
+  }
+  return last;
+}
+
+function decoderRow(label: string, calls: readonly CodecText[], timing: ComparisonOptions, seed: number): DecoderRow {
+  const streams = calls.map(({ text }, i) => deltasOf(text, seed + i));
+  for (const { codec, text } of calls) {
+    const whole = codec.decode(text, { limits: LIMITS });
+    if (!whole.ok) throw new Error(`decode refused a ${label} text: ${whole.error.message}`);
+  }
+  const cmp = compareInterleaved(
+    [
+      { name: "decode", fn: () => decodeAll(calls) },
+      { name: "stream", fn: () => streamDecodeAll(calls, streams, true) },
+      { name: "push only", fn: () => streamDecodeAll(calls, streams, false) },
+    ],
+    timing,
+  );
+  return {
+    label,
+    texts: calls.length,
+    bytes: calls.reduce((n, { text }) => n + Buffer.byteLength(text), 0),
+    deltas: streams.reduce((n, s) => n + s.length, 0),
+    decode: cmp.perCall.decode!,
+    stream: cmp.ratio.stream!,
+    pushOnly: cmp.ratio["push only"]!,
+  };
+}
+
+const WORDS = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel"];
+
+/** 100 KB calls: a schema and a value of about 100 KB for it, encoded. */
+function largeCalls(): { label: string; call: CodecText }[] {
+  const compile = (schema: object): Codec => {
+    const compiled = compileCodec(schema, { name: "large", presence: "tagged", limits: LIMITS });
+    if (!compiled.ok) throw new Error(compiled.error.message);
+    return compiled.value;
+  };
+  const record = {
+    type: "object",
+    properties: {
+      id: { type: "integer" },
+      name: { type: "string" },
+      active: { type: "boolean" },
+      score: { type: "number" },
+      tags: { type: "array", items: { type: "string" } },
+      owner: {
+        type: "object",
+        properties: { id: { type: "integer" }, email: { type: "string" }, role: { type: ["string", "null"] } },
+        required: ["id", "email", "role"],
+        additionalProperties: false,
+      },
+      note: { type: "string" },
+      created_at: { type: "string" },
+    },
+    required: ["id", "name", "active", "score", "tags", "owner", "created_at"],
+    additionalProperties: false,
+  };
+  const root = (properties: object) => ({
+    type: "object",
+    properties,
+    required: Object.keys(properties),
+    additionalProperties: false,
+  });
+  const documents: [string, Codec, unknown][] = [
+    [
+      "records (optional members tagged)",
+      compile(root({ items: { type: "array", items: record }, count: { type: "integer" } })),
+      JSON.parse(makeDocument("object", 100_000)),
+    ],
+    [
+      "a long string",
+      compile(root({ body: { type: "string" } })),
+      { body: (JSON.parse(makeDocument("string", 100_000)) as string[]).join("\n") },
+    ],
+    [
+      "a map (entries)",
+      compile(root({ headers: { type: "object", additionalProperties: { type: "string" } } })),
+      {
+        headers: Object.fromEntries(
+          Array.from({ length: 2500 }, (_, i) => [`x-header-${i}`, `${WORDS[i % WORDS.length]}-${i}`]),
+        ),
+      },
+    ],
+    ["any JSON", compile(root({ data: {} })), { data: JSON.parse(makeDocument("array", 100_000)) }],
+  ];
+  return documents.map(([label, codec, value]) => {
+    const encoded = codec.encode(value);
+    if (!encoded.ok) throw new Error(`${label}: ${encoded.error.message}`);
+    return { label: `100 KB ${label}`, call: { codec, text: JSON.stringify(encoded.value) } };
+  });
+}
+
+export function runStreamDecoder(cases: readonly CallCase[], timing: ComparisonOptions): DecoderResult {
+  const calls = decoderRow(
+    "benchmark calls (tagged wire)",
+    cases.map((c) => ({ codec: c.tagged, text: c.taggedText })),
+    timing,
+    1,
+  );
+  const large = largeCalls().map(({ label, call }) => decoderRow(label, [call], timing, 7));
+  return {
+    calls,
+    large,
+    largeStream: geomean(large.map((r) => r.stream.median)),
+    largePushOnly: geomean(large.map((r) => r.pushOnly.median)),
+  };
+}
+
+export function renderStreamDecoder(r: DecoderResult): string {
+  const rows = [r.calls, ...r.large];
+  return [
+    "## Streaming: codec.streamDecoder() over deltas of 1–8 characters vs one codec.decode",
+    "",
+    "Ratios against codec.decode of the whole text in the same round; median over rounds (p25–p75). stream = every push (the parser and the partial source value), then end() (which is one decode); push only = the pushes alone.",
+    "",
+    table(
+      ["texts", "count", "bytes", "deltas", "decode", "stream ratio", "push only ratio"],
+      rows.map((x) => [
+        x.label,
+        x.texts,
+        x.bytes,
+        x.deltas,
+        fmtMs(x.decode.median),
+        fmtSummary(x.stream),
+        fmtSummary(x.pushOnly),
+      ]),
+    ),
+    "",
+    `Benchmark calls: stream ${r.calls.stream.median.toFixed(2)}x decode (push only ${r.calls.pushOnly.median.toFixed(2)}x); 100 KB, geometric mean over codecs: stream ${r.largeStream.toFixed(2)}x (push only ${r.largePushOnly.toFixed(2)}x). Goal: stream ≤ 2x.`,
+  ].join("\n");
 }
 
 export function renderStreaming(r: StreamingResult): string {

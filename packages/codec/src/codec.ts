@@ -19,6 +19,8 @@ import { dedupeIssues, describeIssues } from "./issues.js";
 import { jsonTypeOf } from "./json.js";
 import { namesLoneSurrogate, namesOnce, parsedForWalk } from "./parse/native.js";
 import { exceedsUtf8Bytes, MAX_DEPTH_LIMIT, type ParseLimits, type ParseRefusal, parseText } from "./parse/parser.js";
+import { CodecStreamDecoder } from "./stream/decoder.js";
+import type { StreamDecoder } from "./stream/types.js";
 import { measureValue } from "./value-limits.js";
 import { NO_ARGUMENTS, unwrap, wrap } from "./wire/envelope.js";
 import { originalSteps, wholeOriginalSteps } from "./wire/paths.js";
@@ -151,6 +153,15 @@ export class Codec<T = unknown> {
       if (wireIssues !== undefined) return this.wireViolation(wire, wireIssues);
     }
     return ok(value as T);
+  }
+
+  /**
+   * A decoder for one call's argument text as the model writes it: push each
+   * delta for the partial source value (display only) or an early refusal;
+   * end() is decode of the whole text. See stream/decoder.ts.
+   */
+  streamDecoder(options: DecodeOptions = {}): StreamDecoder<T> {
+    return new CodecStreamDecoder(this, options);
   }
 
   /**

@@ -107,6 +107,7 @@ export {
   type PrecompiledValidators,
   standaloneModule,
 } from "./standalone.js";
+export type { StreamDecoder, StreamStep } from "./stream/types.js";
 export {
   type GeminiToolConfig,
   type GeminiTools,

@@ -7,9 +7,19 @@
 import { _ } from "../decode/code.js";
 import { type AnyNode, anyShape } from "../ir/nodes.js";
 import { isPlainObject, JSON_TYPES, type JsonObject, setOwn } from "../json.js";
+import { partialElements } from "./array.js";
 import type { Construct } from "./construct.js";
-import { FAIL, type Fail, failAt, type WalkContext, type WireContext } from "./context.js";
-import { entryStep } from "./map.js";
+import {
+  ABSENT,
+  FAIL,
+  type Fail,
+  failAt,
+  type PartialContext,
+  type PartialMemo,
+  type WalkContext,
+  type WireContext,
+} from "./context.js";
+import { entriesPartial, entryStep } from "./map.js";
 
 export const ANY_DEF = "strictwire_json";
 
@@ -123,6 +133,21 @@ function decodeAny(wire: unknown, ctx: WalkContext): unknown | Fail {
   return wire;
 }
 
+/** Arrays element by element, objects as their entries complete, anything else as itself. */
+function partialAny(node: AnyNode, wire: unknown, ctx: PartialContext, memo: PartialMemo): unknown {
+  if (Array.isArray(wire)) {
+    const out = (memo.value as unknown[] | undefined) ?? [];
+    partialElements(out, wire, 0, () => node, ctx);
+    return out;
+  }
+  if (isPlainObject(wire)) {
+    const out = (memo.value as Record<string, unknown> | undefined) ?? {};
+    entriesPartial(node, wire.entries, out, memo, ctx);
+    return out;
+  }
+  return wire === undefined ? ABSENT : wire;
+}
+
 export const any: Construct<AnyNode> = {
   kind: "any",
   children: () => [],
@@ -142,4 +167,5 @@ export const any: Construct<AnyNode> = {
   check: anyShape.check,
   describe: () => ({ type: "any JSON", travels: "any JSON, objects as entries" }),
   emitType: (_node, ctx) => ctx.json(),
+  partial: partialAny,
 };

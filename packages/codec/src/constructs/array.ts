@@ -2,9 +2,18 @@
 
 import { _, type Code } from "../decode/code.js";
 import type { DecodeEmitter } from "../decode/emitter.js";
-import { type ArrayNode, arrayShape } from "../ir/nodes.js";
+import { type ArrayNode, arrayShape, type Node } from "../ir/nodes.js";
 import type { Construct } from "./construct.js";
-import { type EncodeContext, FAIL, type Fail, failAt, type WalkContext } from "./context.js";
+import {
+  ABSENT,
+  type EncodeContext,
+  FAIL,
+  type Fail,
+  failAt,
+  type PartialContext,
+  type PartialMemo,
+  type WalkContext,
+} from "./context.js";
 import { decodeNode, encodeNode, isIdentity, wireOf } from "./registry.js";
 
 export function encodeArray(node: ArrayNode, value: unknown, ctx: EncodeContext): unknown | Fail {
@@ -30,6 +39,33 @@ export function decodeArray(node: ArrayNode, wire: unknown, ctx: WalkContext): u
     if (item === FAIL) return FAIL;
     out[i] = item;
   }
+  return out;
+}
+
+/**
+ * Shows the elements of `wire` in `out` from index `offset`: those shown at
+ * the last push stay (complete but the last, re-read), new ones are added up
+ * to the first that shows nothing yet. `nodeAt` is an element's node.
+ */
+export function partialElements(
+  out: unknown[],
+  wire: readonly unknown[],
+  offset: number,
+  nodeAt: (i: number) => Node | undefined,
+  ctx: PartialContext,
+): void {
+  for (let i = Math.max(0, out.length - 1 - offset); i < wire.length; i++) {
+    const node = nodeAt(i);
+    const value = node === undefined ? ABSENT : ctx.child(node, wire[i], wire, i);
+    if (value === ABSENT) return;
+    ctx.put(out, offset + i, value);
+  }
+}
+
+function partialArray(node: ArrayNode, wire: unknown, ctx: PartialContext, memo: PartialMemo): unknown {
+  if (!Array.isArray(wire)) return ABSENT;
+  const out = (memo.value as unknown[] | undefined) ?? [];
+  partialElements(out, wire, 0, () => node.items, ctx);
   return out;
 }
 
@@ -73,4 +109,5 @@ export const array: Construct<ArrayNode> = {
     const items = ctx.child(node.items);
     return { text: items.union ? `(${items.text})[]` : `${items.text}[]`, union: false };
   },
+  partial: partialArray,
 };

@@ -70,3 +70,40 @@ export function failAt(ctx: WalkContext, code: ErrorCode, message: string, token
   }
   return FAIL;
 }
+
+/**
+ * What a construct's `partial` (the streaming decoder's display of a value
+ * still being written, stream/decoder.ts) is handed: the definitions, its
+ * children's partials, and whether a wire value is written to its end.
+ * Display only: nothing is validated.
+ */
+export interface PartialContext {
+  readonly defs: Readonly<Record<string, Node>>;
+  /** Limits for JSON text carried inside the wire (json-text nodes). */
+  readonly limits: ParseLimits;
+  /**
+   * A child's partial source value, or ABSENT for nothing to show (yet).
+   * `holder[key]` is where the wire value sits, when it sits in a container
+   * other than the one the caller was handed (lets a push that only grows a
+   * string update its one place).
+   */
+  child(node: Node, wire: unknown, holder?: object, key?: string | number): unknown | Absent;
+  /**
+   * Whether a wire value is written to its end: false for the container or
+   * string being written (a string is told by where it sits: `holder[key]`;
+   * without them, by its value, which may wrongly say false, never wrongly true).
+   */
+  complete(wire: unknown, holder?: object, key?: string | number): boolean;
+  /** Sets `out[key]` (an own data member), noting whether that changed the partial value. */
+  put(out: Record<string, unknown> | unknown[], key: string | number, value: unknown): void;
+}
+
+/**
+ * A construct's memo for one open wire container: the partial it showed at
+ * the last push (undefined the first time), to update in place, and how far
+ * into the wire it has read (its own count: entries, elements).
+ */
+export interface PartialMemo {
+  value: unknown;
+  read: number;
+}

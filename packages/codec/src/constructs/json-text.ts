@@ -8,7 +8,7 @@ import { _ } from "../decode/code.js";
 import { type JsonTextNode, jsonTextShape } from "../ir/nodes.js";
 import { parseText } from "../parse/parser.js";
 import type { Construct } from "./construct.js";
-import { FAIL, type Fail, failAt, type WalkContext } from "./context.js";
+import { ABSENT, FAIL, type Fail, failAt, type PartialContext, type WalkContext } from "./context.js";
 
 function encodeJsonText(value: unknown, ctx: WalkContext): unknown | Fail {
   const text = JSON.stringify(value);
@@ -23,6 +23,16 @@ function decodeJsonText(wire: unknown, ctx: WalkContext): unknown | Fail {
     return FAIL;
   }
   return parsed.value;
+}
+
+/**
+ * Nothing until its string is complete, then the value it holds (nothing if
+ * it does not parse): a prefix of JSON text has no value of its own to show.
+ */
+function partialJsonText(wire: unknown, ctx: PartialContext): unknown {
+  if (typeof wire !== "string" || !ctx.complete(wire)) return ABSENT;
+  const parsed = parseText(wire, ctx.limits);
+  return parsed.ok ? parsed.value : ABSENT;
 }
 
 export const jsonText: Construct<JsonTextNode> = {
@@ -40,4 +50,5 @@ export const jsonText: Construct<JsonTextNode> = {
   check: jsonTextShape.check,
   describe: () => ({ type: "any JSON", travels: "JSON text in a string" }),
   emitType: (_node, ctx) => ctx.json(),
+  partial: (_node, wire, ctx) => partialJsonText(wire, ctx),
 };

@@ -8,7 +8,17 @@ import { type DecodeEmitter, emitEntries } from "../decode/emitter.js";
 import { type KeySchema, type MapNode, mapShape, type Node } from "../ir/nodes.js";
 import { isPlainObject, type JsonObject, setOwn } from "../json.js";
 import type { Construct, WireStep } from "./construct.js";
-import { type EncodeContext, FAIL, type Fail, failAt, type WalkContext, type WireContext } from "./context.js";
+import {
+  ABSENT,
+  type EncodeContext,
+  FAIL,
+  type Fail,
+  failAt,
+  type PartialContext,
+  type PartialMemo,
+  type WalkContext,
+  type WireContext,
+} from "./context.js";
 import { decodeNode, encodeNode, wireOf } from "./registry.js";
 
 export function entriesWire(key: KeySchema, value: Node, wctx: WireContext): JsonObject {
@@ -103,6 +113,39 @@ function decodeMap(node: MapNode, wire: unknown, ctx: WalkContext): unknown | Fa
   return decodeEntries(node.value, wire, out, undefined, ctx) ? out : FAIL;
 }
 
+/**
+ * Shows entries as members of `out`: each once its key is complete and its
+ * value has started (the entry being written shows its value so far).
+ * `memo.read` counts the complete entries already shown, which are not read again.
+ */
+export function entriesPartial(
+  value: Node,
+  entries: unknown,
+  out: Record<string, unknown>,
+  memo: PartialMemo,
+  ctx: PartialContext,
+): void {
+  if (!Array.isArray(entries)) return;
+  for (let i = memo.read; i < entries.length; i++) {
+    const entry = entries[i];
+    if (!isPlainObject(entry)) return;
+    const key = entry.key;
+    if (typeof key === "string" && ctx.complete(key, entry, "key") && Object.hasOwn(entry, "value")) {
+      const shown = ctx.child(value, entry.value, entry, "value");
+      if (shown !== ABSENT) ctx.put(out, key, shown);
+    }
+    if (!ctx.complete(entry)) return;
+    memo.read = i + 1;
+  }
+}
+
+function partialMap(node: MapNode, wire: unknown, ctx: PartialContext, memo: PartialMemo): unknown {
+  if (!Array.isArray(wire)) return ABSENT;
+  const out = (memo.value as Record<string, unknown> | undefined) ?? {};
+  entriesPartial(node.value, wire, out, memo, ctx);
+  return out;
+}
+
 /** A wire pointer step into entry `tokens[i]`: the original path names the entry's key. */
 export function entryStep(entries: unknown, tokens: readonly string[], i: number): Omit<WireStep, "node"> | undefined {
   const index = Number(tokens[i]);
@@ -142,4 +185,5 @@ export const map: Construct<MapNode> = {
   check: mapShape.check,
   describe: (node) => ({ type: "map", travels: "entries [{key, value}]", extra: { key: node.key } }),
   emitType: (node, ctx) => ({ text: ctx.mapBody(node.key, node.value), union: false }),
+  partial: partialMap,
 };

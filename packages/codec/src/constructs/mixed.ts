@@ -10,9 +10,19 @@ import { fieldChild, mapField } from "../ir/children.js";
 import { type MixedNode, mixedShape } from "../ir/nodes.js";
 import { isPlainObject, type JsonObject } from "../json.js";
 import type { Construct } from "./construct.js";
-import { type EncodeContext, FAIL, type Fail, failAt, type WalkContext, type WireContext } from "./context.js";
-import { decodeEntries, encodeEntries, entriesWire, entryStep } from "./map.js";
-import { decodeFields, encodeFields, fieldsWire } from "./object.js";
+import {
+  ABSENT,
+  type EncodeContext,
+  FAIL,
+  type Fail,
+  failAt,
+  type PartialContext,
+  type PartialMemo,
+  type WalkContext,
+  type WireContext,
+} from "./context.js";
+import { decodeEntries, encodeEntries, entriesPartial, entriesWire, entryStep } from "./map.js";
+import { decodeFields, encodeFields, fieldsPartial, fieldsWire } from "./object.js";
 import { fieldStep } from "./presence.js";
 
 function mixedWire(node: MixedNode, wctx: WireContext): JsonObject {
@@ -63,6 +73,15 @@ function decodeMixed(node: MixedNode, wire: unknown, ctx: WalkContext): unknown 
   const out: Record<string, unknown> = {};
   if (!decodeFields(node.fields, wire.fields, out, ctx)) return FAIL;
   return decodeEntries(node.value, wire.entries, out, declared(node), ctx) ? out : FAIL;
+}
+
+/** The declared members as its `fields` show them, then the entries as they complete. */
+function partialMixed(node: MixedNode, wire: unknown, ctx: PartialContext, memo: PartialMemo): unknown {
+  if (!isPlainObject(wire)) return ABSENT;
+  const out = (memo.value as Record<string, unknown> | undefined) ?? {};
+  if (isPlainObject(wire.fields)) fieldsPartial(node.fields, wire.fields, out, ctx);
+  entriesPartial(node.value, wire.entries, out, memo, ctx);
+  return out;
 }
 
 /**
@@ -119,4 +138,5 @@ export const mixed: Construct<MixedNode> = {
   check: mixedShape.check,
   describe: (node) => ({ type: "object + map", travels: "{fields, entries}", extra: { key: node.key } }),
   emitType: (node, ctx) => ({ text: ctx.objectBody(node.fields, node.value), union: false, body: true }),
+  partial: partialMixed,
 };

@@ -6,8 +6,26 @@ import { fieldChild, mapField } from "../ir/children.js";
 import { type Field, type ObjectNode, objectShape } from "../ir/nodes.js";
 import { isPlainObject, type JsonObject, setOwn } from "../json.js";
 import type { Construct } from "./construct.js";
-import { ABSENT, type EncodeContext, FAIL, type Fail, failAt, type WalkContext, type WireContext } from "./context.js";
-import { decodeField, emitFieldDecode, encodeField, fieldStep, fieldWire, wireRequired } from "./presence.js";
+import {
+  ABSENT,
+  type EncodeContext,
+  FAIL,
+  type Fail,
+  failAt,
+  type PartialContext,
+  type PartialMemo,
+  type WalkContext,
+  type WireContext,
+} from "./context.js";
+import {
+  decodeField,
+  emitFieldDecode,
+  encodeField,
+  fieldPartial,
+  fieldStep,
+  fieldWire,
+  wireRequired,
+} from "./presence.js";
 import { isIdentity } from "./registry.js";
 
 export function fieldsWire(fields: readonly Field[], wctx: WireContext): JsonObject {
@@ -58,6 +76,26 @@ export function decodeFields(
     return false;
   }
   return true;
+}
+
+/** Shows the declared members of a wire object written so far in `out` (undeclared ones are not shown). */
+export function fieldsPartial(
+  fields: readonly Field[],
+  wire: Record<string, unknown>,
+  out: Record<string, unknown>,
+  ctx: PartialContext,
+): void {
+  for (const f of fields) {
+    const value = fieldPartial(f, wire, ctx);
+    if (value !== ABSENT) ctx.put(out, f.name, value);
+  }
+}
+
+function partialObject(node: ObjectNode, wire: unknown, ctx: PartialContext, memo: PartialMemo): unknown {
+  if (!isPlainObject(wire)) return ABSENT;
+  const out = (memo.value as Record<string, unknown> | undefined) ?? {};
+  fieldsPartial(node.fields, wire, out, ctx);
+  return out;
 }
 
 function encodeObject(node: ObjectNode, value: unknown, ctx: EncodeContext): unknown | Fail {
@@ -129,4 +167,5 @@ export const object: Construct<ObjectNode> = {
   check: objectShape.check,
   describe: () => ({ type: "object", travels: "" }),
   emitType: (node, ctx) => ({ text: ctx.objectBody(node.fields), union: false, body: true }),
+  partial: partialObject,
 };

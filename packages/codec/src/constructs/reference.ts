@@ -46,4 +46,5 @@ export const reference: Construct<RefNode> = {
   check: refShape.check,
   describe: (node) => ({ type: `→ ${node.def}`, travels: `reference to $defs/${node.def}`, extra: { def: node.def } }),
   emitType: (node, ctx) => ctx.reference(node.def),
+  partial: (node, wire, ctx) => ctx.child(referent(node, ctx.defs), wire),
 };

@@ -35,6 +35,8 @@ export const scalar: Construct<ScalarNode> = {
   check: scalarShape.check,
   describe: (node) => ({ type: scalarSummary(node.schema), travels: "" }),
   emitType: (node) => scalarType(node.schema, node.types),
+  // As itself: a string being written shows its prefix (numbers appear only once complete).
+  partial: (_node, wire) => wire,
 };
 
 /** A short enum is clearer spelt out; a long one only by its size. */

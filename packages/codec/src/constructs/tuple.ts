@@ -18,10 +18,21 @@ import { counted, type DecodeEmitter, openObject } from "../decode/emitter.js";
 import { fieldChild, mapField } from "../ir/children.js";
 import { type Field, type Node, type TupleNode, tupleShape } from "../ir/nodes.js";
 import { isPlainObject, type JsonObject } from "../json.js";
+import { partialElements } from "./array.js";
 import type { Construct, WireStep } from "./construct.js";
-import { ABSENT, type EncodeContext, FAIL, type Fail, failAt, type WalkContext, type WireContext } from "./context.js";
+import {
+  ABSENT,
+  type EncodeContext,
+  FAIL,
+  type Fail,
+  failAt,
+  type PartialContext,
+  type PartialMemo,
+  type WalkContext,
+  type WireContext,
+} from "./context.js";
 import { fieldsWire } from "./object.js";
-import { decodeField, emitFieldDecode, encodeField, fieldStep } from "./presence.js";
+import { decodeField, emitFieldDecode, encodeField, fieldPartial, fieldStep } from "./presence.js";
 import { decodeNode, encodeNode, isIdentity, wireOf } from "./registry.js";
 
 /** The member of the object form that holds the elements after the positions. */
@@ -144,6 +155,30 @@ function decodeTuple(node: TupleNode, wire: unknown, ctx: WalkContext): unknown 
     const extra = Object.keys(wire).find((k) => k !== REST && !node.positions.some((p) => p.name === k)) ?? "";
     return failAt(ctx, "wire-violation", "not a position, and the wire schema forbids extra members", extra);
   }
+  return out;
+}
+
+/**
+ * As an array: the array form element by element; the object form its
+ * positions up to the first not (yet) present, then, all there, `rest`'s elements.
+ */
+function partialTuple(node: TupleNode, wire: unknown, ctx: PartialContext, memo: PartialMemo): unknown {
+  const n = node.positions.length;
+  const out = (memo.value as unknown[] | undefined) ?? [];
+  const nodeAt = (i: number): Node | undefined => (i < n ? node.positions[i]!.node : node.rest);
+  if (node.form === "array") {
+    if (!Array.isArray(wire)) return ABSENT;
+    partialElements(out, wire, 0, nodeAt, ctx);
+    return out;
+  }
+  if (!isPlainObject(wire)) return ABSENT;
+  for (let i = 0; i < n; i++) {
+    const value = fieldPartial(node.positions[i]!, wire, ctx);
+    if (value === ABSENT) return out;
+    ctx.put(out, i, value);
+  }
+  const rest = wire[REST];
+  if (node.rest !== undefined && Array.isArray(rest)) partialElements(out, rest, n, () => node.rest, ctx);
   return out;
 }
 
@@ -287,4 +322,5 @@ export const tuple: Construct<TupleNode> = {
     }
     return { text: `[${parts.join(", ")}]`, union: false };
   },
+  partial: partialTuple,
 };

@@ -15,7 +15,17 @@ import type { Defs } from "../ir/children.js";
 import { type Node, type ObjectNode, type Plan, type UnionNode, type UnionRule, unionShape } from "../ir/nodes.js";
 import { canonicalJson, isPlainObject, JSON_TYPES, type JsonObject, type JsonType, jsonTypeOf } from "../json.js";
 import type { Construct } from "./construct.js";
-import { type EncodeContext, FAIL, type Fail, failAt, TRIAL, type WalkContext, type WireContext } from "./context.js";
+import {
+  ABSENT,
+  type EncodeContext,
+  FAIL,
+  type Fail,
+  failAt,
+  type PartialContext,
+  TRIAL,
+  type WalkContext,
+  type WireContext,
+} from "./context.js";
 import { childrenOf, decodeNode, encodeNode, isIdentity, wireOf, wireTypesOf } from "./registry.js";
 
 /**
@@ -156,6 +166,31 @@ function decoderBranch(node: UnionNode, wire: unknown): number {
       return typeof i === "number" && Number.isInteger(i) && i >= 0 && i < node.branches.length ? i : -1;
     }
   }
+}
+
+/**
+ * The branch's partial once the wire names it: a branch of its JSON type
+ * (same: every branch decodes as the identity), the JSON type, the discriminator once its value is
+ * complete, the tag's branch number (numbers appear complete) once its value
+ * has started.
+ */
+function partialUnion(node: UnionNode, wire: unknown, ctx: PartialContext): unknown {
+  const rule = node.rule;
+  if (rule.by === "same") {
+    // Any branch of its JSON type decodes it alike; shown through one, so every change is seen.
+    const t = jsonTypeOf(wire);
+    const branch = node.branches.find((b) => t !== undefined && wireTypesOf(b, ctx.defs, new Set()).includes(t));
+    return branch === undefined ? ABSENT : ctx.child(branch, wire);
+  }
+  if (rule.by === "discriminator") {
+    if (!isPlainObject(wire) || !Object.hasOwn(wire, rule.field)) return ABSENT;
+    if (!ctx.complete(wire[rule.field], wire, rule.field)) return ABSENT;
+  }
+  const i = decoderBranch(node, wire);
+  if (i < 0) return ABSENT;
+  if (rule.by !== "tag") return ctx.child(node.branches[i]!, wire);
+  const tagged = wire as Record<string, unknown>;
+  return Object.hasOwn(tagged, "value") ? ctx.child(node.branches[i]!, tagged.value, tagged, "value") : ABSENT;
 }
 
 function encodeUnion(node: UnionNode, value: unknown, ctx: EncodeContext): unknown | Fail {
@@ -382,4 +417,5 @@ export const union: Construct<UnionNode> = {
     if (parts.length > 1) parts = parts.filter((p) => p !== "never");
     return { text: parts.join(" | "), union: parts.length > 1 };
   },
+  partial: partialUnion,
 };

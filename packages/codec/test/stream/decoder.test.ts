@@ -1,0 +1,319 @@
+/**
+ * The streaming decoder against decode: every partial value is consistent
+ * with the decoded value, the partial of the whole text is the decoded value,
+ * end() is decode, and a broken text is refused early with decode's error.
+ */
+import { type Codec, compileCodec } from "@strictwire/codec";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { runs, type Schema, schemaArb, valueArb } from "../../testkit/arbitraries.js";
+import { schemaFixtures } from "../../testkit/fixtures.js";
+import { allHostileCases, rawInput } from "../reliability/support.js";
+
+/**
+ * Where a partial value disagrees with the final one ("" if nowhere): a
+ * string is a prefix, an array holds a prefix of the final elements (each
+ * consistent), an object a subset of its members (each consistent), anything
+ * else equals.
+ */
+export function inconsistency(partial: unknown, final: unknown, where = ""): string {
+  if (typeof partial === "string") {
+    return typeof final === "string" && final.startsWith(partial) ? "" : `${where}: not a prefix`;
+  }
+  if (Array.isArray(partial)) {
+    if (!Array.isArray(final) || partial.length > final.length) return `${where}: not a prefix array`;
+    for (let i = 0; i < partial.length; i++) {
+      const found = inconsistency(partial[i], final[i], `${where}/${i}`);
+      if (found) return found;
+    }
+    return "";
+  }
+  if (typeof partial === "object" && partial !== null) {
+    if (typeof final !== "object" || final === null || Array.isArray(final)) return `${where}: not an object`;
+    const f = final as Record<string, unknown>;
+    for (const key of Object.keys(partial)) {
+      if (!Object.hasOwn(f, key)) return `${where}: member ${key} not in the final value`;
+      const found = inconsistency((partial as Record<string, unknown>)[key], f[key], `${where}/${key}`);
+      if (found) return found;
+    }
+    return "";
+  }
+  return Object.is(partial, final) ? "" : `${where}: differs`;
+}
+
+/** Splits text into deltas of the given sizes, cycled. */
+export function split(text: string, sizes: readonly number[]): string[] {
+  const deltas: string[] = [];
+  for (let i = 0, k = 0; i < text.length; k++) {
+    const size = sizes[k % sizes.length]!;
+    deltas.push(text.slice(i, i + size));
+    i += size;
+  }
+  return deltas;
+}
+
+/** Streams a text decode accepts: never refused, every partial consistent, the last one and end() the decoded value. */
+function expectStreamsLikeDecode(codec: Codec, text: string, deltas: readonly string[]): void {
+  const whole = codec.decode(text);
+  expect(whole.ok, text).toBe(true);
+  if (!whole.ok) return;
+  const decoder = codec.streamDecoder();
+  let last: unknown;
+  for (const delta of deltas) {
+    const step = decoder.push(delta);
+    if (!step.ok) expect.fail(`${text} refused at ${JSON.stringify(delta)}: ${step.error.message}`);
+    if (step.value !== decoder.value) expect.fail("push's value is not the decoder's value");
+    if (step.value === undefined) continue;
+    const found = inconsistency(step.value, whole.value);
+    if (found) expect.fail(`${text} after ${JSON.stringify(delta)}: ${found}`);
+    const snapshot = JSON.stringify(step.value);
+    if (!step.changed && snapshot !== last) expect.fail(`${text} after ${JSON.stringify(delta)}: changed but not said`);
+    last = snapshot;
+  }
+  // The whole text read: the partial is the decoded value.
+  expect(decoder.value, text).toEqual(whole.value);
+  expect(decoder.end()).toEqual(whole);
+}
+
+const sizes = fc.array(fc.integer({ min: 1, max: 8 }), { minLength: 1, maxLength: 12 });
+
+interface WireCase {
+  readonly name: string;
+  readonly codec: Codec;
+  readonly text: string;
+}
+
+/** Every fixture's valid values, encoded (compact and indented). */
+function fixtureWires(): WireCase[] {
+  const out: WireCase[] = [];
+  for (const fixture of schemaFixtures()) {
+    const compiled = compileCodec(fixture.schema, { ...fixture.options, name: "fixture" });
+    if (!compiled.ok) throw new Error(`${fixture.name} does not compile`);
+    fixture.valid.forEach((value, i) => {
+      const encoded = compiled.value.encode(value);
+      if (!encoded.ok) throw new Error(`${fixture.name}: encode refused ${JSON.stringify(value)}`);
+      const indent = i % 2 === 0 ? undefined : 2;
+      out.push({
+        name: `${fixture.name}#${i}`,
+        codec: compiled.value,
+        text: JSON.stringify(encoded.value, null, indent),
+      });
+    });
+  }
+  return out;
+}
+
+describe("stream decoder: texts decode accepts", () => {
+  const wires = fixtureWires();
+
+  it("streams every fixture value's wire text one character at a time, consistent with decode", () => {
+    expect(wires.length).toBeGreaterThan(50);
+    for (const { codec, text } of wires) expectStreamsLikeDecode(codec, text, split(text, [1]));
+  });
+
+  it("streams fixture wire texts in random splits of 1-8 characters", () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...wires), sizes, ({ codec, text }, s) =>
+        expectStreamsLikeDecode(codec, text, split(text, s)),
+      ),
+      { numRuns: runs(300) },
+    );
+  });
+
+  const generated = fc
+    .tuple(schemaArb, fc.constantFrom("tagged" as const, "compact" as const))
+    .chain(([schema, presence]) => {
+      const root: Schema = { type: "object", properties: { v: schema, w: schema }, required: ["v"] };
+      return fc.tuple(fc.constant(root), fc.constant(presence), valueArb(root), sizes);
+    });
+
+  it("streams generated values' wire texts in random splits", () => {
+    let checked = 0;
+    fc.assert(
+      fc.property(generated, ([schema, presence, value, s]) => {
+        const compiled = compileCodec(schema, { presence });
+        if (!compiled.ok) return;
+        const encoded = compiled.value.encode(value);
+        if (!encoded.ok) return;
+        const text = JSON.stringify(encoded.value);
+        if (!compiled.value.decode(text).ok) return;
+        expectStreamsLikeDecode(compiled.value, text, split(text, s));
+        checked++;
+      }),
+      { numRuns: runs(150) },
+    );
+    expect(checked).toBeGreaterThan(30);
+  });
+});
+
+describe("stream decoder: partial values in the source form", () => {
+  const compiled = compileCodec(
+    {
+      type: "object",
+      properties: {
+        subject: { type: "string" },
+        body: { type: "string" },
+        cc: { type: "array", items: { type: "string" } },
+        headers: { type: "object", additionalProperties: { type: "string" } },
+        pick: { anyOf: [{ type: "string" }, { type: "array", items: { type: "integer" } }] },
+      },
+      required: ["subject"],
+      additionalProperties: false,
+    },
+    { name: "email", presence: "tagged" },
+  );
+  if (!compiled.ok) throw new Error(compiled.error.message);
+  const codec = compiled.value;
+
+  it("hides a member until its tag says present, then shows its value so far; maps as objects", () => {
+    const decoder = codec.streamDecoder();
+    const steps: [string, unknown][] = [
+      ['{"subject":"Hi', { subject: "Hi" }],
+      ['","body":{"sta', { subject: "Hi" }],
+      ['te":"present', { subject: "Hi" }],
+      ['","value":"Dear', { subject: "Hi", body: "Dear" }],
+      [' Ann"},"cc":{"state":"absent"}', { subject: "Hi", body: "Dear Ann" }],
+      [
+        ',"headers":{"state":"present","value":[{"key":"X-A","value":"1"},{"key":"X-',
+        {
+          subject: "Hi",
+          body: "Dear Ann",
+          headers: { "X-A": "1" },
+        },
+      ],
+      ['B","value":"2', { subject: "Hi", body: "Dear Ann", headers: { "X-A": "1", "X-B": "2" } }],
+      [
+        '"}]},"pick":{"state":"present","value":[1',
+        { subject: "Hi", body: "Dear Ann", headers: { "X-A": "1", "X-B": "2" }, pick: [] },
+      ],
+      [",2]}}", { subject: "Hi", body: "Dear Ann", headers: { "X-A": "1", "X-B": "2" }, pick: [1, 2] }],
+    ];
+    for (const [delta, value] of steps) {
+      const step = decoder.push(delta);
+      expect(step.ok && step.value, delta).toEqual(value);
+    }
+    expect(decoder.end()).toEqual(codec.decode(steps.map(([d]) => d).join("")));
+  });
+
+  it("says when a push changed nothing", () => {
+    const decoder = codec.streamDecoder();
+    expect(decoder.push('{"subject":"a"')).toMatchObject({ ok: true, changed: true });
+    expect(decoder.push("  ")).toMatchObject({ ok: true, changed: false });
+    expect(decoder.push(',"body":{"st')).toMatchObject({ ok: true, changed: false });
+  });
+});
+
+describe("stream decoder: refusals", () => {
+  const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+  const corpus = allHostileCases().flatMap(({ source, schema, options, case: c }) => {
+    const raw = rawInput(c);
+    let text: string;
+    try {
+      text = typeof raw === "string" ? raw : utf8.decode(raw);
+    } catch {
+      return []; // ill-formed UTF-8: bytes, which deltas of text never are
+    }
+    if (text.length > 4000) return [];
+    return [{ name: `${source}/${c.name}`, schema, options, text }];
+  });
+  const codecs = new Map<unknown, Codec>();
+  const codecFor = (schema: unknown, options: object): Codec => {
+    let codec = codecs.get(schema);
+    if (codec === undefined) {
+      const compiled = compileCodec(schema as Schema, { ...options, name: "hostile" });
+      if (!compiled.ok) throw new Error(compiled.error.message);
+      codec = compiled.value;
+      codecs.set(schema, codec);
+    }
+    return codec;
+  };
+
+  it("refuses the hostile corpus, streamed a character at a time, with decode's code and path; end() is decode", () => {
+    expect(corpus.length).toBeGreaterThan(200);
+    let early = 0;
+    for (const { name, schema, options, text } of corpus) {
+      const codec = codecFor(schema, options);
+      const whole = codec.decode(text);
+      const decoder = codec.streamDecoder();
+      let refusal: { code: string; path: string } | undefined;
+      for (const c of text) {
+        const step = decoder.push(c);
+        if (step.ok) continue;
+        refusal ??= { code: step.error.code, path: step.error.path };
+      }
+      expect(decoder.end(), name).toEqual(whole);
+      if (refusal === undefined) continue;
+      early++;
+      expect(whole.ok, name).toBe(false);
+      // The whole text may be refused for its size first.
+      if (!whole.ok && whole.error.code !== "input-too-large") {
+        expect(refusal, name).toEqual({ code: whole.error.code, path: whole.error.path });
+      }
+    }
+    expect(early).toBeGreaterThan(20);
+  });
+});
+
+describe("stream decoder: early refusal", () => {
+  const compiled = compileCodec(
+    {
+      type: "object",
+      properties: {
+        note: {
+          type: "object",
+          properties: { text: { type: "string" } },
+          required: ["text"],
+          additionalProperties: false,
+        },
+        tags: { type: "array", items: { type: "array", items: { type: "string" } } },
+      },
+      required: ["tags"],
+      additionalProperties: false,
+    },
+    { name: "note", presence: "tagged", limits: { maxDepth: 5 } },
+  );
+  if (!compiled.ok) throw new Error(compiled.error.message);
+  const codec = compiled.value;
+
+  // [text, the index of its first impossible character]
+  const broken: [string, number][] = [
+    ['{"tags":[],"tags"', 16],
+    ['{"note":{"state":"present","value":{"text":"a","text":"b"}},"tags":[]}', 52],
+    ['{"tags":[[[[[["x"]]]]]]}', 12],
+    ['{"tags":[["a",]]}', 14],
+    ['{"tags":[["\\ud800x"]]}', 17],
+  ];
+
+  it("refuses at the first impossible character, with decode's code and path in the original's terms", () => {
+    for (const [text, at] of broken) {
+      const whole = codec.decode(text);
+      expect(whole.ok, text).toBe(false);
+      if (whole.ok) continue;
+      const decoder = codec.streamDecoder();
+      let index = -1;
+      for (let i = 0; i < text.length; i++) {
+        const step = decoder.push(text[i]!);
+        if (step.ok) continue;
+        if (index < 0) {
+          index = i;
+          expect({ code: step.error.code, path: step.error.path }, text).toEqual({
+            code: whole.error.code,
+            path: whole.error.path,
+          });
+        }
+        // Final: every later push gives the same refusal.
+        expect(decoder.push("")).toBe(step);
+      }
+      expect(index, text).toBe(at);
+      expect(decoder.end()).toEqual(whole);
+    }
+  });
+
+  it("holds the decode options' limits while streaming", () => {
+    const decoder = codec.streamDecoder({ limits: { maxBytes: 10 } });
+    expect(decoder.push('{"tags":[]').ok).toBe(true);
+    const step = decoder.push(" ");
+    expect(step.ok ? "" : step.error.code).toBe("input-too-large");
+    expect(decoder.end()).toEqual(codec.decode('{"tags":[] ', { limits: { maxBytes: 10 } }));
+  });
+});
