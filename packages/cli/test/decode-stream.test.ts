@@ -166,6 +166,21 @@ describe("decode --stream", () => {
     }
   }, 60_000);
 
+  test("is held to the bundle's byte limit as it reads, refusing before standard input ends", async () => {
+    const run = new Streaming(["decode", "--stream", bundle, "-", "--json"]);
+    // Over the default limit of 1,000,000 bytes, in pieces: one long id still being written.
+    run.write('{"id":"');
+    const piece = "a".repeat(64 * 1024);
+    for (let i = 0; i < 20; i++) run.write(piece);
+    const code = await run.closed;
+    expect(run.child.stdin.writableEnded).toBe(false);
+    expect(code).toBe(1);
+    const last = JSON.parse(run.lines().at(-1)!) as { ok: boolean; error: { code: string } };
+    expect(last.ok).toBe(false);
+    expect(last.error.code).toBe("input-too-large");
+    expect(run.stderr).not.toMatch(STACK);
+  }, 60_000);
+
   test("a broken call gets decode's output and exit code", async () => {
     const broken: (string | Uint8Array)[] = [
       // Well-formed JSON the wire schema forbids: refused at the end.
