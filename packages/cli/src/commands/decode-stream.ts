@@ -16,7 +16,7 @@
  * - Bounded as decode: the codec's limits while streaming, and INPUT_CAP.
  */
 import type { Codec } from "@strictwire/codec";
-import { type ExitCode, fromCodec, systemReason, unreadable } from "../failure.js";
+import { type ExitCode, errorCode, fromCodec, systemReason, unreadable } from "../failure.js";
 import { INPUT_CAP, isStdin, readPath, STDIN_LABEL, tooLarge } from "../input.js";
 import type { Reporter } from "../report.js";
 import { reportDecoded } from "./decode.js";
@@ -72,6 +72,8 @@ export async function runDecodeStream(
       reporter.result(line);
     }
   } catch (error) {
+    // A read that failed (EIO, ...); anything else is a bug, not the input's fault.
+    if (errorCode(error) === undefined) throw error;
     return reporter.fail(unreadable(label, systemReason(error)).error);
   }
   return reportDecoded(codec.decode(joined(chunks, size)), label, reporter);
