@@ -127,6 +127,8 @@ describe("decode --stream", () => {
     expect(partials.length).toBeGreaterThanOrEqual(2);
     expect(new Set(lines.slice(0, -1)).size).toBe(partials.length);
     for (const partial of partials) {
+      // The source form: absent members (nickname, parent) never shown, the map as an object.
+      expect(Object.keys(VALUE)).toEqual(expect.arrayContaining(Object.keys(partial)));
       expect(VALUE.id.startsWith(String(partial.id))).toBe(true);
       for (const [key, label] of Object.entries((partial.labels ?? {}) as Record<string, string>)) {
         expect(VALUE.labels[key as keyof typeof VALUE.labels].startsWith(label)).toBe(true);
