@@ -4,7 +4,9 @@
  * schemas into bundles, show how each expands on the wire (inspect), and
  * round-trip one value (encode it, then decode the wire text it gives), showing
  * which members stay absent, and show a call the decoder refuses (a duplicated
- * key) with the feedback a model would get as the tool result.
+ * key) with the feedback a model would get as the tool result. Then one call
+ * is streamed through `decode --stream` as a model would write it: the partial
+ * source values as the pieces arrive, then the decoded value.
  *
  *   pnpm build && pnpm demo [fixture-name...]
  *
@@ -12,10 +14,11 @@
  * CLI takes a plain JSON Schema, so the demo writes the `schema` member to a
  * temp file first.
  */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { isDeepStrictEqual } from "node:util";
 
@@ -52,7 +55,10 @@ const FLAGS = {
   dialect: (v) => ["--dialect", v],
 };
 
-function main(requested) {
+/** The first call that round-tripped: the one streamed through the CLI at the end. */
+let streamable;
+
+async function main(requested) {
   if (!existsSync(join(root, "packages/cli/dist/main.js"))) {
     console.error("demo: the CLI is not built yet; run `pnpm build` first");
     return 2;
@@ -63,11 +69,12 @@ function main(requested) {
     const outcomes = fixtures.map(({ name, fixture }) => demo(name, fixture, work));
     const failed = outcomes.filter((o) => o === "failed").length;
     const skipped = outcomes.filter((o) => o === "skipped").length;
+    const streamed = streamable === undefined ? "skipped" : await streamCall(streamable, work);
     console.log(
       bold(`\n${fixtures.length - failed - skipped} of ${fixtures.length} fixtures compiled and round-tripped`) +
         (skipped > 0 ? dim(` (${skipped} skipped: not supported yet)`) : ""),
     );
-    return failed > 0 ? 1 : 0;
+    return failed > 0 || streamed === "failed" ? 1 : 0;
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
@@ -158,6 +165,9 @@ function roundTrip(fixture, bundleFile, work, name) {
     if (!kept) return "failed";
   }
   if (!same) return "failed";
+  // A call that leaves members out shows them staying absent while it streams.
+  if (streamable === undefined || (!streamable.leavesOut && absent.length > 0))
+    streamable = { name, bundleFile, wireText, value, leavesOut: absent.length > 0 };
   return refusal(bundleFile, wireText, work, name);
 }
 
@@ -185,6 +195,55 @@ function refusal(bundleFile, wireText, work, name) {
   console.log(`  error    ${report.error.code} at ${report.error.path || "(root)"}`);
   console.log(`  feedback ${report.error.feedback}`);
   return "ok";
+}
+
+/** Pieces of the wire text one call is streamed in, and the pause between them. */
+const STREAM_PIECES = 6;
+const STREAM_PAUSE_MS = 80;
+
+/**
+ * One call streamed through `decode --stream`, its wire text written to the CLI's standard input in pieces
+ * with pauses, as a model's deltas arrive: each partial line is shown as it comes, then the decoded value.
+ */
+async function streamCall({ name, bundleFile, wireText, value }, work) {
+  const args = ["decode", "--stream", bundleFile, "-"];
+  console.log(bold(`\n━━ streamed call (${name}) ━━`));
+  console.log(`  wire     ${wireText}`);
+  console.log(dim(`$ strictwire ${args.join(" ")}   # the wire text written in ${STREAM_PIECES} pieces`));
+  const child = spawn(process.execPath, [bin, ...args], { cwd: work, stdio: ["pipe", "pipe", "inherit"] });
+  child.stdin.on("error", () => undefined); // it may stop reading early; its exit code tells
+  const lines = [];
+  let pending = "";
+  let wake = () => undefined;
+  child.stdout.on("data", (chunk) => {
+    pending += chunk.toString("utf8");
+    for (let end = pending.indexOf("\n"); end >= 0; end = pending.indexOf("\n")) {
+      const line = pending.slice(0, end);
+      pending = pending.slice(end + 1);
+      lines.push(line);
+      console.log(`  ${line}`);
+      wake();
+    }
+  });
+  const exited = new Promise((done) => child.on("close", done));
+  const size = Math.ceil(wireText.length / STREAM_PIECES);
+  for (let at = 0; at < wireText.length; at += size) {
+    child.stdin.write(wireText.slice(at, at + size));
+    // The first piece waits for the CLI to start reading, so the pieces after it arrive one by one.
+    if (at === 0) await Promise.race([new Promise((done) => (wake = done)), exited, sleep(5_000)]);
+    else await sleep(STREAM_PAUSE_MS);
+  }
+  child.stdin.end();
+  const code = await exited;
+  const partials = lines.filter((l) => l.startsWith('{"partial":')).length;
+  const last = lines.at(-1);
+  const same = code === 0 && last !== undefined && isDeepStrictEqual(JSON.parse(last), value);
+  console.log(
+    same
+      ? `  ✓ streamed: ${partials} partial values, then the decoded value equals the original`
+      : `  ✗ streamed: exit ${code}, the last line is not the original value`,
+  );
+  return same && partials > 0 ? "ok" : "failed";
 }
 
 /** The first `"name":value` of an object's members, by parsing just far enough. */
@@ -249,4 +308,4 @@ function run(args, cwd, stdout, stderr = "inherit") {
   return result;
 }
 
-process.exitCode = main(process.argv.slice(2));
+process.exitCode = await main(process.argv.slice(2));

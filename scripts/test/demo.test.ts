@@ -1,6 +1,7 @@
 /**
  * The Quick start's `pnpm demo` keeps its promise (issue 31): for every fixture it shows, one exact round
- * trip and one call the decoder refuses, with the feedback the model would get. Runs the built CLI.
+ * trip and one call the decoder refuses, with the feedback the model would get; then one call streamed
+ * through `decode --stream` (issue 28). Runs the built CLI.
  */
 import { execFile } from "node:child_process";
 import { join } from "node:path";
@@ -29,6 +30,18 @@ describe("pnpm demo", () => {
     ];
     expect(refusals.length).toBe(fixtures);
     for (const [, , path, feedback] of refusals) expect(feedback).toContain(`duplicate-key at ${path}`);
+    // One call streamed through decode --stream: partial lines as the pieces arrive, then the decoded value.
+    const streamed =
+      /^━━ streamed call \((\S+)\) ━━\n {2}wire {5}.+\n.+\n((?: {2}\{"partial":.+\n)+) {2}(.+)\n {2}✓ streamed: (\d+) partial values, then the decoded value equals the original$/m.exec(
+        stdout,
+      );
+    expect(streamed).not.toBeNull();
+    const [, , partialLines, decoded, count] = streamed!;
+    expect(partialLines!.trimEnd().split("\n").length).toBe(Number(count));
+    expect(Number(count)).toBeGreaterThan(0);
+    expect(JSON.parse(decoded!)).not.toHaveProperty("partial");
+    // The same value the plain round trip decoded.
+    expect(stdout).toContain(`  decoded  ${decoded}\n`);
     // The fixture whose wire value has a single root member.
     expect(stdout).toMatch(/"settings":\{[^\n]*\},"settings":\{[^\n]*\n {2}error {4}duplicate-key at \/settings/);
   }, 300_000);

@@ -71,7 +71,8 @@ export async function readPath(path: string): Promise<Outcome<Input>> {
   return unreadable(path, message);
 }
 
-function tooLarge(label: string): ReturnType<typeof fromCodec> {
+/** More than INPUT_CAP bytes, in the words every command uses. */
+export function tooLarge(label: string): ReturnType<typeof fromCodec> {
   return fromCodec(
     {
       code: "input-too-large",

@@ -9,6 +9,7 @@ import { Command, CommanderError, Option } from "commander";
 import type { CheckFlags } from "./commands/check.js";
 import type { ClassifyFlags } from "./commands/classify.js";
 import type { CompileCommandFlags } from "./commands/compile.js";
+import type { DecodeFlags } from "./commands/decode.js";
 import type { EvalFlags } from "./commands/eval.js";
 import { addEvalOptions } from "./commands/eval-options.js";
 import type { McpProxyFlags } from "./commands/mcp-proxy.js";
@@ -109,10 +110,14 @@ function buildProgram(io: Io, setExit: (code: ExitCode) => void): Command {
     .description("Decode the arguments text a model wrote, byte for byte, into the original value, printed as JSON.")
     .argument("<bundle.json>", "the bundle")
     .argument("[arguments.txt]", "the arguments text; - or nothing for standard input")
+    .option(
+      "--stream",
+      'read the text as it arrives and print {"partial":…} on its own line each time the partial value changes (display only, never validated), then the result; a text that can no longer be valid is refused at once',
+    )
     .addOption(json())
-    .action(async (bundle: string, args: string | undefined, flags: JsonFlag) => {
+    .action(async (bundle: string, args: string | undefined, flags: DecodeFlags & JsonFlag) => {
       const { runDecode } = await import("./commands/decode.js");
-      setExit(await runDecode(bundle, args, reporter(flags, "decode")));
+      setExit(await runDecode(bundle, args, flags, reporter(flags, "decode")));
     });
 
   addCompileOptions(
@@ -243,6 +248,7 @@ Examples:
   ${PROGRAM} compile 'schemas/*.json' --out-dir bundles
   ${PROGRAM} encode settings.bundle.json value.json
   ${PROGRAM} decode settings.bundle.json arguments.txt
+  ${PROGRAM} decode --stream settings.bundle.json -
   ${PROGRAM} inspect settings.json --presence compact
   ${PROGRAM} compile settings.json --emit module -o settings.bundle.mjs
   ${PROGRAM} check bundles/*.bundle.json --target anthropic
