@@ -245,6 +245,8 @@ async function main(): Promise<void> {
         decodeMs: x.decode.median,
         stream: x.stream,
         pushOnly: x.pushOnly,
+        parserOnly: x.parserOnly,
+        jsScan: x.jsScan,
       })),
     };
   }

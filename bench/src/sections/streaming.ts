@@ -16,6 +16,7 @@
 import { type Codec, compileCodec } from "@strictwire/codec";
 import { parseJson } from "../../../packages/codec/src/feedback/parse.js";
 import { IncrementalParser } from "../../../packages/codec/src/parse/incremental.js";
+import { parseTextByScanner } from "../../../packages/codec/src/parse/parser.js";
 import type { CallCase } from "../cases.js";
 import { random } from "../corpora.js";
 import { table } from "../format.js";
@@ -125,6 +126,14 @@ export interface DecoderRow {
   readonly stream: Summary;
   /** Every push without end(), over decode, per round. */
   readonly pushOnly: Summary;
+  /** The incremental parser's pushes alone (no partial value), over decode: the parsing share of push only. */
+  readonly parserOnly: Summary;
+  /**
+   * The whole text read once by the codec's JavaScript scanner (no deltas, no
+   * partial value), over decode: what any reader written in JavaScript pays
+   * against decode's native JSON.parse, a floor under every streaming ratio.
+   */
+  readonly jsScan: Summary;
 }
 
 export interface DecoderResult {
@@ -167,10 +176,21 @@ function decoderRow(label: string, calls: readonly CodecText[], timing: Comparis
       { name: "decode", fn: () => decodeAll(calls) },
       { name: "stream", fn: () => streamDecodeAll(calls, streams, true) },
       { name: "push only", fn: () => streamDecodeAll(calls, streams, false) },
+      { name: "parser only", fn: () => streamAll(streams, false) },
+      {
+        name: "JS scan",
+        fn: () => {
+          let last: unknown;
+          for (const { text } of calls) last = parseTextByScanner(text, LIMITS);
+          return last;
+        },
+      },
     ],
     timing,
   );
   return {
+    parserOnly: cmp.ratio["parser only"]!,
+    jsScan: cmp.ratio["JS scan"]!,
     label,
     texts: calls.length,
     bytes: calls.reduce((n, { text }) => n + Buffer.byteLength(text), 0),
@@ -266,10 +286,10 @@ export function renderStreamDecoder(r: DecoderResult): string {
   return [
     "## Streaming: codec.streamDecoder() over deltas of 1–8 characters vs one codec.decode",
     "",
-    "Ratios against codec.decode of the whole text in the same round; median over rounds (p25–p75). stream = every push (the parser and the partial source value), then end() (which is one decode); push only = the pushes alone.",
+    "Ratios against codec.decode of the whole text in the same round; median over rounds (p25–p75). stream = every push (the parser and the partial source value), then end() (which is one decode); push only = the pushes alone; parser only = the incremental parser's pushes without the partial value; JS scan = the whole text read once by the codec's JavaScript scanner (no deltas): the floor any JavaScript reader pays against decode's native JSON.parse.",
     "",
     table(
-      ["texts", "count", "bytes", "deltas", "decode", "stream ratio", "push only ratio"],
+      ["texts", "count", "bytes", "deltas", "decode", "stream ratio", "push only ratio", "parser only", "JS scan"],
       rows.map((x) => [
         x.label,
         x.texts,
@@ -278,6 +298,8 @@ export function renderStreamDecoder(r: DecoderResult): string {
         fmtMs(x.decode.median),
         fmtSummary(x.stream),
         fmtSummary(x.pushOnly),
+        fmtSummary(x.parserOnly),
+        fmtSummary(x.jsScan),
       ]),
     ),
     "",
