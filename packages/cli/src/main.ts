@@ -110,10 +110,16 @@ function buildProgram(io: Io, setExit: (code: ExitCode) => void): Command {
     .description("Decode the arguments text a model wrote, byte for byte, into the original value, printed as JSON.")
     .argument("<bundle.json>", "the bundle")
     .argument("[arguments.txt]", "the arguments text; - or nothing for standard input")
+    .addOption(
+      new Option(
+        "--stream",
+        'read the text as it arrives: one {"partial": …} JSON line per change of the partial value (display only), then the decoded result; a text that can no longer decode is refused at once',
+      ),
+    )
     .addOption(json())
-    .action(async (bundle: string, args: string | undefined, flags: JsonFlag) => {
+    .action(async (bundle: string, args: string | undefined, flags: JsonFlag & { stream?: boolean }) => {
       const { runDecode } = await import("./commands/decode.js");
-      setExit(await runDecode(bundle, args, reporter(flags, "decode")));
+      setExit(await runDecode(bundle, args, reporter(flags, "decode"), flags.stream === true));
     });
 
   addCompileOptions(
