@@ -4,7 +4,9 @@
  * schemas into bundles, show how each expands on the wire (inspect), and
  * round-trip one value (encode it, then decode the wire text it gives), showing
  * which members stay absent, and show a call the decoder refuses (a duplicated
- * key) with the feedback a model would get as the tool result.
+ * key) with the feedback a model would get as the tool result. The first
+ * fixture's call is also decoded as a stream (`decode --stream`, fed in
+ * pieces): its partial values, then the decoded value.
  *
  *   pnpm build && pnpm demo [fixture-name...]
  *
@@ -12,7 +14,7 @@
  * CLI takes a plain JSON Schema, so the demo writes the `schema` member to a
  * temp file first.
  */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -52,7 +54,7 @@ const FLAGS = {
   dialect: (v) => ["--dialect", v],
 };
 
-function main(requested) {
+async function main(requested) {
   if (!existsSync(join(root, "packages/cli/dist/main.js"))) {
     console.error("demo: the CLI is not built yet; run `pnpm build` first");
     return 2;
@@ -61,6 +63,8 @@ function main(requested) {
   const work = mkdtempSync(join(tmpdir(), "strictwire-demo-"));
   try {
     const outcomes = fixtures.map(({ name, fixture }) => demo(name, fixture, work));
+    const first = fixtures.findIndex((_, i) => outcomes[i] === "ok");
+    if (first >= 0 && (await streamed(fixtures[first].name, work)) === "failed") outcomes[first] = "failed";
     const failed = outcomes.filter((o) => o === "failed").length;
     const skipped = outcomes.filter((o) => o === "skipped").length;
     console.log(
@@ -161,6 +165,50 @@ function roundTrip(fixture, bundleFile, work, name) {
   return refusal(bundleFile, wireText, work, name);
 }
 
+/** One call streamed to `decode --stream` in pieces, as a model writes it: each partial value, then the decoded one. */
+async function streamed(name, work) {
+  const bundleFile = `${name}.bundle.json`;
+  const wireText = readFileSync(join(work, `${name}.wire.txt`), "utf8");
+  const value = JSON.parse(readFileSync(join(work, `${name}.value.json`), "utf8"));
+  console.log(bold(`\n━━ ${name}, streamed ━━`));
+  console.log(dim(`$ … | strictwire decode ${bundleFile} --stream -`));
+  const child = spawn(process.execPath, [bin, "decode", bundleFile, "--stream", "-"], {
+    cwd: work,
+    stdio: ["pipe", "pipe", "inherit"],
+  });
+  let out = "";
+  let wake = () => undefined;
+  child.stdout.setEncoding("utf8").on("data", (text) => {
+    out += text;
+    wake();
+  });
+  const exited = new Promise((done) => child.on("close", done));
+  child.stdin.on("error", () => undefined);
+  const size = Math.max(1, Math.ceil(wireText.length / 8));
+  for (let at = 0; at < wireText.length; at += size) {
+    child.stdin.write(wireText.slice(at, at + size));
+    // Wait for the line this piece gives (the first waits for node to start), or a moment when it gives none:
+    // the pieces then arrive apart, as a model's deltas do.
+    await new Promise((done) => {
+      const timer = setTimeout(done, at === 0 ? 5000 : 200);
+      wake = () => {
+        clearTimeout(timer);
+        done();
+      };
+    });
+  }
+  child.stdin.end();
+  const status = await exited;
+  const lines = out.trim().split("\n");
+  const partials = lines.slice(0, -1).map((line) => JSON.parse(line).partial);
+  for (const partial of partials) console.log(`  partial  ${JSON.stringify(partial)}`);
+  const back = status === 0 ? JSON.parse(lines.at(-1)) : undefined;
+  console.log(`  decoded  ${JSON.stringify(back)}`);
+  const same = isDeepStrictEqual(back, value);
+  console.log(same ? "  ✓ the streamed call decodes to the original" : "  ✗ the streamed call decodes differently");
+  return same && partials.length > 0 ? "ok" : "failed";
+}
+
 /** A call the decoder must refuse: the wire text with its first argument written twice, as a model might. */
 function refusal(bundleFile, wireText, work, name) {
   // An object root travels bare; any other root is wrapped in {"arguments": …}.
@@ -249,4 +297,4 @@ function run(args, cwd, stdout, stderr = "inherit") {
   return result;
 }
 
-process.exitCode = main(process.argv.slice(2));
+process.exitCode = await main(process.argv.slice(2));

@@ -1,6 +1,7 @@
 /**
  * The Quick start's `pnpm demo` keeps its promise (issue 31): for every fixture it shows, one exact round
- * trip and one call the decoder refuses, with the feedback the model would get. Runs the built CLI.
+ * trip and one call the decoder refuses, with the feedback the model would get, and one call streamed
+ * (`decode --stream`). Runs the built CLI.
  */
 import { execFile } from "node:child_process";
 import { join } from "node:path";
@@ -29,6 +30,13 @@ describe("pnpm demo", () => {
     ];
     expect(refusals.length).toBe(fixtures);
     for (const [, , path, feedback] of refusals) expect(feedback).toContain(`duplicate-key at ${path}`);
+    // One call streamed: partial values before the decoded one, which equals the original.
+    const streamed =
+      /━━ .+, streamed ━━\n.+\n((?: {2}partial {2}.+\n)+) {2}decoded {2}.+\n {2}✓ the streamed call decodes to the original/.exec(
+        stdout,
+      );
+    expect(streamed).not.toBeNull();
+    expect(streamed![1]!.trim().split("\n").length).toBeGreaterThan(0);
     // The fixture whose wire value has a single root member.
     expect(stdout).toMatch(/"settings":\{[^\n]*\},"settings":\{[^\n]*\n {2}error {4}duplicate-key at \/settings/);
   }, 300_000);
