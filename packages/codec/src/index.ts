@@ -85,6 +85,12 @@ export { loadBundle } from "./load.js";
 export { DEFAULT_PARSE_LIMITS, MAX_DEPTH_LIMIT, type ParseLimits, parseJson } from "./parse/parser.js";
 export type { SchemaResources } from "./schema/resources.js";
 export { codecFromModule, type LoadOptions, type PrecompiledValidators, standaloneModule } from "./standalone.js";
+export {
+  type AiSdkRefusal,
+  type AiSdkStreamOptions,
+  type AiSdkStreamPart,
+  aiSdkSourceInput,
+} from "./stream/ai-sdk.js";
 export { type CallUpdate, type StreamedCalls, type StreamProvider, streamCalls } from "./stream/calls.js";
 export type { StreamDecoder, StreamStep } from "./stream/types.js";
 export {

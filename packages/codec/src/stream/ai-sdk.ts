@@ -32,7 +32,12 @@ import type { StreamDecoder } from "./types.js";
 
 /** The stream parts the transform reads (the fields ai 6 and ai 7 share); others pass through. */
 export type AiSdkStreamPart =
-  | { readonly type: "tool-input-start"; readonly id: string; readonly toolName: string }
+  | {
+      readonly type: "tool-input-start";
+      readonly id: string;
+      readonly toolName: string;
+      readonly inputEncoding?: "json" | "text";
+    }
   | { readonly type: "tool-input-delta"; readonly id: string; readonly delta: string }
   | { readonly type: "tool-input-end"; readonly id: string }
   | { readonly type: string };
@@ -63,6 +68,8 @@ export function aiSdkSourceInput(
       transform(part, controller) {
         const call = "id" in part && typeof part.id === "string" ? calls.get(part.id) : undefined;
         if (part.type === "tool-input-start" && "toolName" in part && typeof part.toolName === "string") {
+          // A call whose deltas are plain text (not JSON) is not a codec's to read.
+          if ("inputEncoding" in part && part.inputEncoding === "text") return controller.enqueue(part);
           const codec = Object.hasOwn(codecs, part.toolName) ? codecs[part.toolName] : undefined;
           if (codec !== undefined) calls.set(part.id, new SourceInputCall(part.id, part.toolName, codec, options));
         } else if (part.type === "tool-input-delta" && "delta" in part && call !== undefined) {
