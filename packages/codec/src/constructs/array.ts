@@ -56,7 +56,7 @@ export function partialElements(
 ): void {
   for (let i = Math.max(0, out.length - 1 - offset); i < wire.length; i++) {
     const node = nodeAt(i);
-    const value = node === undefined ? ABSENT : ctx.child(node, wire[i]);
+    const value = node === undefined ? ABSENT : ctx.child(node, wire[i], wire, i);
     if (value === ABSENT) return;
     ctx.put(out, offset + i, value);
   }

@@ -80,8 +80,13 @@ export interface PartialContext {
   readonly defs: Readonly<Record<string, Node>>;
   /** Limits for JSON text carried inside the wire (json-text nodes). */
   readonly limits: ParseLimits;
-  /** A child's partial source value, or ABSENT for nothing to show (yet). */
-  child(node: Node, wire: unknown): unknown | Absent;
+  /**
+   * A child's partial source value, or ABSENT for nothing to show (yet).
+   * `holder[key]` is where the wire value sits, when it sits in a container
+   * other than the one the caller was handed (lets a push that only grows a
+   * string update its one place).
+   */
+  child(node: Node, wire: unknown, holder?: object, key?: string | number): unknown | Absent;
   /**
    * Whether a wire value is written to its end: false for the container or
    * string being written (a string is told by where it sits: `holder[key]`;

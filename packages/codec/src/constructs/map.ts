@@ -131,7 +131,7 @@ export function entriesPartial(
     if (!isPlainObject(entry)) return;
     const key = entry.key;
     if (typeof key === "string" && ctx.complete(key, entry, "key") && Object.hasOwn(entry, "value")) {
-      const shown = ctx.child(value, entry.value);
+      const shown = ctx.child(value, entry.value, entry, "value");
       if (shown !== ABSENT) ctx.put(out, key, shown);
     }
     if (!ctx.complete(entry)) return;

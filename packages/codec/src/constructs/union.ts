@@ -190,7 +190,7 @@ function partialUnion(node: UnionNode, wire: unknown, ctx: PartialContext): unkn
   if (i < 0) return ABSENT;
   if (rule.by !== "tag") return ctx.child(node.branches[i]!, wire);
   const tagged = wire as Record<string, unknown>;
-  return Object.hasOwn(tagged, "value") ? ctx.child(node.branches[i]!, tagged.value) : ABSENT;
+  return Object.hasOwn(tagged, "value") ? ctx.child(node.branches[i]!, tagged.value, tagged, "value") : ABSENT;
 }
 
 function encodeUnion(node: UnionNode, value: unknown, ctx: EncodeContext): unknown | Fail {

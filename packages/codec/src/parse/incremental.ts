@@ -162,11 +162,17 @@ export class IncrementalParser {
   /** The partial value so far (see the module comment), or the refusal. */
   push(delta: string): PartialResult {
     this.parts.push(delta);
+    this.grewString = false;
+    this.placedNone = delta.length === 0;
     if (this.refusal) return this.refusal;
     if (delta.length === 0) return this.partial();
     if (this.overLimit(delta)) return this.refuse();
     this.lowest = this.depth;
+    const growing = this.inOpenValueString();
+    const placed = this.placements;
     if (this.read(delta) === REFUSED) return this.refuse();
+    this.grewString = growing && placed === this.placements && this.inOpenValueString();
+    this.placedNone = placed === this.placements && !this.inOpenValueString();
     if (this.inOpenValueString()) this.place(this.str);
     return this.partial();
   }
@@ -248,6 +254,29 @@ export class IncrementalParser {
   get value(): unknown {
     return this.root;
   }
+
+  /**
+   * Whether the last push only added to the string value being written:
+   * nothing else placed, opened or closed (the spine is the same).
+   */
+  get onlyGrewString(): boolean {
+    return this.grewString;
+  }
+
+  private grewString = false;
+
+  /**
+   * Whether the last push placed no value: whitespace, punctuation, member
+   * names, a number or literal not yet complete, containers closed. The
+   * value shown is as it was (the spine may be shorter).
+   */
+  get placedNothing(): boolean {
+    return this.placedNone;
+  }
+
+  private placedNone = false;
+  /** Values placed so far (a growing string counts at each push). */
+  private placements = 0;
 
   /** Containers from the root that stayed open through the last push (see the module comment). */
   get changedDepth(): number {
@@ -610,6 +639,7 @@ export class IncrementalParser {
 
   /** Puts a value in its place: the root, the array's last element, or the object's current member. */
   private place(value: unknown): void {
+    this.placements++;
     const depth = this.depth;
     if (depth === 0) {
       this.root = value;

@@ -11,9 +11,22 @@
  *   is complete, so its partial is made once and kept; the containers on the
  *   spine are updated in place from where the last push left them. So a push
  *   costs what it added, plus the spine's depth.
+ * - A push that placed no value (whitespace, names, a number not yet
+ *   complete) changes nothing shown and maps nothing.
+ * - A push that only grew the string being written (the spine unchanged)
+ *   puts the longer string in the one place the last push showed it, if it
+ *   is shown as itself, and maps nothing else.
  * - The partial value is live: later pushes update it in place (copy it to
  *   keep a snapshot), as the parser's own value.
  * - end() is `codec.decode(all the text)`, with the same options.
+ *
+ * Early refusal covers what the parser settles (an impossible character, a
+ * repeated member name, depth, node and byte limits, an unsafe number, a
+ * lone surrogate): at that character, in decode's words. A text the wire
+ * schema already forbids (a wrong tag, an undeclared member, a wrong JSON
+ * type) is not refused before end(): decode words such a refusal from the
+ * whole value (the wire schema's best match among all its issues), so the
+ * prefix alone does not settle its code and path.
  */
 import type { Codec, DecodeOptions } from "../codec.js";
 import { ABSENT, type Absent, type PartialContext, type PartialMemo } from "../constructs/context.js";
@@ -25,29 +38,42 @@ import { IncrementalParser } from "../parse/incremental.js";
 import { MAX_DEPTH_LIMIT } from "../parse/parser.js";
 import type { StreamDecoder, StreamStep } from "./types.js";
 
-/** What a node showed for one wire container; `done` once the container is complete. */
+/**
+ * What a node showed for one wire container; `done` once the container is
+ * complete. Chained by `next` for the other nodes that read the same container
+ * (a reference and its referent): one WeakMap entry per container.
+ */
 interface Shown extends PartialMemo {
   done: boolean;
+  readonly node: Node | undefined;
+  next: Shown | undefined;
 }
 
 export class CodecStreamDecoder<T> implements StreamDecoder<T> {
   private readonly parser: IncrementalParser;
-  private readonly parts: string[] = [];
+  /** The text so far: appended per push (a rope, made flat once by decode), cheaper than joining thousands of deltas. */
+  private written = "";
   private refusal: { readonly ok: false; readonly error: CodecError } | undefined;
   private shown: unknown = undefined;
 
   /** Per wire container, per node: what its partial showed. */
-  private readonly memos = new WeakMap<object, Map<Node, Shown>>();
-  /** The wire containers being written (the parser's spine) at this push. */
-  private readonly open = new Set<object>();
+  private readonly memos = new WeakMap<object, Shown>();
+  /** The wire containers being written (the parser's spine) at this push: as deep as the text, so a list. */
+  private readonly open: object[] = [];
   /** The string being written: its holder and key (undefined when none, or at the root). */
   private leafHolder: object | undefined;
   private leafKey: string | number | undefined;
   private leafValue: unknown;
   private changed = false;
+  /** The string being written was handed to a child with its place, and shown as itself: its next put is its slot. */
+  private leafPending = false;
+  /** Where the string being written is shown (as itself), for a push that only grows it. */
+  private slot:
+    | { holder: object; key: string | number; out: Record<string, unknown> | unknown[]; at: string | number }
+    | undefined;
   private readonly ctx: PartialContext;
   /** For scalars, which keep nothing. */
-  private readonly scratch: Shown = { value: undefined, read: 0, done: false };
+  private readonly scratch: Shown = { value: undefined, read: 0, done: false, node: undefined, next: undefined };
 
   constructor(
     private readonly codec: Codec<T>,
@@ -60,7 +86,7 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
     this.ctx = {
       defs: codec.bundle.plan.defs,
       limits,
-      child: (node, wire) => this.child(node, wire),
+      child: (node, wire, holder, key) => this.child(node, wire, holder, key),
       complete: (wire, holder, key) => this.complete(wire, holder, key),
       put: (out, key, value) => this.put(out, key, value),
     };
@@ -71,12 +97,23 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
   }
 
   push(delta: string): StreamStep {
-    this.parts.push(delta);
+    this.written += delta;
     if (this.refusal !== undefined) return this.refusal;
     const parsed = this.parser.push(delta);
     if (!parsed.ok) return this.refuseAs(this.text());
     this.changed = false;
+    // Nothing placed: the partial is as it was. The spine is read again at the next push that places something.
+    if (this.parser.placedNothing) return { ok: true, value: this.shown, changed: false };
+    const slot = this.slot;
+    if (slot !== undefined && this.parser.onlyGrewString) {
+      // The spine is the last push's: the string at its place has grown, nothing else.
+      this.leafValue = (slot.holder as Record<string | number, unknown>)[slot.key];
+      this.put(slot.out, slot.at, this.leafValue);
+      return { ok: true, value: this.shown, changed: this.changed };
+    }
     this.findSpine();
+    this.slot = undefined;
+    this.leafPending = false;
     const value = this.partialRoot();
     if (value !== this.shown) this.changed = true;
     this.shown = value;
@@ -97,13 +134,12 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
   }
 
   private text(): string {
-    if (this.parts.length > 1) this.parts.splice(0, this.parts.length, this.parts.join(""));
-    return this.parts[0] ?? "";
+    return this.written;
   }
 
   /** The open containers and the string being written, from the parser's spine. */
   private findSpine(): void {
-    this.open.clear();
+    this.open.length = 0;
     this.leafHolder = undefined;
     this.leafKey = undefined;
     this.leafValue = undefined;
@@ -112,12 +148,12 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
     let key: string | number | undefined;
     for (const step of this.parser.spine()) {
       if (typeof value !== "object" || value === null) return;
-      this.open.add(value);
+      this.open.push(value);
       holder = value;
       key = step;
       value = (value as Record<string | number, unknown>)[step];
     }
-    if (typeof value === "object" && value !== null) this.open.add(value);
+    if (typeof value === "object" && value !== null) this.open.push(value);
     else if (typeof value === "string") {
       this.leafHolder = holder;
       this.leafKey = key;
@@ -138,34 +174,42 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
     return value === ABSENT ? undefined : value;
   }
 
-  private child(node: Node, wire: unknown): unknown | Absent {
+  private child(node: Node, wire: unknown, holder?: object, key?: string | number): unknown | Absent {
     const construct = constructOf(node);
-    if (typeof wire !== "object" || wire === null) return construct.partial(node, wire, this.ctx, this.scratch);
-    let byNode = this.memos.get(wire);
-    let memo = byNode?.get(node);
+    if (typeof wire !== "object" || wire === null) {
+      const value = construct.partial(node, wire, this.ctx, this.scratch);
+      if (holder !== undefined && holder === this.leafHolder && key === this.leafKey && value === wire) {
+        this.leafPending = true;
+      }
+      return value;
+    }
+    const first = this.memos.get(wire);
+    let memo = first;
+    while (memo !== undefined && memo.node !== node) memo = memo.next;
     if (memo?.done === true) return memo.value;
     if (memo === undefined) {
-      memo = { value: undefined, read: 0, done: false };
-      if (byNode === undefined) {
-        byNode = new Map();
-        this.memos.set(wire, byNode);
-      }
-      byNode.set(node, memo);
+      memo = { value: undefined, read: 0, done: false, node, next: first };
+      this.memos.set(wire, memo);
     }
     const value = construct.partial(node, wire, this.ctx, memo);
     memo.value = value;
-    memo.done = !this.open.has(wire);
+    memo.done = !this.open.includes(wire);
     return value;
   }
 
   private complete(wire: unknown, holder?: object, key?: string | number): boolean {
-    if (typeof wire === "object" && wire !== null) return !this.open.has(wire);
+    if (typeof wire === "object" && wire !== null) return !this.open.includes(wire);
     if (typeof wire !== "string" || this.leafValue === undefined) return true;
     if (holder === undefined) return wire !== this.leafValue;
     return holder !== this.leafHolder || key !== this.leafKey;
   }
 
   private put(out: Record<string, unknown> | unknown[], key: string | number, value: unknown): void {
+    // The put right after the string's own child call is its slot.
+    if (this.leafPending && value === this.leafValue) {
+      this.slot = { holder: this.leafHolder!, key: this.leafKey!, out, at: key };
+    }
+    this.leafPending = false;
     if (Array.isArray(out)) {
       const i = key as number;
       if (i < out.length && out[i] === value) return;

@@ -253,3 +253,67 @@ describe("stream decoder: refusals", () => {
     expect(early).toBeGreaterThan(20);
   });
 });
+
+describe("stream decoder: early refusal", () => {
+  const compiled = compileCodec(
+    {
+      type: "object",
+      properties: {
+        note: {
+          type: "object",
+          properties: { text: { type: "string" } },
+          required: ["text"],
+          additionalProperties: false,
+        },
+        tags: { type: "array", items: { type: "array", items: { type: "string" } } },
+      },
+      required: ["tags"],
+      additionalProperties: false,
+    },
+    { name: "note", presence: "tagged", limits: { maxDepth: 5 } },
+  );
+  if (!compiled.ok) throw new Error(compiled.error.message);
+  const codec = compiled.value;
+
+  // [text, the index of its first impossible character]
+  const broken: [string, number][] = [
+    ['{"tags":[],"tags"', 16],
+    ['{"note":{"state":"present","value":{"text":"a","text":"b"}},"tags":[]}', 52],
+    ['{"tags":[[[[[["x"]]]]]]}', 12],
+    ['{"tags":[["a",]]}', 14],
+    ['{"tags":[["\\ud800x"]]}', 17],
+  ];
+
+  it("refuses at the first impossible character, with decode's code and path in the original's terms", () => {
+    for (const [text, at] of broken) {
+      const whole = codec.decode(text);
+      expect(whole.ok, text).toBe(false);
+      if (whole.ok) continue;
+      const decoder = codec.streamDecoder();
+      let index = -1;
+      for (let i = 0; i < text.length; i++) {
+        const step = decoder.push(text[i]!);
+        if (step.ok) continue;
+        if (index < 0) {
+          index = i;
+          expect({ code: step.error.code, path: step.error.path }, text).toEqual({
+            code: whole.error.code,
+            path: whole.error.path,
+          });
+        }
+        // Final: every later push gives the same refusal.
+        expect(decoder.push("")).toBe(step);
+      }
+      expect(index, text).toBe(at);
+      expect(decoder.end()).toEqual(whole);
+    }
+  });
+
+  it("holds the decode options' limits while streaming", () => {
+    const decoder = codec.streamDecoder({ limits: { maxBytes: 10 } });
+    expect(decoder.push('{"tags":[]').ok).toBe(true);
+    const step = decoder.push(" ");
+    expect(step.ok ? "" : step.error.code).toBe("input-too-large");
+    expect(decoder.end()).toEqual(codec.decode('{"tags":[] ', { limits: { maxBytes: 10 } }));
+  });
+});
