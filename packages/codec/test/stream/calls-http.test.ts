@@ -1,6 +1,7 @@
 /**
  * streamCalls under the real `openai` client: a node:http server on 127.0.0.1
- * streams Responses API events (recorded shapes) as SSE; the client parses
+ * streams Responses API events and Chat Completions chunks (recorded shapes)
+ * as SSE; the client parses
  * them and the test feeds its events to streamCalls. The early refusal lets
  * the test abort the request while the server still has events to send.
  */
@@ -64,12 +65,14 @@ async function stream(res: ServerResponse, events: readonly Record<string, unkno
   written = 0;
   for (const event of events) {
     if (res.destroyed || res.writableEnded) return;
-    res.write(`event: ${String(event.type)}\ndata: ${JSON.stringify(event)}\n\n`);
+    // Responses events are named; Chat Completions chunks are bare data lines.
+    const name = typeof event.type === "string" ? `event: ${event.type}\n` : "";
+    res.write(`${name}data: ${JSON.stringify(event)}\n\n`);
     written++;
     // Apart, as a model's deltas arrive.
     await new Promise((wait) => setTimeout(wait, 10));
   }
-  res.end();
+  res.end("data: [DONE]\n\n");
 }
 
 beforeAll(async () => {
@@ -132,5 +135,48 @@ describe("streamCalls with the openai client's Responses stream", () => {
     await closed;
     // The server was cut off well before its last event.
     expect(written).toBeLessThan(script.length - 10);
+  });
+});
+
+/** A Chat Completions stream of one tool call whose arguments are `text`, in `size`-character chunks. */
+function chatChunks(text: string, size: number): Record<string, unknown>[] {
+  const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({
+    id: "chatcmpl_1",
+    object: "chat.completion.chunk",
+    created: 0,
+    model: "m",
+    choices: [{ index: 0, delta, finish_reason: finish }],
+  });
+  const chunks = [
+    chunk({
+      role: "assistant",
+      tool_calls: [{ index: 0, id: "call_c", type: "function", function: { name: "get_weather", arguments: "" } }],
+    }),
+  ];
+  for (let at = 0; at < text.length; at += size) {
+    chunks.push(chunk({ tool_calls: [{ index: 0, function: { arguments: text.slice(at, at + size) } }] }));
+  }
+  chunks.push(chunk({}, "tool_calls"));
+  return chunks;
+}
+
+describe("streamCalls with the openai client's Chat Completions stream", () => {
+  it("gives partial source values, then decode's result when the choice finishes", async () => {
+    script = chatChunks(wire, 5);
+    const streams = streamCalls("chat-completions", codecs);
+    const updates: CallUpdate[] = [];
+    const chunks = await client().chat.completions.create({
+      model: "m",
+      messages: [{ role: "user", content: "weather?" }],
+      stream: true,
+    });
+    for await (const chunk of chunks) updates.push(...streams.event(chunk));
+    updates.push(...streams.finish());
+    const partials = updates.filter((u) => u.kind === "partial");
+    expect(partials.length).toBeGreaterThan(2);
+    for (const p of partials) if (p.kind === "partial") expect(Object(p.value).unit).toBeUndefined();
+    expect(updates.filter((u) => u.kind === "decoded")).toEqual([
+      { kind: "decoded", id: "call_c", name: "get_weather", result: weather.value.decode(wire) },
+    ]);
   });
 });
