@@ -25,6 +25,10 @@
  * SDK validated through the tool's input schema (`aiSdkTool` decodes there),
  * and the SDK has parsed and started the call before any transform runs.
  * A tool with no codec in `codecs` keeps its deltas as they are.
+ *
+ * Cost: each change writes the partial value's text again, so a call costs
+ * its length times its changes, as the SDK's own display does (it parses the
+ * whole text so far per delta); the decoder under it stays linear.
  */
 import type { Codec } from "../codec.js";
 import type { CodecError } from "../errors.js";
@@ -139,7 +143,8 @@ class SourceInputCall {
   private write(value: unknown, closers: string[]): string {
     if (typeof value === "string") {
       closers.push('"');
-      return JSON.stringify(withoutLoneHighSurrogate(value)).slice(0, -1);
+      // The decoder never shows half a surrogate pair (test/stream/ai-sdk.test.ts), which would be sent escaped.
+      return JSON.stringify(value).slice(0, -1);
     }
     if (Array.isArray(value)) {
       closers.push("]");
@@ -168,14 +173,9 @@ class SourceInputCall {
     const known = this.order.get(object) ?? [];
     const current = Object.keys(object).filter((k) => object[k] !== undefined);
     const present = new Set(current);
-    const names = [...known.filter((k) => present.has(k)), ...current.filter((k) => !known.includes(k))];
+    const seen = new Set(known);
+    const names = [...known.filter((k) => present.has(k)), ...current.filter((k) => !seen.has(k))];
     this.order.set(object, names);
     return names;
   }
-}
-
-/** A string being written may end inside a surrogate pair; the half would be sent escaped, then never extended. */
-function withoutLoneHighSurrogate(s: string): string {
-  const last = s.charCodeAt(s.length - 1);
-  return last >= 0xd800 && last <= 0xdbff ? s.slice(0, -1) : s;
 }
