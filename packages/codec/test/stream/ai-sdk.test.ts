@@ -15,13 +15,15 @@ function codecOf(schema: Record<string, unknown>) {
 
 /** The parts a provider streams for one call whose input text is `text`, one delta per UTF-16 unit. */
 function callParts(text: string, toolName = "tool"): AiSdkStreamPart[] {
-  return [
+  const parts: AiSdkStreamPart[] = [
     { type: "start-step" },
     { type: "tool-input-start", id: "c1", toolName },
     ...text.split("").map((delta) => ({ type: "tool-input-delta", id: "c1", delta })),
     { type: "tool-input-end", id: "c1" },
-    { type: "tool-call", toolCallId: "c1", toolName, input: { decoded: true } },
   ];
+  // A part the transform does not read passes whole: its other fields too.
+  const toolCall = { type: "tool-call", toolCallId: "c1", toolName, input: { decoded: true } };
+  return [...parts, toolCall];
 }
 
 async function run(
