@@ -1,12 +1,13 @@
 /**
- * streamCalls under the real `openai` client: a node:http server on 127.0.0.1
- * streams Responses API events and Chat Completions chunks (recorded shapes)
- * as SSE; the client parses
- * them and the test feeds its events to streamCalls. The early refusal lets
+ * streamCalls under the real `openai` and `@anthropic-ai/sdk` clients: a
+ * node:http server on 127.0.0.1 streams Responses API events, Chat Completions
+ * chunks and Anthropic Messages events (recorded shapes) as SSE; the client
+ * parses them and the test feeds its events to streamCalls. The early refusal lets
  * the test abort the request while the server still has events to send.
  */
 import { createServer, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import Anthropic from "@anthropic-ai/sdk";
 import { type CallUpdate, compileCodec, streamCalls } from "@strictwire/codec";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -178,5 +179,59 @@ describe("streamCalls with the openai client's Chat Completions stream", () => {
     expect(updates.filter((u) => u.kind === "decoded")).toEqual([
       { kind: "decoded", id: "call_c", name: "get_weather", result: weather.value.decode(wire) },
     ]);
+  });
+});
+
+/** An Anthropic Messages stream of one tool_use block whose input is `text`, in `size`-character deltas. */
+function anthropicEvents(text: string, size: number): Record<string, unknown>[] {
+  const usage = { input_tokens: 1, output_tokens: 1 };
+  const events: Record<string, unknown>[] = [
+    {
+      type: "message_start",
+      message: { id: "msg_1", type: "message", role: "assistant", model: "m", content: [], stop_reason: null, usage },
+    },
+    {
+      type: "content_block_start",
+      index: 0,
+      content_block: { type: "tool_use", id: "toolu_1", name: "get_weather", input: {} },
+    },
+  ];
+  for (let at = 0; at < text.length; at += size) {
+    events.push({
+      type: "content_block_delta",
+      index: 0,
+      delta: { type: "input_json_delta", partial_json: text.slice(at, at + size) },
+    });
+  }
+  events.push(
+    { type: "content_block_stop", index: 0 },
+    { type: "message_delta", delta: { stop_reason: "tool_use", stop_sequence: null }, usage },
+    { type: "message_stop" },
+  );
+  return events;
+}
+
+describe("streamCalls with the @anthropic-ai/sdk client's Messages stream", () => {
+  it("gives partial source values, then decode's result at content_block_stop", async () => {
+    script = anthropicEvents(wire, 6);
+    const streams = streamCalls("anthropic", codecs);
+    const updates: CallUpdate[] = [];
+    const anthropic = new Anthropic({ apiKey: "test", baseURL: baseURL.replace(/\/v1$/, ""), maxRetries: 0 });
+    const events = await anthropic.messages.create({
+      model: "m",
+      max_tokens: 64,
+      messages: [{ role: "user", content: "weather?" }],
+      stream: true,
+    });
+    for await (const event of events) updates.push(...streams.event(event));
+    const partials = updates.filter((u) => u.kind === "partial");
+    expect(partials.length).toBeGreaterThan(2);
+    for (const p of partials) if (p.kind === "partial") expect(Object(p.value).unit).toBeUndefined();
+    expect(updates.at(-1)).toEqual({
+      kind: "decoded",
+      id: "toolu_1",
+      name: "get_weather",
+      result: weather.value.decode(wire),
+    });
   });
 });
