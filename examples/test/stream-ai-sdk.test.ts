@@ -4,13 +4,17 @@
  * chunks of a strict tool call written in the wire form; the UI message
  * stream's `input-streaming` parts show the partial SOURCE value, the tool
  * still receives decode's value, and an early refusal lets the caller abort
- * the request before the server has sent the rest.
+ * the request before the server has sent the rest. ai 7 (whose providers
+ * are a major apart) is run with its own mock model: the same parts, the
+ * same display.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createOpenAI } from "@ai-sdk/openai";
 import { type AiSdkRefusal, aiSdkSourceInput, aiSdkTool, compileCodec } from "@strictwire/codec";
 import { readUIMessageStream, stepCountIs, streamText } from "ai";
+import * as ai7 from "ai-v7";
+import { MockLanguageModelV4 } from "ai-v7/test";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const compiled = compileCodec(
@@ -230,5 +234,48 @@ describe("aiSdkSourceInput with streamText (ai 6, @ai-sdk/openai chat)", () => {
     expect(parts).not.toContain("tool-call");
     expect(sent.closedEarly).toBe(true);
     expect(sent.frames).toBeLessThanOrEqual(20);
+  });
+});
+
+describe("aiSdkSourceInput with ai 7 (the SDK's mock model)", () => {
+  it("shows the partial source value in input-streaming parts", async () => {
+    const deltas = pieces(wire, 6);
+    const usage = {
+      inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
+      outputTokens: { total: 1, text: 1, reasoning: 0 },
+    };
+    const model = new MockLanguageModelV4({
+      doStream: async () => ({
+        stream: ai7.simulateReadableStream({
+          chunks: [
+            { type: "tool-input-start", id: "call_1", toolName: "send_email" },
+            ...deltas.map((delta) => ({ type: "tool-input-delta", id: "call_1", delta }) as const),
+            { type: "tool-input-end", id: "call_1" },
+            { type: "tool-call", toolCallId: "call_1", toolName: "send_email", input: wire },
+            { type: "finish", finishReason: { unified: "tool-calls", raw: "tool_calls" }, usage },
+          ],
+        }),
+      }),
+    });
+    const executed: unknown[] = [];
+    const result = ai7.streamText({
+      model,
+      prompt: "write to Ada",
+      tools: { send_email: aiSdkTool(codec, { execute: async (input: unknown) => executed.push(input) }) },
+      stopWhen: ai7.isStepCount(1),
+      experimental_transform: aiSdkSourceInput({ send_email: codec }),
+    });
+    const shown: string[] = [];
+    for await (const message of ai7.readUIMessageStream({ stream: result.toUIMessageStream() })) {
+      for (const part of message.parts) {
+        if (part.type === "tool-send_email" && "state" in part && part.state === "input-streaming") {
+          if (part.input !== undefined) shown.push(JSON.stringify(part.input));
+        }
+      }
+    }
+    expect(shown.length).toBeGreaterThan(5);
+    for (const text of shown) expect(text).not.toMatch(/"key"|"state"/);
+    expect(JSON.parse(shown.at(-1) ?? "null")).toEqual(email);
+    expect(executed).toEqual([email]);
   });
 });
