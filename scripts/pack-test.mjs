@@ -124,7 +124,8 @@ import { codecFromModule } from "@strictwire/codec/standalone";
 import { classify, type Classification } from "@strictwire/classifier";
 import { parseJson } from "@strictwire/codec/runtime";
 import { canonicalJson } from "@strictwire/codec/json";
-import { storedCalls } from "@strictwire/codec/providers";
+import { storedCalls, streamCalls, type CallUpdate } from "@strictwire/codec/providers";
+import { aiSdkSourceInput } from "@strictwire/codec";
 const compiled: Result<Codec<{ a?: string }>> = compileCodec<{ a?: string }>({ type: "object", properties: { a: { type: "string" } } });
 if (compiled.ok) {
   const decoded = compiled.value.decode("{}");
@@ -138,6 +139,10 @@ const parsed = parseJson("{}");
 const text: string = canonicalJson(parsed.ok ? parsed.value : null);
 void text;
 void storedCalls;
+const updates: readonly CallUpdate[] = streamCalls("anthropic", {}).event({ type: "message_start" });
+void updates;
+const transform: TransformStream<{ type: string }, { type: string }> = aiSdkSourceInput({})({ stopStream: () => {} });
+void transform;
 export {};
 `;
 
