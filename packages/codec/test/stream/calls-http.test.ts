@@ -235,3 +235,48 @@ describe("streamCalls with the @anthropic-ai/sdk client's Messages stream", () =
     });
   });
 });
+
+describe("streamCalls: early refusal and unknown tools under the real clients", () => {
+  it("Anthropic: refuses early, so the request can be aborted before the server has finished", async () => {
+    const broken = '{"city":"Paris" "unit":{"state":"absent"}}'.padEnd(200, " ");
+    script = anthropicEvents(broken, 2);
+    const controller = new AbortController();
+    const streams = streamCalls("anthropic", codecs);
+    const anthropic = new Anthropic({ apiKey: "test", baseURL: baseURL.replace(/\/v1$/, ""), maxRetries: 0 });
+    const events = await anthropic.messages.create(
+      { model: "m", max_tokens: 64, messages: [{ role: "user", content: "weather?" }], stream: true },
+      { signal: controller.signal },
+    );
+    let refusal: CallUpdate | undefined;
+    try {
+      for await (const event of events) {
+        refusal = streams.event(event).find((u) => u.kind === "refused");
+        if (refusal) {
+          controller.abort();
+          break;
+        }
+      }
+    } catch (error) {
+      if (!controller.signal.aborted) throw error;
+    }
+    const final = weather.value.decode(broken);
+    if (final.ok) throw new Error("the broken call decodes");
+    expect(refusal).toMatchObject({ kind: "refused", id: "toolu_1", error: { code: final.error.code } });
+    await closed;
+    expect(written).toBeLessThan(script.length - 10);
+  });
+
+  it("Chat Completions: a call naming no tool of the set is one unknown-tool update, never a throw", async () => {
+    script = chatChunks(wire, 5).map((c) => JSON.parse(JSON.stringify(c).replace('"get_weather"', '"rm_rf"')));
+    const streams = streamCalls("chat-completions", codecs);
+    const updates: CallUpdate[] = [];
+    const chunks = await client().chat.completions.create({
+      model: "m",
+      messages: [{ role: "user", content: "weather?" }],
+      stream: true,
+    });
+    for await (const chunk of chunks) updates.push(...streams.event(chunk));
+    updates.push(...streams.finish());
+    expect(updates).toEqual([{ kind: "unknown-tool", id: "call_c", name: "rm_rf" }]);
+  });
+});
