@@ -15,9 +15,11 @@
  * That is honest only while each partial value's text extends the last
  * one's; the decoder's partials grow at their end (a string's prefix, the
  * element or member being written), and members keep the order they were
- * first sent in. When one does not (a value replaced, not grown), nothing
+ * first sent in. When one does not (a value replaced, not grown: a map key
+ * written twice, which decode refuses only at the end), nothing
  * more is sent for that call: the UI holds the last partial value until
- * the `tool-call` part gives the decoded input (state `input-available`).
+ * the call ends (the decoded input in state `input-available`, or the
+ * SDK's tool error for a call that does not decode).
  * The same holds after an early refusal, which `onRefusal` reports so the
  * caller may abort the request.
  *

@@ -60,6 +60,19 @@ describe("aiSdkSourceInput", () => {
     expect(deltas(out)).toEqual(["{", '"b":"', ..."first", '","1":"', ..."second", '"}']);
   });
 
+  it("sends nothing more for a call whose partial value stops extending the text sent (a map key given twice)", async () => {
+    const codec = codecOf({ type: "object", additionalProperties: { type: "string" } });
+    // The second entry for "a" replaces the shown "x" by "", then "yz": no delta can take back the "x".
+    const wire = '{"arguments":[{"key":"a","value":"x"},{"key":"a","value":"yz"}]}';
+    const refusals: AiSdkRefusal[] = [];
+    const out = await run(callParts(wire), aiSdkSourceInput({ tool: codec }, { onRefusal: (r) => refusals.push(r) }));
+    expect(deltas(out).join("")).toBe('{"a":"x');
+    // Not a refusal so far (decode's duplicate-entry comes with the whole text); the tool-call part still passes.
+    expect(refusals).toEqual([]);
+    expect(codec.decode(wire)).toMatchObject({ ok: false, error: { code: "duplicate-entry" } });
+    expect(out.at(-1)).toMatchObject({ type: "tool-call", toolCallId: "c1" });
+  });
+
   it("never sends half a surrogate pair", async () => {
     const codec = codecOf({ type: "object", properties: { s: { type: "string" } }, required: ["s"] });
     // Written raw, the pair arrives in two deltas; written escaped, in two escapes.
