@@ -28,9 +28,9 @@
  * and the SDK has parsed and started the call before any transform runs.
  * A tool with no codec in `codecs` keeps its deltas as they are.
  *
- * Cost: each change writes the partial value's text again, so a call costs
- * its length times its changes, as the SDK's own display does (it parses the
- * whole text so far per delta); the decoder under it stays linear.
+ * Cost: a push that only grows the string being written (most of them)
+ * writes only what it gained; any other change writes the partial value's
+ * text again and checks it extends what was sent.
  */
 import type { Codec } from "../codec.js";
 import type { CodecError } from "../errors.js";
@@ -93,6 +93,13 @@ export function aiSdkSourceInput(
   };
 }
 
+/** The string at the end of the text sent: the containers down to it, the key of each step, its value. */
+interface Leaf {
+  readonly holders: readonly object[];
+  readonly keys: readonly (string | number)[];
+  value: string;
+}
+
 /** One call: its decoder, and the source text sent so far. */
 class SourceInputCall {
   private readonly decoder: StreamDecoder<unknown>;
@@ -102,6 +109,8 @@ class SourceInputCall {
   private closers = "";
   /** No more deltas: refused, or a partial value that does not extend the text sent. */
   private held = false;
+  /** The string being written at the end of the value, when there is one. */
+  private leaf: Leaf | undefined;
   /** Each object's member names in the order first sent (JSON.stringify would put integer-like names first). */
   private readonly order = new WeakMap<object, string[]>();
 
@@ -124,6 +133,11 @@ class SourceInputCall {
       return "";
     }
     if (!step.changed || step.value === undefined) return "";
+    const grown = this.grownLeaf(step.value);
+    if (grown !== undefined) {
+      this.sent += grown;
+      return grown;
+    }
     const closers: string[] = [];
     const text = this.write(step.value, closers);
     if (!text.startsWith(this.sent)) {
@@ -133,7 +147,55 @@ class SourceInputCall {
     const added = text.slice(this.sent.length);
     this.sent = text;
     this.closers = closers.reverse().join("");
+    this.leaf = this.leafOf(step.value);
     return added;
+  }
+
+  /**
+   * Most pushes only grow the string at the end of the value (the text being
+   * written): then only what it gained is written, so a long string costs
+   * its length once, not once per delta. undefined when the push did more.
+   */
+  private grownLeaf(root: unknown): string | undefined {
+    const leaf = this.leaf;
+    if (leaf === undefined) return undefined;
+    let v = root;
+    for (const [i, holder] of leaf.holders.entries()) {
+      if (v !== holder) return undefined;
+      const key = leaf.keys[i];
+      if (Array.isArray(holder)) {
+        if (key !== holder.length - 1) return undefined;
+      } else {
+        // Still the last member, and no member added or removed since it was written.
+        const names = this.order.get(holder);
+        if (names === undefined || names.at(-1) !== key || Object.keys(holder).length !== names.length) {
+          return undefined;
+        }
+      }
+      v = (holder as Record<string | number, unknown>)[key as string | number];
+    }
+    const was = leaf.value;
+    if (typeof v !== "string" || v.length <= was.length) return undefined;
+    // The decoder's strings grow at their end (its promise, property-tested against decode); the seam is checked.
+    const seam = Math.max(0, was.length - 16);
+    if (v.slice(seam, was.length) !== was.slice(seam)) return undefined;
+    leaf.value = v;
+    return JSON.stringify(v.slice(was.length)).slice(1, -1);
+  }
+
+  /** The string at the end of the value's last members and elements, with the containers above it. */
+  private leafOf(root: unknown): Leaf | undefined {
+    const holders: object[] = [];
+    const keys: (string | number)[] = [];
+    let v = root;
+    while (typeof v === "object" && v !== null) {
+      const key = Array.isArray(v) ? v.length - 1 : this.order.get(v)?.at(-1);
+      if (key === undefined || key === -1) return undefined;
+      holders.push(v);
+      keys.push(key);
+      v = (v as Record<string | number, unknown>)[key];
+    }
+    return typeof v === "string" ? { holders, keys, value: v } : undefined;
   }
 
   /** At the call's end: the closers that make the text sent complete JSON ("" when held). */
