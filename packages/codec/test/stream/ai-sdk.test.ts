@@ -73,6 +73,38 @@ describe("aiSdkSourceInput", () => {
     expect(out.at(-1)).toMatchObject({ type: "tool-call", toolCallId: "c1" });
   });
 
+  it("writes nested values as they grow: each partial's text extends the last, and the whole is the value", async () => {
+    const codec = codecOf({
+      type: "object",
+      properties: {
+        notes: {
+          type: "array",
+          items: {
+            type: "object",
+            properties: { title: { type: "string" }, lines: { type: "array", items: { type: "string" } } },
+            required: ["title", "lines"],
+            additionalProperties: false,
+          },
+        },
+        n: { type: "number" },
+      },
+      required: ["notes", "n"],
+      additionalProperties: false,
+    });
+    const value = {
+      notes: [
+        { title: 'a "b"', lines: ["x\ny", "", "zz"] },
+        { title: "c", lines: [] },
+      ],
+      n: 12.5,
+    };
+    const wire = codec.encode(value);
+    if (!wire.ok) throw new Error(wire.error.message);
+    const out = await run(callParts(JSON.stringify(wire.value)), aiSdkSourceInput({ tool: codec }));
+    expect(JSON.parse(deltas(out).join(""))).toEqual(value);
+    expect(deltas(out).length).toBeGreaterThan(20);
+  });
+
   it("never sends half a surrogate pair", async () => {
     const codec = codecOf({ type: "object", properties: { s: { type: "string" } }, required: ["s"] });
     // Written raw, the pair arrives in two deltas; written escaped, in two escapes.
