@@ -130,7 +130,8 @@ import { classify, type Classification } from "@strictwire/classifier";
 import { parseJson } from "@strictwire/codec/runtime";
 import { canonicalJson } from "@strictwire/codec/schema";
 import { canonicalJson as canonicalJsonByEarlierName } from "@strictwire/codec/json";
-import { storedCalls } from "@strictwire/codec/providers";
+import { storedCalls, streamCalls, type CallUpdate } from "@strictwire/codec/providers";
+import { aiSdkSourceInput } from "@strictwire/codec";
 const compiled: Result<Codec<{ a?: string }>> = compileCodec<{ a?: string }>({ type: "object", properties: { a: { type: "string" } } });
 if (compiled.ok) {
   const decoded = compiled.value.decode("{}");
@@ -147,6 +148,10 @@ void text;
 const same: typeof canonicalJson = canonicalJsonByEarlierName;
 void same;
 void storedCalls;
+const updates: readonly CallUpdate[] = streamCalls("anthropic", {}).event({ type: "message_start" });
+void updates;
+const transform: TransformStream<{ type: string }, { type: string }> = aiSdkSourceInput({})({ stopStream: () => {} });
+void transform;
 export {};
 `;
 

@@ -107,6 +107,13 @@ export {
   type PrecompiledValidators,
   standaloneModule,
 } from "./standalone.js";
+export {
+  type AiSdkRefusal,
+  type AiSdkStreamOptions,
+  type AiSdkStreamPart,
+  aiSdkSourceInput,
+} from "./stream/ai-sdk.js";
+export { type CallUpdate, type StreamedCalls, type StreamProvider, streamCalls } from "./stream/calls.js";
 export type { StreamDecoder, StreamStep } from "./stream/types.js";
 export {
   type GeminiToolConfig,

@@ -1,0 +1,105 @@
+/**
+ * Streamed tool calls decoded as they arrive (issue 28): a provider's stream
+ * events in, one update per change out. Each call a provider streams gets the
+ * stream decoder of the codec its tool name selects; the updates say what a
+ * renderer shows (the partial source value), what a dispatcher acts on early
+ * (a refusal the whole text is bound to meet, so it may abort the request),
+ * and the final decode when the provider ends the call.
+ *
+ * Partial values are for display only: never validated, never dispatched.
+ * Only a `decoded` update with `result.ok` is a value to act on.
+ */
+import type { Codec } from "../codec.js";
+import type { CodecError, Result } from "../errors.js";
+import {
+  anthropicCallStreams,
+  type CallStreams,
+  chatCompletionsCallStreams,
+  type DeltaSink,
+  responsesCallStreams,
+} from "./providers.js";
+import type { StreamDecoder } from "./types.js";
+
+/** The provider APIs whose stream events `streamCalls` reads. */
+export type StreamProvider = "responses" | "chat-completions" | "anthropic";
+
+/** What changed for one call. */
+export type CallUpdate =
+  /** The partial source value changed. Display only. */
+  | { readonly kind: "partial"; readonly id: string; readonly name: string; readonly value: unknown }
+  /** The text so far cannot become any text the codec accepts: abort or wait for `decoded`. Given once per call. */
+  | { readonly kind: "refused"; readonly id: string; readonly name: string; readonly error: CodecError }
+  /** The call names no tool of the set. Given once, when the call opens; it gets no other update. */
+  | { readonly kind: "unknown-tool"; readonly id: string; readonly name: string }
+  /** The provider ended the call: exactly `codec.decode(the call's whole text)`. */
+  | { readonly kind: "decoded"; readonly id: string; readonly name: string; readonly result: Result<unknown> };
+
+export interface StreamedCalls {
+  /** Reads one stream event; the updates it caused, in order (none for most events). */
+  event(event: unknown): readonly CallUpdate[];
+  /** The stream is over: ends every call still open, giving their `decoded` updates. */
+  finish(): readonly CallUpdate[];
+}
+
+const OPENERS: Readonly<
+  Record<StreamProvider, <S extends DeltaSink>(open: (call: { id: string; name: string }) => S) => CallStreams<S>>
+> = {
+  responses: responsesCallStreams,
+  "chat-completions": chatCompletionsCallStreams,
+  anthropic: anthropicCallStreams,
+};
+
+/** Reads `provider`'s stream events and decodes each tool call with the codec of its name in `codecs`. */
+export function streamCalls(provider: StreamProvider, codecs: Readonly<Record<string, Codec<unknown>>>): StreamedCalls {
+  let updates: CallUpdate[] = [];
+  const streams = OPENERS[provider](({ id, name }): DeltaSink => {
+    const codec = Object.hasOwn(codecs, name) ? codecs[name] : undefined;
+    if (codec === undefined) {
+      updates.push({ kind: "unknown-tool", id, name });
+      return { push: () => undefined, end: () => undefined };
+    }
+    return new CallSink(id, name, codec.streamDecoder(), (update) => updates.push(update));
+  });
+  const drain = (): readonly CallUpdate[] => {
+    const out = updates;
+    updates = [];
+    return out;
+  };
+  return {
+    event(event) {
+      streams.event(event);
+      return drain();
+    },
+    finish() {
+      streams.finish();
+      return drain();
+    },
+  };
+}
+
+/** One call's decoder, reporting each change, the first refusal and the end. */
+class CallSink implements DeltaSink {
+  private refused = false;
+
+  constructor(
+    private readonly id: string,
+    private readonly name: string,
+    private readonly decoder: StreamDecoder<unknown>,
+    private readonly report: (update: CallUpdate) => void,
+  ) {}
+
+  push(delta: string): void {
+    const step = this.decoder.push(delta);
+    if (!step.ok) {
+      if (this.refused) return;
+      this.refused = true;
+      this.report({ kind: "refused", id: this.id, name: this.name, error: step.error });
+    } else if (step.changed) {
+      this.report({ kind: "partial", id: this.id, name: this.name, value: step.value });
+    }
+  }
+
+  end(): void {
+    this.report({ kind: "decoded", id: this.id, name: this.name, result: this.decoder.end() });
+  }
+}
