@@ -5,14 +5,13 @@ import type { DecodeEmitter } from "../decode/emitter.js";
 import { type ArrayNode, arrayShape } from "../ir/nodes.js";
 import type { Construct } from "./construct.js";
 import { type EncodeContext, FAIL, type Fail, failAt, type WalkContext } from "./context.js";
-import { decodeNode, encodeNode, isIdentity, wireOf } from "./registry.js";
 
 export function encodeArray(node: ArrayNode, value: unknown, ctx: EncodeContext): unknown | Fail {
   if (!Array.isArray(value)) return failAt(ctx, "invalid-value", "expected an array");
   const out = new Array<unknown>(value.length);
   for (let i = 0; i < value.length; i++) {
     ctx.path.push(i);
-    const item = encodeNode(node.items, value[i], ctx);
+    const item = ctx.walk.encode(node.items, value[i], ctx);
     ctx.path.pop();
     if (item === FAIL) return FAIL;
     out[i] = item;
@@ -25,7 +24,7 @@ export function decodeArray(node: ArrayNode, wire: unknown, ctx: WalkContext): u
   const out = new Array<unknown>(wire.length);
   for (let i = 0; i < wire.length; i++) {
     ctx.path.push(i);
-    const item = decodeNode(node.items, wire[i], ctx);
+    const item = ctx.walk.decode(node.items, wire[i], ctx);
     ctx.path.pop();
     if (item === FAIL) return FAIL;
     out[i] = item;
@@ -56,11 +55,11 @@ export const array: Construct<ArrayNode> = {
     const items = f({ node: node.items, at: "[]" }).node;
     return items === node.items ? node : { ...node, items };
   },
-  wire: (node, wctx) => ({ type: "array", items: wireOf(node.items, wctx), ...node.schema }),
+  wire: (node, wctx) => ({ type: "array", items: wctx.walk.wire(node.items, wctx), ...node.schema }),
   encode: encodeArray,
   decode: decodeArray,
   wireTypes: () => ["array"],
-  identity: (node, defs) => isIdentity(node.items, defs),
+  identity: (node, defs, walk) => walk.identity(node.items, defs),
   pathStep: (node, { tokens, i, value }) => ({
     step: Number(tokens[i]),
     node: node.items,

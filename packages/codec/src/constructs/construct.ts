@@ -14,7 +14,7 @@ import type { Child, Defs } from "../ir/children.js";
 import type { Node } from "../ir/nodes.js";
 import type { Check, CheckContext } from "../ir/shape.js";
 import type { JsonObject, JsonType } from "../json.js";
-import type { EncodeContext, Fail, WalkContext, WireContext } from "./context.js";
+import type { EncodeContext, Fail, Walk, WalkContext, WireContext } from "./context.js";
 
 /** Where a wire pointer walk stands: the wire tokens, the next one to read, the wire value there. */
 export interface PathWalk {
@@ -72,9 +72,9 @@ export interface Construct<N extends Node = Node> {
   /** An object's generated decode of an inline presence tag's members (`state` beside them). */
   emitInlineDecode?(node: N, e: DecodeEmitter): Code;
   /** The JSON types its wire values can have; `seen` holds the definitions being followed. */
-  wireTypes(node: N, defs: Defs, seen: Set<string>): readonly JsonType[];
+  wireTypes(node: N, defs: Defs, seen: Set<string>, walk: Walk): readonly JsonType[];
   /** Whether decoding returns the wire value unchanged ("no" is always safe). */
-  identity(node: N, defs: Defs): boolean;
+  identity(node: N, defs: Defs, walk: Walk): boolean;
   /**
    * Object levels its wire form puts around its children (an object 1, a map's
    * entry 1, a mixed object's `fields`/entries 2, a tagged union 1), for the
@@ -82,7 +82,7 @@ export interface Construct<N extends Node = Node> {
    */
   levels?(node: N): number;
   /** Decisions that need the settled children (a union's rule), made once at compile. */
-  settle?(node: N, defs: Defs, unsettled: ReadonlySet<string>): N;
+  settle?(node: N, defs: Defs, unsettled: ReadonlySet<string>, walk: Walk): N;
   /** One step of translating a wire pointer to an original one; undefined stops there. */
   pathStep(node: N, walk: PathWalk): WireStep | undefined;
   /**

@@ -9,14 +9,13 @@ import { type KeySchema, type MapNode, mapShape, type Node } from "../ir/nodes.j
 import { isPlainObject, type JsonObject, setOwn } from "../json.js";
 import type { Construct, WireStep } from "./construct.js";
 import { type EncodeContext, FAIL, type Fail, failAt, type WalkContext, type WireContext } from "./context.js";
-import { decodeNode, encodeNode, wireOf } from "./registry.js";
 
 export function entriesWire(key: KeySchema, value: Node, wctx: WireContext): JsonObject {
   return {
     type: "array",
     items: {
       type: "object",
-      properties: { key: { ...key }, value: wireOf(value, wctx) },
+      properties: { key: { ...key }, value: wctx.walk.wire(value, wctx) },
       required: ["key", "value"],
       additionalProperties: false,
     },
@@ -34,7 +33,7 @@ export function encodeEntries(
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i]!;
     ctx.path.push(key);
-    const wire = encodeNode(value, source[key], ctx);
+    const wire = ctx.walk.encode(value, source[key], ctx);
     ctx.path.pop();
     if (wire === FAIL) return FAIL;
     out[i] = { key, value: wire };
@@ -85,7 +84,7 @@ export function decodeEntries(
     }
     seen.add(key);
     ctx.path.push(key);
-    const decoded = decodeNode(value, entry.value, ctx);
+    const decoded = ctx.walk.decode(value, entry.value, ctx);
     ctx.path.pop();
     if (decoded === FAIL) return false;
     setOwn(out, key, decoded);

@@ -8,7 +8,6 @@ import { isPlainObject, type JsonObject, setOwn } from "../json.js";
 import type { Construct } from "./construct.js";
 import { ABSENT, type EncodeContext, FAIL, type Fail, failAt, type WalkContext, type WireContext } from "./context.js";
 import { decodeField, emitFieldDecode, encodeField, fieldStep, fieldWire, wireRequired } from "./presence.js";
-import { isIdentity } from "./registry.js";
 
 export function fieldsWire(fields: readonly Field[], wctx: WireContext): JsonObject {
   const properties: JsonObject = {};
@@ -122,7 +121,7 @@ export const object: Construct<ObjectNode> = {
   encode: encodeObject,
   decode: decodeObject,
   wireTypes: () => ["object"],
-  identity: (node, defs) => node.fields.every((f) => !f.optional && isIdentity(f.node, defs)),
+  identity: (node, defs, walk) => node.fields.every((f) => !f.optional && walk.identity(f.node, defs)),
   pathStep: (node, { tokens, i, value }) => fieldStep(node.fields, tokens, i, value),
   namesMembers: () => true,
   bare: true,

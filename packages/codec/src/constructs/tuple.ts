@@ -22,7 +22,6 @@ import type { Construct, WireStep } from "./construct.js";
 import { ABSENT, type EncodeContext, FAIL, type Fail, failAt, type WalkContext, type WireContext } from "./context.js";
 import { fieldsWire } from "./object.js";
 import { decodeField, emitFieldDecode, encodeField, fieldStep } from "./presence.js";
-import { decodeNode, encodeNode, isIdentity, wireOf } from "./registry.js";
 
 /** The member of the object form that holds the elements after the positions. */
 export const REST = "rest";
@@ -35,8 +34,8 @@ function tupleWire(node: TupleNode, wctx: WireContext): JsonObject {
     const required = requiredCount(node);
     return {
       type: "array",
-      prefixItems: node.positions.map((p) => wireOf(p.node, wctx)),
-      ...(node.rest === undefined ? { maxItems: n } : { items: wireOf(node.rest, wctx) }),
+      prefixItems: node.positions.map((p) => wctx.walk.wire(p.node, wctx)),
+      ...(node.rest === undefined ? { maxItems: n } : { items: wctx.walk.wire(node.rest, wctx) }),
       ...(required > 0 ? { minItems: required } : {}),
       ...node.schema,
     };
@@ -46,7 +45,10 @@ function tupleWire(node: TupleNode, wctx: WireContext): JsonObject {
   return {
     ...node.schema,
     ...object,
-    properties: { ...(object.properties as JsonObject), [REST]: { type: "array", items: wireOf(node.rest, wctx) } },
+    properties: {
+      ...(object.properties as JsonObject),
+      [REST]: { type: "array", items: wctx.walk.wire(node.rest, wctx) },
+    },
     required: [...(object.required as string[]), REST],
   };
 }
@@ -69,7 +71,7 @@ function encodeTuple(node: TupleNode, value: unknown, ctx: EncodeContext): unkno
   const restOut: unknown[] = [];
   for (let i = n; i < value.length && rest !== undefined; i++) {
     ctx.path.push(i);
-    const item = encodeNode(rest, value[i], ctx);
+    const item = ctx.walk.encode(rest, value[i], ctx);
     ctx.path.pop();
     if (item === FAIL) return FAIL;
     restOut.push(item);
@@ -78,7 +80,7 @@ function encodeTuple(node: TupleNode, value: unknown, ctx: EncodeContext): unkno
     const out = new Array<unknown>(value.length);
     for (let i = 0; i < Math.min(n, value.length); i++) {
       ctx.path.push(i);
-      const item = encodeNode(node.positions[i]!.node, value[i], ctx);
+      const item = ctx.walk.encode(node.positions[i]!.node, value[i], ctx);
       ctx.path.pop();
       if (item === FAIL) return FAIL;
       out[i] = item;
@@ -149,7 +151,7 @@ function decodeTuple(node: TupleNode, wire: unknown, ctx: WalkContext): unknown 
 
 function decodeElement(node: Node, wire: unknown, i: number, ctx: WalkContext): unknown | Fail {
   ctx.path.push(i);
-  const out = decodeNode(node, wire, ctx);
+  const out = ctx.walk.decode(node, wire, ctx);
   ctx.path.pop();
   return out;
 }
@@ -264,10 +266,10 @@ export const tuple: Construct<TupleNode> = {
   decode: decodeTuple,
   emitDecode: emitTupleDecode,
   wireTypes: (node) => [node.form],
-  identity: (node, defs) =>
+  identity: (node, defs, walk) =>
     node.form === "array" &&
-    node.positions.every((p) => isIdentity(p.node, defs)) &&
-    (node.rest === undefined || isIdentity(node.rest, defs)),
+    node.positions.every((p) => walk.identity(p.node, defs)) &&
+    (node.rest === undefined || walk.identity(node.rest, defs)),
   levels: (node) => (node.form === "object" ? 1 : 0),
   pathStep: (node, { tokens, i, value }) => tupleStep(node, tokens, i, value),
   check: tupleShape.check,
