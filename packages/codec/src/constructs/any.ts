@@ -134,7 +134,7 @@ export const any: Construct<AnyNode> = {
   emitDecode: (node, e) => _`return X(${e.index(node)}, w, d, s);`,
   wireTypes: () => JSON_TYPES,
   identity: () => false,
-  pathStep(node, { tokens, i, value }) {
+  wireStep(node, { tokens, i, value }) {
     if (Array.isArray(value)) return { step: Number(tokens[i]), node, value: value[Number(tokens[i])], next: i + 1 };
     const entry = entryStep(isPlainObject(value) ? value.entries : undefined, tokens, i + 1);
     return entry === undefined ? undefined : { ...entry, node };

@@ -60,7 +60,7 @@ export const array: Construct<ArrayNode> = {
   decode: decodeArray,
   wireTypes: () => ["array"],
   identity: (node, defs, walk) => walk.identity(node.items, defs),
-  pathStep: (node, { tokens, i, value }) => ({
+  wireStep: (node, { tokens, i, value }) => ({
     step: Number(tokens[i]),
     node: node.items,
     value: Array.isArray(value) ? value[Number(tokens[i])] : undefined,

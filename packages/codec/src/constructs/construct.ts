@@ -23,7 +23,7 @@ export interface PathWalk {
   readonly value: unknown;
   readonly defs: Defs;
   /** The walk itself, for a construct whose step is one of its children's (a union without a tag). */
-  step(node: Node, walk: PathWalk): WireStep | undefined;
+  wireStep(node: Node, walk: PathWalk): WireStep | undefined;
 }
 
 /**
@@ -84,7 +84,7 @@ export interface Construct<N extends Node = Node> {
   /** Decisions that need the settled children (a union's rule), made once at compile. */
   settle?(node: N, defs: Defs, unsettled: ReadonlySet<string>, walk: Walk): N;
   /** One step of translating a wire pointer to an original one; undefined stops there. */
-  pathStep(node: N, walk: PathWalk): WireStep | undefined;
+  wireStep(node: N, walk: PathWalk): WireStep | undefined;
   /**
    * Whether its wire members are the original's own names (an object, a
    * union of objects without a tag): an undeclared member's name is then the

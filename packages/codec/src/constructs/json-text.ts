@@ -36,7 +36,7 @@ export const jsonText: Construct<JsonTextNode> = {
   emitDecode: (node, e) => _`return X(${e.index(node)}, w, d, s);`,
   wireTypes: () => ["string"],
   identity: () => false,
-  pathStep: () => undefined,
+  wireStep: () => undefined,
   check: jsonTextShape.check,
   describe: () => ({ type: "any JSON", travels: "JSON text in a string" }),
   emitType: (_node, ctx) => ctx.json(),

@@ -134,7 +134,7 @@ export const map: Construct<MapNode> = {
   decode: decodeMap,
   wireTypes: () => ["array"],
   identity: () => false,
-  pathStep(node, { tokens, i, value }) {
+  wireStep(node, { tokens, i, value }) {
     const entry = entryStep(value, tokens, i);
     return entry === undefined ? undefined : { ...entry, node: node.value };
   },

@@ -106,7 +106,7 @@ export const mixed: Construct<MixedNode> = {
   decode: decodeMixed,
   wireTypes: () => ["object"],
   identity: () => false,
-  pathStep(node, { tokens, i, value }) {
+  wireStep(node, { tokens, i, value }) {
     if (tokens[i] === "fields") {
       const fields = isPlainObject(value) ? value.fields : undefined;
       return fieldStep(node.fields, tokens, i + 1, fields);

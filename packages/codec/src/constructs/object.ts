@@ -122,7 +122,7 @@ export const object: Construct<ObjectNode> = {
   decode: decodeObject,
   wireTypes: () => ["object"],
   identity: (node, defs, walk) => node.fields.every((f) => !f.optional && walk.identity(f.node, defs)),
-  pathStep: (node, { tokens, i, value }) => fieldStep(node.fields, tokens, i, value),
+  wireStep: (node, { tokens, i, value }) => fieldStep(node.fields, tokens, i, value),
   namesMembers: () => true,
   bare: true,
   check: objectShape.check,

@@ -37,7 +37,7 @@ export const reference: Construct<RefNode> = {
   },
   // Proving identity through recursion needs a fixpoint; "no" is always safe.
   identity: () => false,
-  pathStep: (node, { i, value, defs }) => ({
+  wireStep: (node, { i, value, defs }) => ({
     node: Object.hasOwn(defs, node.def) ? defs[node.def] : undefined,
     value,
     next: i,

@@ -31,7 +31,7 @@ export const scalar: Construct<ScalarNode> = {
   emitDecode: emitScalar,
   wireTypes: (node) => node.types,
   identity: () => true,
-  pathStep: () => undefined,
+  wireStep: () => undefined,
   check: scalarShape.check,
   describe: (node) => ({ type: scalarSummary(node.schema), travels: "" }),
   emitType: (node) => scalarType(node.schema, node.types),

@@ -271,7 +271,7 @@ export const tuple: Construct<TupleNode> = {
     node.positions.every((p) => walk.identity(p.node, defs)) &&
     (node.rest === undefined || walk.identity(node.rest, defs)),
   levels: (node) => (node.form === "object" ? 1 : 0),
-  pathStep: (node, { tokens, i, value }) => tupleStep(node, tokens, i, value),
+  wireStep: (node, { tokens, i, value }) => tupleStep(node, tokens, i, value),
   check: tupleShape.check,
   describe: (node) => ({
     type: `tuple (${node.positions.length}${node.rest === undefined ? "" : " + rest"})`,

@@ -361,13 +361,13 @@ export const union: Construct<UnionNode> = {
   identity: (node, defs, walk) =>
     node.rule.by === "same" || (node.rule.by === "type" && node.branches.every((b) => walk.identity(b, defs))),
   settle: (node, defs, unsettled, walk) => ({ ...node, rule: chooseRule(node.branches, defs, unsettled, walk) }),
-  pathStep(node, walk) {
+  wireStep(node, walk) {
     const { tokens, i, value } = walk;
     if (node.rule.by !== "tag") {
       // The wire form is its branch's own: the first branch that can take the step takes it (the
       // branches agree on the member names they share, which is all a path needs).
       for (const branch of node.branches) {
-        const step = walk.step(branch, walk);
+        const step = walk.wireStep(branch, walk);
         if (step !== undefined) return step;
       }
       return undefined;
