@@ -131,7 +131,7 @@ export const any: Construct<AnyNode> = {
   encode: (_node, value, ctx) => encodeAny(value, ctx),
   decode: (_node, wire, ctx) => decodeAny(wire, ctx),
   // Any JSON value goes to the interpreted walk, behind the parser's checks: its entries nest without a plan to unroll.
-  emitDecode: (node, e) => _`return X(${e.index(node)}, w, d, s);`,
+  generateDecode: (node, e) => _`return X(${e.index(node)}, w, d, s);`,
   wireTypes: () => JSON_TYPES,
   identity: () => false,
   wireStep(node, { tokens, i, value }) {
@@ -141,5 +141,5 @@ export const any: Construct<AnyNode> = {
   },
   check: anyShape.check,
   describe: () => ({ type: "any JSON", travels: "any JSON, objects as entries" }),
-  emitType: (_node, ctx) => ctx.json(),
+  tsType: (_node, ctx) => ctx.json(),
 };

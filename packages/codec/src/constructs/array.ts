@@ -1,7 +1,7 @@
 /** Arrays keep their shape; each element travels in its item's wire form. */
 
 import { _, type Code } from "../decode/code.js";
-import type { DecodeEmitter } from "../decode/emitter.js";
+import type { DecodeGenerator } from "../decode/emitter.js";
 import { type ArrayNode, arrayShape } from "../ir/nodes.js";
 import type { Construct } from "./construct.js";
 import { type EncodeContext, FAIL, type Fail, failAt, type WalkContext } from "./context.js";
@@ -32,7 +32,7 @@ export function decodeArray(node: ArrayNode, wire: unknown, ctx: WalkContext): u
   return out;
 }
 
-function emitArray(node: ArrayNode, e: DecodeEmitter): Code {
+function generateArray(node: ArrayNode, e: DecodeGenerator): Code {
   const [len, o, i, v] = [e.local("len"), e.local("o"), e.local("i"), e.local("v")];
   return _`if (!A(w) || d > s.maxDepth) return F;
 const ${len} = w.length;
@@ -48,7 +48,7 @@ return ${o};`;
 }
 
 export const array: Construct<ArrayNode> = {
-  emitDecode: emitArray,
+  generateDecode: generateArray,
   kind: "array",
   children: (node) => [{ node: node.items, at: "[]" }],
   mapChildren(node, f) {
@@ -68,7 +68,7 @@ export const array: Construct<ArrayNode> = {
   }),
   check: arrayShape.check,
   describe: () => ({ type: "array", travels: "" }),
-  emitType(node, ctx) {
+  tsType(node, ctx) {
     const items = ctx.child(node.items);
     return { text: items.union ? `(${items.text})[]` : `${items.text}[]`, union: false };
   },

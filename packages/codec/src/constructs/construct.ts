@@ -7,7 +7,7 @@
  */
 
 import type { Code } from "../decode/code.js";
-import type { DecodeEmitter } from "../decode/emitter.js";
+import type { DecodeGenerator } from "../decode/emitter.js";
 import type { Rendered, TypeContext } from "../emit/types.js";
 import type { PathStep } from "../errors.js";
 import type { Child, Defs } from "../ir/children.js";
@@ -68,9 +68,9 @@ export interface Construct<N extends Node = Node> {
    * A construct that leaves a value to the interpreted walk says so in its
    * body (`X`, behind the parser's checks).
    */
-  emitDecode(node: N, e: DecodeEmitter): Code;
+  generateDecode(node: N, e: DecodeGenerator): Code;
   /** An object's generated decode of an inline presence tag's members (`state` beside them). */
-  emitInlineDecode?(node: N, e: DecodeEmitter): Code;
+  generateInlineDecode?(node: N, e: DecodeGenerator): Code;
   /** The JSON types its wire values can have; `seen` holds the definitions being followed. */
   wireTypes(node: N, defs: Defs, seen: Set<string>, walk: Walk): readonly JsonType[];
   /** Whether decoding returns the wire value unchanged ("no" is always safe). */
@@ -97,7 +97,7 @@ export interface Construct<N extends Node = Node> {
   check(node: Readonly<Record<string, unknown>>, at: string, ctx: CheckContext): Check;
   describe(node: N): Described;
   /** The TypeScript type of its decoded values. */
-  emitType(node: N, ctx: TypeContext): Rendered;
+  tsType(node: N, ctx: TypeContext): Rendered;
 }
 
 export type { Check, CheckContext } from "../ir/shape.js";

@@ -4,7 +4,7 @@
  */
 
 import { _, type Code } from "../decode/code.js";
-import { type DecodeEmitter, emitEntries } from "../decode/emitter.js";
+import { type DecodeGenerator, generateEntries } from "../decode/emitter.js";
 import { type KeySchema, type MapNode, mapShape, type Node } from "../ir/nodes.js";
 import { isPlainObject, type JsonObject, setOwn } from "../json.js";
 import type { Construct, WireStep } from "./construct.js";
@@ -112,16 +112,16 @@ export function entryStep(entries: unknown, tokens: readonly string[], i: number
 }
 
 /** The generated decode of entries: each {key, value} checked as the parser checks a container, no key twice. */
-function emitMapDecode(node: MapNode, e: DecodeEmitter): Code {
+function generateMapDecode(node: MapNode, e: DecodeGenerator): Code {
   const o = e.local("o");
   return _`if (!A(w) || d > s.maxDepth) return F;
 const ${o} = {};
-${emitEntries(e, node.value, _`w`, _`d`, o)}
+${generateEntries(e, node.value, _`w`, _`d`, o)}
 return ${o};`;
 }
 
 export const map: Construct<MapNode> = {
-  emitDecode: emitMapDecode,
+  generateDecode: generateMapDecode,
   levels: () => 1,
   kind: "map",
   children: (node) => [{ node: node.value, at: "{}" }],
@@ -140,5 +140,5 @@ export const map: Construct<MapNode> = {
   },
   check: mapShape.check,
   describe: (node) => ({ type: "map", travels: "entries [{key, value}]", extra: { key: node.key } }),
-  emitType: (node, ctx) => ({ text: ctx.mapBody(node.key, node.value), union: false }),
+  tsType: (node, ctx) => ({ text: ctx.mapBody(node.key, node.value), union: false }),
 };

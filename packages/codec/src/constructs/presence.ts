@@ -13,7 +13,7 @@
  */
 
 import { _, type Code, type Name } from "../decode/code.js";
-import { assign, counted, type DecodeEmitter, openObject, readMember } from "../decode/emitter.js";
+import { assign, counted, type DecodeGenerator, openObject, readMember } from "../decode/emitter.js";
 import { inlineObject, onlyNullBeside } from "../ir/inline.js";
 import type { Field } from "../ir/nodes.js";
 import { isPlainObject, type JsonObject } from "../json.js";
@@ -229,7 +229,7 @@ export function fieldStep(
  * `into`, counting it in `seen`: the same forms `decodeField` accepts, each
  * tag checked as the parser checks a container.
  */
-export function emitFieldDecode(field: Field, e: DecodeEmitter, into: Name, seen: Name): Code {
+export function generateFieldDecode(field: Field, e: DecodeGenerator, into: Name, seen: Name): Code {
   const child = e.fn(field.node);
   const t = e.local("t");
   const decoded = (value: Code | Name, depth: Code): Code => {

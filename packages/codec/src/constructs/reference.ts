@@ -25,7 +25,7 @@ export const reference: Construct<RefNode> = {
   encode: (node, value, ctx) => ctx.walk.encode(referent(node, ctx.defs), value, ctx),
   decode: (node, wire, ctx) => ctx.walk.decode(referent(node, ctx.defs), wire, ctx),
   // Never reached in practice: the generator calls the referent's own function. The interpreted walk is exact.
-  emitDecode: (node, e) => _`return X(${e.index(node)}, w, d, s);`,
+  generateDecode: (node, e) => _`return X(${e.index(node)}, w, d, s);`,
   wireTypes(node, defs, seen, walk) {
     // Inside a cycle, assume anything: that only makes unions tag more, never wrongly.
     const def = Object.hasOwn(defs, node.def) ? defs[node.def] : undefined;
@@ -44,5 +44,5 @@ export const reference: Construct<RefNode> = {
   }),
   check: refShape.check,
   describe: (node) => ({ type: `→ ${node.def}`, travels: `reference to $defs/${node.def}`, extra: { def: node.def } }),
-  emitType: (node, ctx) => ctx.reference(node.def),
+  tsType: (node, ctx) => ctx.reference(node.def),
 };

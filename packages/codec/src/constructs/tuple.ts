@@ -14,14 +14,14 @@
  */
 
 import { _, type Code, join, type Name } from "../decode/code.js";
-import { counted, type DecodeEmitter, openObject } from "../decode/emitter.js";
+import { counted, type DecodeGenerator, openObject } from "../decode/emitter.js";
 import { fieldChild, mapField } from "../ir/children.js";
 import { type Field, type Node, type TupleNode, tupleShape } from "../ir/nodes.js";
 import { isPlainObject, type JsonObject } from "../json.js";
 import type { Construct, WireStep } from "./construct.js";
 import { ABSENT, type EncodeContext, FAIL, type Fail, failAt, type WalkContext, type WireContext } from "./context.js";
 import { fieldsWire } from "./object.js";
-import { decodeField, emitFieldDecode, encodeField, fieldStep } from "./presence.js";
+import { decodeField, encodeField, fieldStep, generateFieldDecode } from "./presence.js";
 
 /** The member of the object form that holds the elements after the positions. */
 export const REST = "rest";
@@ -187,7 +187,7 @@ function tupleStep(node: TupleNode, tokens: readonly string[], i: number, value:
  * none after an absent one, then `rest`. Array form: the counts, then each
  * element by its position's function.
  */
-function emitTupleDecode(node: TupleNode, e: DecodeEmitter): Code {
+function generateTupleDecode(node: TupleNode, e: DecodeGenerator): Code {
   const n = node.positions.length;
   const required = requiredCount(node);
   const [out, len, i, v] = [e.local("out"), e.local("len"), e.local("i"), e.local("v")];
@@ -239,7 +239,7 @@ ${out}[${offset} + ${i}] = ${v};
     openObject(_`w`, _`d`),
     _`const ${o} = {};`,
     _`let ${seen} = 0;`,
-    ...node.positions.map((p) => emitFieldDecode(p, e, o, seen)),
+    ...node.positions.map((p) => generateFieldDecode(p, e, o, seen)),
     _`const ${out} = [];`,
     _`let ${k} = 0;`,
     ...gather,
@@ -264,7 +264,7 @@ export const tuple: Construct<TupleNode> = {
   wire: tupleWire,
   encode: encodeTuple,
   decode: decodeTuple,
-  emitDecode: emitTupleDecode,
+  generateDecode: generateTupleDecode,
   wireTypes: (node) => [node.form],
   identity: (node, defs, walk) =>
     node.form === "array" &&
@@ -277,7 +277,7 @@ export const tuple: Construct<TupleNode> = {
     type: `tuple (${node.positions.length}${node.rest === undefined ? "" : " + rest"})`,
     travels: node.form === "object" ? tupleForm(node).replace("expected the tuple as an object ", "object ") : "",
   }),
-  emitType(node, ctx) {
+  tsType(node, ctx) {
     const parts = node.positions.map((p) => {
       const position = ctx.child(p.node);
       if (!p.optional) return position.text;

@@ -10,7 +10,7 @@
  */
 
 import { _, type Code, join } from "../decode/code.js";
-import { counted, type DecodeEmitter, openObject } from "../decode/emitter.js";
+import { counted, type DecodeGenerator, openObject } from "../decode/emitter.js";
 import type { Defs } from "../ir/children.js";
 import { type Node, type ObjectNode, type Plan, type UnionNode, type UnionRule, unionShape } from "../ir/nodes.js";
 import { canonicalJson, isPlainObject, JSON_TYPES, type JsonObject, type JsonType, jsonTypeOf } from "../json.js";
@@ -290,7 +290,7 @@ function unionTravels(rule: UnionRule): string {
  * branch's function. A type-ruled branch that does not take the value goes to
  * the interpreted walk, which tries the other identity branches of that type.
  */
-function emitUnionDecode(node: UnionNode, e: DecodeEmitter): Code {
+function generateUnionDecode(node: UnionNode, e: DecodeGenerator): Code {
   const rule = node.rule;
   const here = e.index(node);
   const call = (i: number, value: Code, depth: Code): Code => _`${e.fn(node.branches[i]!)}(${value}, ${depth}, s)`;
@@ -345,7 +345,7 @@ default: return F;
 }
 
 export const union: Construct<UnionNode> = {
-  emitDecode: emitUnionDecode,
+  generateDecode: generateUnionDecode,
   levels: (node) => (node.rule.by === "tag" ? 1 : 0),
   kind: "union",
   inPlace: true,
@@ -385,7 +385,7 @@ export const union: Construct<UnionNode> = {
     travels: unionTravels(node.rule),
     extra: { rule: node.rule.by, ...(node.rule.by === "discriminator" ? { discriminator: node.rule.field } : {}) },
   }),
-  emitType(node, ctx) {
+  tsType(node, ctx) {
     let parts = [...new Set(node.branches.map((b) => ctx.inPlace(b).text))];
     // A branch that only named its own cycle adds nothing.
     if (parts.length > 1) parts = parts.filter((p) => p !== "never");
