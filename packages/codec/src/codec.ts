@@ -6,7 +6,7 @@
 
 import type { Bundle } from "./bundle/bundle.js";
 import { ABSENT, type EncodeContext, FAIL, type WalkContext } from "./constructs/context.js";
-import { decodeNode, encodeNode } from "./constructs/registry.js";
+import { decodeNode, encodeNode, WALK } from "./constructs/registry.js";
 import { namesBranches } from "./constructs/union.js";
 import type { CompiledDecoder, DecodeState } from "./decode/compiled.js";
 import { type StandardCodecProps, standardProps } from "./dispatch/standard.js";
@@ -82,7 +82,7 @@ export class Codec<T = unknown> {
   ) {
     this.name = bundle.name;
     this.limits = bundle.limits;
-    this.branchesNamed = namesBranches(bundle.plan);
+    this.branchesNamed = namesBranches(bundle.plan, WALK);
   }
 
   /** The strict schema to give the model. */
@@ -130,7 +130,7 @@ export class Codec<T = unknown> {
     // the wire schema and the contract accept, without running the wire validator on success,
     // except where the wire names a union's branch (namesBranches): the contract alone cannot
     // hold a value to the branch named.
-    const ctx: WalkContext = { defs: this.bundle.plan.defs, path: [], error: undefined, limits };
+    const ctx: WalkContext = { defs: this.bundle.plan.defs, walk: WALK, path: [], error: undefined, limits };
     const args = unwrap(this.bundle.plan, wire);
     const value = args === NO_ARGUMENTS ? FAIL : decodeNode(this.bundle.plan.root, args, ctx);
     if (value === FAIL || value === ABSENT) {
@@ -229,6 +229,7 @@ export class Codec<T = unknown> {
     }
     const ctx: EncodeContext = {
       defs: this.bundle.plan.defs,
+      walk: WALK,
       path: [],
       error: undefined,
       limits: this.limits,

@@ -13,6 +13,7 @@ import standaloneCodeModule from "ajv/dist/standalone/index.js";
 import { BUNDLE_FORMAT, type Bundle, digestOf } from "./bundle/bundle.js";
 import { cjsDefault } from "./cjs.js";
 import type { Codec } from "./codec.js";
+import { WALK } from "./constructs/registry.js";
 import { branchTestPointers } from "./constructs/union.js";
 import { DECODER_PARAMS } from "./decode/compiled.js";
 import { generateDecoder, tablePointers } from "./decode/generate.js";
@@ -139,7 +140,7 @@ function branchesCode(prepared: PreparedSource, plan: Plan): Result<{ code: stri
   if (typeof prepared.schema !== "boolean") ajv.addSchema(prepared.schema);
   const refs: Record<string, string> = {};
   const names: [string, string][] = [];
-  for (const pointer of branchTestPointers(plan)) {
+  for (const pointer of branchTestPointers(plan, WALK)) {
     const key = `strictwire:branch:${names.length}`;
     try {
       // Already URI-encoded by the builder, so that no pointer holds a raw space.

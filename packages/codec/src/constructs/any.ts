@@ -156,16 +156,16 @@ export const any: Construct<AnyNode> = {
   encode: (_node, value, ctx) => encodeAny(value, ctx),
   decode: (_node, wire, ctx) => decodeAny(wire, ctx),
   // Any JSON value goes to the interpreted walk, behind the parser's checks: its entries nest without a plan to unroll.
-  emitDecode: (node, e) => _`return X(${e.index(node)}, w, d, s);`,
+  generateDecode: (node, e) => _`return X(${e.index(node)}, w, d, s);`,
   wireTypes: () => JSON_TYPES,
   identity: () => false,
-  pathStep(node, { tokens, i, value }) {
+  wireStep(node, { tokens, i, value }) {
     if (Array.isArray(value)) return { step: Number(tokens[i]), node, value: value[Number(tokens[i])], next: i + 1 };
     const entry = entryStep(isPlainObject(value) ? value.entries : undefined, tokens, i + 1);
     return entry === undefined ? undefined : { ...entry, node };
   },
   check: anyShape.check,
   describe: () => ({ type: "any JSON", travels: "any JSON, objects as entries" }),
-  emitType: (_node, ctx) => ctx.json(),
+  tsType: (_node, ctx) => ctx.json(),
   partial: partialAny,
 };

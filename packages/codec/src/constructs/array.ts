@@ -1,7 +1,7 @@
 /** Arrays keep their shape; each element travels in its item's wire form. */
 
 import { _, type Code } from "../decode/code.js";
-import type { DecodeEmitter } from "../decode/emitter.js";
+import type { DecodeGenerator } from "../decode/emitter.js";
 import { type ArrayNode, arrayShape, type Node } from "../ir/nodes.js";
 import type { Construct } from "./construct.js";
 import {
@@ -14,14 +14,13 @@ import {
   type PartialMemo,
   type WalkContext,
 } from "./context.js";
-import { decodeNode, encodeNode, isIdentity, wireOf } from "./registry.js";
 
 export function encodeArray(node: ArrayNode, value: unknown, ctx: EncodeContext): unknown | Fail {
   if (!Array.isArray(value)) return failAt(ctx, "invalid-value", "expected an array");
   const out = new Array<unknown>(value.length);
   for (let i = 0; i < value.length; i++) {
     ctx.path.push(i);
-    const item = encodeNode(node.items, value[i], ctx);
+    const item = ctx.walk.encode(node.items, value[i], ctx);
     ctx.path.pop();
     if (item === FAIL) return FAIL;
     out[i] = item;
@@ -34,7 +33,7 @@ export function decodeArray(node: ArrayNode, wire: unknown, ctx: WalkContext): u
   const out = new Array<unknown>(wire.length);
   for (let i = 0; i < wire.length; i++) {
     ctx.path.push(i);
-    const item = decodeNode(node.items, wire[i], ctx);
+    const item = ctx.walk.decode(node.items, wire[i], ctx);
     ctx.path.pop();
     if (item === FAIL) return FAIL;
     out[i] = item;
@@ -69,7 +68,7 @@ function partialArray(node: ArrayNode, wire: unknown, ctx: PartialContext, memo:
   return out;
 }
 
-function emitArray(node: ArrayNode, e: DecodeEmitter): Code {
+function generateArray(node: ArrayNode, e: DecodeGenerator): Code {
   const [len, o, i, v] = [e.local("len"), e.local("o"), e.local("i"), e.local("v")];
   return _`if (!A(w) || d > s.maxDepth) return F;
 const ${len} = w.length;
@@ -85,19 +84,19 @@ return ${o};`;
 }
 
 export const array: Construct<ArrayNode> = {
-  emitDecode: emitArray,
+  generateDecode: generateArray,
   kind: "array",
   children: (node) => [{ node: node.items, at: "[]" }],
   mapChildren(node, f) {
     const items = f({ node: node.items, at: "[]" }).node;
     return items === node.items ? node : { ...node, items };
   },
-  wire: (node, wctx) => ({ type: "array", items: wireOf(node.items, wctx), ...node.schema }),
+  wire: (node, wctx) => ({ type: "array", items: wctx.walk.wire(node.items, wctx), ...node.schema }),
   encode: encodeArray,
   decode: decodeArray,
   wireTypes: () => ["array"],
-  identity: (node, defs) => isIdentity(node.items, defs),
-  pathStep: (node, { tokens, i, value }) => ({
+  identity: (node, defs, walk) => walk.identity(node.items, defs),
+  wireStep: (node, { tokens, i, value }) => ({
     step: Number(tokens[i]),
     node: node.items,
     value: Array.isArray(value) ? value[Number(tokens[i])] : undefined,
@@ -105,7 +104,7 @@ export const array: Construct<ArrayNode> = {
   }),
   check: arrayShape.check,
   describe: () => ({ type: "array", travels: "" }),
-  emitType(node, ctx) {
+  tsType(node, ctx) {
     const items = ctx.child(node.items);
     return { text: items.union ? `(${items.text})[]` : `${items.text}[]`, union: false };
   },

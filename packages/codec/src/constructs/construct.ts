@@ -7,14 +7,23 @@
  */
 
 import type { Code } from "../decode/code.js";
-import type { DecodeEmitter } from "../decode/emitter.js";
+import type { DecodeGenerator } from "../decode/emitter.js";
 import type { Rendered, TypeContext } from "../emit/types.js";
 import type { PathStep } from "../errors.js";
 import type { Child, Defs } from "../ir/children.js";
 import type { Node } from "../ir/nodes.js";
 import type { Check, CheckContext } from "../ir/shape.js";
 import type { JsonObject, JsonType } from "../json.js";
-import type { Absent, EncodeContext, Fail, PartialContext, PartialMemo, WalkContext, WireContext } from "./context.js";
+import type {
+  Absent,
+  EncodeContext,
+  Fail,
+  PartialContext,
+  PartialMemo,
+  Walk,
+  WalkContext,
+  WireContext,
+} from "./context.js";
 
 /** Where a wire pointer walk stands: the wire tokens, the next one to read, the wire value there. */
 export interface PathWalk {
@@ -23,7 +32,7 @@ export interface PathWalk {
   readonly value: unknown;
   readonly defs: Defs;
   /** The walk itself, for a construct whose step is one of its children's (a union without a tag). */
-  step(node: Node, walk: PathWalk): WireStep | undefined;
+  wireStep(node: Node, walk: PathWalk): WireStep | undefined;
 }
 
 /**
@@ -68,13 +77,13 @@ export interface Construct<N extends Node = Node> {
    * A construct that leaves a value to the interpreted walk says so in its
    * body (`X`, behind the parser's checks).
    */
-  emitDecode(node: N, e: DecodeEmitter): Code;
+  generateDecode(node: N, e: DecodeGenerator): Code;
   /** An object's generated decode of an inline presence tag's members (`state` beside them). */
-  emitInlineDecode?(node: N, e: DecodeEmitter): Code;
+  generateInlineDecode?(node: N, e: DecodeGenerator): Code;
   /** The JSON types its wire values can have; `seen` holds the definitions being followed. */
-  wireTypes(node: N, defs: Defs, seen: Set<string>): readonly JsonType[];
+  wireTypes(node: N, defs: Defs, seen: Set<string>, walk: Walk): readonly JsonType[];
   /** Whether decoding returns the wire value unchanged ("no" is always safe). */
-  identity(node: N, defs: Defs): boolean;
+  identity(node: N, defs: Defs, walk: Walk): boolean;
   /**
    * Object levels its wire form puts around its children (an object 1, a map's
    * entry 1, a mixed object's `fields`/entries 2, a tagged union 1), for the
@@ -82,9 +91,9 @@ export interface Construct<N extends Node = Node> {
    */
   levels?(node: N): number;
   /** Decisions that need the settled children (a union's rule), made once at compile. */
-  settle?(node: N, defs: Defs, unsettled: ReadonlySet<string>): N;
+  settle?(node: N, defs: Defs, unsettled: ReadonlySet<string>, walk: Walk): N;
   /** One step of translating a wire pointer to an original one; undefined stops there. */
-  pathStep(node: N, walk: PathWalk): WireStep | undefined;
+  wireStep(node: N, walk: PathWalk): WireStep | undefined;
   /**
    * Whether its wire members are the original's own names (an object, a
    * union of objects without a tag): an undeclared member's name is then the
@@ -97,7 +106,7 @@ export interface Construct<N extends Node = Node> {
   check(node: Readonly<Record<string, unknown>>, at: string, ctx: CheckContext): Check;
   describe(node: N): Described;
   /** The TypeScript type of its decoded values. */
-  emitType(node: N, ctx: TypeContext): Rendered;
+  tsType(node: N, ctx: TypeContext): Rendered;
   /**
    * The streaming decoder's partial source value for a wire value still being
    * written (stream/decoder.ts), or ABSENT for nothing to show yet. `memo`

@@ -8,8 +8,9 @@
  */
 import { type CodecError, type ErrorCode, type PathStep, pointerToken } from "../errors.js";
 import { fail } from "../feedback/format.js";
+import type { Child, Defs } from "../ir/children.js";
 import type { Node, UnionNode } from "../ir/nodes.js";
-import type { JsonObject } from "../json.js";
+import type { JsonObject, JsonType } from "../json.js";
 import type { ParseLimits } from "../parse/parser.js";
 
 export const FAIL: unique symbol = Symbol("strictwire.fail");
@@ -19,8 +20,26 @@ export type Fail = typeof FAIL;
 export const ABSENT: unique symbol = Symbol("strictwire.absent");
 export type Absent = typeof ABSENT;
 
+/**
+ * How a construct reaches its children, whatever their kind: the registry's
+ * walks, handed down through the contexts (and to the defs-only members as a
+ * parameter), so a construct imports no table. The registry provides the one
+ * instance, `WALK`; its encode and decode are its direct-call switches.
+ */
+export interface Walk {
+  encode(node: Node, value: unknown, ctx: EncodeContext): unknown | Fail;
+  decode(node: Node, wire: unknown, ctx: WalkContext): unknown | Fail;
+  wire(node: Node, wctx: WireContext): JsonObject;
+  wireTypes(node: Node, defs: Defs, seen: Set<string>): readonly JsonType[];
+  /** Whether decoding returns the wire value unchanged ("no" is always safe). */
+  identity(node: Node, defs: Defs): boolean;
+  children(node: Node): readonly Child[];
+}
+
 export interface WalkContext {
   readonly defs: Readonly<Record<string, Node>>;
+  /** The walk to a child. */
+  readonly walk: Walk;
   /** Path tokens of the original value being walked. */
   readonly path: (string | number)[];
   error: CodecError | undefined;
@@ -37,6 +56,8 @@ export interface EncodeContext extends WalkContext {
 
 export interface WireContext {
   readonly defs: Readonly<Record<string, Node>>;
+  /** The walk to a child. */
+  readonly walk: Walk;
   /** Wire definitions the constructs asked for (the any-JSON form, the absent tag). */
   readonly extraDefs: Record<string, JsonObject>;
   readonly target: { readonly recursion: boolean };
@@ -79,6 +100,8 @@ export function failAt(ctx: WalkContext, code: ErrorCode, message: string, token
  */
 export interface PartialContext {
   readonly defs: Readonly<Record<string, Node>>;
+  /** The walk, for what a construct asks of its children beyond their partial value (their wire types). */
+  readonly walk: Walk;
   /** Limits for JSON text carried inside the wire (json-text nodes). */
   readonly limits: ParseLimits;
   /**

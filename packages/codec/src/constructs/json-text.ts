@@ -43,12 +43,12 @@ export const jsonText: Construct<JsonTextNode> = {
   encode: (_node, value, ctx) => encodeJsonText(value, ctx),
   decode: (_node, wire, ctx) => decodeJsonText(wire, ctx),
   // The text inside is read by the bounded parser: the interpreted walk does that, behind the parser's checks.
-  emitDecode: (node, e) => _`return X(${e.index(node)}, w, d, s);`,
+  generateDecode: (node, e) => _`return X(${e.index(node)}, w, d, s);`,
   wireTypes: () => ["string"],
   identity: () => false,
-  pathStep: () => undefined,
+  wireStep: () => undefined,
   check: jsonTextShape.check,
   describe: () => ({ type: "any JSON", travels: "JSON text in a string" }),
-  emitType: (_node, ctx) => ctx.json(),
+  tsType: (_node, ctx) => ctx.json(),
   partial: (_node, wire, ctx) => partialJsonText(wire, ctx),
 };

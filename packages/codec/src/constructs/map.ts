@@ -4,7 +4,7 @@
  */
 
 import { _, type Code } from "../decode/code.js";
-import { type DecodeEmitter, emitEntries } from "../decode/emitter.js";
+import { type DecodeGenerator, generateEntries } from "../decode/emitter.js";
 import { type KeySchema, type MapNode, mapShape, type Node } from "../ir/nodes.js";
 import { isPlainObject, type JsonObject, setOwn } from "../json.js";
 import type { Construct, WireStep } from "./construct.js";
@@ -19,14 +19,13 @@ import {
   type WalkContext,
   type WireContext,
 } from "./context.js";
-import { decodeNode, encodeNode, wireOf } from "./registry.js";
 
 export function entriesWire(key: KeySchema, value: Node, wctx: WireContext): JsonObject {
   return {
     type: "array",
     items: {
       type: "object",
-      properties: { key: { ...key }, value: wireOf(value, wctx) },
+      properties: { key: { ...key }, value: wctx.walk.wire(value, wctx) },
       required: ["key", "value"],
       additionalProperties: false,
     },
@@ -44,7 +43,7 @@ export function encodeEntries(
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i]!;
     ctx.path.push(key);
-    const wire = encodeNode(value, source[key], ctx);
+    const wire = ctx.walk.encode(value, source[key], ctx);
     ctx.path.pop();
     if (wire === FAIL) return FAIL;
     out[i] = { key, value: wire };
@@ -95,7 +94,7 @@ export function decodeEntries(
     }
     seen.add(key);
     ctx.path.push(key);
-    const decoded = decodeNode(value, entry.value, ctx);
+    const decoded = ctx.walk.decode(value, entry.value, ctx);
     ctx.path.pop();
     if (decoded === FAIL) return false;
     setOwn(out, key, decoded);
@@ -156,16 +155,16 @@ export function entryStep(entries: unknown, tokens: readonly string[], i: number
 }
 
 /** The generated decode of entries: each {key, value} checked as the parser checks a container, no key twice. */
-function emitMapDecode(node: MapNode, e: DecodeEmitter): Code {
+function generateMapDecode(node: MapNode, e: DecodeGenerator): Code {
   const o = e.local("o");
   return _`if (!A(w) || d > s.maxDepth) return F;
 const ${o} = {};
-${emitEntries(e, node.value, _`w`, _`d`, o)}
+${generateEntries(e, node.value, _`w`, _`d`, o)}
 return ${o};`;
 }
 
 export const map: Construct<MapNode> = {
-  emitDecode: emitMapDecode,
+  generateDecode: generateMapDecode,
   levels: () => 1,
   kind: "map",
   children: (node) => [{ node: node.value, at: "{}" }],
@@ -178,12 +177,12 @@ export const map: Construct<MapNode> = {
   decode: decodeMap,
   wireTypes: () => ["array"],
   identity: () => false,
-  pathStep(node, { tokens, i, value }) {
+  wireStep(node, { tokens, i, value }) {
     const entry = entryStep(value, tokens, i);
     return entry === undefined ? undefined : { ...entry, node: node.value };
   },
   check: mapShape.check,
   describe: (node) => ({ type: "map", travels: "entries [{key, value}]", extra: { key: node.key } }),
-  emitType: (node, ctx) => ({ text: ctx.mapBody(node.key, node.value), union: false }),
+  tsType: (node, ctx) => ({ text: ctx.mapBody(node.key, node.value), union: false }),
   partial: partialMap,
 };

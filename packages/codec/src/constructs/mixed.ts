@@ -5,7 +5,7 @@
  */
 
 import { _, type Code, join, type Name } from "../decode/code.js";
-import { counted, type DecodeEmitter, emitEntries, openObject } from "../decode/emitter.js";
+import { counted, type DecodeGenerator, generateEntries, openObject } from "../decode/emitter.js";
 import { fieldChild, mapField } from "../ir/children.js";
 import { type MixedNode, mixedShape } from "../ir/nodes.js";
 import { isPlainObject, type JsonObject } from "../json.js";
@@ -89,7 +89,7 @@ function partialMixed(node: MixedNode, wire: unknown, ctx: PartialContext, memo:
  * (its own function), then the entries, none naming a declared field or
  * repeating a key.
  */
-function emitMixedDecode(node: MixedNode, e: DecodeEmitter): Code {
+function generateMixedDecode(node: MixedNode, e: DecodeGenerator): Code {
   const fields = e.fn({ kind: "object", fields: node.fields, schema: {} });
   const [fw, ew, o] = [e.local("fields"), e.local("entries"), e.local("o")];
   const declared = (key: Code | Name): Code =>
@@ -105,12 +105,12 @@ if (${fw} === undefined || ${ew} === undefined || !A(${ew}) || d + 1 > s.maxDept
 ${counted(2)}
 const ${o} = ${fields}(${fw}, d + 1, s);
 if (${o} === F) return F;
-${emitEntries(e, node.value, ew, _`d + 1`, o, declared)}
+${generateEntries(e, node.value, ew, _`d + 1`, o, declared)}
 return ${o};`;
 }
 
 export const mixed: Construct<MixedNode> = {
-  emitDecode: emitMixedDecode,
+  generateDecode: generateMixedDecode,
   levels: () => 2,
   kind: "mixed",
   children: (node) => [...node.fields.map(fieldChild), { node: node.value, at: "{}" }],
@@ -125,7 +125,7 @@ export const mixed: Construct<MixedNode> = {
   decode: decodeMixed,
   wireTypes: () => ["object"],
   identity: () => false,
-  pathStep(node, { tokens, i, value }) {
+  wireStep(node, { tokens, i, value }) {
     if (tokens[i] === "fields") {
       const fields = isPlainObject(value) ? value.fields : undefined;
       return fieldStep(node.fields, tokens, i + 1, fields);
@@ -137,6 +137,6 @@ export const mixed: Construct<MixedNode> = {
   bare: true,
   check: mixedShape.check,
   describe: (node) => ({ type: "object + map", travels: "{fields, entries}", extra: { key: node.key } }),
-  emitType: (node, ctx) => ({ text: ctx.objectBody(node.fields, node.value), union: false, body: true }),
+  tsType: (node, ctx) => ({ text: ctx.objectBody(node.fields, node.value), union: false, body: true }),
   partial: partialMixed,
 };

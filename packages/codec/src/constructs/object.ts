@@ -1,7 +1,7 @@
 /** Closed objects: only declared members travel, each in its own (presence-aware) form. */
 
 import { _, type Code, join } from "../decode/code.js";
-import { counted, type DecodeEmitter, openObject } from "../decode/emitter.js";
+import { counted, type DecodeGenerator, openObject } from "../decode/emitter.js";
 import { fieldChild, mapField } from "../ir/children.js";
 import { type Field, type ObjectNode, objectShape } from "../ir/nodes.js";
 import { isPlainObject, type JsonObject, setOwn } from "../json.js";
@@ -19,14 +19,13 @@ import {
 } from "./context.js";
 import {
   decodeField,
-  emitFieldDecode,
   encodeField,
   fieldPartial,
   fieldStep,
   fieldWire,
+  generateFieldDecode,
   wireRequired,
 } from "./presence.js";
-import { isIdentity } from "./registry.js";
 
 export function fieldsWire(fields: readonly Field[], wctx: WireContext): JsonObject {
   const properties: JsonObject = {};
@@ -134,21 +133,21 @@ function decodeObject(node: ObjectNode, wire: unknown, ctx: WalkContext): unknow
  * openObject). `inline`: the object is an optional member's present tag, its
  * `state` beside the members (the state spelling).
  */
-export function emitObjectDecode(node: ObjectNode, e: DecodeEmitter, inline: boolean): Code {
+export function generateObjectDecode(node: ObjectNode, e: DecodeGenerator, inline: boolean): Code {
   const [o, seen] = [e.local("o"), e.local("seen")];
   return join([
     openObject(_`w`, _`d`),
     _`const ${o} = {};`,
     inline ? _`if (w.state !== "present") return F;\nlet ${seen} = 1;` : _`let ${seen} = 0;`,
-    ...node.fields.map((f) => emitFieldDecode(f, e, o, seen)),
+    ...node.fields.map((f) => generateFieldDecode(f, e, o, seen)),
     counted(seen),
     _`return ${o};`,
   ]);
 }
 
 export const object: Construct<ObjectNode> = {
-  emitDecode: (node, e) => emitObjectDecode(node, e, false),
-  emitInlineDecode: (node, e) => emitObjectDecode(node, e, true),
+  generateDecode: (node, e) => generateObjectDecode(node, e, false),
+  generateInlineDecode: (node, e) => generateObjectDecode(node, e, true),
   levels: () => 1,
   kind: "object",
   children: (node) => node.fields.map(fieldChild),
@@ -160,12 +159,12 @@ export const object: Construct<ObjectNode> = {
   encode: encodeObject,
   decode: decodeObject,
   wireTypes: () => ["object"],
-  identity: (node, defs) => node.fields.every((f) => !f.optional && isIdentity(f.node, defs)),
-  pathStep: (node, { tokens, i, value }) => fieldStep(node.fields, tokens, i, value),
+  identity: (node, defs, walk) => node.fields.every((f) => !f.optional && walk.identity(f.node, defs)),
+  wireStep: (node, { tokens, i, value }) => fieldStep(node.fields, tokens, i, value),
   namesMembers: () => true,
   bare: true,
   check: objectShape.check,
   describe: () => ({ type: "object", travels: "" }),
-  emitType: (node, ctx) => ({ text: ctx.objectBody(node.fields), union: false, body: true }),
+  tsType: (node, ctx) => ({ text: ctx.objectBody(node.fields), union: false, body: true }),
   partial: partialObject,
 };

@@ -13,7 +13,7 @@
  */
 
 import { _, type Code, type Name } from "../decode/code.js";
-import { assign, counted, type DecodeEmitter, openObject, readMember } from "../decode/emitter.js";
+import { assign, counted, type DecodeGenerator, openObject, readMember } from "../decode/emitter.js";
 import { inlineObject, onlyNullBeside } from "../ir/inline.js";
 import type { Field } from "../ir/nodes.js";
 import { isPlainObject, type JsonObject } from "../json.js";
@@ -29,7 +29,6 @@ import {
   type WalkContext,
   type WireContext,
 } from "./context.js";
-import { decodeNode, encodeNode, wireOf } from "./registry.js";
 
 export const ABSENT_DEF = "strictwire_absent";
 export const EMPTY_DEF = "strictwire_empty";
@@ -55,7 +54,7 @@ function minimal(field: Field): boolean {
 }
 
 export function fieldWire(field: Field, wctx: WireContext): JsonObject {
-  const child = wireOf(field.node, wctx);
+  const child = wctx.walk.wire(field.node, wctx);
   const annotations = field.annotations ?? {};
   if (!field.optional || field.presence === "native") return withAnnotations(child, annotations);
   // The member's description goes on the wrapper, where the model reads it, and only there.
@@ -66,8 +65,8 @@ export function fieldWire(field: Field, wctx: WireContext): JsonObject {
   if (object !== undefined && field.node.kind === "union") {
     // Its other values beside the two tags, the union's own keywords on the wrapper.
     const { anyOf: _branches, ...keywords } = inner;
-    const objectWire = withoutDescription(wireOf(object, wctx), annotations);
-    const beside = field.node.branches.filter((b) => b !== object).map((b) => wireOf(b, wctx));
+    const objectWire = withoutDescription(wctx.walk.wire(object, wctx), annotations);
+    const beside = field.node.branches.filter((b) => b !== object).map((b) => wctx.walk.wire(b, wctx));
     return { ...annotations, ...keywords, anyOf: [absentRef(field, wctx), presentWire(field, objectWire), ...beside] };
   }
   return { ...annotations, anyOf: [absentRef(field, wctx), presentWire(field, inner)] };
@@ -134,7 +133,7 @@ export function encodeField(field: Field, has: boolean, value: unknown, ctx: Enc
 
 function encodeChild(field: Field, value: unknown, ctx: EncodeContext): unknown | Fail {
   ctx.path.push(field.name);
-  const out = encodeNode(field.node, value, ctx);
+  const out = ctx.walk.encode(field.node, value, ctx);
   ctx.path.pop();
   return out;
 }
@@ -196,7 +195,7 @@ function decodeTagged(field: Field, has: boolean, wire: unknown, ctx: WalkContex
 
 function decodeChild(field: Field, wire: unknown, ctx: WalkContext): unknown | Fail {
   ctx.path.push(field.name);
-  const out = decodeNode(field.node, wire, ctx);
+  const out = ctx.walk.decode(field.node, wire, ctx);
   ctx.path.pop();
   return out;
 }
@@ -256,7 +255,7 @@ export function fieldStep(
  * `into`, counting it in `seen`: the same forms `decodeField` accepts, each
  * tag checked as the parser checks a container.
  */
-export function emitFieldDecode(field: Field, e: DecodeEmitter, into: Name, seen: Name): Code {
+export function generateFieldDecode(field: Field, e: DecodeGenerator, into: Name, seen: Name): Code {
   const child = e.fn(field.node);
   const t = e.local("t");
   const decoded = (value: Code | Name, depth: Code): Code => {

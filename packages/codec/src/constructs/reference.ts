@@ -8,7 +8,6 @@ import type { Defs } from "../ir/children.js";
 import { type Node, type RefNode, refShape } from "../ir/nodes.js";
 import { JSON_TYPES } from "../json.js";
 import type { Construct } from "./construct.js";
-import { decodeNode, encodeNode, wireTypesOf } from "./registry.js";
 
 /** The definition a reference names. */
 export function referent(node: RefNode, defs: Defs): Node {
@@ -23,28 +22,28 @@ export const reference: Construct<RefNode> = {
   children: () => [],
   mapChildren: (node) => node,
   wire: (node) => ({ $ref: `#/$defs/${node.def}` }),
-  encode: (node, value, ctx) => encodeNode(referent(node, ctx.defs), value, ctx),
-  decode: (node, wire, ctx) => decodeNode(referent(node, ctx.defs), wire, ctx),
+  encode: (node, value, ctx) => ctx.walk.encode(referent(node, ctx.defs), value, ctx),
+  decode: (node, wire, ctx) => ctx.walk.decode(referent(node, ctx.defs), wire, ctx),
   // Never reached in practice: the generator calls the referent's own function. The interpreted walk is exact.
-  emitDecode: (node, e) => _`return X(${e.index(node)}, w, d, s);`,
-  wireTypes(node, defs, seen) {
+  generateDecode: (node, e) => _`return X(${e.index(node)}, w, d, s);`,
+  wireTypes(node, defs, seen, walk) {
     // Inside a cycle, assume anything: that only makes unions tag more, never wrongly.
     const def = Object.hasOwn(defs, node.def) ? defs[node.def] : undefined;
     if (seen.has(node.def) || def === undefined) return JSON_TYPES;
     seen.add(node.def);
-    const out = wireTypesOf(def, defs, seen);
+    const out = walk.wireTypes(def, defs, seen);
     seen.delete(node.def);
     return out;
   },
   // Proving identity through recursion needs a fixpoint; "no" is always safe.
   identity: () => false,
-  pathStep: (node, { i, value, defs }) => ({
+  wireStep: (node, { i, value, defs }) => ({
     node: Object.hasOwn(defs, node.def) ? defs[node.def] : undefined,
     value,
     next: i,
   }),
   check: refShape.check,
   describe: (node) => ({ type: `→ ${node.def}`, travels: `reference to $defs/${node.def}`, extra: { def: node.def } }),
-  emitType: (node, ctx) => ctx.reference(node.def),
+  tsType: (node, ctx) => ctx.reference(node.def),
   partial: (node, wire, ctx) => ctx.child(referent(node, ctx.defs), wire),
 };

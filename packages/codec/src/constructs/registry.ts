@@ -1,7 +1,10 @@
 /**
  * The one table of constructs: every node kind and the module that knows it.
  * Adding a node kind is one module (see presence.ts for the model) and one
- * line here. Everything else reaches a construct through these functions.
+ * line here (plus one in each walk switch below). Everything else reaches a
+ * construct through these functions; the constructs themselves import
+ * nothing from here and reach their children through `WALK`, handed to them
+ * in their contexts (`ctx.walk`) or as the defs-only members' last parameter.
  */
 
 import type { Child, Defs, NodeKinds } from "../ir/children.js";
@@ -10,7 +13,7 @@ import type { JsonObject, JsonType } from "../json.js";
 import { any } from "./any.js";
 import { array } from "./array.js";
 import type { Construct } from "./construct.js";
-import type { EncodeContext, Fail, WalkContext, WireContext } from "./context.js";
+import type { EncodeContext, Fail, Walk, WalkContext, WireContext } from "./context.js";
 import { jsonText } from "./json-text.js";
 import { map } from "./map.js";
 import { mixed } from "./mixed.js";
@@ -61,9 +64,11 @@ export function wireOf(node: Node, wctx: WireContext): JsonObject {
 /*
  * The two per-call walks (encode, decode) reach each construct object by a
  * direct call, not through the table: a table lookup makes every call site
- * megamorphic and cost decode 5-8% (see the benchmark). TypeScript refuses
- * these switches until they name every kind, so a new kind is still one line
- * here in each.
+ * megamorphic and cost decode 5-8% (see the benchmark). These switches ARE
+ * the walk the constructs are handed (`WALK.encode`, `WALK.decode`, assigned
+ * once, so a construct's `ctx.walk.decode` call has one target). TypeScript
+ * refuses these switches until they name every kind, so a new kind is still
+ * one line here in each. This is the one place that says so.
  */
 
 export function encodeNode(node: Node, value: unknown, ctx: EncodeContext): unknown | Fail {
@@ -118,17 +123,27 @@ export function decodeNode(node: Node, wire: unknown, ctx: WalkContext): unknown
 
 /** The JSON types a node's wire values can have. */
 export function wireTypesOf(node: Node, defs: Defs, seen: Set<string>): readonly JsonType[] {
-  return constructOf(node).wireTypes(node, defs, seen);
+  return constructOf(node).wireTypes(node, defs, seen, WALK);
 }
 
 /** Whether decoding returns the wire value unchanged ("no" is always safe). */
 export function isIdentity(node: Node, defs: Defs): boolean {
-  return constructOf(node).identity(node, defs);
+  return constructOf(node).identity(node, defs, WALK);
 }
 
 export function childrenOf(node: Node): readonly Child[] {
   return constructOf(node).children(node);
 }
+
+/** The walk every context carries: how a construct reaches its children. */
+export const WALK: Walk = {
+  encode: encodeNode,
+  decode: decodeNode,
+  wire: wireOf,
+  wireTypes: wireTypesOf,
+  identity: isIdentity,
+  children: childrenOf,
+};
 
 /** What the IR stages need of the constructs, handed to them so that they import nothing from here. */
 export const NODE_KINDS: NodeKinds = {
@@ -142,6 +157,6 @@ export const NODE_KINDS: NodeKinds = {
   },
   settle(node, defs, unsettled) {
     const c = constructOf(node);
-    return c.settle === undefined ? node : c.settle(node, defs, unsettled);
+    return c.settle === undefined ? node : c.settle(node, defs, unsettled, WALK);
   },
 };

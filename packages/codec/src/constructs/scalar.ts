@@ -1,7 +1,7 @@
 /** Scalars, enums and consts travel as themselves: encode and decode are the identity. */
 
 import { _, type Code, join } from "../decode/code.js";
-import type { DecodeEmitter } from "../decode/emitter.js";
+import type { DecodeGenerator } from "../decode/emitter.js";
 import type { Rendered } from "../emit/types.js";
 import { type ScalarNode, scalarShape } from "../ir/nodes.js";
 import type { JsonObject, JsonType, JsonValue } from "../json.js";
@@ -28,13 +28,13 @@ export const scalar: Construct<ScalarNode> = {
   wire: (node) => ({ ...node.schema }),
   encode: (node, value, ctx) => scalarCode(node, value, ctx, "invalid-value"),
   decode: (node, wire, ctx) => scalarCode(node, wire, ctx, "wire-violation"),
-  emitDecode: emitScalar,
+  generateDecode: generateScalar,
   wireTypes: (node) => node.types,
   identity: () => true,
-  pathStep: () => undefined,
+  wireStep: () => undefined,
   check: scalarShape.check,
   describe: (node) => ({ type: scalarSummary(node.schema), travels: "" }),
-  emitType: (node) => scalarType(node.schema, node.types),
+  tsType: (node) => scalarType(node.schema, node.types),
   // As itself: a string being written shows its prefix (numbers appear only once complete).
   partial: (_node, wire) => wire,
 };
@@ -81,7 +81,7 @@ function scalarType(schema: JsonObject, types: readonly JsonType[]): Rendered {
 }
 
 /** Each JSON type the node takes, checked as the parser checks it (safe numbers, -0 as 0, no lone surrogates). */
-function emitScalar(node: ScalarNode, e: DecodeEmitter): Code {
+function generateScalar(node: ScalarNode, e: DecodeGenerator): Code {
   const has = (t: JsonType): boolean => node.types.includes(t);
   const lines = [_`switch (typeof w) {`];
   if (has("string")) lines.push(_`case "string": return s.checkStrings && !WF(w) ? F : w;`);

@@ -14,7 +14,7 @@
  */
 
 import { _, type Code, join, type Name } from "../decode/code.js";
-import { counted, type DecodeEmitter, openObject } from "../decode/emitter.js";
+import { counted, type DecodeGenerator, openObject } from "../decode/emitter.js";
 import { fieldChild, mapField } from "../ir/children.js";
 import { type Field, type Node, type TupleNode, tupleShape } from "../ir/nodes.js";
 import { isPlainObject, type JsonObject } from "../json.js";
@@ -32,8 +32,7 @@ import {
   type WireContext,
 } from "./context.js";
 import { fieldsWire } from "./object.js";
-import { decodeField, emitFieldDecode, encodeField, fieldPartial, fieldStep } from "./presence.js";
-import { decodeNode, encodeNode, isIdentity, wireOf } from "./registry.js";
+import { decodeField, encodeField, fieldPartial, fieldStep, generateFieldDecode } from "./presence.js";
 
 /** The member of the object form that holds the elements after the positions. */
 export const REST = "rest";
@@ -46,8 +45,8 @@ function tupleWire(node: TupleNode, wctx: WireContext): JsonObject {
     const required = requiredCount(node);
     return {
       type: "array",
-      prefixItems: node.positions.map((p) => wireOf(p.node, wctx)),
-      ...(node.rest === undefined ? { maxItems: n } : { items: wireOf(node.rest, wctx) }),
+      prefixItems: node.positions.map((p) => wctx.walk.wire(p.node, wctx)),
+      ...(node.rest === undefined ? { maxItems: n } : { items: wctx.walk.wire(node.rest, wctx) }),
       ...(required > 0 ? { minItems: required } : {}),
       ...node.schema,
     };
@@ -57,7 +56,10 @@ function tupleWire(node: TupleNode, wctx: WireContext): JsonObject {
   return {
     ...node.schema,
     ...object,
-    properties: { ...(object.properties as JsonObject), [REST]: { type: "array", items: wireOf(node.rest, wctx) } },
+    properties: {
+      ...(object.properties as JsonObject),
+      [REST]: { type: "array", items: wctx.walk.wire(node.rest, wctx) },
+    },
     required: [...(object.required as string[]), REST],
   };
 }
@@ -80,7 +82,7 @@ function encodeTuple(node: TupleNode, value: unknown, ctx: EncodeContext): unkno
   const restOut: unknown[] = [];
   for (let i = n; i < value.length && rest !== undefined; i++) {
     ctx.path.push(i);
-    const item = encodeNode(rest, value[i], ctx);
+    const item = ctx.walk.encode(rest, value[i], ctx);
     ctx.path.pop();
     if (item === FAIL) return FAIL;
     restOut.push(item);
@@ -89,7 +91,7 @@ function encodeTuple(node: TupleNode, value: unknown, ctx: EncodeContext): unkno
     const out = new Array<unknown>(value.length);
     for (let i = 0; i < Math.min(n, value.length); i++) {
       ctx.path.push(i);
-      const item = encodeNode(node.positions[i]!.node, value[i], ctx);
+      const item = ctx.walk.encode(node.positions[i]!.node, value[i], ctx);
       ctx.path.pop();
       if (item === FAIL) return FAIL;
       out[i] = item;
@@ -184,7 +186,7 @@ function partialTuple(node: TupleNode, wire: unknown, ctx: PartialContext, memo:
 
 function decodeElement(node: Node, wire: unknown, i: number, ctx: WalkContext): unknown | Fail {
   ctx.path.push(i);
-  const out = decodeNode(node, wire, ctx);
+  const out = ctx.walk.decode(node, wire, ctx);
   ctx.path.pop();
   return out;
 }
@@ -220,7 +222,7 @@ function tupleStep(node: TupleNode, tokens: readonly string[], i: number, value:
  * none after an absent one, then `rest`. Array form: the counts, then each
  * element by its position's function.
  */
-function emitTupleDecode(node: TupleNode, e: DecodeEmitter): Code {
+function generateTupleDecode(node: TupleNode, e: DecodeGenerator): Code {
   const n = node.positions.length;
   const required = requiredCount(node);
   const [out, len, i, v] = [e.local("out"), e.local("len"), e.local("i"), e.local("v")];
@@ -272,7 +274,7 @@ ${out}[${offset} + ${i}] = ${v};
     openObject(_`w`, _`d`),
     _`const ${o} = {};`,
     _`let ${seen} = 0;`,
-    ...node.positions.map((p) => emitFieldDecode(p, e, o, seen)),
+    ...node.positions.map((p) => generateFieldDecode(p, e, o, seen)),
     _`const ${out} = [];`,
     _`let ${k} = 0;`,
     ...gather,
@@ -297,20 +299,20 @@ export const tuple: Construct<TupleNode> = {
   wire: tupleWire,
   encode: encodeTuple,
   decode: decodeTuple,
-  emitDecode: emitTupleDecode,
+  generateDecode: generateTupleDecode,
   wireTypes: (node) => [node.form],
-  identity: (node, defs) =>
+  identity: (node, defs, walk) =>
     node.form === "array" &&
-    node.positions.every((p) => isIdentity(p.node, defs)) &&
-    (node.rest === undefined || isIdentity(node.rest, defs)),
+    node.positions.every((p) => walk.identity(p.node, defs)) &&
+    (node.rest === undefined || walk.identity(node.rest, defs)),
   levels: (node) => (node.form === "object" ? 1 : 0),
-  pathStep: (node, { tokens, i, value }) => tupleStep(node, tokens, i, value),
+  wireStep: (node, { tokens, i, value }) => tupleStep(node, tokens, i, value),
   check: tupleShape.check,
   describe: (node) => ({
     type: `tuple (${node.positions.length}${node.rest === undefined ? "" : " + rest"})`,
     travels: node.form === "object" ? tupleForm(node).replace("expected the tuple as an object ", "object ") : "",
   }),
-  emitType(node, ctx) {
+  tsType(node, ctx) {
     const parts = node.positions.map((p) => {
       const position = ctx.child(p.node);
       if (!p.optional) return position.text;

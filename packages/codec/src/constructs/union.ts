@@ -10,7 +10,7 @@
  */
 
 import { _, type Code, join } from "../decode/code.js";
-import { counted, type DecodeEmitter, openObject } from "../decode/emitter.js";
+import { counted, type DecodeGenerator, openObject } from "../decode/emitter.js";
 import type { Defs } from "../ir/children.js";
 import { type Node, type ObjectNode, type Plan, type UnionNode, type UnionRule, unionShape } from "../ir/nodes.js";
 import { canonicalJson, isPlainObject, JSON_TYPES, type JsonObject, type JsonType, jsonTypeOf } from "../json.js";
@@ -23,10 +23,10 @@ import {
   failAt,
   type PartialContext,
   TRIAL,
+  type Walk,
   type WalkContext,
   type WireContext,
 } from "./context.js";
-import { childrenOf, decodeNode, encodeNode, isIdentity, wireOf, wireTypesOf } from "./registry.js";
 
 /**
  * Whether a plan has a union whose wire names its branch (the tag rule). The
@@ -36,12 +36,12 @@ import { childrenOf, decodeNode, encodeNode, isIdentity, wireOf, wireTypesOf } f
  * value there. So a decode of such a plan also checks the wire schema, which
  * keeps each branch's constraints, and accepts only what both accept.
  */
-export function namesBranches(plan: Plan): boolean {
+export function namesBranches(plan: Plan, walk: Walk): boolean {
   // Every definition is visited, so references need not be followed.
   const work: Node[] = [plan.root, ...Object.values(plan.defs)];
   for (let node = work.pop(); node !== undefined; node = work.pop()) {
     if (node.kind === "union" && node.rule.by === "tag") return true;
-    for (const child of childrenOf(node)) work.push(child.node);
+    for (const child of walk.children(node)) work.push(child.node);
   }
   return false;
 }
@@ -53,21 +53,21 @@ function unionWire(node: UnionNode, wctx: WireContext): JsonObject {
       ...annotations,
       anyOf: node.branches.map((b, i) => ({
         type: "object",
-        properties: { branch: { type: "integer", const: i }, value: wireOf(b, wctx) },
+        properties: { branch: { type: "integer", const: i }, value: wctx.walk.wire(b, wctx) },
         required: ["branch", "value"],
         additionalProperties: false,
       })),
     };
   }
-  const wires = node.branches.map((b) => wireOf(b, wctx));
+  const wires = node.branches.map((b) => wctx.walk.wire(b, wctx));
   if (wires.length === 1) return { ...annotations, ...wires[0] };
   return { ...annotations, anyOf: wires };
 }
 
-function unionWireTypes(node: UnionNode, defs: Defs, seen: Set<string>): JsonType[] {
+function unionWireTypes(node: UnionNode, defs: Defs, seen: Set<string>, walk: Walk): JsonType[] {
   if (node.rule.by === "tag") return ["object"];
   const out = new Set<JsonType>();
-  for (const b of node.branches) for (const t of wireTypesOf(b, defs, seen)) out.add(t);
+  for (const b of node.branches) for (const t of walk.wireTypes(b, defs, seen)) out.add(t);
   return [...out];
 }
 
@@ -75,12 +75,13 @@ function unionWireTypes(node: UnionNode, defs: Defs, seen: Set<string>): JsonTyp
 export function chooseRule(
   branches: readonly Node[],
   defs: Defs,
-  unsettled: ReadonlySet<string> = new Set(),
+  unsettled: ReadonlySet<string>,
+  walk: Walk,
 ): UnionRule {
   // Definitions still being settled count as "any type": conservative, never wrong.
   const info = branches.map((b) => ({
-    types: wireTypesOf(b, defs, new Set(unsettled)),
-    identity: isIdentity(b, defs),
+    types: walk.wireTypes(b, defs, new Set(unsettled)),
+    identity: walk.identity(b, defs),
   }));
   if (info.every((i) => i.identity)) return { by: "same" };
 
@@ -179,7 +180,7 @@ function partialUnion(node: UnionNode, wire: unknown, ctx: PartialContext): unkn
   if (rule.by === "same") {
     // Any branch of its JSON type decodes it alike; shown through one, so every change is seen.
     const t = jsonTypeOf(wire);
-    const branch = node.branches.find((b) => t !== undefined && wireTypesOf(b, ctx.defs, new Set()).includes(t));
+    const branch = node.branches.find((b) => t !== undefined && ctx.walk.wireTypes(b, ctx.defs, new Set()).includes(t));
     return branch === undefined ? ABSENT : ctx.child(branch, wire);
   }
   if (rule.by === "discriminator") {
@@ -198,7 +199,7 @@ function encodeUnion(node: UnionNode, value: unknown, ctx: EncodeContext): unkno
   for (const i of ctx.branchOrder(node, value)) {
     const branch = node.branches[i]!;
     const depth = ctx.path.length;
-    const wire = encodeNode(branch, value, ctx);
+    const wire = ctx.walk.encode(branch, value, ctx);
     ctx.path.length = depth;
     if (wire === FAIL) {
       firstError ??= ctx.error;
@@ -215,7 +216,7 @@ function encodeUnion(node: UnionNode, value: unknown, ctx: EncodeContext): unkno
 }
 
 function isIdentitySafe(node: UnionNode, i: number, j: number, ctx: EncodeContext): boolean {
-  return isIdentity(node.branches[i]!, ctx.defs) && isIdentity(node.branches[j]!, ctx.defs);
+  return ctx.walk.identity(node.branches[i]!, ctx.defs) && ctx.walk.identity(node.branches[j]!, ctx.defs);
 }
 
 function decodeUnion(node: UnionNode, wire: unknown, ctx: WalkContext): unknown | Fail {
@@ -234,7 +235,7 @@ function decodeUnion(node: UnionNode, wire: unknown, ctx: WalkContext): unknown 
   }
   const depth = ctx.path.length;
   const outer = ctx.error;
-  const value = decodeNode(node.branches[i]!, payload, ctx);
+  const value = ctx.walk.decode(node.branches[i]!, payload, ctx);
   if (value !== FAIL || node.rule.by !== "type") return value;
   // Several identity branches may share a JSON type; the rule names the first. Try the others.
   const t = jsonTypeOf(wire);
@@ -243,14 +244,14 @@ function decodeUnion(node: UnionNode, wire: unknown, ctx: WalkContext): unknown 
     if (
       j === i ||
       t === undefined ||
-      !isIdentity(branch, ctx.defs) ||
-      !wireTypesOf(branch, ctx.defs, new Set()).includes(t)
+      !ctx.walk.identity(branch, ctx.defs) ||
+      !ctx.walk.wireTypes(branch, ctx.defs, new Set()).includes(t)
     )
       continue;
     const saved = ctx.error;
     ctx.error = TRIAL;
     ctx.path.length = depth;
-    const other = decodeNode(branch, payload, ctx);
+    const other = ctx.walk.decode(branch, payload, ctx);
     ctx.error = saved;
     if (other !== FAIL) {
       ctx.error = outer;
@@ -269,7 +270,7 @@ function decodeAnyBranch(node: UnionNode, wire: unknown, ctx: WalkContext): unkn
   const outer = ctx.error;
   ctx.error = TRIAL;
   for (const branch of node.branches) {
-    const value = decodeNode(branch, wire, ctx);
+    const value = ctx.walk.decode(branch, wire, ctx);
     ctx.path.length = depth;
     if (value !== FAIL) {
       ctx.error = outer;
@@ -285,7 +286,7 @@ function decodeAnyBranch(node: UnionNode, wire: unknown, ctx: WalkContext): unkn
  * branches JSON types do not tell apart), sorted: a generated module compiles
  * a validator for each.
  */
-export function branchTestPointers(plan: Plan): string[] {
+export function branchTestPointers(plan: Plan, walk: Walk): string[] {
   const out = new Set<string>();
   const work: Node[] = [plan.root, ...Object.values(plan.defs)];
   while (work.length > 0) {
@@ -293,7 +294,7 @@ export function branchTestPointers(plan: Plan): string[] {
     if (node.kind === "union" && node.branchTypes === undefined) {
       for (const sources of node.branchSources) for (const p of sources) out.add(p);
     }
-    for (const c of childrenOf(node)) work.push(c.node);
+    for (const c of walk.children(node)) work.push(c.node);
   }
   return [...out].sort();
 }
@@ -316,7 +317,7 @@ function unionTravels(rule: UnionRule): string {
  * branch's function. A type-ruled branch that does not take the value goes to
  * the interpreted walk, which tries the other identity branches of that type.
  */
-function emitUnionDecode(node: UnionNode, e: DecodeEmitter): Code {
+function generateUnionDecode(node: UnionNode, e: DecodeGenerator): Code {
   const rule = node.rule;
   const here = e.index(node);
   const call = (i: number, value: Code, depth: Code): Code => _`${e.fn(node.branches[i]!)}(${value}, ${depth}, s)`;
@@ -371,7 +372,7 @@ default: return F;
 }
 
 export const union: Construct<UnionNode> = {
-  emitDecode: emitUnionDecode,
+  generateDecode: generateUnionDecode,
   levels: (node) => (node.rule.by === "tag" ? 1 : 0),
   kind: "union",
   inPlace: true,
@@ -384,16 +385,16 @@ export const union: Construct<UnionNode> = {
   encode: encodeUnion,
   decode: decodeUnion,
   wireTypes: unionWireTypes,
-  identity: (node, defs) =>
-    node.rule.by === "same" || (node.rule.by === "type" && node.branches.every((b) => isIdentity(b, defs))),
-  settle: (node, defs, unsettled) => ({ ...node, rule: chooseRule(node.branches, defs, unsettled) }),
-  pathStep(node, walk) {
+  identity: (node, defs, walk) =>
+    node.rule.by === "same" || (node.rule.by === "type" && node.branches.every((b) => walk.identity(b, defs))),
+  settle: (node, defs, unsettled, walk) => ({ ...node, rule: chooseRule(node.branches, defs, unsettled, walk) }),
+  wireStep(node, walk) {
     const { tokens, i, value } = walk;
     if (node.rule.by !== "tag") {
       // The wire form is its branch's own: the first branch that can take the step takes it (the
       // branches agree on the member names they share, which is all a path needs).
       for (const branch of node.branches) {
-        const step = walk.step(branch, walk);
+        const step = walk.wireStep(branch, walk);
         if (step !== undefined) return step;
       }
       return undefined;
@@ -411,7 +412,7 @@ export const union: Construct<UnionNode> = {
     travels: unionTravels(node.rule),
     extra: { rule: node.rule.by, ...(node.rule.by === "discriminator" ? { discriminator: node.rule.field } : {}) },
   }),
-  emitType(node, ctx) {
+  tsType(node, ctx) {
     let parts = [...new Set(node.branches.map((b) => ctx.inPlace(b).text))];
     // A branch that only named its own cycle adds nothing.
     if (parts.length > 1) parts = parts.filter((p) => p !== "never");

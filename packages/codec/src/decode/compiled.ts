@@ -4,7 +4,7 @@
  * carries as code (`--emit module`), so that nothing is generated at start-up.
  */
 import { FAIL, TRIAL, type WalkContext } from "../constructs/context.js";
-import { decodeNode } from "../constructs/registry.js";
+import { decodeNode, WALK } from "../constructs/registry.js";
 import type { Node, Plan, UnionNode } from "../ir/nodes.js";
 import { canonicalJson, setOwn, unescapeToken } from "../json.js";
 import { isWellFormed } from "../parse/chars.js";
@@ -27,7 +27,7 @@ export function instantiate(factory: DecoderFactory, plan: Plan, table: readonly
   const interpreted = (i: number, w: unknown, d: number, s: DecodeState): unknown => {
     if (!checkWithin(w, d, s)) return FAIL;
     // Errors are never read from here: the interpreted path runs again to word them.
-    const ctx: WalkContext = { defs: plan.defs, path: [], error: TRIAL, limits: s.limits };
+    const ctx: WalkContext = { defs: plan.defs, walk: WALK, path: [], error: TRIAL, limits: s.limits };
     return decodeNode(table[i]!, w === 0 ? 0 : w, ctx);
   };
   const discriminated = (i: number, v: unknown): number => {

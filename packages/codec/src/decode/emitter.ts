@@ -29,7 +29,7 @@ export const HELPERS = ["F", "H", "K", "A", "SET", "WF", "MAX", "X", "DISC"] as 
 /** The prefixes of generated function names (a construct's locals never take them). */
 export const FUNCTION_PREFIXES = ["node", "inline"] as const;
 
-export interface DecodeEmitter {
+export interface DecodeGenerator {
   /** The name of the generated function that decodes `node`. */
   fn(node: Node): Name;
   /** The name of an object node's function that reads an inline presence tag (its `state` beside the members). */
@@ -78,8 +78,8 @@ export function readMember(value: Code | Name, name: string, into: Name): Code {
  * container, no key twice, and none that `refused` names (a declared field).
  * Maps and mixed objects both travel their dynamic members so.
  */
-export function emitEntries(
-  e: DecodeEmitter,
+export function generateEntries(
+  e: DecodeGenerator,
   value: Node,
   list: Code | Name,
   depth: Code,

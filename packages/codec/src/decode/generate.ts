@@ -1,7 +1,7 @@
 /**
  * The decoder compiled to code, as ajv compiles validators: once per plan,
  * one JavaScript function per node, each construct writing its own (its
- * `emitDecode`; a construct without one is decoded by the interpreted walk
+ * `generateDecode`; a construct without one is decoded by the interpreted walk
  * behind the parser's checks). The generated pass does in one walk what the
  * parser's native path, the plan walk and nothing else did in two: it checks
  * the parse limits, enforces the wire's structure and rebuilds the value.
@@ -16,7 +16,7 @@ import { pointerToken } from "../errors.js";
 import type { Node, Plan } from "../ir/nodes.js";
 import { _, type Code, indent, join, type Name, render, Scope } from "./code.js";
 import { type CompiledDecoder, DECODER_PARAMS, type DecoderFactory, instantiate } from "./compiled.js";
-import { type DecodeEmitter, FUNCTION_PREFIXES, HELPERS, PARAMS } from "./emitter.js";
+import { type DecodeGenerator, FUNCTION_PREFIXES, HELPERS, PARAMS } from "./emitter.js";
 
 export interface GeneratedDecoder {
   /** The body of a function of DECODER_PARAMS that returns the root decoder `(w, s) => value | F`. */
@@ -79,14 +79,14 @@ export function generateDecoder(plan: Plan): GeneratedDecoder {
   for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
     const { node, name, inline } = next;
     const locals = new Scope([...PARAMS, ...HELPERS], FUNCTION_PREFIXES);
-    const emitter: DecodeEmitter = {
+    const emitter: DecodeGenerator = {
       fn: (n) => named(n, false),
       inlineFn: (n) => named(n, true),
       index,
       local: (prefix) => locals.name(prefix),
     };
     const construct = constructOf(node);
-    const body = inline ? construct.emitInlineDecode?.(node, emitter) : construct.emitDecode(node, emitter);
+    const body = inline ? construct.generateInlineDecode?.(node, emitter) : construct.generateDecode(node, emitter);
     if (body === undefined) throw new Error(`strictwire: no inline decoder for a ${node.kind} node`);
     generated.push({ name, inline, body });
   }

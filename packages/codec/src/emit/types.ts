@@ -99,7 +99,7 @@ export interface Rendered {
   readonly body?: boolean;
 }
 
-/** What a construct's `emitType` may ask of the writer, at the position being rendered. */
+/** What a construct's `tsType` may ask of the writer, at the position being rendered. */
 export interface TypeContext {
   /** A child inside structure (an item, a member, an entry's value). */
   child(node: Node): Rendered;
@@ -180,7 +180,7 @@ class TypesWriter {
         return { text: JSON_VALUE, union: false };
       },
     };
-    return constructOf(node).emitType(node, ctx);
+    return constructOf(node).tsType(node, ctx);
   }
 
   private reference(

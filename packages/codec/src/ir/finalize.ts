@@ -95,6 +95,7 @@ export function finalizePlan(plan: Plan, options: FinalizeOptions): Plan {
   const presenceFor = (child: Node): Presence => {
     // null already means something for this member, so it cannot also mean "absent".
     if (options.presence === "compact" && !kinds.wireTypes(child, defs, unsettled()).includes("null")) return "compact";
+    // Inline presence is an object's own form (ir/inline.ts): any other kind, a new one too, is tagged.
     return child.kind === "object" && canInline(child.fields, minimal) ? "inline" : "tagged";
   };
 

@@ -29,6 +29,12 @@ export function onlyNullBeside(node: Node): boolean {
   return node.kind === "union" && node.branches.every((b) => b.kind === "object" || isNull(b));
 }
 
+/*
+ * Read by kind, not by a construct member, on purpose: this runs in the plan
+ * check at load (ir/nodes.ts), below the constructs, on untrusted nodes. Any
+ * kind not named here counts as possibly an object, so a new kind needs no
+ * edit here: its union only keeps the tagged form.
+ */
 function neverObject(node: Node | undefined): boolean {
   if (node?.kind === "array") return true;
   return node?.kind === "scalar" && Array.isArray(node.types) && !node.types.includes("object");

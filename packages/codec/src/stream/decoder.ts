@@ -30,7 +30,7 @@
  */
 import type { Codec, DecodeOptions } from "../codec.js";
 import { ABSENT, type Absent, type PartialContext, type PartialMemo } from "../constructs/context.js";
-import { constructOf } from "../constructs/registry.js";
+import { constructOf, WALK } from "../constructs/registry.js";
 import type { CodecError, Result } from "../errors.js";
 import type { Node } from "../ir/nodes.js";
 import { isPlainObject, setOwn } from "../json.js";
@@ -85,6 +85,7 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
     if (limits.maxDepth > MAX_DEPTH_LIMIT) this.refuseAs("");
     this.ctx = {
       defs: codec.bundle.plan.defs,
+      walk: WALK,
       limits,
       child: (node, wire, holder, key) => this.child(node, wire, holder, key),
       complete: (wire, holder, key) => this.complete(wire, holder, key),

@@ -7,12 +7,12 @@
  */
 
 import type { WireContext } from "../constructs/context.js";
-import { wireOf } from "../constructs/registry.js";
+import { WALK, wireOf } from "../constructs/registry.js";
 import type { Plan } from "../ir/nodes.js";
 import type { JsonObject } from "../json.js";
 
 export function wireSchema(plan: Plan, target: { readonly recursion: boolean }): JsonObject {
-  const wctx: WireContext = { defs: plan.defs, extraDefs: {}, target };
+  const wctx: WireContext = { defs: plan.defs, walk: WALK, extraDefs: {}, target };
   const root = wireOf(plan.root, wctx);
   const defs: JsonObject = {};
   for (const name of Object.keys(plan.defs).sort()) defs[name] = wireOf(plan.defs[name]!, wctx);

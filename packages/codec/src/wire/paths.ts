@@ -2,7 +2,7 @@
  * A validator reports wire paths (/settings/value/timezone); people
  * and models think in original paths (/settings/timezone). Walk the wire value
  * alongside the plan to translate, as far as the wire value allows: each
- * construct takes one step (its `pathStep`).
+ * construct takes one step (its `wireStep`).
  */
 import type { PathWalk, WireStep } from "../constructs/construct.js";
 import { constructOf } from "../constructs/registry.js";
@@ -35,7 +35,7 @@ function walkSteps(plan: Plan, wire: unknown, wirePointer: string): { steps: Pat
   let i = wrapped ? 1 : 0;
   let guard = 0;
   while (node !== undefined && i < tokens.length && guard++ < 10_000) {
-    const step = stepThrough(node, { tokens, i, value, defs: plan.defs, step: stepThrough });
+    const step = stepThrough(node, { tokens, i, value, defs: plan.defs, wireStep: stepThrough });
     if (step === undefined) break;
     if (step.step !== undefined) out.push(step.step);
     ({ node, value, next: i } = step);
@@ -51,10 +51,10 @@ function walkSteps(plan: Plan, wire: unknown, wirePointer: string): { steps: Pat
 /** Steps that hand on the very value they read (a union's branches) nest at most this deep in one step. */
 const MAX_IN_PLACE = 8;
 
-/** One step, by the node's construct; a construct that steps through a child (`walk.step`) goes one level deeper. */
+/** One step, by the node's construct; a construct that steps through a child (`walk.wireStep`) goes one level deeper. */
 const stepper =
   (depth: number) =>
   (node: Node, walk: PathWalk): WireStep | undefined =>
-    depth > MAX_IN_PLACE ? undefined : constructOf(node).pathStep(node, { ...walk, step: stepper(depth + 1) });
+    depth > MAX_IN_PLACE ? undefined : constructOf(node).wireStep(node, { ...walk, wireStep: stepper(depth + 1) });
 
 const stepThrough = stepper(0);

@@ -3,7 +3,7 @@
  * compiler, no validator. What a construct returns is its whole behaviour.
  */
 import { type EncodeContext, FAIL, type WalkContext, type WireContext } from "../../src/constructs/context.js";
-import { decodeNode, encodeNode, wireOf } from "../../src/constructs/registry.js";
+import { decodeNode, encodeNode, WALK, wireOf } from "../../src/constructs/registry.js";
 import type { DecodeState } from "../../src/decode/compiled.js";
 import type { CodecError } from "../../src/errors.js";
 import type { Field, Node, ScalarNode, UnionNode } from "../../src/ir/nodes.js";
@@ -26,7 +26,7 @@ export const optional = (name: string, node: Node, presence: Field["presence"] =
 });
 
 export function walkContext(defs: Defs = {}): WalkContext {
-  return { defs, path: [], error: undefined, limits: DEFAULT_PARSE_LIMITS };
+  return { defs, walk: WALK, path: [], error: undefined, limits: DEFAULT_PARSE_LIMITS };
 }
 
 /** Encode tries branches in order unless told otherwise (a codec orders them by validating). */
@@ -38,7 +38,7 @@ export function encodeContext(defs: Defs = {}, order?: (node: UnionNode, value: 
 }
 
 export function wireContext(defs: Defs = {}, recursion = true): WireContext {
-  return { defs, extraDefs: {}, target: { recursion } };
+  return { defs, walk: WALK, extraDefs: {}, target: { recursion } };
 }
 
 export type Outcome = { ok: true; value: unknown } | { ok: false; error: CodecError };

@@ -1,6 +1,6 @@
 import { compileCodec } from "@strictwire/codec";
 import { describe, expect, test } from "vitest";
-import { NODE_KINDS } from "../../src/constructs/registry.js";
+import { NODE_KINDS, WALK } from "../../src/constructs/registry.js";
 import { chooseRule, namesBranches } from "../../src/constructs/union.js";
 import type { MapNode, ObjectNode, UnionNode } from "../../src/ir/nodes.js";
 import { decode, encode, int, nul, required, roundTrip, str, wire } from "./support.js";
@@ -24,16 +24,16 @@ const entries: MapNode = { kind: "map", key: {}, value: str, schema: {} };
 
 describe("union: the cheapest exact rule", () => {
   test("same when every branch decodes as the identity", () => {
-    expect(chooseRule([str, nul], {})).toEqual({ by: "same" });
+    expect(chooseRule([str, nul], {}, new Set(), WALK)).toEqual({ by: "same" });
   });
 
   test("type when the wire JSON type names the branch", () => {
-    expect(chooseRule([entries, int], {})).toEqual({ by: "type", types: { array: 0, number: 1 } });
+    expect(chooseRule([entries, int], {}, new Set(), WALK)).toEqual({ by: "type", types: { array: 0, number: 1 } });
   });
 
   test("discriminator on a required constant member", () => {
     const a = { ...tagged("a"), fields: [...tagged("a").fields, required("m", entries)] };
-    expect(chooseRule([a, tagged("b")], {})).toEqual({
+    expect(chooseRule([a, tagged("b")], {}, new Set(), WALK)).toEqual({
       by: "discriminator",
       field: "kind",
       values: { '"a"': 0, '"b"': 1 },
@@ -41,7 +41,7 @@ describe("union: the cheapest exact rule", () => {
   });
 
   test("tag otherwise", () => {
-    expect(chooseRule([entries, { ...entries, value: int }], {})).toEqual({ by: "tag" });
+    expect(chooseRule([entries, { ...entries, value: int }], {}, new Set(), WALK)).toEqual({ by: "tag" });
   });
 
   test("settle sets the rule on a new node and leaves the old one as it was", () => {
@@ -105,7 +105,7 @@ describe("union: the branch the wire names holds", () => {
     `{"v":{"branch":0,"value":{"a":{"state":"present","value":${JSON.stringify(a)}},"b":"x"}}}`;
 
   test("a value its named branch forbids is refused, though another branch of the contract takes it", () => {
-    expect(namesBranches(codec.bundle.plan)).toBe(true);
+    expect(namesBranches(codec.bundle.plan, WALK)).toBe(true);
     // Found by pnpm fuzz (mutated-wire): the walk leaves the const to the final validation, which the open branch passes.
     expect(codec.validate({ v: { a: "fxed", b: "x" } }).ok).toBe(true);
     for (const interpreted of [false, true]) {
@@ -125,6 +125,6 @@ describe("union: the branch the wire names holds", () => {
       properties: { v: { anyOf: [{ type: "string" }, { type: "integer" }] } },
     });
     if (!plain.ok) throw new Error(plain.error.message);
-    expect(namesBranches(plain.value.bundle.plan)).toBe(false);
+    expect(namesBranches(plain.value.bundle.plan, WALK)).toBe(false);
   });
 });

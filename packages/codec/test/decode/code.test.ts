@@ -69,18 +69,18 @@ describe("the _ template", () => {
     expect(() => new Name(undefined as never, "x")).toThrow();
   });
 
-  test("types: a plain string is not code, and emitDecode must return code", () => {
+  test("types: a plain string is not code, and generateDecode must return code", () => {
     // @ts-expect-error a raw string cannot stand for code
     const raw: Code = "globalThis.pwned = 1";
     // @ts-expect-error no constructor takes text
     const made = () => new Code("globalThis.pwned = 1");
-    const construct: Pick<Construct, "emitDecode"> = {
+    const construct: Pick<Construct, "generateDecode"> = {
       // @ts-expect-error a construct's body is code, never a string
-      emitDecode: () => "return F;",
+      generateDecode: () => "return F;",
     };
     // @ts-expect-error an object is no plain value for a template
     const spliced = () => _`${{ code: "x" }}`;
-    expect([typeof raw, typeof made, typeof construct.emitDecode, typeof spliced]).toEqual([
+    expect([typeof raw, typeof made, typeof construct.generateDecode, typeof spliced]).toEqual([
       "string",
       "function",
       "function",
