@@ -214,3 +214,18 @@ test("errors.ts is a leaf and the parser words nothing: feedback/ words their er
   // The walk does follow imports: the public parse reaches the wording.
   expect([...loads(join(src, "feedback", "parse.ts"))].some((f) => f.endsWith("format.ts"))).toBe(true);
 });
+
+test("a construct reaches its children through the walk it is given, never by importing the registry", () => {
+  const src = join(HERE, "..", "..", "src");
+  const dir = join(src, "constructs");
+  const modules = readdirSync(dir).filter((f) => f.endsWith(".ts") && f !== "registry.ts");
+  expect(modules.length).toBeGreaterThan(10);
+  for (const f of modules) {
+    expect(
+      imports(join(dir, f)).filter((i) => i.endsWith("/constructs/registry.ts")),
+      f,
+    ).toEqual([]);
+  }
+  // The reading does see imports: the registry's users outside constructs/ are found.
+  expect(imports(join(src, "stream", "decoder.ts")).some((f) => f.endsWith("/constructs/registry.ts"))).toBe(true);
+});
