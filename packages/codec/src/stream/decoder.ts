@@ -247,14 +247,17 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
         continue;
       }
       const names = Object.keys(container);
+      // The member on the spine (its value not yet placed), the one named with no value, the name being written.
+      const onSpine = this.openSteps[d];
+      if (typeof onSpine === "string" && !names.includes(onSpine)) names.push(onSpine);
       const innermost = d === this.opened.length - 1;
-      if (innermost && pending !== undefined) names.push(pending);
-      let written = names.length > 0 || !innermost || end !== "";
+      if (innermost && pending !== undefined && !names.includes(pending)) names.push(pending);
+      const prefix = innermost ? this.parser.namePrefix : undefined;
+      if (prefix !== undefined) names.push(prefix);
+      let written = names.length > 0;
       const fit = bestFit(candidates, container as Record<string, unknown>, names);
       for (const name of fit === undefined ? [] : requiredOf(fit)) {
         if (names.includes(name)) continue;
-        // The member being written (outer levels) is on the spine, not yet in its container.
-        if (!innermost && this.openSteps[d] === name) continue;
         const filler = fillerFor(this.wire, this.wire.member([fit!], name));
         if (filler === undefined) return undefined;
         suffix += `${written ? "," : ""}${JSON.stringify(name)}:${filler}`;
