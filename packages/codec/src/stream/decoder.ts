@@ -95,6 +95,12 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
   private readonly opened: { container: object; candidates: readonly Candidate[] }[] = [];
   /** The wire steps to the first thing the wire schema forbids for every completion; settled once found. */
   private impossibleAt: (string | number)[] | undefined;
+  /** The string being written may be any string (no const or enum): its growth needs no check. */
+  private stringFree = false;
+  /** The innermost object allows any member name: a name being written needs no check. */
+  private namesFree = false;
+  /** A number or literal was being read at the last push (its type is checked once, at its start). */
+  private wasReading = false;
   /** The spine's steps when `opened` was found, and the text length then. */
   private openSteps: (string | number)[] = [];
   private checkedAt = -1;
@@ -130,7 +136,7 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
     if (this.refusal !== undefined) return this.refusal;
     const parsed = this.parser.push(delta);
     if (!parsed.ok) return this.refuseAs(this.text());
-    if (this.impossibleAt === undefined) {
+    if (this.impossibleAt === undefined && this.wireCheckDue()) {
       this.impossibleAt = this.wireImpossible();
       this.checkedAt = this.written.length;
     }
@@ -177,6 +183,23 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
    * Containers are checked once, when first seen; `opened` gets the open
    * containers with their candidates, outermost first.
    */
+  /**
+   * Whether this push may have written something the wire check has not
+   * seen: most pushes only grow a string no const or enum restricts, or add
+   * whitespace, digits or name characters an open object allows; they skip
+   * the walk (a push costs what it added, not the spine's depth).
+   */
+  private wireCheckDue(): boolean {
+    const parser = this.parser;
+    const reading = parser.readingType !== undefined;
+    const started = reading && !this.wasReading;
+    this.wasReading = reading;
+    if (parser.onlyGrewString) return !this.stringFree;
+    if (!parser.placedNothing) return true;
+    if (parser.pendingName !== undefined || started) return true;
+    return parser.namePrefix !== undefined && !this.namesFree;
+  }
+
   private wireImpossible(): (string | number)[] | undefined {
     const wire = this.wire;
     let value: unknown = this.parser.value;
@@ -205,6 +228,7 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
             return wire.scalarPossible(wire.at(own, done), scalar) ? undefined : [...steps, done];
           }
           if (Array.isArray(value)) return undefined;
+          this.namesFree = wire.namePossible(own, undefined);
           const name = this.parser.pendingName;
           if (name !== undefined) return wire.member(own, name).length === 0 ? [...steps, name] : undefined;
           // A member name being written that no declared name begins with.
@@ -217,7 +241,11 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
       }
       if (found !== undefined) return found;
       // The scalar being read, or the root not yet started.
-      if (typeof value === "string") return wire.allowing(reached(), "string", value).length === 0 ? steps : undefined;
+      if (typeof value === "string") {
+        const allowed = reached();
+        this.stringFree = wire.anyString(allowed);
+        return wire.allowing(allowed, "string", value).length === 0 ? steps : undefined;
+      }
       const type = this.parser.readingType;
       return type !== undefined && wire.allowing(reached(), type).length === 0 ? steps : undefined;
     }

@@ -47,10 +47,28 @@ export class WireCandidates {
     this.rootCandidates = this.expand(root, 0);
   }
 
-  /** The candidates of a container's member or element. */
+  /**
+   * The candidates of a container's member or element; kept per candidate
+   * list and step (every element past a tuple's prefix shares one entry), so
+   * a push reads them without expanding the schema again.
+   */
   at(parent: readonly Candidate[], step: string | number): readonly Candidate[] {
-    return typeof step === "number" ? this.element(parent, step) : this.member(parent, step);
+    let steps = this.reached.get(parent);
+    if (steps === undefined) {
+      steps = new Map();
+      this.reached.set(parent, steps);
+    }
+    const key = typeof step === "number" && step >= prefixLength(parent) ? -1 : step;
+    let found = steps.get(key);
+    if (found === undefined) {
+      found = typeof step === "number" ? this.element(parent, step) : this.member(parent, step);
+      // Kept for names the schema declares only: the cache lives with the codec, and names come from the model.
+      if (typeof key === "number" || declares(parent, key)) steps.set(key, found);
+    }
+    return found;
   }
+
+  private readonly reached = new WeakMap<readonly Candidate[], Map<string | number, readonly Candidate[]>>();
 
   /** The candidates of member `name` of an object meeting `parent` (any type allowed). */
   member(parent: readonly Candidate[], name: string): readonly Candidate[] {
@@ -70,14 +88,22 @@ export class WireCandidates {
     return out;
   }
 
-  /** Whether some candidate of an object may have a member whose name begins with `prefix`. */
-  namePossible(parent: readonly Candidate[], prefix: string): boolean {
+  /**
+   * Whether some candidate of an object may have a member whose name begins
+   * with `prefix` (undefined: any name, as an open object allows).
+   */
+  namePossible(parent: readonly Candidate[], prefix: string | undefined): boolean {
     for (const c of parent) {
       if (c === ANYTHING || c.additionalProperties !== false) return true;
-      if (!allowsType(c, "object") || !isPlainObject(c.properties)) continue;
+      if (prefix === undefined || !allowsType(c, "object") || !isPlainObject(c.properties)) continue;
       for (const name of Object.keys(c.properties)) if (name.startsWith(prefix)) return true;
     }
     return false;
+  }
+
+  /** Whether some candidate allows every string (no const or enum): a string's growth is never impossible. */
+  anyString(candidates: readonly Candidate[]): boolean {
+    return candidates.some((c) => allowsType(c, "string") && allowedValues(c) === undefined);
   }
 
   /** The candidates of element `index` of an array meeting `parent`. */
@@ -138,6 +164,20 @@ export class WireCandidates {
     const defs = m[1] === "$defs" ? this.defs : this.legacyDefs;
     return Object.hasOwn(defs, m[2]!) ? defs[m[2]!] : undefined;
   }
+}
+
+function declares(candidates: readonly Candidate[], name: string): boolean {
+  return candidates.some((c) => isPlainObject(c.properties) && Object.hasOwn(c.properties, name));
+}
+
+/** The longest tuple prefix among candidates (elements past it meet the same schemas). */
+function prefixLength(candidates: readonly Candidate[]): number {
+  let n = 0;
+  for (const c of candidates) {
+    const prefix = Array.isArray(c.prefixItems) ? c.prefixItems : Array.isArray(c.items) ? c.items : undefined;
+    if (prefix !== undefined && prefix.length > n) n = prefix.length;
+  }
+  return n;
 }
 
 /** The JSON types a schema allows, from `type`, `enum` and `const` (undefined: any). */
