@@ -99,6 +99,8 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
   private stringFree = false;
   /** The innermost object allows any member name: a name being written needs no check. */
   private namesFree = false;
+  /** How many containers from the root stayed open since the last walk (parser.changedDepth, the least since). */
+  private keptDepth = 0;
   /** A number or literal was being read at the last push (its type is checked once, at its start). */
   private wasReading = false;
   /** The spine's steps when `opened` was found, and the text length then. */
@@ -136,6 +138,7 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
     if (this.refusal !== undefined) return this.refusal;
     const parsed = this.parser.push(delta);
     if (!parsed.ok) return this.refuseAs(this.text());
+    this.keptDepth = Math.min(this.keptDepth, this.parser.changedDepth);
     if (this.impossibleAt === undefined && this.wireCheckDue()) {
       this.impossibleAt = this.wireImpossible();
       this.checkedAt = this.written.length;
@@ -202,13 +205,19 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
 
   private wireImpossible(): (string | number)[] | undefined {
     const wire = this.wire;
-    let value: unknown = this.parser.value;
     const steps = this.parser.spine();
-    this.opened.length = 0;
+    // The containers that stayed open since the last walk are as that walk found them.
+    const kept = Math.min(this.keptDepth, this.opened.length, steps.length);
+    this.keptDepth = Number.POSITIVE_INFINITY;
+    this.opened.length = kept;
     this.openSteps = steps;
+    let value: unknown =
+      kept === 0
+        ? this.parser.value
+        : (this.opened[kept - 1]!.container as Record<string | number, unknown>)[steps[kept - 1]!];
     let found: (string | number)[] | undefined;
-    let parent: readonly Candidate[] | undefined;
-    for (let i = 0; ; i++) {
+    let parent: readonly Candidate[] | undefined = kept === 0 ? undefined : this.opened[kept - 1]!.candidates;
+    for (let i = kept; ; i++) {
       const reached = (): readonly Candidate[] =>
         parent === undefined ? wire.rootCandidates : wire.at(parent, steps[i - 1]!);
       if (typeof value === "object" && value !== null) {
