@@ -200,7 +200,17 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
     if (parser.onlyGrewString) return !this.stringFree;
     if (!parser.placedNothing) return true;
     if (parser.pendingName !== undefined || started) return true;
-    return parser.namePrefix !== undefined && !this.namesFree;
+    const prefix = parser.namePrefix;
+    if (prefix === undefined || this.namesFree) return false;
+    // A name growing in the object the last walk ended in (nothing opened or closed since): checked there, no walk.
+    const innermost = this.opened[this.opened.length - 1];
+    if (this.keptDepth < this.opened.length || innermost === undefined || Array.isArray(innermost.container))
+      return true;
+    if (!this.wire.namePossible(innermost.candidates, prefix)) {
+      this.impossibleAt = [...this.openSteps.slice(0, this.opened.length - 1), prefix];
+      this.checkedAt = this.written.length;
+    }
+    return false;
   }
 
   private wireImpossible(): (string | number)[] | undefined {
