@@ -305,6 +305,69 @@ export class IncrementalParser {
     return path;
   }
 
+  /**
+   * The member name complete in the innermost object whose value has not
+   * started yet (after the name's closing quote, before its value's first
+   * character); undefined otherwise. For a later layer that checks names.
+   */
+  get pendingName(): string | undefined {
+    if (this.depth === 0 || this.arrays[this.depth]) return undefined;
+    return this.mode === COLON || this.mode === VALUE ? this.keys[this.depth] : undefined;
+  }
+
+  /** The step (member name or index) of the value just completed in the innermost container, else undefined. */
+  get completedStep(): string | number | undefined {
+    if (this.mode !== AFTER) return undefined;
+    return this.arrays[this.depth] ? (this.containers[this.depth] as unknown[]).length - 1 : this.keys[this.depth];
+  }
+
+  /** The member name being written in the innermost object (its decoded prefix so far), else undefined. */
+  get namePrefix(): string | undefined {
+    return this.mode === STRING && this.inKey ? this.str : undefined;
+  }
+
+  /** The JSON type of the number or literal being read, known from its first character; else undefined. */
+  get readingType(): "number" | "boolean" | "null" | undefined {
+    if (this.mode === NUMBER) return "number";
+    if (this.mode !== LITERAL) return undefined;
+    return this.literal.value === null ? "null" : "boolean";
+  }
+
+  /**
+   * A short suffix that finishes the value being written, the open
+   * containers left open: the open string, number or literal finished, a
+   * member name (or a member with no value yet) given the value null.
+   * Undefined where no suffix is plain: inside an escape, after a comma,
+   * before the root value, after a refusal.
+   */
+  openValueEnd(): string | undefined {
+    if (this.refusal !== undefined || this.refuseNext || this.heldHigh !== "") return undefined;
+    switch (this.mode) {
+      case STRING:
+        return this.inKey ? '":null' : '"';
+      case NUMBER:
+        return this.numState === N_MINUS ||
+          this.numState === N_DOT ||
+          this.numState === N_E ||
+          this.numState === N_ESIGN
+          ? "0"
+          : "";
+      case LITERAL:
+        return this.literal.text.slice(this.literalPos);
+      case COLON:
+        return ":null";
+      case VALUE:
+        return this.depth === 0 ? undefined : "null";
+      case VALUE_OR_CLOSE:
+      case KEY_OR_CLOSE:
+      case AFTER:
+      case DONE:
+        return "";
+      default:
+        return undefined;
+    }
+  }
+
   private refuse(): { readonly ok: false; readonly error: CodecError } {
     const result = parseJson(this.text(), this.limits);
     // Unreachable: the states above refuse only texts with no valid completion.

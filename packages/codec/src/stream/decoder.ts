@@ -20,22 +20,38 @@
  *   keep a snapshot), as the parser's own value.
  * - end() is `codec.decode(all the text)`, with the same options.
  *
- * Early refusal covers what the parser settles (an impossible character, a
- * repeated member name, depth, node and byte limits, an unsafe number, a
- * lone surrogate): at that character, in decode's words. A text the wire
- * schema already forbids (a wrong tag, an undeclared member, a wrong JSON
- * type) is not refused before end(): decode words such a refusal from the
- * whole value (the wire schema's best match among all its issues), so the
- * prefix alone does not settle its code and path.
+ * Early refusal, two kinds:
+ * - What the parser settles (an impossible character, a repeated member
+ *   name, depth, node and byte limits, an unsafe number, a lone surrogate):
+ *   at that character, in decode's words for every text that begins with it.
+ * - What the wire schema settles (stream/refusal.ts): a container, a scalar's
+ *   first character or a complete scalar of a JSON type the wire forbids
+ *   there, a string no allowed const/enum value begins with or equals (a
+ *   presence or union tag), a member name no closed wire object declares (at
+ *   its first character no declared name begins with). Checked on the spine
+ *   after each push: a push that writes such a value and closes it again is
+ *   refused at end() only (deltas of one character never do). Promised: every
+ *   completion of the text that is JSON within the limits, decode refuses with
+ *   code "wire-violation" (a completion that breaks JSON or a limit gets that
+ *   code from decode instead: the rest of the text decides). The error is
+ *   decode's own for the simplest completion (the value being written
+ *   finished, the missing required members filled, containers closed), and is
+ *   given only when its path is the impossible place or an ancestor of it;
+ *   else the completion is tried again once the text has doubled. So the
+ *   path is the natural completion's where decode's best match points at the
+ *   mistake, and may differ from the whole text's when the rest of the text
+ *   brings an issue decode ranks first.
  */
 import type { Codec, DecodeOptions } from "../codec.js";
 import { ABSENT, type Absent, type PartialContext, type PartialMemo } from "../constructs/context.js";
 import { constructOf, WALK } from "../constructs/registry.js";
-import type { CodecError, Result } from "../errors.js";
+import { type CodecError, pointerJoin, type Result } from "../errors.js";
 import type { Node } from "../ir/nodes.js";
 import { isPlainObject, setOwn } from "../json.js";
 import { IncrementalParser } from "../parse/incremental.js";
 import { MAX_DEPTH_LIMIT } from "../parse/parser.js";
+import { originalPath } from "../wire/paths.js";
+import { bestFit, type Candidate, fillerFor, requiredOf, WireCandidates } from "./refusal.js";
 import type { StreamDecoder, StreamStep } from "./types.js";
 
 /**
@@ -72,6 +88,26 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
     | { holder: object; key: string | number; out: Record<string, unknown> | unknown[]; at: string | number }
     | undefined;
   private readonly ctx: PartialContext;
+  /** The wire schema's candidates, read for early refusal (refusal.ts); per wire container, once. */
+  private readonly wire: WireCandidates;
+  private readonly candidates = new WeakMap<object, readonly Candidate[]>();
+  /** The open containers on the spine with their candidates, outermost first (wireImpossible). */
+  private readonly opened: { container: object; candidates: readonly Candidate[] }[] = [];
+  /** The wire steps to the first thing the wire schema forbids for every completion; settled once found. */
+  private impossibleAt: (string | number)[] | undefined;
+  /** The string being written may be any string (no const or enum): its growth needs no check. */
+  private stringFree = false;
+  /** The innermost object allows any member name: a name being written needs no check. */
+  private namesFree = false;
+  /** How many containers from the root stayed open since the last walk (parser.changedDepth, the least since). */
+  private keptDepth = 0;
+  /** A number or literal was being read at the last push (its type is checked once, at its start). */
+  private wasReading = false;
+  /** The spine's steps when `opened` was found, and the text length then. */
+  private openSteps: (string | number)[] = [];
+  private checkedAt = -1;
+  /** The text length from which a completion is decoded again (refuseForWire). */
+  private retryAt = 0;
   /** For scalars, which keep nothing. */
   private readonly scratch: Shown = { value: undefined, read: 0, done: false, node: undefined, next: undefined };
 
@@ -83,6 +119,7 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
     this.parser = new IncrementalParser(limits);
     // Options decode refuses whatever the text: refused at once, in decode's words.
     if (limits.maxDepth > MAX_DEPTH_LIMIT) this.refuseAs("");
+    this.wire = wireCandidatesOf(codec);
     this.ctx = {
       defs: codec.bundle.plan.defs,
       walk: WALK,
@@ -102,6 +139,15 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
     if (this.refusal !== undefined) return this.refusal;
     const parsed = this.parser.push(delta);
     if (!parsed.ok) return this.refuseAs(this.text());
+    this.keptDepth = Math.min(this.keptDepth, this.parser.changedDepth);
+    if (this.impossibleAt === undefined && this.wireCheckDue()) {
+      this.impossibleAt = this.wireImpossible();
+      this.checkedAt = this.written.length;
+    }
+    if (this.impossibleAt !== undefined) {
+      const refused = this.refuseForWire();
+      if (refused !== undefined) return refused;
+    }
     this.changed = false;
     // Nothing placed: the partial is as it was. The spine is read again at the next push that places something.
     if (this.parser.placedNothing) return { ok: true, value: this.shown, changed: false };
@@ -130,6 +176,151 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
     const decoded = this.codec.decode(text, this.options);
     // Unreachable: the parser refuses only texts parseJson refuses, and so does decode.
     if (decoded.ok) throw new Error("strictwire: the stream decoder refused a text decode accepts");
+    this.refusal = decoded;
+    return decoded;
+  }
+
+  /**
+   * The wire steps to what the wire schema already forbids for every
+   * completion, on the parser's spine: a container's type, a complete member
+   * name, the scalar being read (see refusal.ts); undefined if nothing.
+   * Containers are checked once, when first seen; `opened` gets the open
+   * containers with their candidates, outermost first.
+   */
+  /**
+   * Whether this push may have written something the wire check has not
+   * seen: most pushes only grow a string no const or enum restricts, or add
+   * whitespace, digits or name characters an open object allows; they skip
+   * the walk (a push costs what it added, not the spine's depth).
+   */
+  private wireCheckDue(): boolean {
+    const parser = this.parser;
+    const reading = parser.readingType !== undefined;
+    const started = reading && !this.wasReading;
+    this.wasReading = reading;
+    if (parser.onlyGrewString) return !this.stringFree;
+    if (!parser.placedNothing) return true;
+    if (parser.pendingName !== undefined || started) return true;
+    const prefix = parser.namePrefix;
+    if (prefix === undefined || this.namesFree) return false;
+    // A name growing in the object the last walk ended in (nothing opened or closed since): checked there, no walk.
+    const innermost = this.opened[this.opened.length - 1];
+    if (this.keptDepth < this.opened.length || innermost === undefined || Array.isArray(innermost.container))
+      return true;
+    if (!this.wire.namePossible(innermost.candidates, prefix)) {
+      this.impossibleAt = [...this.openSteps.slice(0, this.opened.length - 1), prefix];
+      this.checkedAt = this.written.length;
+    }
+    return false;
+  }
+
+  private wireImpossible(): (string | number)[] | undefined {
+    const wire = this.wire;
+    const steps = this.parser.spine();
+    // The containers that stayed open since the last walk are as that walk found them.
+    const kept = Math.min(this.keptDepth, this.opened.length, steps.length);
+    this.keptDepth = Number.POSITIVE_INFINITY;
+    this.opened.length = kept;
+    this.openSteps = steps;
+    let value: unknown =
+      kept === 0
+        ? this.parser.value
+        : (this.opened[kept - 1]!.container as Record<string | number, unknown>)[steps[kept - 1]!];
+    let found: (string | number)[] | undefined;
+    let parent: readonly Candidate[] | undefined = kept === 0 ? undefined : this.opened[kept - 1]!.candidates;
+    for (let i = kept; ; i++) {
+      const reached = (): readonly Candidate[] =>
+        parent === undefined ? wire.rootCandidates : wire.at(parent, steps[i - 1]!);
+      if (typeof value === "object" && value !== null) {
+        let own = this.candidates.get(value);
+        if (own === undefined) {
+          own = wire.allowing(reached(), Array.isArray(value) ? "array" : "object");
+          this.candidates.set(value, own);
+          if (own.length === 0) found ??= steps.slice(0, i);
+        }
+        this.opened.push({ container: value, candidates: own });
+        if (i === steps.length) {
+          if (found !== undefined) return found;
+          // The scalar just completed in it: its type and exact value.
+          const done = this.parser.completedStep;
+          if (done !== undefined) {
+            const scalar = (value as Record<string | number, unknown>)[done];
+            return wire.scalarPossible(wire.at(own, done), scalar) ? undefined : [...steps, done];
+          }
+          if (Array.isArray(value)) return undefined;
+          this.namesFree = wire.namePossible(own, undefined);
+          const name = this.parser.pendingName;
+          if (name !== undefined) return wire.member(own, name).length === 0 ? [...steps, name] : undefined;
+          // A member name being written that no declared name begins with.
+          const prefix = this.parser.namePrefix;
+          return prefix !== undefined && !wire.namePossible(own, prefix) ? [...steps, prefix] : undefined;
+        }
+        parent = own;
+        value = (value as Record<string | number, unknown>)[steps[i]!];
+        continue;
+      }
+      if (found !== undefined) return found;
+      // The scalar being read, or the root not yet started.
+      if (typeof value === "string") {
+        const allowed = reached();
+        this.stringFree = wire.anyString(allowed);
+        return wire.allowing(allowed, "string", value).length === 0 ? steps : undefined;
+      }
+      const type = this.parser.readingType;
+      return type !== undefined && wire.allowing(reached(), type).length === 0 ? steps : undefined;
+    }
+  }
+
+  /**
+   * Decode's refusal of the text completed simply (refusal.ts): the value
+   * being written finished, each open object's missing required members
+   * filled, the containers closed. Given only if decode refuses that
+   * completion as a wire violation at the impossible place or an ancestor of
+   * it (in the original's terms); else tried again once the text has
+   * doubled, so the decodes tried cost at most twice one decode of the text.
+   */
+  private refuseForWire(): { readonly ok: false; readonly error: CodecError } | undefined {
+    const at = this.impossibleAt!;
+    if (this.written.length < this.retryAt) return undefined;
+    if (this.checkedAt !== this.written.length) this.wireImpossible(); // the open containers now
+    const end = this.parser.openValueEnd();
+    if (end === undefined) return undefined; // inside an escape: tried again at the next push
+    this.retryAt = this.written.length * 2;
+    let suffix = end;
+    const pending = this.parser.pendingName;
+    for (let d = this.opened.length - 1; d >= 0; d--) {
+      const { container, candidates } = this.opened[d]!;
+      if (Array.isArray(container)) {
+        suffix += "]";
+        continue;
+      }
+      const names = Object.keys(container);
+      // The member on the spine (its value not yet placed), the one named with no value, the name being written.
+      const onSpine = this.openSteps[d];
+      if (typeof onSpine === "string" && !names.includes(onSpine)) names.push(onSpine);
+      const innermost = d === this.opened.length - 1;
+      if (innermost && pending !== undefined && !names.includes(pending)) names.push(pending);
+      const prefix = innermost ? this.parser.namePrefix : undefined;
+      if (prefix !== undefined) names.push(prefix);
+      let written = names.length > 0;
+      const fit = bestFit(candidates, container as Record<string, unknown>, names);
+      for (const name of fit === undefined ? [] : requiredOf(fit)) {
+        if (names.includes(name)) continue;
+        const filler = fillerFor(this.wire, this.wire.member([fit!], name));
+        if (filler === undefined) return undefined;
+        suffix += `${written ? "," : ""}${JSON.stringify(name)}:${filler}`;
+        written = true;
+      }
+      suffix += "}";
+    }
+    const completed = this.text() + suffix;
+    const decoded = this.codec.decode(completed, this.options);
+    if (decoded.ok || decoded.error.code !== "wire-violation") return undefined;
+    let pointer = "";
+    for (const step of at) pointer = pointerJoin(pointer, step);
+    const where = originalPath(this.codec.bundle.plan, JSON.parse(completed), pointer);
+    const path = decoded.error.path;
+    if (path !== where && !where.startsWith(`${path}/`) && path !== "") return undefined;
     this.refusal = decoded;
     return decoded;
   }
@@ -222,4 +413,15 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
     }
     this.changed = true;
   }
+}
+
+/** Read once per codec: the wire schema does not change. */
+const wireCandidates = new WeakMap<object, WireCandidates>();
+function wireCandidatesOf(codec: Codec<unknown>): WireCandidates {
+  let found = wireCandidates.get(codec);
+  if (found === undefined) {
+    found = new WireCandidates(codec.bundle.wire);
+    wireCandidates.set(codec, found);
+  }
+  return found;
 }

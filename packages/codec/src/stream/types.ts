@@ -22,9 +22,12 @@ export type StreamStep =
   | {
       readonly ok: false;
       /**
-       * The text so far cannot begin any text the codec accepts: the error
-       * `decode` gives for it (code and path). Final: later pushes return it
-       * again; `end()` still answers for the whole text.
+       * The text so far cannot begin any text the codec accepts: decode's
+       * error for it (a JSON or limit refusal), or, when the wire schema
+       * already forbids it, decode's error for its simplest completion
+       * (code "wire-violation"; see stream/decoder.ts for what is promised).
+       * Final: later pushes return it again; `end()` still answers for the
+       * whole text.
        */
       readonly error: CodecError;
     };

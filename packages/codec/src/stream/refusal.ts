@@ -1,0 +1,300 @@
+/**
+ * Wire-level early refusal for the streaming decoder (issue 28): whether the
+ * text so far already breaks the wire schema for EVERY completion.
+ *
+ * Read from the wire schema, per wire container, once: the schemas a
+ * container may still meet ("candidates": `anyOf`/`oneOf` branches and local
+ * `$ref`s expanded) are found from its parent's candidates and its member
+ * name or index when the container is first seen, and kept. A push then
+ * checks only what is new on the parser's spine: a container just opened, a
+ * member name just completed, the scalar being read (its JSON type from its
+ * first character, a string's prefix against the allowed enum/const values).
+ *
+ * The candidates over-approximate what the wire schema allows (siblings of
+ * `$ref`/`anyOf` and keywords not read here only loosen them; a schema that
+ * uses a keyword which could allow more, such as patternProperties,
+ * `nullable` or `not`, allows anything), so "no candidate left" means no
+ * completion meets the wire schema, and decode accepts only texts the wire
+ * schema accepts. What is checked: a closed object's undeclared member name
+ * (`additionalProperties: false`), a JSON type every candidate forbids, a
+ * string that no allowed enum/const string begins with.
+ */
+import { isPlainObject } from "../json.js";
+
+/** A schema a value may still meet; ANYTHING where no verdict is read. */
+export type Candidate = Readonly<Record<string, unknown>>;
+const ANYTHING: Candidate = {};
+
+/** Keywords that could allow what the keywords read here forbid: their schema allows anything here. */
+const LOOSENING = ["nullable", "not", "if", "patternProperties", "$dynamicRef", "$recursiveRef", "allOf"] as const;
+
+/** How deep `$ref`/`anyOf` chains are expanded before allowing anything (a cycle ends here too). */
+const EXPAND_DEPTH = 16;
+
+export type ValueType = "object" | "array" | "string" | "number" | "boolean" | "null";
+
+export class WireCandidates {
+  private readonly defs: Readonly<Record<string, unknown>>;
+  private readonly legacyDefs: Readonly<Record<string, unknown>>;
+
+  /** The candidates of the root value. */
+  readonly rootCandidates: readonly Candidate[];
+
+  constructor(root: unknown) {
+    const r = isPlainObject(root) ? root : {};
+    this.defs = isPlainObject(r.$defs) ? r.$defs : {};
+    this.legacyDefs = isPlainObject(r.definitions) ? r.definitions : {};
+    this.rootCandidates = this.expand(root, 0);
+  }
+
+  /**
+   * The candidates of a container's member or element; kept per candidate
+   * list and step (every element past a tuple's prefix shares one entry), so
+   * a push reads them without expanding the schema again.
+   */
+  at(parent: readonly Candidate[], step: string | number): readonly Candidate[] {
+    let steps = this.reached.get(parent);
+    if (steps === undefined) {
+      steps = new Map();
+      this.reached.set(parent, steps);
+    }
+    const key = typeof step === "number" && step >= prefixLength(parent) ? -1 : step;
+    let found = steps.get(key);
+    if (found === undefined) {
+      found = typeof step === "number" ? this.element(parent, step) : this.member(parent, step);
+      // Kept for names the schema declares only: the cache lives with the codec, and names come from the model.
+      if (typeof key === "number" || declares(parent, key)) steps.set(key, found);
+    }
+    return found;
+  }
+
+  private readonly reached = new WeakMap<readonly Candidate[], Map<string | number, readonly Candidate[]>>();
+
+  /** The candidates of member `name` of an object meeting `parent` (any type allowed). */
+  member(parent: readonly Candidate[], name: string): readonly Candidate[] {
+    const out: Candidate[] = [];
+    for (const c of parent) {
+      if (c === ANYTHING) return [ANYTHING];
+      if (!allowsType(c, "object")) continue;
+      const properties = c.properties;
+      if (isPlainObject(properties) && Object.hasOwn(properties, name)) {
+        out.push(...this.expand(properties[name], 0));
+        continue;
+      }
+      const additional = c.additionalProperties;
+      if (additional === false) continue;
+      out.push(...(additional === undefined ? [ANYTHING] : this.expand(additional, 0)));
+    }
+    return out;
+  }
+
+  /**
+   * Whether some candidate of an object may have a member whose name begins
+   * with `prefix` (undefined: any name, as an open object allows).
+   */
+  namePossible(parent: readonly Candidate[], prefix: string | undefined): boolean {
+    for (const c of parent) {
+      if (c === ANYTHING || c.additionalProperties !== false) return true;
+      if (prefix === undefined || !allowsType(c, "object") || !isPlainObject(c.properties)) continue;
+      for (const name of Object.keys(c.properties)) if (name.startsWith(prefix)) return true;
+    }
+    return false;
+  }
+
+  /** Whether some candidate allows every string (no const or enum): a string's growth is never impossible. */
+  anyString(candidates: readonly Candidate[]): boolean {
+    return candidates.some((c) => allowsType(c, "string") && allowedValues(c) === undefined);
+  }
+
+  /** The candidates of element `index` of an array meeting `parent`. */
+  element(parent: readonly Candidate[], index: number): readonly Candidate[] {
+    const out: Candidate[] = [];
+    for (const c of parent) {
+      if (c === ANYTHING) return [ANYTHING];
+      if (!allowsType(c, "array")) continue;
+      const prefix = Array.isArray(c.prefixItems) ? c.prefixItems : Array.isArray(c.items) ? c.items : undefined;
+      if (prefix !== undefined && index < prefix.length) {
+        out.push(...this.expand(prefix[index], 0));
+        continue;
+      }
+      const rest = Array.isArray(c.items) ? c.additionalItems : c.items;
+      if (rest === false) continue;
+      out.push(...(rest === undefined ? [ANYTHING] : this.expand(rest, 0)));
+    }
+    return out;
+  }
+
+  /** Those of `candidates` a value of `type` may meet (a string's prefix so far given). */
+  allowing(candidates: readonly Candidate[], type: ValueType, prefix?: string): readonly Candidate[] {
+    return candidates.filter((c) => allowsType(c, type) && (prefix === undefined || allowsPrefix(c, prefix)));
+  }
+
+  /** Whether a complete scalar may meet one of `candidates`: its type, and the const or enum value if any. */
+  scalarPossible(candidates: readonly Candidate[], value: unknown): boolean {
+    const type = typeOf(value);
+    if (type === undefined || type === "object" || type === "array") return true;
+    return candidates.some((c) => {
+      if (!allowsType(c, type)) return false;
+      const values = allowedValues(c);
+      return values === undefined || values.some((v) => v === value);
+    });
+  }
+
+  private expand(schema: unknown, depth: number): Candidate[] {
+    if (schema === true) return [ANYTHING];
+    if (schema === false) return [];
+    if (!isPlainObject(schema) || depth > EXPAND_DEPTH) return [ANYTHING];
+    if (LOOSENING.some((k) => Object.hasOwn(schema, k))) return [ANYTHING];
+    if (typeof schema.$ref === "string") {
+      const target = this.resolve(schema.$ref);
+      return target === undefined ? [ANYTHING] : this.expand(target, depth + 1);
+    }
+    const branches = Array.isArray(schema.anyOf)
+      ? schema.anyOf
+      : Array.isArray(schema.oneOf)
+        ? schema.oneOf
+        : undefined;
+    if (branches !== undefined) return branches.flatMap((b) => this.expand(b, depth + 1));
+    return [schema];
+  }
+
+  private resolve(ref: string): unknown {
+    const m = /^#\/(\$defs|definitions)\/([^/~]+)$/.exec(ref);
+    if (m === null) return undefined;
+    const defs = m[1] === "$defs" ? this.defs : this.legacyDefs;
+    return Object.hasOwn(defs, m[2]!) ? defs[m[2]!] : undefined;
+  }
+}
+
+function declares(candidates: readonly Candidate[], name: string): boolean {
+  return candidates.some((c) => isPlainObject(c.properties) && Object.hasOwn(c.properties, name));
+}
+
+/** The longest tuple prefix among candidates (elements past it meet the same schemas). */
+function prefixLength(candidates: readonly Candidate[]): number {
+  let n = 0;
+  for (const c of candidates) {
+    const prefix = Array.isArray(c.prefixItems) ? c.prefixItems : Array.isArray(c.items) ? c.items : undefined;
+    if (prefix !== undefined && prefix.length > n) n = prefix.length;
+  }
+  return n;
+}
+
+/** The JSON types a schema allows, from `type`, `enum` and `const` (undefined: any). */
+function allowsType(c: Candidate, type: ValueType): boolean {
+  if (c === ANYTHING) return true;
+  const t = c.type;
+  if (t !== undefined) {
+    const types = Array.isArray(t) ? t : [t];
+    const ok = types.some((x) => x === type || (type === "number" && x === "integer"));
+    if (!ok) return false;
+  }
+  const values = allowedValues(c);
+  return values === undefined || values.some((v) => typeOf(v) === type);
+}
+
+function allowsPrefix(c: Candidate, prefix: string): boolean {
+  const values = allowedValues(c);
+  return values === undefined || values.some((v) => typeof v === "string" && v.startsWith(prefix));
+}
+
+function allowedValues(c: Candidate): readonly unknown[] | undefined {
+  if (Object.hasOwn(c, "const")) return [c.const];
+  return Array.isArray(c.enum) ? c.enum : undefined;
+}
+
+function typeOf(v: unknown): ValueType | undefined {
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "array";
+  const t = typeof v;
+  if (t === "string" || t === "number" || t === "boolean") return t;
+  return t === "object" ? "object" : undefined;
+}
+
+/** How deep a filler value nests before giving up (undefined: no early refusal from that completion). */
+const FILL_DEPTH = 8;
+
+/**
+ * A short wire value the first of `candidates` likely accepts, as JSON text:
+ * its const or first enum value, else the simplest value of its first type
+ * (null first), with its required members filled. Only for wording a
+ * refusal: a filler the schema refuses after all makes decode's best match
+ * point elsewhere, and the decoder then does not refuse early.
+ */
+export function fillerFor(wire: WireCandidates, candidates: readonly Candidate[], depth = 0): string | undefined {
+  const c = candidates[0];
+  if (c === undefined || depth > FILL_DEPTH) return undefined;
+  if (c === ANYTHING) return "null";
+  const values = allowedValues(c);
+  if (values !== undefined) return values.length === 0 ? undefined : JSON.stringify(values[0]);
+  const t = c.type;
+  const types = t === undefined ? ["null"] : Array.isArray(t) ? t : [t];
+  const type = types.includes("null") ? "null" : types[0];
+  switch (type) {
+    case "null":
+      return "null";
+    case "boolean":
+      return "false";
+    case "integer":
+    case "number":
+      return typeof c.minimum === "number" ? String(c.minimum) : "0";
+    case "string":
+      return JSON.stringify("a".repeat(typeof c.minLength === "number" && c.minLength < 64 ? c.minLength : 0));
+    case "array": {
+      const n = typeof c.minItems === "number" && c.minItems < 8 ? c.minItems : 0;
+      const items: string[] = [];
+      for (let i = 0; i < n; i++) {
+        const item = fillerFor(wire, wire.element([c], i), depth + 1);
+        if (item === undefined) return undefined;
+        items.push(item);
+      }
+      return `[${items.join(",")}]`;
+    }
+    case "object": {
+      const members: string[] = [];
+      for (const name of requiredOf(c)) {
+        const value = fillerFor(wire, wire.member([c], name), depth + 1);
+        if (value === undefined) return undefined;
+        members.push(`${JSON.stringify(name)}:${value}`);
+      }
+      return `{${members.join(",")}}`;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** The member names a candidate requires. */
+export function requiredOf(c: Candidate): readonly string[] {
+  return Array.isArray(c.required) ? c.required.filter((n): n is string => typeof n === "string") : [];
+}
+
+/**
+ * Of an open object's candidates, the one its members so far fit best: most
+ * of them declared, none of its written values against a declared const
+ * (a presence tag's state, a discriminator).
+ */
+export function bestFit(
+  candidates: readonly Candidate[],
+  object: Readonly<Record<string, unknown>>,
+  names: readonly string[],
+): Candidate | undefined {
+  let best: Candidate | undefined;
+  let score = Number.NEGATIVE_INFINITY;
+  for (const c of candidates) {
+    const properties = isPlainObject(c.properties) ? c.properties : {};
+    let fit = 0;
+    for (const n of names) {
+      if (!Object.hasOwn(properties, n)) continue;
+      const p = properties[n];
+      const against =
+        isPlainObject(p) && Object.hasOwn(p, "const") && Object.hasOwn(object, n) && object[n] !== p.const;
+      fit += against ? -names.length - 1 : 1;
+    }
+    if (fit > score) {
+      best = c;
+      score = fit;
+    }
+  }
+  return best;
+}

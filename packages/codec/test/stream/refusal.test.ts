@@ -1,0 +1,163 @@
+/**
+ * Wire-level early refusal (stream/refusal.ts): a broken wire is refused at
+ * its first impossible character with decode's code, and a mutated wire is
+ * refused early only when decode refuses the whole text with the same code.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { type Codec, compileCodec } from "@strictwire/codec";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { runs } from "../../testkit/arbitraries.js";
+import { FIXTURES, schemaFixtures } from "../../testkit/fixtures.js";
+
+interface BrokenWire {
+  readonly schema: string;
+  readonly why: string;
+  readonly text: string;
+  readonly impossibleAt: number;
+}
+
+const fixtures = new Map(schemaFixtures().map((f) => [f.name, f]));
+const codecs = new Map<string, Codec>();
+function codecOf(name: string): Codec {
+  let codec = codecs.get(name);
+  if (codec === undefined) {
+    const fixture = fixtures.get(name);
+    if (fixture === undefined) throw new Error(`no schema fixture ${name}`);
+    const compiled = compileCodec(fixture.schema, { ...fixture.options, name: "fixture" });
+    if (!compiled.ok) throw new Error(`${name} does not compile`);
+    codec = compiled.value;
+    codecs.set(name, codec);
+  }
+  return codec;
+}
+
+/** The index of the delta at which the stream refused (-1: never), and the refusal's code. */
+function streamed(codec: Codec, deltas: readonly string[]): { at: number; code: string | undefined } {
+  const decoder = codec.streamDecoder();
+  for (let i = 0; i < deltas.length; i++) {
+    const step = decoder.push(deltas[i]!);
+    if (!step.ok) return { at: i, code: step.error.code };
+  }
+  return { at: -1, code: undefined };
+}
+
+describe("early refusal: the broken-wires corpus", () => {
+  const corpus = JSON.parse(readFileSync(join(FIXTURES, "stream", "broken-wires.json"), "utf8")) as BrokenWire[];
+
+  it("refuses each text streamed a character at a time at its first impossible character, with decode's code", () => {
+    expect(corpus.length).toBeGreaterThan(10);
+    for (const { schema, why, text, impossibleAt } of corpus) {
+      const codec = codecOf(schema);
+      const whole = codec.decode(text);
+      expect(whole.ok, why).toBe(false);
+      const { at, code } = streamed(codec, [...text]);
+      expect(at, why).toBe(impossibleAt);
+      expect(code, why).toBe(whole.ok ? undefined : whole.error.code);
+    }
+  });
+
+  it("refuses no character earlier: the text up to the one before is still streamed without refusal", () => {
+    for (const { schema, why, text, impossibleAt } of corpus) {
+      const decoder = codecOf(schema).streamDecoder();
+      expect(decoder.push(text.slice(0, impossibleAt)).ok, why).toBe(true);
+      expect(decoder.push(text[impossibleAt]!).ok, why).toBe(false);
+    }
+  });
+});
+
+/** Every place in a wire value: member names, and values (with their holder). */
+type Place = { holder: Record<string, unknown> | unknown[]; key: string | number };
+function places(value: unknown, out: Place[] = []): Place[] {
+  if (Array.isArray(value)) {
+    value.forEach((v, i) => {
+      out.push({ holder: value, key: i });
+      places(v, out);
+    });
+  } else if (typeof value === "object" && value !== null) {
+    for (const [k, v] of Object.entries(value)) {
+      out.push({ holder: value as Record<string, unknown>, key: k });
+      places(v, out);
+    }
+  }
+  return out;
+}
+
+const OTHER_TYPE: readonly unknown[] = ["x", 7, true, null, [], {}];
+
+/** One edit: a member renamed, a string changed at one character, or a value of another JSON type. */
+function mutate(wire: unknown, pick: number, kind: number, char: string): unknown {
+  const copy = JSON.parse(JSON.stringify(wire)) as unknown;
+  const all = places(copy);
+  if (all.length === 0) return copy;
+  const { holder, key } = all[pick % all.length]!;
+  const value = (holder as Record<string | number, unknown>)[key];
+  if (kind === 0 && typeof key === "string") {
+    // Renamed: same position among the members (rebuilt in order).
+    const h = holder as Record<string, unknown>;
+    const entries = Object.entries(h);
+    for (const k of Object.keys(h)) delete h[k];
+    for (const [k, v] of entries)
+      Object.defineProperty(h, k === key ? `${k}${char}` : k, {
+        value: v,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+  } else if (kind === 1 && typeof value === "string") {
+    const i = value.length === 0 ? 0 : pick % value.length;
+    (holder as Record<string | number, unknown>)[key] = value.slice(0, i) + char + value.slice(i + 1);
+  } else {
+    const other = OTHER_TYPE.filter((v) => JSON.stringify(v)[0] !== JSON.stringify(value)?.[0]);
+    (holder as Record<string | number, unknown>)[key] = other[pick % other.length];
+  }
+  return copy;
+}
+
+describe("early refusal: mutated wires", () => {
+  const wires: { codec: Codec; wire: unknown }[] = [];
+  for (const fixture of schemaFixtures()) {
+    const codec = codecOf(fixture.name);
+    for (const value of fixture.valid) {
+      const encoded = codec.encode(value);
+      if (encoded.ok) wires.push({ codec, wire: encoded.value });
+    }
+  }
+  const sizes = fc.array(fc.integer({ min: 1, max: 8 }), { minLength: 1, maxLength: 12 });
+
+  it("refuses a mutated wire early only if decode refuses the whole text with the same code", () => {
+    let early = 0;
+    let refused = 0;
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...wires),
+        fc.nat(),
+        fc.integer({ min: 0, max: 2 }),
+        fc.constantFrom("x", "Q", "_", "é", "0"),
+        sizes,
+        ({ codec, wire }, pick, kind, char, s) => {
+          const text = JSON.stringify(mutate(wire, pick, kind, char));
+          const whole = codec.decode(text);
+          const deltas: string[] = [];
+          for (let i = 0, k = 0; i < text.length; k++) {
+            const n = s[k % s.length]!;
+            deltas.push(text.slice(i, i + n));
+            i += n;
+          }
+          const { at, code } = streamed(codec, deltas);
+          if (!whole.ok) refused++;
+          if (at < 0) return;
+          early++;
+          // The mutated text is JSON within the limits: the early code is decode's for the whole text.
+          expect(whole.ok, text).toBe(false);
+          expect(code, text).toBe(whole.ok ? undefined : whole.error.code);
+        },
+      ),
+      { numRuns: runs(400) },
+    );
+    // Most edits break the wire; most of those are refused before the end.
+    expect(refused).toBeGreaterThan(100);
+    expect(early).toBeGreaterThan(refused / 2);
+  });
+});
