@@ -1,6 +1,6 @@
 /**
  * The incremental bounded JSON parser: tool-call argument text read as the
- * model writes it, in deltas, under the same rules and limits as parseJson.
+ * model writes it, in deltas, under the same rules and limits as parseText.
  *
  * What it promises:
  * - Linear work: each delta is read once, from where the last one stopped.
@@ -8,28 +8,28 @@
  *   being read, the node count, the depth and the length (UTF-8 bytes are
  *   counted once the text could exceed the byte limit: the text so far once,
  *   then each delta). Nothing else already read is scanned again.
- * - end() returns exactly what parseJson(whole text, limits) returns. When
+ * - end() returns exactly what parseText(whole text, limits) returns. When
  *   the pushes read one complete value under every rule, that value is the
- *   live one (no second parse: the rules checked are parseJson's); otherwise
- *   the deltas are joined and parseJson decides, so every error (code, path,
- *   message, feedback, tree, offset) is parseJson's own.
+ *   live one (no second parse: the rules checked are parseText's); otherwise
+ *   the deltas are joined and parseText decides, so every refusal (code, path,
+ *   message, rule, offset) is parseText's own.
  * - Early refusal: push() refuses as soon as the text so far cannot begin any
- *   text parseJson accepts (an impossible character, a repeated member name,
+ *   text parseText accepts (an impossible character, a repeated member name,
  *   depth, node or byte limit exceeded, a number that can only be unsafe, a
  *   lone surrogate). Two waits, because the error code depends on what
  *   follows: a raw high surrogate outside a string is refused at the next
  *   character (a lone one is invalid-utf8, a paired one invalid-json), and an
  *   escape \uDCxx..\uDFxx only once its four hex digits are read (a
  *   non-hex digit makes it invalid-json). The refusal is exactly
- *   parseJson(text pushed so far), so its code and path are those parseJson
+ *   parseText(text pushed so far), so its code and path are those parseText
  *   gives for every whole text that begins with that text and is within the
  *   byte limit. A refusal is final: later pushes return it again (their text
  *   is still kept, so end() still answers for the whole text).
  * - Limits are refused when exceeded (the value past maxNodes, the container
  *   past maxDepth, the character past maxBytes), not when the room left is
  *   too small for what the text must still write: until then, the code
- *   parseJson gives for the whole text is not settled.
- * - Never refuses a prefix of a text parseJson accepts.
+ *   parseText gives for the whole text is not settled.
+ * - Never refuses a prefix of a text parseText accepts.
  *
  * The partial value (push's value, and `value`): one live value, mutated in
  * place (copy it to keep a snapshot); a completed subtree is never rebuilt.
@@ -43,7 +43,7 @@
  *   surrogate pair once both halves are read. The open string is written to
  *   its place at the end of each push.
  * - The root is undefined until its value starts (a root number until end()).
- * - Number spelling is not kept, as in parseJson: -0 is 0.
+ * - Number spelling is not kept, as in parseText: -0 is 0.
  * When the whole text is accepted, every member and element shown is in the
  * final value under the same name or index, every value off the spine equals
  * its final value, and every string shown is a prefix of its final string.
@@ -53,9 +53,8 @@
  * root, that stayed open through the last push; every change that push made
  * lies inside the innermost of them (anywhere when it is 0).
  */
-import type { CodecError, Result } from "../errors.js";
-import { parseJson } from "../feedback/parse.js";
-import { DEFAULT_PARSE_LIMITS, type ParseLimits } from "./parser.js";
+import type { Result } from "../errors.js";
+import { DEFAULT_PARSE_LIMITS, type ParseLimits, type ParseRefusal, parseText } from "./parser.js";
 
 // What the next character may be.
 const VALUE = 0; // a value (after ':' or an array's ',', or at the root)
@@ -106,7 +105,7 @@ const LITERALS: Record<number, { text: string; value: unknown }> = {
   110: { text: "null", value: null },
 };
 
-export type PartialResult = Result<unknown, CodecError>;
+export type PartialResult = Result<unknown, ParseRefusal>;
 
 export class IncrementalParser {
   private readonly limits: Partial<ParseLimits>;
@@ -117,7 +116,7 @@ export class IncrementalParser {
   private parts: string[] = [];
   private bytes = 0;
   private lastWasHigh = false;
-  private refusal: { readonly ok: false; readonly error: CodecError } | undefined;
+  private refusal: { readonly ok: false; readonly error: ParseRefusal } | undefined;
   /** A raw surrogate outside a string ended the last push: refused at the next character. */
   private refuseNext = false;
 
@@ -187,11 +186,11 @@ export class IncrementalParser {
   private okResult: { readonly ok: true; readonly value: unknown } = { ok: true, value: undefined };
 
   /**
-   * Exactly parseJson(the whole text pushed). When the pushes read a complete
+   * Exactly parseText(the whole text pushed). When the pushes read a complete
    * value under every rule, that value is the live one (the checks above are
-   * parseJson's, value for value); anything else is parseJson's to word.
+   * parseText's, value for value); anything else is parseText's to word.
    */
-  end(): Result<unknown, CodecError> {
+  end(): Result<unknown, ParseRefusal> {
     if (this.refusal === undefined && !this.refuseNext && this.heldHigh === "") {
       if (this.mode === DONE) return { ok: true, value: this.root };
       // A root number ends with the text.
@@ -200,7 +199,7 @@ export class IncrementalParser {
       const value = this.mode === NUMBER && this.depth === 0 && complete ? Number(this.num) : Number.NaN;
       if (isSafe(value)) return { ok: true, value: value === 0 ? 0 : value };
     }
-    return parseJson(this.text(), this.limits);
+    return parseText(this.text(), this.limits);
   }
 
   /** The deltas joined once, when needed: cheaper than concatenating at every push. */
@@ -368,10 +367,10 @@ export class IncrementalParser {
     }
   }
 
-  private refuse(): { readonly ok: false; readonly error: CodecError } {
-    const result = parseJson(this.text(), this.limits);
+  private refuse(): { readonly ok: false; readonly error: ParseRefusal } {
+    const result = parseText(this.text(), this.limits);
     // Unreachable: the states above refuse only texts with no valid completion.
-    if (result.ok) throw new Error("the incremental parser refused a text parseJson accepts");
+    if (result.ok) throw new Error("the incremental parser refused a text parseText accepts");
     this.refusal = result;
     return result;
   }
@@ -746,7 +745,7 @@ export class IncrementalParser {
 export function parseInDeltas(
   deltas: readonly string[],
   limits: Partial<ParseLimits> = {},
-): Result<unknown, CodecError> {
+): Result<unknown, ParseRefusal> {
   const parser = new IncrementalParser(limits);
   for (const delta of deltas) {
     const result = parser.push(delta);

@@ -1,17 +1,16 @@
 /**
- * The incremental parser against parseJson: end() is parseJson of the whole
+ * The incremental parser against parseText: end() is parseText of the whole
  * text, every partial value agrees with the final one, and a broken text is
- * refused with parseJson's error no later than its first impossible character.
+ * refused with parseText's error no later than its first impossible character.
  */
 import { compileCodec } from "@strictwire/codec";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { parseJson } from "../src/feedback/parse.js";
-import { IncrementalParser } from "../src/parse/incremental.js";
-import type { ParseLimits } from "../src/parse/parser.js";
-import { runs } from "../testkit/arbitraries.js";
-import { schemaFixtures } from "../testkit/fixtures.js";
-import { allHostileCases, rawInput } from "./reliability/support.js";
+import { IncrementalParser } from "../../src/parse/incremental.js";
+import { type ParseLimits, parseText } from "../../src/parse/parser.js";
+import { runs } from "../../testkit/arbitraries.js";
+import { schemaFixtures } from "../../testkit/fixtures.js";
+import { allHostileCases, rawInput } from "../reliability/support.js";
 
 type Path = readonly (string | number)[];
 
@@ -78,9 +77,9 @@ function split(text: string, sizes: readonly number[]): string[] {
   return deltas;
 }
 
-/** Streams a valid text: never refused, every partial consistent, end() equal to parseJson. */
+/** Streams a valid text: never refused, every partial consistent, end() equal to parseText. */
 function expectStreamsLikeParse(text: string, deltas: readonly string[], limits: Partial<ParseLimits> = {}): void {
-  const whole = parseJson(text, limits);
+  const whole = parseText(text, limits);
   expect(whole.ok, text).toBe(true);
   if (!whole.ok) return;
   const parser = new IncrementalParser(limits);
@@ -116,8 +115,8 @@ const jsonText = fc
     return ws + (escaped ? escapeNonAscii(text) : text) + ws;
   });
 
-/** Generated JSON that parseJson accepts (fast-check also writes numbers beyond the safe range). */
-const validJsonText = jsonText.filter((text) => parseJson(text).ok);
+/** Generated JSON that parseText accepts (fast-check also writes numbers beyond the safe range). */
+const validJsonText = jsonText.filter((text) => parseText(text).ok);
 
 /** Wire texts: every fixture's valid values, encoded. */
 function fixtureWireTexts(): string[] {
@@ -137,7 +136,7 @@ function fixtureWireTexts(): string[] {
 describe("incremental parser: valid texts", () => {
   const wires = fixtureWireTexts();
 
-  it("streams every fixture's wire text, every split into 1-8 characters, like parseJson", () => {
+  it("streams every fixture's wire text, every split into 1-8 characters, like parseText", () => {
     expect(wires.length).toBeGreaterThan(50);
     fc.assert(
       fc.property(fc.constantFrom(...wires), sizes, (text, s) => expectStreamsLikeParse(text, split(text, s))),
@@ -149,14 +148,14 @@ describe("incremental parser: valid texts", () => {
     for (const text of wires) expectStreamsLikeParse(text, split(text, [1]));
   });
 
-  it("streams generated JSON (whitespace, escapes, split surrogate pairs) like parseJson", () => {
+  it("streams generated JSON (whitespace, escapes, split surrogate pairs) like parseText", () => {
     fc.assert(
       fc.property(validJsonText, sizes, (text, s) => expectStreamsLikeParse(text, split(text, s))),
       { numRuns: runs(400) },
     );
   });
 
-  it("keeps __proto__ an own data member and -0 as 0, as parseJson does", () => {
+  it("keeps __proto__ an own data member and -0 as 0, as parseText does", () => {
     const text = '{"__proto__":{"polluted":true},"z":-0,"list":[-0.0]}';
     expectStreamsLikeParse(text, split(text, [3, 1]));
     const parser = new IncrementalParser();
@@ -238,12 +237,12 @@ function closers(text: string): string {
   return open.reverse().join("");
 }
 
-/** Whether some completion from a small candidate set makes the prefix a text parseJson accepts. */
+/** Whether some completion from a small candidate set makes the prefix a text parseText accepts. */
 function viable(prefix: string, limits: Partial<ParseLimits>): boolean {
   for (const head of [...HEADS, ...HEADS_LITERAL]) {
     for (const mid of MIDS) {
       const start = prefix + head + mid;
-      if (parseJson(start + closers(start), limits).ok) return true;
+      if (parseText(start + closers(start), limits).ok) return true;
     }
   }
   return false;
@@ -258,8 +257,8 @@ function refusedAt(text: string, limits: Partial<ParseLimits>): { index: number;
     if (pushed.ok) continue;
     if (index < 0) {
       index = i;
-      // The refusal is exactly parseJson of the text so far.
-      expect(pushed).toEqual(parseJson(text.slice(0, i + 1), limits));
+      // The refusal is exactly parseText of the text so far.
+      expect(pushed).toEqual(parseText(text.slice(0, i + 1), limits));
       // The rest is still pushed, so that end() answers for the whole text; the refusal stands.
       const refusal = pushed;
       for (let j = i + 1; j < text.length; j++) expect(parser.push(text[j]!)).toBe(refusal);
@@ -271,9 +270,9 @@ function refusedAt(text: string, limits: Partial<ParseLimits>): { index: number;
 
 const SURROGATE_OR_ESCAPE = /[\ud800-\udfff]|\\u/;
 
-/** Refused with parseJson's error at the first impossible character (see the module comment of incremental.ts for the waits). */
+/** Refused with parseText's error at the first impossible character (see the module comment of incremental.ts for the waits). */
 function expectRefusedEarly(name: string, text: string, limits: Partial<ParseLimits>, search = true): void {
-  const whole = parseJson(text, limits);
+  const whole = parseText(text, limits);
   const { index, parser } = refusedAt(text, limits);
   expect(parser.end(), name).toEqual(whole);
   const roomy = { ...limits, ...ROOMY };
@@ -285,7 +284,7 @@ function expectRefusedEarly(name: string, text: string, limits: Partial<ParseLim
   }
   expect(whole.ok, name).toBe(false);
   if (whole.ok) return;
-  const refusal = parseJson(text.slice(0, index + 1), limits);
+  const refusal = parseText(text.slice(0, index + 1), limits);
   if (refusal.ok) return;
   // The same code and path as for the whole text, unless the whole text is refused for its size first.
   if (whole.error.code !== "input-too-large") {
@@ -323,7 +322,7 @@ describe("incremental parser: refusals", () => {
     return [{ name: `${source}/${c.name}`, text, limits }];
   });
 
-  it("refuses the hostile corpus, streamed a character at a time, like parseJson and at once", () => {
+  it("refuses the hostile corpus, streamed a character at a time, like parseText and at once", () => {
     expect(corpus.length).toBeGreaterThan(200);
     for (const { name, text, limits } of corpus) {
       if (text.length > 4000) continue;
@@ -331,7 +330,7 @@ describe("incremental parser: refusals", () => {
     }
   });
 
-  it("refuses big hostile texts like parseJson", () => {
+  it("refuses big hostile texts like parseText", () => {
     let big = 0;
     for (const { name, text, limits } of corpus) {
       if (text.length <= 4000) continue;
@@ -379,7 +378,7 @@ describe("incremental parser: refusals", () => {
       const { index, parser } = refusedAt(text, limits);
       expect(index, text).toBe(at);
       const ended = parser.end();
-      expect(ended).toEqual(parseJson(text, limits));
+      expect(ended).toEqual(parseText(text, limits));
       if (code === "") expect(ended.ok, text).toBe(true);
       else expect(ended.ok ? "" : ended.error.code, text).toBe(code);
     }
@@ -390,13 +389,13 @@ describe("incremental parser: refusals", () => {
     const first = parser.push('{"a":1,"a"');
     expect(first.ok).toBe(false);
     expect(parser.push(":2}")).toBe(first);
-    expect(parser.end()).toEqual(parseJson('{"a":1,"a":2}', { maxBytes: 12 }));
+    expect(parser.end()).toEqual(parseText('{"a":1,"a":2}', { maxBytes: 12 }));
     parser.push("  ");
     const ended = parser.end();
     expect(ended.ok ? "" : ended.error.code).toBe("input-too-large");
   });
 
-  it("refuses any broken text no earlier than parseJson and no later than its first impossible character", () => {
+  it("refuses any broken text no earlier than parseText and no later than its first impossible character", () => {
     const broken = fc
       .tuple(jsonText, fc.nat(), fc.constantFrom("", "x", ",", "]", "}", '"', ":", "\\", "\u0001", "\ud800", "\udc00"))
       .map(([text, at, insert]) => {
@@ -424,9 +423,9 @@ describe("incremental parser: end()", () => {
     // Open containers are not ended by the text's end.
     const open = new IncrementalParser();
     open.push("[[1");
-    expect(open.end()).toEqual(parseJson("[[1"));
+    expect(open.end()).toEqual(parseText("[[1"));
     const unsafe = new IncrementalParser();
     unsafe.push("12345678901234567");
-    expect(unsafe.end()).toEqual(parseJson("12345678901234567"));
+    expect(unsafe.end()).toEqual(parseText("12345678901234567"));
   });
 });
