@@ -165,6 +165,40 @@ export class Codec<T = unknown> {
   }
 
   /**
+   * decode(text) for a text already read whole by the stream decoder's
+   * incremental parser (`root`, the value parseText gives it, read under the
+   * same limits; `members`, the member names it read): the generated pass
+   * without parsing again. Anything but its plain success is decided by
+   * decode(text), so every result is decode's own.
+   */
+  decodeParsed(text: string, root: unknown, members: number, options: DecodeOptions = {}): Result<T> {
+    const limits = options.limits ? { ...this.limits, ...options.limits } : this.limits;
+    if (options.checkWireSchema !== true && options.interpreted !== true && limits.maxDepth <= MAX_DEPTH_LIMIT) {
+      const value = guarded(() => ok(this.decodeGeneratedParsed(root, members, limits)));
+      if (value.ok && value.value !== FAIL) return value as Result<T>;
+    }
+    return this.decode(text, options);
+  }
+
+  private decodeGeneratedParsed(root: unknown, members: number, limits: ParseLimits): unknown {
+    const decoder = this.decoder();
+    if (decoder === null) return FAIL;
+    const state: DecodeState = {
+      maxNodes: limits.maxNodes,
+      maxDepth: limits.maxDepth,
+      checkStrings: true,
+      nodes: 1,
+      members: 0,
+      limits,
+    };
+    const value = decoder(root, state);
+    // The parser refused repeated names, so as many read as written means none undeclared.
+    if (value === FAIL || state.members !== members) return FAIL;
+    if (this.validators.checkSource(value) !== undefined) return FAIL;
+    return this.branchesNamed && this.validators.checkWire(root) !== undefined ? FAIL : value;
+  }
+
+  /**
    * The generated decoder's one pass: parse limits, wire structure and the
    * rebuilt value together, then the contract. FAIL for anything it does not
    * accept outright; the interpreted path then decides, so every refusal is

@@ -133,6 +133,8 @@ export class IncrementalParser {
   // The string being read: decoded so far; a key or a value; a raw high surrogate held back.
   private str = "";
   private inKey = false;
+  /** Member names read (each once per object: a repeated one is refused). */
+  private names = 0;
   private heldHigh = "";
   private hex = 0;
   private hexCount = 0;
@@ -200,6 +202,11 @@ export class IncrementalParser {
       if (isSafe(value)) return { ok: true, value: value === 0 ? 0 : value };
     }
     return parseText(this.text(), this.limits);
+  }
+
+  /** How many members the text has written so far, over all objects. */
+  get members(): number {
+    return this.names;
   }
 
   /** The deltas joined once, when needed: cheaper than concatenating at every push. */
@@ -695,6 +702,7 @@ export class IncrementalParser {
     const object = this.containers[this.depth]!;
     // Every earlier member's value is complete, so it is in the live object.
     if (Object.hasOwn(object, key)) return false;
+    this.names++;
     this.keys[this.depth] = key;
     this.mode = COLON;
     return true;

@@ -65,6 +65,14 @@ interface Shown extends PartialMemo {
   next: Shown | undefined;
 }
 
+/** One partial call on an open wire container: its node, the container, its index on the spine, what it showed. */
+interface Frame {
+  readonly node: Node;
+  readonly wire: object;
+  readonly spine: number;
+  value: unknown;
+}
+
 export class CodecStreamDecoder<T> implements StreamDecoder<T> {
   private readonly parser: IncrementalParser;
   /** The text so far: appended per push (a rope, made flat once by decode), cheaper than joining thousands of deltas. */
@@ -87,6 +95,17 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
   private slot:
     | { holder: object; key: string | number; out: Record<string, unknown> | unknown[]; at: string | number }
     | undefined;
+  /**
+   * The partial walk's calls on open containers, outermost first: a chain,
+   * since the open containers are (and a construct reads one child of each).
+   * A push restarts the walk at the deepest one whose container stayed open
+   * (every change lies inside it), not at the root.
+   */
+  private readonly frames: Frame[] = [];
+  /** The frame whose partial is running (-1: none), the parent of any frame recorded. */
+  private current = -1;
+  /** How many containers from the root stayed open since the last partial walk (parser.changedDepth, the least since). */
+  private partialKept = 0;
   private readonly ctx: PartialContext;
   /** The wire schema's candidates, read for early refusal (refusal.ts); per wire container, once. */
   private readonly wire: WireCandidates;
@@ -140,6 +159,7 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
     const parsed = this.parser.push(delta);
     if (!parsed.ok) return this.refuseAs(this.text());
     this.keptDepth = Math.min(this.keptDepth, this.parser.changedDepth);
+    this.partialKept = Math.min(this.partialKept, this.parser.changedDepth);
     if (this.impossibleAt === undefined && this.wireCheckDue()) {
       this.impossibleAt = this.wireImpossible();
       this.checkedAt = this.written.length;
@@ -161,13 +181,40 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
     this.findSpine();
     this.slot = undefined;
     this.leafPending = false;
-    const value = this.partialRoot();
+    const value = this.restart() ? this.shown : this.partialRoot();
+    this.partialKept = Number.POSITIVE_INFINITY;
     if (value !== this.shown) this.changed = true;
     this.shown = value;
     return { ok: true, value, changed: this.changed };
   }
 
+  /**
+   * The partial walk restarted at the deepest frame whose container stayed
+   * open since the last walk: true if what it shows kept its identity (so
+   * every frame above it, and the root, show what they showed). False: the
+   * walk is to be made from the root.
+   */
+  private restart(): boolean {
+    const kept = this.partialKept;
+    const frames = this.frames;
+    let r = frames.length - 1;
+    while (r >= 0 && frames[r]!.spine >= kept) r--;
+    if (r < 0) return false;
+    const frame = frames[r]!;
+    frames.length = r;
+    this.current = r - 1;
+    const before = frame.value;
+    const value = this.child(frame.node, frame.wire);
+    this.current = -1;
+    return value === before;
+  }
+
   end(): Result<T> {
+    // Read whole and accepted by the parser: decode without parsing the text again.
+    if (this.refusal === undefined) {
+      const parsed = this.parser.end();
+      if (parsed.ok) return this.codec.decodeParsed(this.text(), parsed.value, this.parser.members, this.options);
+    }
     return this.codec.decode(this.text(), this.options);
   }
 
@@ -250,7 +297,7 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
           if (Array.isArray(value)) return undefined;
           this.namesFree = wire.namePossible(own, undefined);
           const name = this.parser.pendingName;
-          if (name !== undefined) return wire.member(own, name).length === 0 ? [...steps, name] : undefined;
+          if (name !== undefined) return wire.at(own, name).length === 0 ? [...steps, name] : undefined;
           // A member name being written that no declared name begins with.
           const prefix = this.parser.namePrefix;
           return prefix !== undefined && !wire.namePossible(own, prefix) ? [...steps, prefix] : undefined;
@@ -362,6 +409,8 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
       args = root.arguments;
     }
     if (args === undefined) return undefined;
+    this.frames.length = 0;
+    this.current = -1;
     const value = this.child(plan.root, args);
     return value === ABSENT ? undefined : value;
   }
@@ -383,9 +432,24 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
       memo = { value: undefined, read: 0, done: false, node, next: first };
       this.memos.set(wire, memo);
     }
+    const spine = this.open.indexOf(wire);
+    if (spine < 0) {
+      const value = construct.partial(node, wire, this.ctx, memo);
+      memo.value = value;
+      memo.done = true;
+      return value;
+    }
+    // On the spine: recorded as the running frame's child, for a later push to restart at.
+    const parent = this.current;
+    const at = parent + 1;
+    const frame: Frame = { node, wire, spine, value: undefined };
+    this.frames.length = at;
+    this.frames.push(frame);
+    this.current = at;
     const value = construct.partial(node, wire, this.ctx, memo);
+    this.current = parent;
     memo.value = value;
-    memo.done = !this.open.includes(wire);
+    frame.value = value;
     return value;
   }
 

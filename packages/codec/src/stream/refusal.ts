@@ -32,6 +32,28 @@ const LOOSENING = ["nullable", "not", "if", "patternProperties", "$dynamicRef", 
 const EXPAND_DEPTH = 16;
 
 export type ValueType = "object" | "array" | "string" | "number" | "boolean" | "null";
+const TYPE_INDEX: Readonly<Record<ValueType, number>> = {
+  object: 0,
+  array: 1,
+  string: 2,
+  number: 3,
+  boolean: 4,
+  null: 5,
+};
+
+/** A candidate list's facts, read once (WireCandidates.facts). */
+interface ListFacts {
+  /** Some candidate is no closed object: any member name may come. */
+  readonly anyName: boolean;
+  /** The member names the closed object candidates declare. */
+  readonly names: readonly string[];
+  /** Some candidate allows every string. */
+  readonly anyString: boolean;
+  /** Some candidate has a const or an enum. */
+  readonly valued: boolean;
+  /** The list filtered by JSON type (TYPE_INDEX), each made once. */
+  readonly byType: (readonly Candidate[] | undefined)[];
+}
 
 export class WireCandidates {
   private readonly defs: Readonly<Record<string, unknown>>;
@@ -93,17 +115,16 @@ export class WireCandidates {
    * with `prefix` (undefined: any name, as an open object allows).
    */
   namePossible(parent: readonly Candidate[], prefix: string | undefined): boolean {
-    for (const c of parent) {
-      if (c === ANYTHING || c.additionalProperties !== false) return true;
-      if (prefix === undefined || !allowsType(c, "object") || !isPlainObject(c.properties)) continue;
-      for (const name of Object.keys(c.properties)) if (name.startsWith(prefix)) return true;
-    }
+    const facts = this.facts(parent);
+    if (facts.anyName) return true;
+    if (prefix === undefined) return false;
+    for (const name of facts.names) if (name.startsWith(prefix)) return true;
     return false;
   }
 
   /** Whether some candidate allows every string (no const or enum): a string's growth is never impossible. */
   anyString(candidates: readonly Candidate[]): boolean {
-    return candidates.some((c) => allowsType(c, "string") && allowedValues(c) === undefined);
+    return this.facts(candidates).anyString;
   }
 
   /** The candidates of element `index` of an array meeting `parent`. */
@@ -124,21 +145,58 @@ export class WireCandidates {
     return out;
   }
 
-  /** Those of `candidates` a value of `type` may meet (a string's prefix so far given). */
+  /**
+   * Those of `candidates` a value of `type` may meet (a string's prefix so far
+   * given). Without a prefix, or where some string candidate allows any
+   * string, the same list every time (kept), so what is kept per list holds.
+   */
   allowing(candidates: readonly Candidate[], type: ValueType, prefix?: string): readonly Candidate[] {
-    return candidates.filter((c) => allowsType(c, type) && (prefix === undefined || allowsPrefix(c, prefix)));
+    const facts = this.facts(candidates);
+    const i = TYPE_INDEX[type];
+    let typed = facts.byType[i];
+    if (typed === undefined) {
+      typed = candidates.filter((c) => allowsType(c, type));
+      facts.byType[i] = typed;
+    }
+    if (prefix === undefined || type !== "string" || facts.anyString) return typed;
+    return typed.filter((c) => allowsPrefix(c, prefix));
   }
 
   /** Whether a complete scalar may meet one of `candidates`: its type, and the const or enum value if any. */
   scalarPossible(candidates: readonly Candidate[], value: unknown): boolean {
     const type = typeOf(value);
     if (type === undefined || type === "object" || type === "array") return true;
-    return candidates.some((c) => {
-      if (!allowsType(c, type)) return false;
+    const typed = this.allowing(candidates, type);
+    if (!this.facts(typed).valued) return typed.length > 0;
+    return typed.some((c) => {
       const values = allowedValues(c);
       return values === undefined || values.some((v) => v === value);
     });
   }
+
+  /** What a push asks of a candidate list, read from its schemas once. */
+  private facts(candidates: readonly Candidate[]): ListFacts {
+    let facts = this.listFacts.get(candidates);
+    if (facts === undefined) {
+      let anyName = false;
+      const names: string[] = [];
+      for (const c of candidates) {
+        if (c === ANYTHING || c.additionalProperties !== false) anyName = true;
+        else if (allowsType(c, "object") && isPlainObject(c.properties)) names.push(...Object.keys(c.properties));
+      }
+      facts = {
+        anyName,
+        names,
+        anyString: candidates.some((c) => allowsType(c, "string") && allowedValues(c) === undefined),
+        valued: candidates.some((c) => allowedValues(c) !== undefined),
+        byType: [undefined, undefined, undefined, undefined, undefined, undefined],
+      };
+      this.listFacts.set(candidates, facts);
+    }
+    return facts;
+  }
+
+  private readonly listFacts = new WeakMap<readonly Candidate[], ListFacts>();
 
   private expand(schema: unknown, depth: number): Candidate[] {
     if (schema === true) return [ANYTHING];

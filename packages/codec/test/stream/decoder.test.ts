@@ -53,14 +53,25 @@ export function split(text: string, sizes: readonly number[]): string[] {
 }
 
 /** Streams a text decode accepts: never refused, every partial consistent, the last one and end() the decoded value. */
-function expectStreamsLikeDecode(codec: Codec, text: string, deltas: readonly string[]): void {
+function expectStreamsLikeDecode(codec: Codec, text: string, deltas: readonly string[], fromScratch = false): void {
   const whole = codec.decode(text);
   expect(whole.ok, text).toBe(true);
   if (!whole.ok) return;
   const decoder = codec.streamDecoder();
   let last: unknown;
+  let sofar = "";
   for (const delta of deltas) {
     const step = decoder.push(delta);
+    sofar += delta;
+    // Updated in place from where the last push left it, the partial is what the text so far shows read at once.
+    if (fromScratch && step.ok) {
+      const once = codec.streamDecoder().push(sofar);
+      if (once.ok && JSON.stringify(once.value) !== JSON.stringify(step.value)) {
+        expect.fail(
+          `${text} after ${JSON.stringify(sofar)}: ${JSON.stringify(step.value)}, read at once ${JSON.stringify(once.value)}`,
+        );
+      }
+    }
     if (!step.ok) expect.fail(`${text} refused at ${JSON.stringify(delta)}: ${step.error.message}`);
     if (step.value !== decoder.value) expect.fail("push's value is not the decoder's value");
     if (step.value === undefined) continue;
@@ -108,13 +119,13 @@ describe("stream decoder: texts decode accepts", () => {
 
   it("streams every fixture value's wire text one character at a time, consistent with decode", () => {
     expect(wires.length).toBeGreaterThan(50);
-    for (const { codec, text } of wires) expectStreamsLikeDecode(codec, text, split(text, [1]));
+    for (const { codec, text } of wires) expectStreamsLikeDecode(codec, text, split(text, [1]), true);
   });
 
   it("streams fixture wire texts in random splits of 1-8 characters", () => {
     fc.assert(
       fc.property(fc.constantFrom(...wires), sizes, ({ codec, text }, s) =>
-        expectStreamsLikeDecode(codec, text, split(text, s)),
+        expectStreamsLikeDecode(codec, text, split(text, s), true),
       ),
       { numRuns: runs(300) },
     );
@@ -137,7 +148,7 @@ describe("stream decoder: texts decode accepts", () => {
         if (!encoded.ok) return;
         const text = JSON.stringify(encoded.value);
         if (!compiled.value.decode(text).ok) return;
-        expectStreamsLikeDecode(compiled.value, text, split(text, s));
+        expectStreamsLikeDecode(compiled.value, text, split(text, s), true);
         checked++;
       }),
       { numRuns: runs(150) },
