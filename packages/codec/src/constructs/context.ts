@@ -129,4 +129,6 @@ export interface PartialContext {
 export interface PartialMemo {
   value: unknown;
   read: number;
+  /** Per declared member (by index), whether it is written to its end and shown: not read again. */
+  settled: boolean[] | undefined;
 }

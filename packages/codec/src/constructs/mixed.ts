@@ -79,7 +79,8 @@ function decodeMixed(node: MixedNode, wire: unknown, ctx: WalkContext): unknown 
 function partialMixed(node: MixedNode, wire: unknown, ctx: PartialContext, memo: PartialMemo): unknown {
   if (!isPlainObject(wire)) return ABSENT;
   const out = (memo.value as Record<string, unknown> | undefined) ?? {};
-  if (isPlainObject(wire.fields)) fieldsPartial(node.fields, wire.fields, out, ctx);
+  memo.settled ??= [];
+  if (isPlainObject(wire.fields)) fieldsPartial(node.fields, wire.fields, out, ctx, memo.settled);
   entriesPartial(node.value, wire.entries, out, memo, ctx);
   return out;
 }

@@ -84,6 +84,11 @@ const N_EXP = 7;
 /** A number below 10^15 is a safe integer or not an integer (as in the scanner). */
 const SAFE_MAGNITUDE = 15;
 
+/** Strings up to this length are made flat by V8 at each append (ConsString::kMinLength is 13). */
+const FLAT_FROM = 12;
+/** Where closeString puts a string's number conversion (which makes it flat): read by no one, exported so that the write is kept. */
+export let flatSink = 0;
+
 const REFUSED = -1;
 /** The code of the refusal depends on the next character (see the module comment). */
 const PENDING = -2;
@@ -209,8 +214,8 @@ export class IncrementalParser {
     return this.names;
   }
 
-  /** The deltas joined once, when needed: cheaper than concatenating at every push. */
-  private text(): string {
+  /** The text pushed so far (refused pushes included): the deltas joined once, when needed, cheaper than concatenating at every push. */
+  text(): string {
     if (this.parts.length > 1) this.parts = [this.parts.join("")];
     return this.parts[0] ?? "";
   }
@@ -691,6 +696,9 @@ export class IncrementalParser {
   /** False for a member name the object already has. */
   private closeString(): boolean {
     if (!this.inKey) {
+      // Appended delta by delta, the string is a rope: made flat once here (V8 flattens a string it converts
+      // to a number), so that its readers (the decoder, the contract's checks, a display) do not each walk it.
+      if (this.str.length > FLAT_FROM) flatSink = (this.str as unknown as number) | 0;
       this.place(this.str);
       this.str = "";
       this.completed();

@@ -51,7 +51,7 @@ import { isPlainObject, setOwn } from "../json.js";
 import { IncrementalParser } from "../parse/incremental.js";
 import { MAX_DEPTH_LIMIT } from "../parse/parser.js";
 import { originalPath } from "../wire/paths.js";
-import { bestFit, type Candidate, fillerFor, requiredOf, WireCandidates } from "./refusal.js";
+import { bestFit, type Candidates, fillerFor, requiredOf, WireCandidates } from "./refusal.js";
 import type { StreamDecoder, StreamStep } from "./types.js";
 
 /**
@@ -75,8 +75,10 @@ interface Frame {
 
 export class CodecStreamDecoder<T> implements StreamDecoder<T> {
   private readonly parser: IncrementalParser;
-  /** The text so far: appended per push (a rope, made flat once by decode), cheaper than joining thousands of deltas. */
-  private written = "";
+  /** The text's length so far, in UTF-16 code units. */
+  private written = 0;
+  /** The text pushed after a refusal, which the parser no longer reads (the text is the parser's, then this). */
+  private afterRefusal = "";
   private refusal: { readonly ok: false; readonly error: CodecError } | undefined;
   private shown: unknown = undefined;
 
@@ -109,9 +111,11 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
   private readonly ctx: PartialContext;
   /** The wire schema's candidates, read for early refusal (refusal.ts); per wire container, once. */
   private readonly wire: WireCandidates;
-  private readonly candidates = new WeakMap<object, readonly Candidate[]>();
-  /** The open containers on the spine with their candidates, outermost first (wireImpossible). */
-  private readonly opened: { container: object; candidates: readonly Candidate[] }[] = [];
+  private readonly candidates = new WeakMap<object, Candidates>();
+  /** The open containers on the spine with their candidates, outermost first (wireImpossible): the first `openedCount`. */
+  private readonly openedContainers: object[] = [];
+  private readonly openedCandidates: Candidates[] = [];
+  private openedCount = 0;
   /** The wire steps to the first thing the wire schema forbids for every completion; settled once found. */
   private impossibleAt: (string | number)[] | undefined;
   /** The string being written may be any string (no const or enum): its growth needs no check. */
@@ -128,7 +132,14 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
   /** The text length from which a completion is decoded again (refuseForWire). */
   private retryAt = 0;
   /** For scalars, which keep nothing. */
-  private readonly scratch: Shown = { value: undefined, read: 0, done: false, node: undefined, next: undefined };
+  private readonly scratch: Shown = {
+    value: undefined,
+    read: 0,
+    settled: undefined,
+    done: false,
+    node: undefined,
+    next: undefined,
+  };
 
   constructor(
     private readonly codec: Codec<T>,
@@ -154,15 +165,18 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
   }
 
   push(delta: string): StreamStep {
-    this.written += delta;
-    if (this.refusal !== undefined) return this.refusal;
+    this.written += delta.length;
+    if (this.refusal !== undefined) {
+      this.afterRefusal += delta;
+      return this.refusal;
+    }
     const parsed = this.parser.push(delta);
     if (!parsed.ok) return this.refuseAs(this.text());
     this.keptDepth = Math.min(this.keptDepth, this.parser.changedDepth);
     this.partialKept = Math.min(this.partialKept, this.parser.changedDepth);
     if (this.impossibleAt === undefined && this.wireCheckDue()) {
       this.impossibleAt = this.wireImpossible();
-      this.checkedAt = this.written.length;
+      this.checkedAt = this.written;
     }
     if (this.impossibleAt !== undefined) {
       const refused = this.refuseForWire();
@@ -228,13 +242,6 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
   }
 
   /**
-   * The wire steps to what the wire schema already forbids for every
-   * completion, on the parser's spine: a container's type, a complete member
-   * name, the scalar being read (see refusal.ts); undefined if nothing.
-   * Containers are checked once, when first seen; `opened` gets the open
-   * containers with their candidates, outermost first.
-   */
-  /**
    * Whether this push may have written something the wire check has not
    * seen: most pushes only grow a string no const or enum restricts, or add
    * whitespace, digits or name characters an open object allows; they skip
@@ -251,70 +258,75 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
     const prefix = parser.namePrefix;
     if (prefix === undefined || this.namesFree) return false;
     // A name growing in the object the last walk ended in (nothing opened or closed since): checked there, no walk.
-    const innermost = this.opened[this.opened.length - 1];
-    if (this.keptDepth < this.opened.length || innermost === undefined || Array.isArray(innermost.container))
-      return true;
-    if (!this.wire.namePossible(innermost.candidates, prefix)) {
-      this.impossibleAt = [...this.openSteps.slice(0, this.opened.length - 1), prefix];
-      this.checkedAt = this.written.length;
+    const n = this.openedCount;
+    if (this.keptDepth < n || n === 0 || Array.isArray(this.openedContainers[n - 1])) return true;
+    if (!this.openedCandidates[n - 1]!.namePossible(prefix)) {
+      this.impossibleAt = [...this.openSteps.slice(0, n - 1), prefix];
+      this.checkedAt = this.written;
     }
     return false;
   }
 
+  /**
+   * The wire steps to what the wire schema already forbids for every
+   * completion, on the parser's spine: a container's type, a complete member
+   * name, the scalar being read (see refusal.ts); undefined if nothing.
+   * Containers are checked once, when first seen; `opened*` get the open
+   * containers with their candidates, outermost first.
+   */
   private wireImpossible(): (string | number)[] | undefined {
-    const wire = this.wire;
     const steps = this.parser.spine();
     // The containers that stayed open since the last walk are as that walk found them.
-    const kept = Math.min(this.keptDepth, this.opened.length, steps.length);
+    const kept = Math.min(this.keptDepth, this.openedCount, steps.length);
     this.keptDepth = Number.POSITIVE_INFINITY;
-    this.opened.length = kept;
     this.openSteps = steps;
+    const containers = this.openedContainers;
+    const opened = this.openedCandidates;
     let value: unknown =
-      kept === 0
-        ? this.parser.value
-        : (this.opened[kept - 1]!.container as Record<string | number, unknown>)[steps[kept - 1]!];
+      kept === 0 ? this.parser.value : (containers[kept - 1] as Record<string | number, unknown>)[steps[kept - 1]!];
     let found: (string | number)[] | undefined;
-    let parent: readonly Candidate[] | undefined = kept === 0 ? undefined : this.opened[kept - 1]!.candidates;
+    // The candidates the value at depth i reached (its parent's at its step).
+    let reached: Candidates = kept === 0 ? this.wire.root : opened[kept - 1]!.at(steps[kept - 1]!);
     for (let i = kept; ; i++) {
-      const reached = (): readonly Candidate[] =>
-        parent === undefined ? wire.rootCandidates : wire.at(parent, steps[i - 1]!);
       if (typeof value === "object" && value !== null) {
         let own = this.candidates.get(value);
         if (own === undefined) {
-          own = wire.allowing(reached(), Array.isArray(value) ? "array" : "object");
+          own = reached.allowing(Array.isArray(value) ? "array" : "object");
           this.candidates.set(value, own);
-          if (own.length === 0) found ??= steps.slice(0, i);
+          if (own.empty) found ??= steps.slice(0, i);
         }
-        this.opened.push({ container: value, candidates: own });
+        containers[i] = value;
+        opened[i] = own;
+        this.openedCount = i + 1;
         if (i === steps.length) {
           if (found !== undefined) return found;
           // The scalar just completed in it: its type and exact value.
           const done = this.parser.completedStep;
           if (done !== undefined) {
             const scalar = (value as Record<string | number, unknown>)[done];
-            return wire.scalarPossible(wire.at(own, done), scalar) ? undefined : [...steps, done];
+            return own.at(done).scalarPossible(scalar) ? undefined : [...steps, done];
           }
           if (Array.isArray(value)) return undefined;
-          this.namesFree = wire.namePossible(own, undefined);
+          this.namesFree = own.namePossible(undefined);
           const name = this.parser.pendingName;
-          if (name !== undefined) return wire.at(own, name).length === 0 ? [...steps, name] : undefined;
+          if (name !== undefined) return own.at(name).empty ? [...steps, name] : undefined;
           // A member name being written that no declared name begins with.
           const prefix = this.parser.namePrefix;
-          return prefix !== undefined && !wire.namePossible(own, prefix) ? [...steps, prefix] : undefined;
+          return prefix !== undefined && !own.namePossible(prefix) ? [...steps, prefix] : undefined;
         }
-        parent = own;
+        reached = own.at(steps[i]!);
         value = (value as Record<string | number, unknown>)[steps[i]!];
         continue;
       }
+      this.openedCount = i;
       if (found !== undefined) return found;
       // The scalar being read, or the root not yet started.
       if (typeof value === "string") {
-        const allowed = reached();
-        this.stringFree = wire.anyString(allowed);
-        return wire.allowing(allowed, "string", value).length === 0 ? steps : undefined;
+        this.stringFree = reached.allowing("string").anyString;
+        return reached.stringPossible(value) ? undefined : steps;
       }
       const type = this.parser.readingType;
-      return type !== undefined && wire.allowing(reached(), type).length === 0 ? steps : undefined;
+      return type !== undefined && reached.allowing(type).empty ? steps : undefined;
     }
   }
 
@@ -328,15 +340,16 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
    */
   private refuseForWire(): { readonly ok: false; readonly error: CodecError } | undefined {
     const at = this.impossibleAt!;
-    if (this.written.length < this.retryAt) return undefined;
-    if (this.checkedAt !== this.written.length) this.wireImpossible(); // the open containers now
+    if (this.written < this.retryAt) return undefined;
+    if (this.checkedAt !== this.written) this.wireImpossible(); // the open containers now
     const end = this.parser.openValueEnd();
     if (end === undefined) return undefined; // inside an escape: tried again at the next push
-    this.retryAt = this.written.length * 2;
+    this.retryAt = this.written * 2;
     let suffix = end;
     const pending = this.parser.pendingName;
-    for (let d = this.opened.length - 1; d >= 0; d--) {
-      const { container, candidates } = this.opened[d]!;
+    for (let d = this.openedCount - 1; d >= 0; d--) {
+      const container = this.openedContainers[d]!;
+      const candidates = this.openedCandidates[d]!;
       if (Array.isArray(container)) {
         suffix += "]";
         continue;
@@ -345,15 +358,15 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
       // The member on the spine (its value not yet placed), the one named with no value, the name being written.
       const onSpine = this.openSteps[d];
       if (typeof onSpine === "string" && !names.includes(onSpine)) names.push(onSpine);
-      const innermost = d === this.opened.length - 1;
+      const innermost = d === this.openedCount - 1;
       if (innermost && pending !== undefined && !names.includes(pending)) names.push(pending);
       const prefix = innermost ? this.parser.namePrefix : undefined;
       if (prefix !== undefined) names.push(prefix);
       let written = names.length > 0;
-      const fit = bestFit(candidates, container as Record<string, unknown>, names);
+      const fit = bestFit(candidates.list, container as Record<string, unknown>, names);
       for (const name of fit === undefined ? [] : requiredOf(fit)) {
         if (names.includes(name)) continue;
-        const filler = fillerFor(this.wire, this.wire.member([fit!], name));
+        const filler = fillerFor(candidates.only(fit!).member(name));
         if (filler === undefined) return undefined;
         suffix += `${written ? "," : ""}${JSON.stringify(name)}:${filler}`;
         written = true;
@@ -373,7 +386,7 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
   }
 
   private text(): string {
-    return this.written;
+    return this.parser.text() + this.afterRefusal;
   }
 
   /** The open containers and the string being written, from the parser's spine. */
@@ -429,7 +442,7 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
     while (memo !== undefined && memo.node !== node) memo = memo.next;
     if (memo?.done === true) return memo.value;
     if (memo === undefined) {
-      memo = { value: undefined, read: 0, done: false, node, next: first };
+      memo = { value: undefined, read: 0, settled: undefined, done: false, node, next: first };
       this.memos.set(wire, memo);
     }
     const spine = this.open.indexOf(wire);

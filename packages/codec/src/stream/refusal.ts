@@ -41,164 +41,23 @@ const TYPE_INDEX: Readonly<Record<ValueType, number>> = {
   null: 5,
 };
 
-/** A candidate list's facts, read once (WireCandidates.facts). */
-interface ListFacts {
-  /** Some candidate is no closed object: any member name may come. */
-  readonly anyName: boolean;
-  /** The member names the closed object candidates declare. */
-  readonly names: readonly string[];
-  /** Some candidate allows every string. */
-  readonly anyString: boolean;
-  /** Some candidate has a const or an enum. */
-  readonly valued: boolean;
-  /** The list filtered by JSON type (TYPE_INDEX), each made once. */
-  readonly byType: (readonly Candidate[] | undefined)[];
-}
-
+/** The wire schema, read for early refusal: its definitions and the root value's candidates. */
 export class WireCandidates {
   private readonly defs: Readonly<Record<string, unknown>>;
   private readonly legacyDefs: Readonly<Record<string, unknown>>;
 
   /** The candidates of the root value. */
-  readonly rootCandidates: readonly Candidate[];
+  readonly root: Candidates;
 
   constructor(root: unknown) {
     const r = isPlainObject(root) ? root : {};
     this.defs = isPlainObject(r.$defs) ? r.$defs : {};
     this.legacyDefs = isPlainObject(r.definitions) ? r.definitions : {};
-    this.rootCandidates = this.expand(root, 0);
+    this.root = new Candidates(this.expand(root, 0), this);
   }
 
-  /**
-   * The candidates of a container's member or element; kept per candidate
-   * list and step (every element past a tuple's prefix shares one entry), so
-   * a push reads them without expanding the schema again.
-   */
-  at(parent: readonly Candidate[], step: string | number): readonly Candidate[] {
-    let steps = this.reached.get(parent);
-    if (steps === undefined) {
-      steps = new Map();
-      this.reached.set(parent, steps);
-    }
-    const key = typeof step === "number" && step >= prefixLength(parent) ? -1 : step;
-    let found = steps.get(key);
-    if (found === undefined) {
-      found = typeof step === "number" ? this.element(parent, step) : this.member(parent, step);
-      // Kept for names the schema declares only: the cache lives with the codec, and names come from the model.
-      if (typeof key === "number" || declares(parent, key)) steps.set(key, found);
-    }
-    return found;
-  }
-
-  private readonly reached = new WeakMap<readonly Candidate[], Map<string | number, readonly Candidate[]>>();
-
-  /** The candidates of member `name` of an object meeting `parent` (any type allowed). */
-  member(parent: readonly Candidate[], name: string): readonly Candidate[] {
-    const out: Candidate[] = [];
-    for (const c of parent) {
-      if (c === ANYTHING) return [ANYTHING];
-      if (!allowsType(c, "object")) continue;
-      const properties = c.properties;
-      if (isPlainObject(properties) && Object.hasOwn(properties, name)) {
-        out.push(...this.expand(properties[name], 0));
-        continue;
-      }
-      const additional = c.additionalProperties;
-      if (additional === false) continue;
-      out.push(...(additional === undefined ? [ANYTHING] : this.expand(additional, 0)));
-    }
-    return out;
-  }
-
-  /**
-   * Whether some candidate of an object may have a member whose name begins
-   * with `prefix` (undefined: any name, as an open object allows).
-   */
-  namePossible(parent: readonly Candidate[], prefix: string | undefined): boolean {
-    const facts = this.facts(parent);
-    if (facts.anyName) return true;
-    if (prefix === undefined) return false;
-    for (const name of facts.names) if (name.startsWith(prefix)) return true;
-    return false;
-  }
-
-  /** Whether some candidate allows every string (no const or enum): a string's growth is never impossible. */
-  anyString(candidates: readonly Candidate[]): boolean {
-    return this.facts(candidates).anyString;
-  }
-
-  /** The candidates of element `index` of an array meeting `parent`. */
-  element(parent: readonly Candidate[], index: number): readonly Candidate[] {
-    const out: Candidate[] = [];
-    for (const c of parent) {
-      if (c === ANYTHING) return [ANYTHING];
-      if (!allowsType(c, "array")) continue;
-      const prefix = Array.isArray(c.prefixItems) ? c.prefixItems : Array.isArray(c.items) ? c.items : undefined;
-      if (prefix !== undefined && index < prefix.length) {
-        out.push(...this.expand(prefix[index], 0));
-        continue;
-      }
-      const rest = Array.isArray(c.items) ? c.additionalItems : c.items;
-      if (rest === false) continue;
-      out.push(...(rest === undefined ? [ANYTHING] : this.expand(rest, 0)));
-    }
-    return out;
-  }
-
-  /**
-   * Those of `candidates` a value of `type` may meet (a string's prefix so far
-   * given). Without a prefix, or where some string candidate allows any
-   * string, the same list every time (kept), so what is kept per list holds.
-   */
-  allowing(candidates: readonly Candidate[], type: ValueType, prefix?: string): readonly Candidate[] {
-    const facts = this.facts(candidates);
-    const i = TYPE_INDEX[type];
-    let typed = facts.byType[i];
-    if (typed === undefined) {
-      typed = candidates.filter((c) => allowsType(c, type));
-      facts.byType[i] = typed;
-    }
-    if (prefix === undefined || type !== "string" || facts.anyString) return typed;
-    return typed.filter((c) => allowsPrefix(c, prefix));
-  }
-
-  /** Whether a complete scalar may meet one of `candidates`: its type, and the const or enum value if any. */
-  scalarPossible(candidates: readonly Candidate[], value: unknown): boolean {
-    const type = typeOf(value);
-    if (type === undefined || type === "object" || type === "array") return true;
-    const typed = this.allowing(candidates, type);
-    if (!this.facts(typed).valued) return typed.length > 0;
-    return typed.some((c) => {
-      const values = allowedValues(c);
-      return values === undefined || values.some((v) => v === value);
-    });
-  }
-
-  /** What a push asks of a candidate list, read from its schemas once. */
-  private facts(candidates: readonly Candidate[]): ListFacts {
-    let facts = this.listFacts.get(candidates);
-    if (facts === undefined) {
-      let anyName = false;
-      const names: string[] = [];
-      for (const c of candidates) {
-        if (c === ANYTHING || c.additionalProperties !== false) anyName = true;
-        else if (allowsType(c, "object") && isPlainObject(c.properties)) names.push(...Object.keys(c.properties));
-      }
-      facts = {
-        anyName,
-        names,
-        anyString: candidates.some((c) => allowsType(c, "string") && allowedValues(c) === undefined),
-        valued: candidates.some((c) => allowedValues(c) !== undefined),
-        byType: [undefined, undefined, undefined, undefined, undefined, undefined],
-      };
-      this.listFacts.set(candidates, facts);
-    }
-    return facts;
-  }
-
-  private readonly listFacts = new WeakMap<readonly Candidate[], ListFacts>();
-
-  private expand(schema: unknown, depth: number): Candidate[] {
+  /** A schema's candidates: `$ref`s followed, `anyOf`/`oneOf` branches listed. */
+  expand(schema: unknown, depth: number): Candidate[] {
     if (schema === true) return [ANYTHING];
     if (schema === false) return [];
     if (!isPlainObject(schema) || depth > EXPAND_DEPTH) return [ANYTHING];
@@ -224,18 +83,161 @@ export class WireCandidates {
   }
 }
 
-function declares(candidates: readonly Candidate[], name: string): boolean {
-  return candidates.some((c) => isPlainObject(c.properties) && Object.hasOwn(c.properties, name));
-}
+/**
+ * The schemas a wire value may still meet, with what a push asks of them read
+ * once: kept per wire container by the decoder, and the lists reached from
+ * them kept here, so a push reads fields, not schemas.
+ */
+export class Candidates {
+  /** No schema left: every completion breaks the wire schema. */
+  readonly empty: boolean;
+  private steps: Map<string | number, Candidates> | undefined;
+  private readonly typed: (Candidates | undefined)[] = [
+    undefined,
+    undefined,
+    undefined,
+    undefined,
+    undefined,
+    undefined,
+  ];
+  private read = false;
+  private anyNameRead = false;
+  private namesRead: readonly string[] = [];
+  private anyStringRead = false;
+  private valuedRead = false;
+  private prefixRead = 0;
 
-/** The longest tuple prefix among candidates (elements past it meet the same schemas). */
-function prefixLength(candidates: readonly Candidate[]): number {
-  let n = 0;
-  for (const c of candidates) {
-    const prefix = Array.isArray(c.prefixItems) ? c.prefixItems : Array.isArray(c.items) ? c.items : undefined;
-    if (prefix !== undefined && prefix.length > n) n = prefix.length;
+  constructor(
+    readonly list: readonly Candidate[],
+    private readonly wire: WireCandidates,
+  ) {
+    this.empty = list.length === 0;
   }
-  return n;
+
+  /**
+   * The candidates of a member or element; kept per step (every element past
+   * a tuple's prefix shares one entry), for names the schema declares only:
+   * names come from the model.
+   */
+  at(step: string | number): Candidates {
+    this.facts();
+    this.steps ??= new Map();
+    const key = typeof step === "number" && step >= this.prefixRead ? -1 : step;
+    let found = this.steps.get(key);
+    if (found === undefined) {
+      found = typeof step === "number" ? this.element(step) : this.member(step);
+      if (typeof key === "number" || this.namesRead.includes(key)) this.steps.set(key, found);
+    }
+    return found;
+  }
+
+  /** The candidates of member `name` of an object meeting these (any type allowed). */
+  member(name: string): Candidates {
+    const out: Candidate[] = [];
+    for (const c of this.list) {
+      if (c === ANYTHING) return new Candidates([ANYTHING], this.wire);
+      if (!allowsType(c, "object")) continue;
+      const properties = c.properties;
+      if (isPlainObject(properties) && Object.hasOwn(properties, name)) {
+        out.push(...this.wire.expand(properties[name], 0));
+        continue;
+      }
+      const additional = c.additionalProperties;
+      if (additional === false) continue;
+      out.push(...(additional === undefined ? [ANYTHING] : this.wire.expand(additional, 0)));
+    }
+    return new Candidates(out, this.wire);
+  }
+
+  /** The candidates of element `index` of an array meeting these. */
+  element(index: number): Candidates {
+    const out: Candidate[] = [];
+    for (const c of this.list) {
+      if (c === ANYTHING) return new Candidates([ANYTHING], this.wire);
+      if (!allowsType(c, "array")) continue;
+      const prefix = Array.isArray(c.prefixItems) ? c.prefixItems : Array.isArray(c.items) ? c.items : undefined;
+      if (prefix !== undefined && index < prefix.length) {
+        out.push(...this.wire.expand(prefix[index], 0));
+        continue;
+      }
+      const rest = Array.isArray(c.items) ? c.additionalItems : c.items;
+      if (rest === false) continue;
+      out.push(...(rest === undefined ? [ANYTHING] : this.wire.expand(rest, 0)));
+    }
+    return new Candidates(out, this.wire);
+  }
+
+  /** Those a value of `type` may meet (kept). */
+  allowing(type: ValueType): Candidates {
+    const i = TYPE_INDEX[type];
+    let typed = this.typed[i];
+    if (typed === undefined) {
+      typed = new Candidates(
+        this.list.filter((c) => allowsType(c, type)),
+        this.wire,
+      );
+      this.typed[i] = typed;
+    }
+    return typed;
+  }
+
+  /** Whether a string beginning with `prefix` may meet one of these. */
+  stringPossible(prefix: string): boolean {
+    const strings = this.allowing("string");
+    if (strings.anyString) return true;
+    return strings.list.some((c) => allowsPrefix(c, prefix));
+  }
+
+  /** Whether some candidate allows every string (no const or enum): a string's growth is never impossible. */
+  get anyString(): boolean {
+    this.facts();
+    return this.anyStringRead;
+  }
+
+  /**
+   * Whether some candidate of an object may have a member whose name begins
+   * with `prefix` (undefined: any name, as an open object allows).
+   */
+  namePossible(prefix: string | undefined): boolean {
+    this.facts();
+    if (this.anyNameRead) return true;
+    if (prefix === undefined) return false;
+    for (const name of this.namesRead) if (name.startsWith(prefix)) return true;
+    return false;
+  }
+
+  /** Whether a complete scalar may meet one of these: its type, and the const or enum value if any. */
+  scalarPossible(value: unknown): boolean {
+    const type = typeOf(value);
+    if (type === undefined || type === "object" || type === "array") return true;
+    const typed = this.allowing(type);
+    typed.facts();
+    if (!typed.valuedRead) return !typed.empty;
+    return typed.list.some((c) => {
+      const values = allowedValues(c);
+      return values === undefined || values.some((v) => v === value);
+    });
+  }
+
+  /** One of these alone. */
+  only(c: Candidate): Candidates {
+    return new Candidates([c], this.wire);
+  }
+
+  private facts(): void {
+    if (this.read) return;
+    this.read = true;
+    const names: string[] = [];
+    for (const c of this.list) {
+      if (c === ANYTHING || c.additionalProperties !== false) this.anyNameRead = true;
+      else if (allowsType(c, "object") && isPlainObject(c.properties)) names.push(...Object.keys(c.properties));
+      const prefix = Array.isArray(c.prefixItems) ? c.prefixItems : Array.isArray(c.items) ? c.items : undefined;
+      if (prefix !== undefined && prefix.length > this.prefixRead) this.prefixRead = prefix.length;
+    }
+    this.namesRead = names;
+    this.anyStringRead = this.list.some((c) => allowsType(c, "string") && allowedValues(c) === undefined);
+    this.valuedRead = this.list.some((c) => allowedValues(c) !== undefined);
+  }
 }
 
 /** The JSON types a schema allows, from `type`, `enum` and `const` (undefined: any). */
@@ -279,8 +281,8 @@ const FILL_DEPTH = 8;
  * refusal: a filler the schema refuses after all makes decode's best match
  * point elsewhere, and the decoder then does not refuse early.
  */
-export function fillerFor(wire: WireCandidates, candidates: readonly Candidate[], depth = 0): string | undefined {
-  const c = candidates[0];
+export function fillerFor(candidates: Candidates, depth = 0): string | undefined {
+  const c = candidates.list[0];
   if (c === undefined || depth > FILL_DEPTH) return undefined;
   if (c === ANYTHING) return "null";
   const values = allowedValues(c);
@@ -302,7 +304,7 @@ export function fillerFor(wire: WireCandidates, candidates: readonly Candidate[]
       const n = typeof c.minItems === "number" && c.minItems < 8 ? c.minItems : 0;
       const items: string[] = [];
       for (let i = 0; i < n; i++) {
-        const item = fillerFor(wire, wire.element([c], i), depth + 1);
+        const item = fillerFor(candidates.only(c).element(i), depth + 1);
         if (item === undefined) return undefined;
         items.push(item);
       }
@@ -311,7 +313,7 @@ export function fillerFor(wire: WireCandidates, candidates: readonly Candidate[]
     case "object": {
       const members: string[] = [];
       for (const name of requiredOf(c)) {
-        const value = fillerFor(wire, wire.member([c], name), depth + 1);
+        const value = fillerFor(candidates.only(c).member(name), depth + 1);
         if (value === undefined) return undefined;
         members.push(`${JSON.stringify(name)}:${value}`);
       }
