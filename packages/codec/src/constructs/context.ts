@@ -119,6 +119,8 @@ export interface PartialContext {
   complete(wire: unknown, holder?: object, key?: string | number): boolean;
   /** Sets `out[key]` (an own data member), noting whether that changed the partial value. */
   put(out: Record<string, unknown> | unknown[], key: string | number, value: unknown): void;
+  /** The entry at `index` of a map's wire entries has a complete key an earlier entry has: no completion decodes. */
+  repeatedKey(entries: readonly unknown[], index: number): void;
 }
 
 /**
@@ -131,4 +133,6 @@ export interface PartialMemo {
   read: number;
   /** Per declared member (by index), whether it is written to its end and shown: not read again. */
   settled: boolean[] | undefined;
+  /** A map's keys of the entries written to their end, to find a key written twice. */
+  keys: Set<string> | undefined;
 }

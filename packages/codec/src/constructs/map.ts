@@ -125,15 +125,23 @@ export function entriesPartial(
   ctx: PartialContext,
 ): void {
   if (!Array.isArray(entries)) return;
+  memo.keys ??= new Set();
   for (let i = memo.read; i < entries.length; i++) {
     const entry = entries[i];
     if (!isPlainObject(entry)) return;
     const key = entry.key;
-    if (typeof key === "string" && ctx.complete(key, entry, "key") && Object.hasOwn(entry, "value")) {
+    const keyed = typeof key === "string" && ctx.complete(key, entry, "key");
+    if (keyed && memo.keys.has(key)) {
+      // The first entry's value stays shown; decode refuses the text.
+      ctx.repeatedKey(entries, i);
+      return;
+    }
+    if (keyed && Object.hasOwn(entry, "value")) {
       const shown = ctx.child(value, entry.value, entry, "value");
       if (shown !== ABSENT) ctx.put(out, key, shown);
     }
     if (!ctx.complete(entry)) return;
+    if (keyed) memo.keys.add(key);
     memo.read = i + 1;
   }
 }

@@ -118,6 +118,8 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
   private openedCount = 0;
   /** The wire steps to the first thing the wire schema forbids for every completion; settled once found. */
   private impossibleAt: (string | number)[] | undefined;
+  /** What decode refuses every completion with: the wire schema broken, or a map key repeated (partial walk). */
+  private impossibleCode: "wire-violation" | "duplicate-entry" = "wire-violation";
   /** The string being written may be any string (no const or enum): its growth needs no check. */
   private stringFree = false;
   /** The innermost object allows any member name: a name being written needs no check. */
@@ -136,6 +138,7 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
     value: undefined,
     read: 0,
     settled: undefined,
+    keys: undefined,
     done: false,
     node: undefined,
     next: undefined,
@@ -157,6 +160,7 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
       child: (node, wire, holder, key) => this.child(node, wire, holder, key),
       complete: (wire, holder, key) => this.complete(wire, holder, key),
       put: (out, key, value) => this.put(out, key, value),
+      repeatedKey: (entries, index) => this.repeatedKey(entries, index),
     };
   }
 
@@ -199,6 +203,11 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
     this.partialKept = Number.POSITIVE_INFINITY;
     if (value !== this.shown) this.changed = true;
     this.shown = value;
+    // The walk found a repeated map key.
+    if (this.impossibleAt !== undefined && this.impossibleCode === "duplicate-entry") {
+      const refused = this.refuseForWire();
+      if (refused !== undefined) return refused;
+    }
     return { ok: true, value, changed: this.changed };
   }
 
@@ -342,11 +351,19 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
     const at = this.impossibleAt!;
     if (this.written < this.retryAt) return undefined;
     if (this.checkedAt !== this.written) this.wireImpossible(); // the open containers now
-    const end = this.parser.openValueEnd();
+    let end = this.parser.openValueEnd();
     if (end === undefined) return undefined; // inside an escape: tried again at the next push
     this.retryAt = this.written * 2;
-    let suffix = end;
     const pending = this.parser.pendingName;
+    // A value not begun (a member named, an element after a comma) gets one its schema may take, not null, so that
+    // the completion breaks nothing more.
+    if (end.endsWith("null") && this.openedCount > 0) {
+      const inner = this.openedContainers[this.openedCount - 1]!;
+      const step = pending ?? (Array.isArray(inner) ? inner.length : undefined);
+      const filler = step === undefined ? undefined : fillerFor(this.openedCandidates[this.openedCount - 1]!.at(step));
+      if (filler !== undefined) end = end.slice(0, -"null".length) + filler;
+    }
+    let suffix = end;
     for (let d = this.openedCount - 1; d >= 0; d--) {
       const container = this.openedContainers[d]!;
       const candidates = this.openedCandidates[d]!;
@@ -375,7 +392,7 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
     }
     const completed = this.text() + suffix;
     const decoded = this.codec.decode(completed, this.options);
-    if (decoded.ok || decoded.error.code !== "wire-violation") return undefined;
+    if (decoded.ok || decoded.error.code !== this.impossibleCode) return undefined;
     let pointer = "";
     for (const step of at) pointer = pointerJoin(pointer, step);
     const where = originalPath(this.codec.bundle.plan, JSON.parse(completed), pointer);
@@ -442,7 +459,7 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
     while (memo !== undefined && memo.node !== node) memo = memo.next;
     if (memo?.done === true) return memo.value;
     if (memo === undefined) {
-      memo = { value: undefined, read: 0, settled: undefined, done: false, node, next: first };
+      memo = { value: undefined, read: 0, settled: undefined, keys: undefined, done: false, node, next: first };
       this.memos.set(wire, memo);
     }
     const spine = this.open.indexOf(wire);
@@ -464,6 +481,23 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
     memo.value = value;
     frame.value = value;
     return value;
+  }
+
+  /**
+   * A map entry names a key an earlier entry has: decode
+   * refuses every completion (duplicate-entry, unless the rest of the text
+   * breaks the wire schema, which decode reports first). Refused as the wire
+   * check's findings are, at the entry's key.
+   */
+  private repeatedKey(entries: object, index: number): void {
+    if (this.impossibleAt !== undefined) return;
+    const d = this.open.indexOf(entries);
+    if (d < 0) return; // the whole map written within this push: end() refuses it
+    const steps = this.parser.spine().slice(0, d);
+    steps.push(index, "key");
+    this.impossibleAt = steps;
+    this.impossibleCode = "duplicate-entry";
+    this.checkedAt = -1;
   }
 
   private complete(wire: unknown, holder?: object, key?: string | number): boolean {

@@ -60,16 +60,18 @@ describe("aiSdkSourceInput", () => {
     expect(deltas(out)).toEqual(["{", '"b":"', ..."first", '","1":"', ..."second", '"}']);
   });
 
-  it("sends nothing more for a call whose partial value stops extending the text sent (a map key given twice)", async () => {
+  it("refuses a map key given twice at its key, and sends nothing more for that call", async () => {
     const codec = codecOf({ type: "object", additionalProperties: { type: "string" } });
-    // The second entry for "a" replaces the shown "x" by "", then "yz": no delta can take back the "x".
     const wire = '{"arguments":[{"key":"a","value":"x"},{"key":"a","value":"yz"}]}';
     const refusals: AiSdkRefusal[] = [];
     const out = await run(callParts(wire), aiSdkSourceInput({ tool: codec }, { onRefusal: (r) => refusals.push(r) }));
+    // The first entry's value stays shown; the second entry's key ends the call's deltas.
     expect(deltas(out).join("")).toBe('{"a":"x');
-    // Not a refusal so far (decode's duplicate-entry comes with the whole text); the tool-call part still passes.
-    expect(refusals).toEqual([]);
-    expect(codec.decode(wire)).toMatchObject({ ok: false, error: { code: "duplicate-entry" } });
+    expect(refusals).toEqual([
+      { toolCallId: "c1", toolName: "tool", error: expect.objectContaining({ code: "duplicate-entry", path: "/a" }) },
+    ]);
+    expect(codec.decode(wire)).toMatchObject({ ok: false, error: { code: "duplicate-entry", path: "/a" } });
+    // The tool-call part still passes: the SDK's tool error comes from decode there.
     expect(out.at(-1)).toMatchObject({ type: "tool-call", toolCallId: "c1" });
   });
 

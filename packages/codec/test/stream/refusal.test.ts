@@ -67,6 +67,48 @@ describe("early refusal: the broken-wires corpus", () => {
   });
 });
 
+describe("early refusal: a map key given twice", () => {
+  const codec = (() => {
+    const compiled = compileCodec(
+      {
+        type: "object",
+        properties: { h: { type: "object", additionalProperties: { type: "string" } }, n: { type: "integer" } },
+        required: ["h", "n"],
+        additionalProperties: false,
+      },
+      { name: "headers" },
+    );
+    if (!compiled.ok) throw new Error(compiled.error.message);
+    return compiled.value;
+  })();
+
+  it("refuses in the delta that completes the second key, even one holding the whole entry and more; the first value stays shown", () => {
+    const decoder = codec.streamDecoder();
+    const first = decoder.push('{"h":[{"key":"a","value":"x"}');
+    expect(first).toEqual({ ok: true, value: { h: { a: "x" } }, changed: true });
+    const text = '{"h":[{"key":"a","value":"x"},{"key":"a","value":"y"},{"key":"b","value":"z"}],"n":1}';
+    const second = decoder.push(',{"key":"a","value":"y"},');
+    const whole = codec.decode(text);
+    expect(whole).toMatchObject({ ok: false, error: { code: "duplicate-entry", path: "/h/a" } });
+    expect(second).toEqual(
+      codec.decode('{"h":[{"key":"a","value":"x"},{"key":"a","value":"y"},{"key":"","value":""}],"n":0}'),
+    );
+    expect(second.ok ? undefined : second.error.path).toBe("/h/a");
+    expect(decoder.value).toEqual({ h: { a: "x" } });
+    decoder.push('{"key":"b","value":"z"}],"n":1}');
+    expect(decoder.end()).toEqual(whole);
+  });
+
+  it("gives decode's error for the simplest completion: the whole text's code is wire-violation when the rest breaks the wire", () => {
+    const text = '{"h":[{"key":"a","value":"x"},{"key":"a","value":"y"}],"n":"q"}';
+    const { at, code } = streamed(codec, [...text]);
+    expect(text.slice(0, at + 1)).toBe('{"h":[{"key":"a","value":"x"},{"key":"a"');
+    expect(code).toBe("duplicate-entry");
+    // decode reports a wire violation first.
+    expect(codec.decode(text)).toMatchObject({ ok: false, error: { code: "wire-violation", path: "/n" } });
+  });
+});
+
 /** Every place in a wire value: member names, and values (with their holder). */
 type Place = { holder: Record<string, unknown> | unknown[]; key: string | number };
 function places(value: unknown, out: Place[] = []): Place[] {
