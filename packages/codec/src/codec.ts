@@ -169,15 +169,15 @@ export class Codec<T = unknown> {
    * incremental parser (`root`, the value parseText gives it, read under the
    * same limits; `members`, the member names it read): the generated pass
    * without parsing again. Anything but its plain success is decided by
-   * decode(text), so every result is decode's own.
+   * decode(text) (the text made only then), so every result is decode's own.
    */
-  decodeParsed(text: string, root: unknown, members: number, options: DecodeOptions = {}): Result<T> {
+  decodeParsed(text: () => string, root: unknown, members: number, options: DecodeOptions = {}): Result<T> {
     const limits = options.limits ? { ...this.limits, ...options.limits } : this.limits;
     if (options.checkWireSchema !== true && options.interpreted !== true && limits.maxDepth <= MAX_DEPTH_LIMIT) {
       const value = guarded(() => ok(this.decodeGeneratedParsed(root, members, limits)));
       if (value.ok && value.value !== FAIL) return value as Result<T>;
     }
-    return this.decode(text, options);
+    return this.decode(text(), options);
   }
 
   private decodeGeneratedParsed(root: unknown, members: number, limits: ParseLimits): unknown {

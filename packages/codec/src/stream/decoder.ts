@@ -93,6 +93,13 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
   private changed = false;
   /** The string being written was handed to a child with its place, and shown as itself: its next put is its slot. */
   private leafPending = false;
+  /**
+   * The last walk put nothing equal to the string being written (so no
+   * construct shows it: each reads such a string only once complete, or
+   * shows it as itself); its growth changes nothing shown.
+   */
+  private leafHidden = false;
+  private leafShown = false;
   /** Where the string being written is shown (as itself), for a push that only grows it. */
   private slot:
     | { holder: object; key: string | number; out: Record<string, unknown> | unknown[]; at: string | number }
@@ -104,6 +111,8 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
    * (every change lies inside it), not at the root.
    */
   private readonly frames: Frame[] = [];
+  /** The frames in use: the first `frameCount` (the rest are stale, overwritten as the walk records). */
+  private frameCount = 0;
   /** The frame whose partial is running (-1: none), the parent of any frame recorded. */
   private current = -1;
   /** How many containers from the root stayed open since the last partial walk (parser.changedDepth, the least since). */
@@ -190,17 +199,24 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
     // Nothing placed: the partial is as it was. The spine is read again at the next push that places something.
     if (this.parser.placedNothing) return { ok: true, value: this.shown, changed: false };
     const slot = this.slot;
-    if (slot !== undefined && this.parser.onlyGrewString) {
-      // The spine is the last push's: the string at its place has grown, nothing else.
-      this.leafValue = (slot.holder as Record<string | number, unknown>)[slot.key];
-      this.put(slot.out, slot.at, this.leafValue);
-      return { ok: true, value: this.shown, changed: this.changed };
+    if (this.parser.onlyGrewString) {
+      // The spine is the last push's: the string at its place has grown, nothing else. A string not shown as
+      // itself (a tag, a key, a discriminator, JSON text) is read only once complete: nothing shown changes.
+      if (slot === undefined) {
+        if (this.leafHidden) return { ok: true, value: this.shown, changed: false };
+      } else {
+        this.leafValue = (slot.holder as Record<string | number, unknown>)[slot.key];
+        this.put(slot.out, slot.at, this.leafValue);
+        return { ok: true, value: this.shown, changed: this.changed };
+      }
     }
     this.findSpine();
     this.slot = undefined;
     this.leafPending = false;
+    this.leafShown = false;
     const value = this.restart() ? this.shown : this.partialRoot();
     this.partialKept = Number.POSITIVE_INFINITY;
+    this.leafHidden = this.leafValue !== undefined && !this.leafShown;
     if (value !== this.shown) this.changed = true;
     this.shown = value;
     // The walk found a repeated map key.
@@ -220,11 +236,11 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
   private restart(): boolean {
     const kept = this.partialKept;
     const frames = this.frames;
-    let r = frames.length - 1;
+    let r = this.frameCount - 1;
     while (r >= 0 && frames[r]!.spine >= kept) r--;
     if (r < 0) return false;
     const frame = frames[r]!;
-    frames.length = r;
+    this.frameCount = r;
     this.current = r - 1;
     const before = frame.value;
     const value = this.child(frame.node, frame.wire);
@@ -236,7 +252,7 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
     // Read whole and accepted by the parser: decode without parsing the text again.
     if (this.refusal === undefined) {
       const parsed = this.parser.end();
-      if (parsed.ok) return this.codec.decodeParsed(this.text(), parsed.value, this.parser.members, this.options);
+      if (parsed.ok) return this.codec.decodeParsed(() => this.text(), parsed.value, this.parser.members, this.options);
     }
     return this.codec.decode(this.text(), this.options);
   }
@@ -439,7 +455,7 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
       args = root.arguments;
     }
     if (args === undefined) return undefined;
-    this.frames.length = 0;
+    this.frameCount = 0;
     this.current = -1;
     const value = this.child(plan.root, args);
     return value === ABSENT ? undefined : value;
@@ -473,8 +489,8 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
     const parent = this.current;
     const at = parent + 1;
     const frame: Frame = { node, wire, spine, value: undefined };
-    this.frames.length = at;
-    this.frames.push(frame);
+    this.frames[at] = frame;
+    this.frameCount = at + 1;
     this.current = at;
     const value = construct.partial(node, wire, this.ctx, memo);
     this.current = parent;
@@ -513,6 +529,7 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
       this.slot = { holder: this.leafHolder!, key: this.leafKey!, out, at: key };
     }
     this.leafPending = false;
+    if (value === this.leafValue) this.leafShown = true;
     if (Array.isArray(out)) {
       const i = key as number;
       if (i < out.length && out[i] === value) return;
