@@ -326,6 +326,36 @@ export class IncrementalParser {
     return this.mode === COLON || this.mode === VALUE ? this.keys[this.depth] : undefined;
   }
 
+  /** How many containers are open: the spine's containers, from the root. */
+  get openCount(): number {
+    return this.depth;
+  }
+
+  /** The open container `i` levels below the root (0: the root), for `i` below openCount. */
+  openAt(i: number): object {
+    return this.containers[i + 1]!;
+  }
+
+  /** spine()'s length: openCount, less one unless a string, number or literal value is being read. */
+  get spineLength(): number {
+    const scalar = this.mode >= STRING && this.mode <= LITERAL && !this.inKey;
+    return this.depth === 0 ? 0 : scalar ? this.depth : this.depth - 1;
+  }
+
+  /** spine()[i], without making the path. */
+  stepAt(i: number): string | number {
+    const d = i + 1;
+    if (!this.arrays[d]) return this.keys[d]!;
+    const length = (this.containers[d] as unknown[]).length;
+    // A number or literal is placed only once complete, so it is the element after the last.
+    return d < this.depth || this.mode <= PAIR ? length - 1 : length;
+  }
+
+  /** Whether a string value (not a member name) is being read. */
+  get readingString(): boolean {
+    return this.inOpenValueString();
+  }
+
   /** The step (member name or index) of the value just completed in the innermost container, else undefined. */
   get completedStep(): string | number | undefined {
     if (this.mode !== AFTER) return undefined;

@@ -84,8 +84,9 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
 
   /** Per wire container, per node: what its partial showed. */
   private readonly memos = new WeakMap<object, Shown>();
-  /** The wire containers being written (the parser's spine) at this push: as deep as the text, so a list. */
+  /** The wire containers being written (the parser's spine) at the last walk: the first `openCount`. */
   private readonly open: object[] = [];
+  private openCount = 0;
   /** The string being written: its holder and key (undefined when none, or at the root). */
   private leafHolder: object | undefined;
   private leafKey: string | number | undefined;
@@ -137,8 +138,7 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
   private keptDepth = 0;
   /** A number or literal was being read at the last push (its type is checked once, at its start). */
   private wasReading = false;
-  /** The spine's steps when `opened` was found, and the text length then. */
-  private openSteps: (string | number)[] = [];
+  /** The text length when `opened*` was found. */
   private checkedAt = -1;
   /** The text length from which a completion is decoded again (refuseForWire). */
   private retryAt = 0;
@@ -286,7 +286,7 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
     const n = this.openedCount;
     if (this.keptDepth < n || n === 0 || Array.isArray(this.openedContainers[n - 1])) return true;
     if (!this.openedCandidates[n - 1]!.namePossible(prefix)) {
-      this.impossibleAt = [...this.openSteps.slice(0, n - 1), prefix];
+      this.impossibleAt = [...this.spinePath(n - 1), prefix];
       this.checkedAt = this.written;
     }
     return false;
@@ -300,47 +300,48 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
    * containers with their candidates, outermost first.
    */
   private wireImpossible(): (string | number)[] | undefined {
-    const steps = this.parser.spine();
+    const parser = this.parser;
+    const length = parser.spineLength;
     // The containers that stayed open since the last walk are as that walk found them.
-    const kept = Math.min(this.keptDepth, this.openedCount, steps.length);
+    const kept = Math.min(this.keptDepth, this.openedCount, length);
     this.keptDepth = Number.POSITIVE_INFINITY;
-    this.openSteps = steps;
     const containers = this.openedContainers;
     const opened = this.openedCandidates;
     let value: unknown =
-      kept === 0 ? this.parser.value : (containers[kept - 1] as Record<string | number, unknown>)[steps[kept - 1]!];
+      kept === 0 ? parser.value : (containers[kept - 1] as Record<string | number, unknown>)[parser.stepAt(kept - 1)];
     let found: (string | number)[] | undefined;
     // The candidates the value at depth i reached (its parent's at its step).
-    let reached: Candidates = kept === 0 ? this.wire.root : opened[kept - 1]!.at(steps[kept - 1]!);
+    let reached: Candidates = kept === 0 ? this.wire.root : opened[kept - 1]!.at(parser.stepAt(kept - 1));
     for (let i = kept; ; i++) {
       if (typeof value === "object" && value !== null) {
         let own = this.candidates.get(value);
         if (own === undefined) {
           own = reached.allowing(Array.isArray(value) ? "array" : "object");
           this.candidates.set(value, own);
-          if (own.empty) found ??= steps.slice(0, i);
+          if (own.empty) found ??= this.spinePath(i);
         }
         containers[i] = value;
         opened[i] = own;
         this.openedCount = i + 1;
-        if (i === steps.length) {
+        if (i === length) {
           if (found !== undefined) return found;
           // The scalar just completed in it: its type and exact value.
-          const done = this.parser.completedStep;
+          const done = parser.completedStep;
           if (done !== undefined) {
             const scalar = (value as Record<string | number, unknown>)[done];
-            return own.at(done).scalarPossible(scalar) ? undefined : [...steps, done];
+            return own.at(done).scalarPossible(scalar) ? undefined : [...this.spinePath(i), done];
           }
           if (Array.isArray(value)) return undefined;
           this.namesFree = own.namePossible(undefined);
-          const name = this.parser.pendingName;
-          if (name !== undefined) return own.at(name).empty ? [...steps, name] : undefined;
+          const name = parser.pendingName;
+          if (name !== undefined) return own.at(name).empty ? [...this.spinePath(i), name] : undefined;
           // A member name being written that no declared name begins with.
-          const prefix = this.parser.namePrefix;
-          return prefix !== undefined && !own.namePossible(prefix) ? [...steps, prefix] : undefined;
+          const prefix = parser.namePrefix;
+          return prefix !== undefined && !own.namePossible(prefix) ? [...this.spinePath(i), prefix] : undefined;
         }
-        reached = own.at(steps[i]!);
-        value = (value as Record<string | number, unknown>)[steps[i]!];
+        const step = parser.stepAt(i);
+        reached = own.at(step);
+        value = (value as Record<string | number, unknown>)[step];
         continue;
       }
       this.openedCount = i;
@@ -348,11 +349,18 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
       // The scalar being read, or the root not yet started.
       if (typeof value === "string") {
         this.stringFree = reached.allowing("string").anyString;
-        return reached.stringPossible(value) ? undefined : steps;
+        return reached.stringPossible(value) ? undefined : this.spinePath(length);
       }
-      const type = this.parser.readingType;
-      return type !== undefined && reached.allowing(type).empty ? steps : undefined;
+      const type = parser.readingType;
+      return type !== undefined && reached.allowing(type).empty ? this.spinePath(length) : undefined;
     }
+  }
+
+  /** The parser's spine, its first `n` steps. */
+  private spinePath(n: number): (string | number)[] {
+    const steps: (string | number)[] = [];
+    for (let i = 0; i < n; i++) steps.push(this.parser.stepAt(i));
+    return steps;
   }
 
   /**
@@ -389,7 +397,7 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
       }
       const names = Object.keys(container);
       // The member on the spine (its value not yet placed), the one named with no value, the name being written.
-      const onSpine = this.openSteps[d];
+      const onSpine = d < this.parser.spineLength ? this.parser.stepAt(d) : undefined;
       if (typeof onSpine === "string" && !names.includes(onSpine)) names.push(onSpine);
       const innermost = d === this.openedCount - 1;
       if (innermost && pending !== undefined && !names.includes(pending)) names.push(pending);
@@ -424,26 +432,29 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
 
   /** The open containers and the string being written, from the parser's spine. */
   private findSpine(): void {
-    this.open.length = 0;
+    const parser = this.parser;
+    const n = parser.openCount;
+    for (let i = 0; i < n; i++) this.open[i] = parser.openAt(i);
+    this.openCount = n;
     this.leafHolder = undefined;
     this.leafKey = undefined;
     this.leafValue = undefined;
-    let value: unknown = this.parser.value;
-    let holder: object | undefined;
-    let key: string | number | undefined;
-    for (const step of this.parser.spine()) {
-      if (typeof value !== "object" || value === null) return;
-      this.open.push(value);
-      holder = value;
-      key = step;
-      value = (value as Record<string | number, unknown>)[step];
+    if (!parser.readingString) return;
+    if (n === 0) {
+      this.leafValue = parser.value;
+      return;
     }
-    if (typeof value === "object" && value !== null) this.open.push(value);
-    else if (typeof value === "string") {
-      this.leafHolder = holder;
-      this.leafKey = key;
-      this.leafValue = value;
-    }
+    const holder = this.open[n - 1]!;
+    const key = parser.stepAt(n - 1);
+    this.leafHolder = holder;
+    this.leafKey = key;
+    this.leafValue = (holder as Record<string | number, unknown>)[key];
+  }
+
+  /** Where a container is on the spine the last walk read (-1: not there, so complete). */
+  private onSpine(wire: object): number {
+    for (let i = this.openCount - 1; i >= 0; i--) if (this.open[i] === wire) return i;
+    return -1;
   }
 
   private partialRoot(): unknown {
@@ -478,7 +489,7 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
       memo = { value: undefined, read: 0, settled: undefined, keys: undefined, done: false, node, next: first };
       this.memos.set(wire, memo);
     }
-    const spine = this.open.indexOf(wire);
+    const spine = this.onSpine(wire);
     if (spine < 0) {
       const value = construct.partial(node, wire, this.ctx, memo);
       memo.value = value;
@@ -507,9 +518,9 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
    */
   private repeatedKey(entries: object, index: number): void {
     if (this.impossibleAt !== undefined) return;
-    const d = this.open.indexOf(entries);
+    const d = this.onSpine(entries);
     if (d < 0) return; // the whole map written within this push: end() refuses it
-    const steps = this.parser.spine().slice(0, d);
+    const steps = this.spinePath(d);
     steps.push(index, "key");
     this.impossibleAt = steps;
     this.impossibleCode = "duplicate-entry";
@@ -517,7 +528,7 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
   }
 
   private complete(wire: unknown, holder?: object, key?: string | number): boolean {
-    if (typeof wire === "object" && wire !== null) return !this.open.includes(wire);
+    if (typeof wire === "object" && wire !== null) return this.onSpine(wire) < 0;
     if (typeof wire !== "string" || this.leafValue === undefined) return true;
     if (holder === undefined) return wire !== this.leafValue;
     return holder !== this.leafHolder || key !== this.leafKey;
