@@ -82,8 +82,12 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
   private refusal: { readonly ok: false; readonly error: CodecError } | undefined;
   private shown: unknown = undefined;
 
-  /** Per wire container, per node: what its partial showed. */
-  private readonly memos = new WeakMap<object, Shown>();
+  /**
+   * Per wire container, per node: what its partial showed. A Map, not a
+   * WeakMap: the parser's live value holds every container for the decoder's
+   * life anyway, and a WeakMap entry costs the collector far more.
+   */
+  private readonly memos = new Map<object, Shown>();
   /** The wire containers being written (the parser's spine) at the last walk: the first `openCount`. */
   private readonly open: object[] = [];
   private openCount = 0;
@@ -119,9 +123,8 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
   /** How many containers from the root stayed open since the last partial walk (parser.changedDepth, the least since). */
   private partialKept = 0;
   private readonly ctx: PartialContext;
-  /** The wire schema's candidates, read for early refusal (refusal.ts); per wire container, once. */
+  /** The wire schema's candidates, read for early refusal (refusal.ts). */
   private readonly wire: WireCandidates;
-  private readonly candidates = new WeakMap<object, Candidates>();
   /** The open containers on the spine with their candidates, outermost first (wireImpossible): the first `openedCount`. */
   private readonly openedContainers: object[] = [];
   private readonly openedCandidates: Candidates[] = [];
@@ -205,9 +208,12 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
       if (slot === undefined) {
         if (this.leafHidden) return { ok: true, value: this.shown, changed: false };
       } else {
-        this.leafValue = (slot.holder as Record<string | number, unknown>)[slot.key];
-        this.put(slot.out, slot.at, this.leafValue);
-        return { ok: true, value: this.shown, changed: this.changed };
+        // The slot is an own data member put by the walk: set in place.
+        const grown = (slot.holder as Record<string | number, unknown>)[slot.key];
+        if (grown === this.leafValue) return { ok: true, value: this.shown, changed: false }; // an escape begun
+        this.leafValue = grown;
+        (slot.out as Record<string | number, unknown>)[slot.at] = grown;
+        return { ok: true, value: this.shown, changed: true };
       }
     }
     this.findSpine();
@@ -296,8 +302,9 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
    * The wire steps to what the wire schema already forbids for every
    * completion, on the parser's spine: a container's type, a complete member
    * name, the scalar being read (see refusal.ts); undefined if nothing.
-   * Containers are checked once, when first seen; `opened*` get the open
-   * containers with their candidates, outermost first.
+   * A container is checked when it is opened: those that stayed open since
+   * the last check are kept in `opened*` (outermost first, with their
+   * candidates), and the walk starts below them.
    */
   private wireImpossible(): (string | number)[] | undefined {
     const parser = this.parser;
@@ -314,12 +321,9 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
     let reached: Candidates = kept === 0 ? this.wire.root : opened[kept - 1]!.at(parser.stepAt(kept - 1));
     for (let i = kept; ; i++) {
       if (typeof value === "object" && value !== null) {
-        let own = this.candidates.get(value);
-        if (own === undefined) {
-          own = reached.allowing(Array.isArray(value) ? "array" : "object");
-          this.candidates.set(value, own);
-          if (own.empty) found ??= this.spinePath(i);
-        }
+        // Opened since the last check (or the innermost one, found again: the same list, kept by `reached`).
+        const own = reached.allowing(Array.isArray(value) ? "array" : "object");
+        if (own.empty) found ??= this.spinePath(i);
         containers[i] = value;
         opened[i] = own;
         this.openedCount = i + 1;
