@@ -3,7 +3,7 @@
  * with the decoded value, the partial of the whole text is the decoded value,
  * end() is decode, and a broken text is refused early with decode's error.
  */
-import { type Codec, compileCodec } from "@strictwire/codec";
+import { type Codec, compileCodec, type DecodeOptions } from "@strictwire/codec";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { runs, type Schema, schemaArb, valueArb } from "../../testkit/arbitraries.js";
@@ -355,5 +355,33 @@ describe("stream decoder: early refusal", () => {
     const step = decoder.push(" ");
     expect(step.ok ? "" : step.error.code).toBe("input-too-large");
     expect(decoder.end()).toEqual(codec.decode('{"tags":[] ', { limits: { maxBytes: 10 } }));
+  });
+});
+
+describe("stream decoder: end() under each decode option", () => {
+  // end() decodes the parser's value without parsing again where the generated decoder accepts it, else the text.
+  const options: readonly DecodeOptions[] = [
+    {},
+    { interpreted: true },
+    { checkWireSchema: true },
+    { limits: { maxNodes: 40 } },
+    { limits: { maxDepth: 3 } },
+  ];
+
+  it("is decode with the same options, for every fixture wire and the hostile corpus", () => {
+    const texts = fixtureWires().map(({ codec, text }) => ({ codec, text }));
+    let refused = 0;
+    for (const { codec, text } of texts) {
+      for (const option of options) {
+        const decoder = codec.streamDecoder(option);
+        for (const delta of split(text, [3, 1, 5])) decoder.push(delta);
+        const whole = codec.decode(text, option);
+        if (!whole.ok) refused++;
+        expect(decoder.end(), `${text} ${JSON.stringify(option)}`).toEqual(whole);
+      }
+    }
+    // The small limits refuse some texts: both paths of end() are taken.
+    expect(refused).toBeGreaterThan(10);
+    expect(refused).toBeLessThan(texts.length * options.length - 10);
   });
 });

@@ -1,0 +1,96 @@
+/**
+ * What the stream decoder reads of the incremental parser in place of a path
+ * made per push: the open containers (openCount, openAt), the spine's steps
+ * (spineLength, stepAt), whether a string value is being read, and the member
+ * names read (members). Each agrees with spine() and the live value after
+ * every push.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { IncrementalParser } from "../../src/parse/incremental.js";
+import { parseText } from "../../src/parse/parser.js";
+import { runs } from "../../testkit/arbitraries.js";
+
+/** How many brackets the text leaves open (outside strings). */
+function unclosed(text: string): number {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === "\\") i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === "[" || c === "{") depth++;
+    else if (c === "]" || c === "}") depth--;
+  }
+  return depth;
+}
+
+/** The open containers, read from the live value by following spine(). */
+function containersOnSpine(parser: IncrementalParser, open: number): object[] {
+  const out: object[] = [];
+  let value: unknown = parser.value;
+  for (const step of parser.spine()) {
+    if (typeof value !== "object" || value === null) break;
+    out.push(value);
+    value = (value as Record<string | number, unknown>)[step];
+  }
+  if (out.length < open && typeof value === "object" && value !== null) out.push(value);
+  return out;
+}
+
+function memberNames(value: unknown): number {
+  if (Array.isArray(value)) return value.reduce((n: number, v) => n + memberNames(v), 0);
+  if (typeof value !== "object" || value === null) return 0;
+  return Object.values(value).reduce((n: number, v) => n + 1 + memberNames(v), 0);
+}
+
+/** JSON texts the parser accepts (no unsafe numbers). */
+const json = fc
+  .jsonValue({ maxDepth: 4 })
+  .map((v) => JSON.stringify(v))
+  .filter((text) => parseText(text).ok);
+const sizes = fc.array(fc.integer({ min: 1, max: 8 }), { minLength: 1, maxLength: 8 });
+
+describe("incremental parser: the spine read in place", () => {
+  it("agrees with spine() and the live value after every push, in random splits", () => {
+    fc.assert(
+      fc.property(json, sizes, (text, s) => {
+        const parser = new IncrementalParser({});
+        for (let i = 0, k = 0; i < text.length; k++) {
+          const n = s[k % s.length]!;
+          expect(parser.push(text.slice(i, i + n)).ok).toBe(true);
+          i += n;
+          const spine = parser.spine();
+          expect(parser.spineLength).toBe(spine.length);
+          for (let j = 0; j < spine.length; j++) expect(parser.stepAt(j)).toBe(spine[j]);
+          const open = containersOnSpine(parser, unclosed(text.slice(0, i)));
+          expect(open.length).toBe(unclosed(text.slice(0, i)));
+          expect(parser.openCount).toBe(open.length);
+          for (let j = 0; j < open.length; j++) expect(parser.openAt(j)).toBe(open[j]);
+          // A string value being read is the last step's value, as the live value shows it.
+          if (parser.readingString) {
+            const holder = open.length === 0 ? undefined : open[open.length - 1]!;
+            const shown =
+              holder === undefined
+                ? parser.value
+                : (holder as Record<string | number, unknown>)[parser.stepAt(spine.length - 1)];
+            expect(typeof shown).toBe("string");
+          }
+        }
+        const end = parser.end();
+        expect(end.ok).toBe(true);
+        if (end.ok) expect(parser.members).toBe(memberNames(end.value));
+      }),
+      { numRuns: runs(300) },
+    );
+  });
+
+  it("counts a member name once, in every object, nested or not", () => {
+    const parser = new IncrementalParser({});
+    for (const ch of '{"a":1,"b":{"c":[{"d":null},{}],"e":"x"},"f":[]}') parser.push(ch);
+    expect(parser.end().ok).toBe(true);
+    expect(parser.members).toBe(6);
+  });
+});
