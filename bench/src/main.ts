@@ -247,6 +247,7 @@ async function main(): Promise<void> {
         pushOnly: x.pushOnly,
         parserOnly: x.parserOnly,
         jsScan: x.jsScan,
+        perPushMs: x.perPush,
       })),
     };
   }

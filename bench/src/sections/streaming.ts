@@ -134,6 +134,8 @@ export interface DecoderRow {
    * against decode's native JSON.parse, a floor under every streaming ratio.
    */
   readonly jsScan: Summary;
+  /** The pushes' time (push only) per push, in milliseconds: what a delta costs the application. */
+  readonly perPush: number;
 }
 
 export interface DecoderResult {
@@ -188,7 +190,9 @@ function decoderRow(label: string, calls: readonly CodecText[], timing: Comparis
     ],
     timing,
   );
+  const deltas = streams.reduce((n, s) => n + s.length, 0);
   return {
+    perPush: (cmp.perCall.decode!.median * cmp.ratio["push only"]!.median) / deltas,
     parserOnly: cmp.ratio["parser only"]!,
     jsScan: cmp.ratio["JS scan"]!,
     label,
@@ -204,7 +208,7 @@ function decoderRow(label: string, calls: readonly CodecText[], timing: Comparis
 const WORDS = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel"];
 
 /** 100 KB calls: a schema and a value of about 100 KB for it, encoded. */
-function largeCalls(): { label: string; call: CodecText }[] {
+export function largeCalls(): { label: string; call: CodecText }[] {
   const compile = (schema: object): Codec => {
     const compiled = compileCodec(schema, { name: "large", presence: "tagged", limits: LIMITS });
     if (!compiled.ok) throw new Error(compiled.error.message);
@@ -286,10 +290,10 @@ export function renderStreamDecoder(r: DecoderResult): string {
   return [
     "## Streaming: codec.streamDecoder() over deltas of 1–8 characters vs one codec.decode",
     "",
-    "Ratios against codec.decode of the whole text in the same round; median over rounds (p25–p75). stream = every push (the parser and the partial source value), then end() (which is one decode); push only = the pushes alone; parser only = the incremental parser's pushes without the partial value; JS scan = the whole text read once by the codec's JavaScript scanner (no deltas): the floor any JavaScript reader pays against decode's native JSON.parse.",
+    "Ratios against codec.decode of the whole text in the same round; median over rounds (p25–p75). stream = every push (the parser, the early-refusal check and the partial source value, read after each push), then end() (decode's result, from the parser's value); push only = the pushes alone; parser only = the incremental parser's pushes without the partial value or the check; JS scan = the whole text read once by the codec's JavaScript scanner (no deltas): what a JavaScript reader pays against decode's native JSON.parse; per push = the pushes' time over their number.",
     "",
     table(
-      ["texts", "count", "bytes", "deltas", "decode", "stream ratio", "push only ratio", "parser only", "JS scan"],
+      ["texts", "count", "bytes", "deltas", "decode", "stream ratio", "push only ratio", "parser only", "JS scan", "per push"],
       rows.map((x) => [
         x.label,
         x.texts,
@@ -300,6 +304,7 @@ export function renderStreamDecoder(r: DecoderResult): string {
         fmtSummary(x.pushOnly),
         fmtSummary(x.parserOnly),
         fmtSummary(x.jsScan),
+        fmtMs(x.perPush),
       ]),
     ),
     "",
