@@ -309,23 +309,32 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
   private wireImpossible(): (string | number)[] | undefined {
     const parser = this.parser;
     const length = parser.spineLength;
-    // The containers that stayed open since the last walk are as that walk found them.
-    const kept = Math.min(this.keptDepth, this.openedCount, length);
+    // The containers that stayed open since the last check are as it found them (checked when they opened).
+    const kept = Math.min(this.keptDepth, this.openedCount);
     this.keptDepth = Number.POSITIVE_INFINITY;
     const containers = this.openedContainers;
     const opened = this.openedCandidates;
+    const start = Math.min(kept, length);
     let value: unknown =
-      kept === 0 ? parser.value : (containers[kept - 1] as Record<string | number, unknown>)[parser.stepAt(kept - 1)];
+      start < kept
+        ? containers[start]
+        : start === 0
+          ? parser.value
+          : (containers[start - 1] as Record<string | number, unknown>)[parser.stepAt(start - 1)];
     let found: (string | number)[] | undefined;
-    // The candidates the value at depth i reached (its parent's at its step).
-    let reached: Candidates = kept === 0 ? this.wire.root : opened[kept - 1]!.at(parser.stepAt(kept - 1));
-    for (let i = kept; ; i++) {
+    // The candidates the value at depth i reached (its parent's at its step), read where it is new.
+    let reached: Candidates | undefined =
+      start < kept ? undefined : start === 0 ? this.wire.root : opened[start - 1]!.at(parser.stepAt(start - 1));
+    for (let i = start; ; i++) {
       if (typeof value === "object" && value !== null) {
-        // Opened since the last check (or the innermost one, found again: the same list, kept by `reached`).
-        const own = reached.allowing(Array.isArray(value) ? "array" : "object");
-        if (own.empty) found ??= this.spinePath(i);
-        containers[i] = value;
-        opened[i] = own;
+        let own: Candidates;
+        if (i < kept) own = opened[i]!;
+        else {
+          own = reached!.allowing(Array.isArray(value) ? "array" : "object");
+          if (own.empty) found ??= this.spinePath(i);
+          containers[i] = value;
+          opened[i] = own;
+        }
         this.openedCount = i + 1;
         if (i === length) {
           if (found !== undefined) return found;
@@ -352,11 +361,11 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
       if (found !== undefined) return found;
       // The scalar being read, or the root not yet started.
       if (typeof value === "string") {
-        this.stringFree = reached.allowing("string").anyString;
-        return reached.stringPossible(value) ? undefined : this.spinePath(length);
+        this.stringFree = reached!.allowing("string").anyString;
+        return reached!.stringPossible(value) ? undefined : this.spinePath(length);
       }
       const type = parser.readingType;
-      return type !== undefined && reached.allowing(type).empty ? this.spinePath(length) : undefined;
+      return type !== undefined && reached!.allowing(type).empty ? this.spinePath(length) : undefined;
     }
   }
 
