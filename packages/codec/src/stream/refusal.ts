@@ -104,6 +104,10 @@ export class Candidates {
   private anyNameRead = false;
   private namesRead: readonly string[] = [];
   private anyStringRead = false;
+  /** The const and enum strings the string candidates allow (read where none allows every string). */
+  private stringsRead: readonly string[] = [];
+  /** The declared name the last prefix matched (names are written a character at a time). */
+  private lastName: string | undefined;
   private valuedRead = false;
   private prefixRead = 0;
 
@@ -184,8 +188,10 @@ export class Candidates {
   /** Whether a string beginning with `prefix` may meet one of these. */
   stringPossible(prefix: string): boolean {
     const strings = this.allowing("string");
-    if (strings.anyString) return true;
-    return strings.list.some((c) => allowsPrefix(c, prefix));
+    strings.facts();
+    if (strings.anyStringRead) return true;
+    for (const value of strings.stringsRead) if (value.startsWith(prefix)) return true;
+    return false;
   }
 
   /** Whether some candidate allows every string (no const or enum): a string's growth is never impossible. */
@@ -202,7 +208,13 @@ export class Candidates {
     this.facts();
     if (this.anyNameRead) return true;
     if (prefix === undefined) return false;
-    for (const name of this.namesRead) if (name.startsWith(prefix)) return true;
+    if (this.lastName?.startsWith(prefix)) return true;
+    for (const name of this.namesRead) {
+      if (name.startsWith(prefix)) {
+        this.lastName = name;
+        return true;
+      }
+    }
     return false;
   }
 
@@ -235,6 +247,11 @@ export class Candidates {
       if (prefix !== undefined && prefix.length > this.prefixRead) this.prefixRead = prefix.length;
     }
     this.namesRead = names;
+    const strings: string[] = [];
+    for (const c of this.list) {
+      for (const v of allowedValues(c) ?? []) if (typeof v === "string" && allowsType(c, "string")) strings.push(v);
+    }
+    this.stringsRead = strings;
     this.anyStringRead = this.list.some((c) => allowsType(c, "string") && allowedValues(c) === undefined);
     this.valuedRead = this.list.some((c) => allowedValues(c) !== undefined);
   }
@@ -251,11 +268,6 @@ function allowsType(c: Candidate, type: ValueType): boolean {
   }
   const values = allowedValues(c);
   return values === undefined || values.some((v) => typeOf(v) === type);
-}
-
-function allowsPrefix(c: Candidate, prefix: string): boolean {
-  const values = allowedValues(c);
-  return values === undefined || values.some((v) => typeof v === "string" && v.startsWith(prefix));
 }
 
 function allowedValues(c: Candidate): readonly unknown[] | undefined {
