@@ -81,6 +81,9 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
   private afterRefusal = "";
   private refusal: { readonly ok: false; readonly error: CodecError } | undefined;
   private shown: unknown = undefined;
+  private steps:
+    | { readonly unchanged: StreamStep & { ok: true }; readonly changed: StreamStep & { ok: true } }
+    | undefined;
 
   /**
    * Per wire container, per node: what its partial showed. A Map, not a
@@ -200,20 +203,20 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
     }
     this.changed = false;
     // Nothing placed: the partial is as it was. The spine is read again at the next push that places something.
-    if (this.parser.placedNothing) return { ok: true, value: this.shown, changed: false };
+    if (this.parser.placedNothing) return this.step(false);
     const slot = this.slot;
     if (this.parser.onlyGrewString) {
       // The spine is the last push's: the string at its place has grown, nothing else. A string not shown as
       // itself (a tag, a key, a discriminator, JSON text) is read only once complete: nothing shown changes.
       if (slot === undefined) {
-        if (this.leafHidden) return { ok: true, value: this.shown, changed: false };
+        if (this.leafHidden) return this.step(false);
       } else {
         // The slot is an own data member put by the walk: set in place.
         const grown = (slot.holder as Record<string | number, unknown>)[slot.key];
-        if (grown === this.leafValue) return { ok: true, value: this.shown, changed: false }; // an escape begun
+        if (grown === this.leafValue) return this.step(false); // an escape begun
         this.leafValue = grown;
         (slot.out as Record<string | number, unknown>)[slot.at] = grown;
-        return { ok: true, value: this.shown, changed: true };
+        return this.step(true);
       }
     }
     this.findSpine();
@@ -230,7 +233,23 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
       const refused = this.refuseForWire();
       if (refused !== undefined) return refused;
     }
-    return { ok: true, value, changed: this.changed };
+    return this.step(this.changed);
+  }
+
+  /**
+   * A step for the value shown. The value is live (one object, updated in
+   * place), so the two steps for it are made once, frozen, and given again:
+   * a push allocates no step.
+   */
+  private step(changed: boolean): StreamStep {
+    if (this.steps === undefined || this.steps.unchanged.value !== this.shown) {
+      const value = this.shown;
+      this.steps = {
+        unchanged: Object.freeze({ ok: true, value, changed: false }),
+        changed: Object.freeze({ ok: true, value, changed: true }),
+      };
+    }
+    return changed ? this.steps.changed : this.steps.unchanged;
   }
 
   /**
