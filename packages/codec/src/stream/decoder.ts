@@ -67,9 +67,9 @@ interface Shown extends PartialMemo {
 
 /** One partial call on an open wire container: its node, the container, its index on the spine, what it showed. */
 interface Frame {
-  readonly node: Node;
-  readonly wire: object;
-  readonly spine: number;
+  node: Node;
+  wire: object;
+  spine: number;
   value: unknown;
 }
 
@@ -531,8 +531,16 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
     // On the spine: recorded as the running frame's child, for a later push to restart at.
     const parent = this.current;
     const at = parent + 1;
-    const frame: Frame = { node, wire, spine, value: undefined };
-    this.frames[at] = frame;
+    // Frames are kept and written over, not made per walk.
+    let frame = this.frames[at];
+    if (frame === undefined) {
+      frame = { node, wire, spine, value: undefined };
+      this.frames[at] = frame;
+    } else {
+      frame.node = node;
+      frame.wire = wire;
+      frame.spine = spine;
+    }
     this.frameCount = at + 1;
     this.current = at;
     const value = construct.partial(node, wire, this.ctx, memo);
