@@ -139,7 +139,7 @@ export class IncrementalParser {
   private str = "";
   private inKey = false;
   /** Member names read (each once per object: a repeated one is refused). */
-  private names = 0;
+  private namesRead = 0;
   private heldHigh = "";
   private hex = 0;
   private hexCount = 0;
@@ -210,8 +210,8 @@ export class IncrementalParser {
   }
 
   /** How many members the text has written so far, over all objects. */
-  get members(): number {
-    return this.names;
+  get membersRead(): number {
+    return this.namesRead;
   }
 
   /** The text pushed so far (refused pushes included): the deltas joined once, when needed, cheaper than concatenating at every push. */
@@ -740,7 +740,7 @@ export class IncrementalParser {
     const object = this.containers[this.depth]!;
     // Every earlier member's value is complete, so it is in the live object.
     if (Object.hasOwn(object, key)) return false;
-    this.names++;
+    this.namesRead++;
     this.keys[this.depth] = key;
     this.mode = COLON;
     return true;

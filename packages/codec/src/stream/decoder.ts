@@ -277,7 +277,8 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
     // Read whole and accepted by the parser: decode without parsing the text again.
     if (this.refusal === undefined) {
       const parsed = this.parser.end();
-      if (parsed.ok) return this.codec.decodeParsed(() => this.text(), parsed.value, this.parser.members, this.options);
+      if (parsed.ok)
+        return this.codec.decodeParsed(() => this.text(), parsed.value, this.parser.membersRead, this.options);
     }
     return this.codec.decode(this.text(), this.options);
   }

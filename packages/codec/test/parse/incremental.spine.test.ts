@@ -81,7 +81,7 @@ describe("incremental parser: the spine read in place", () => {
         }
         const end = parser.end();
         expect(end.ok).toBe(true);
-        if (end.ok) expect(parser.members).toBe(memberNames(end.value));
+        if (end.ok) expect(parser.membersRead).toBe(memberNames(end.value));
       }),
       { numRuns: runs(300) },
     );
@@ -91,6 +91,6 @@ describe("incremental parser: the spine read in place", () => {
     const parser = new IncrementalParser({});
     for (const ch of '{"a":1,"b":{"c":[{"d":null},{}],"e":"x"},"f":[]}') parser.push(ch);
     expect(parser.end().ok).toBe(true);
-    expect(parser.members).toBe(6);
+    expect(parser.membersRead).toBe(6);
   });
 });
