@@ -293,7 +293,18 @@ export function renderStreamDecoder(r: DecoderResult): string {
     "Ratios against codec.decode of the whole text in the same round; median over rounds (p25–p75). stream = every push (the parser, the early-refusal check and the partial source value, read after each push), then end() (decode's result, from the parser's value); push only = the pushes alone; parser only = the incremental parser's pushes without the partial value or the check; JS scan = the whole text read once by the codec's JavaScript scanner (no deltas): what a JavaScript reader pays against decode's native JSON.parse; per push = the pushes' time over their number.",
     "",
     table(
-      ["texts", "count", "bytes", "deltas", "decode", "stream ratio", "push only ratio", "parser only", "JS scan", "per push"],
+      [
+        "texts",
+        "count",
+        "bytes",
+        "deltas",
+        "decode",
+        "stream ratio",
+        "push only ratio",
+        "parser only",
+        "JS scan",
+        "per push",
+      ],
       rows.map((x) => [
         x.label,
         x.texts,
