@@ -113,7 +113,8 @@ export class IncrementalParser {
   private readonly maxNodes: number;
   private readonly maxDepth: number;
 
-  private parts: string[] = [];
+  /** The text pushed so far: concatenated (a rope until read), cheaper per push than an array of deltas. */
+  private text = "";
   private bytes = 0;
   private lastWasHigh = false;
   private refusal: { readonly ok: false; readonly error: ParseRefusal } | undefined;
@@ -161,19 +162,37 @@ export class IncrementalParser {
 
   /** The partial value so far (see the module comment), or the refusal. */
   push(delta: string): PartialResult {
-    this.parts.push(delta);
+    this.text += delta;
+    const n = delta.length;
     this.grewString = false;
-    this.placedNone = delta.length === 0;
-    if (this.refusal) return this.refusal;
-    if (delta.length === 0) return this.partial();
-    if (this.overLimit(delta)) return this.refuse();
+    this.placedNone = n === 0;
+    if (this.refusal !== undefined) return this.refusal;
+    if (n === 0) return this.partial();
+    this.chars += n;
+    if (this.chars * 3 > this.maxBytes && this.overLimit(delta)) return this.refuse();
     this.lowest = this.depth;
+    let start = 0;
+    if (this.mode === STRING && this.heldHigh === "") {
+      // Most deltas inside a string are plain text: appended whole, no dispatch per character.
+      start = plainEnd(delta, 0, n);
+      if (start === n) {
+        this.str += delta;
+        if (this.inKey) {
+          this.placedNone = true;
+        } else {
+          this.grewString = true;
+          this.placeOpenString();
+        }
+        return this.partial();
+      }
+      if (start > 0) this.str += delta.slice(0, start);
+    }
     const growing = this.inOpenValueString();
     const placed = this.placements;
-    if (this.read(delta) === REFUSED) return this.refuse();
+    if (this.read(delta, start) === REFUSED) return this.refuse();
     this.grewString = growing && placed === this.placements && this.inOpenValueString();
     this.placedNone = placed === this.placements && !this.inOpenValueString();
-    if (this.inOpenValueString()) this.place(this.str);
+    if (this.inOpenValueString()) this.placeOpenString();
     return this.partial();
   }
 
@@ -199,26 +218,18 @@ export class IncrementalParser {
       const value = this.mode === NUMBER && this.depth === 0 && complete ? Number(this.num) : Number.NaN;
       if (isSafe(value)) return { ok: true, value: value === 0 ? 0 : value };
     }
-    return parseText(this.text(), this.limits);
-  }
-
-  /** The deltas joined once, when needed: cheaper than concatenating at every push. */
-  private text(): string {
-    if (this.parts.length > 1) this.parts = [this.parts.join("")];
-    return this.parts[0] ?? "";
+    return parseText(this.text, this.limits);
   }
 
   /**
-   * Whether the text is now over the byte limit. Bytes are counted only once
-   * the text could be (a UTF-16 code unit is at most 3 bytes): then the text
-   * so far once, natively, and each later delta here.
+   * Whether the text is now over the byte limit, asked only once it could be
+   * (a UTF-16 code unit is at most 3 bytes): the text so far is counted once,
+   * natively, then each later delta here.
    */
   private overLimit(delta: string): boolean {
-    this.chars += delta.length;
-    if (this.chars * 3 <= this.maxBytes) return false;
     if (!this.counting) {
       this.counting = true;
-      const text = this.text();
+      const text = this.text;
       this.bytes = Buffer.byteLength(text, "utf8");
       this.lastWasHigh = isHigh(text.charCodeAt(text.length - 1));
       return this.bytes > this.maxBytes;
@@ -368,7 +379,7 @@ export class IncrementalParser {
   }
 
   private refuse(): { readonly ok: false; readonly error: ParseRefusal } {
-    const result = parseText(this.text(), this.limits);
+    const result = parseText(this.text, this.limits);
     // Unreachable: the states above refuse only texts with no valid completion.
     if (result.ok) throw new Error("the incremental parser refused a text parseText accepts");
     this.refusal = result;
@@ -379,10 +390,10 @@ export class IncrementalParser {
     return this.mode >= STRING && this.mode <= PAIR && !this.inKey;
   }
 
-  /** Reads one delta; REFUSED, PENDING or its length. */
-  private read(d: string): number {
+  /** Reads one delta from start; REFUSED, PENDING or its length. */
+  private read(d: string, start: number): number {
     const n = d.length;
-    let i = 0;
+    let i = start;
     if (this.refuseNext) return REFUSED;
     if (this.heldHigh !== "") {
       if (!isLow(d.charCodeAt(0))) return REFUSED;
@@ -728,6 +739,21 @@ export class IncrementalParser {
 
   private placedString = false;
 
+  /** Writes the open string value to its place, where place() first put it. */
+  private placeOpenString(): void {
+    this.placements++;
+    const depth = this.depth;
+    if (depth === 0) {
+      this.root = this.str;
+    } else if (this.arrays[depth]) {
+      const array = this.containers[depth] as unknown[];
+      array[array.length - 1] = this.str;
+    } else {
+      // Already an own data member (even "__proto__"), so a plain write sets it.
+      (this.containers[depth] as Record<string, unknown>)[this.keys[depth]!] = this.str;
+    }
+  }
+
   /** A value is complete: what may follow depends on what holds it. */
   private completed(): void {
     this.placedString = false;
@@ -752,6 +778,15 @@ export function parseInDeltas(
     if (!result.ok) return parser.end();
   }
   return parser.end();
+}
+
+/** The index of the first character from i that a string cannot take as it is (quote, backslash, control, surrogate), or n. */
+function plainEnd(d: string, i: number, n: number): number {
+  for (; i < n; i++) {
+    const c = d.charCodeAt(i);
+    if (c <= 92 ? c === 34 || c === 92 || c < 0x20 : c >= 0xd800 && c <= 0xdfff) return i;
+  }
+  return n;
 }
 
 /** False for NaN too. */
