@@ -88,22 +88,14 @@ const REFUSED = -1;
 /** The code of the refusal depends on the next character (see the module comment). */
 const PENDING = -2;
 
-const SIMPLE_ESCAPES: Record<number, string> = {
-  34: '"',
-  92: "\\",
-  47: "/",
-  98: "\b",
-  102: "\f",
-  110: "\n",
-  114: "\r",
-  116: "\t",
-};
+interface Literal {
+  readonly text: string;
+  readonly value: unknown;
+}
 
-const LITERALS: Record<number, { text: string; value: unknown }> = {
-  116: { text: "true", value: true },
-  102: { text: "false", value: false },
-  110: { text: "null", value: null },
-};
+const TRUE: Literal = { text: "true", value: true };
+const FALSE: Literal = { text: "false", value: false };
+const NULL: Literal = { text: "null", value: null };
 
 export type PartialResult = Result<unknown, ParseRefusal>;
 
@@ -130,6 +122,8 @@ export class IncrementalParser {
   private readonly containers: (unknown[] | Record<string, unknown>)[] = [[]];
   private readonly arrays: boolean[] = [false];
   private readonly keys: string[] = [""];
+  /** Members an open object has so far: the first one needs no check for a repeated name. */
+  private readonly members: number[] = [0];
 
   // The string being read: decoded so far; a key or a value; a raw high surrogate held back.
   private str = "";
@@ -145,12 +139,14 @@ export class IncrementalParser {
   private num = "";
   private numState = N_MINUS;
   private intDigits = 0;
+  /** The integer digits' value while they are at most SAFE_MAGNITUDE: such an integer needs no Number(text). */
+  private intValue = 0;
   private exponent = 0;
   private negativeExponent = false;
   private nonZeroMantissa = false;
 
   // The literal being read and how many of its characters are read.
-  private literal = LITERALS[116]!;
+  private literal = TRUE;
   private literalPos = 0;
 
   constructor(limits: Partial<ParseLimits> = {}) {
@@ -192,7 +188,10 @@ export class IncrementalParser {
     if (this.read(delta, start) === REFUSED) return this.refuse();
     this.grewString = growing && placed === this.placements && this.inOpenValueString();
     this.placedNone = placed === this.placements && !this.inOpenValueString();
-    if (this.inOpenValueString()) this.placeOpenString();
+    if (this.inOpenValueString()) {
+      if (this.placedString) this.placeOpenString();
+      else this.place(this.str);
+    }
     return this.partial();
   }
 
@@ -479,7 +478,7 @@ export class IncrementalParser {
             this.hex = 0;
             this.hexCount = 0;
           } else {
-            const decoded = SIMPLE_ESCAPES[c];
+            const decoded = simpleEscape(c);
             if (decoded === undefined) return REFUSED;
             this.str += decoded;
             this.mode = STRING;
@@ -551,7 +550,7 @@ export class IncrementalParser {
 
   /** A value starts at i with c. Returns the index after what it read. */
   private startValue(d: string, i: number, c: number): number {
-    const literal = LITERALS[c];
+    const literal = c === 116 ? TRUE : c === 102 ? FALSE : c === 110 ? NULL : undefined;
     const valueStart = c === 34 || c === 91 || c === 123 || c === 45 || (c >= 48 && c <= 57) || literal !== undefined;
     if (!valueStart) return this.impossible(d, i);
     if (++this.nodes > this.maxNodes) return REFUSED;
@@ -559,7 +558,7 @@ export class IncrementalParser {
       this.mode = STRING;
       this.inKey = false;
       this.str = "";
-      this.place("");
+      // Placed at the end of the push if still open, once: a string that closes in it is placed complete.
       return i + 1;
     }
     if (c === 91 || c === 123) {
@@ -571,6 +570,7 @@ export class IncrementalParser {
       this.containers[depth] = container;
       this.arrays[depth] = array;
       this.keys[depth] = "";
+      this.members[depth] = 0;
       this.mode = array ? VALUE_OR_CLOSE : KEY_OR_CLOSE;
       return i + 1;
     }
@@ -579,6 +579,7 @@ export class IncrementalParser {
       this.num = "";
       this.numState = N_MINUS;
       this.intDigits = 0;
+      this.intValue = 0;
       this.exponent = 0;
       this.negativeExponent = false;
       this.nonZeroMantissa = false;
@@ -607,7 +608,10 @@ export class IncrementalParser {
       if (state === N_INT || state === N_FRAC) {
         if (digit) {
           if (c !== 48) this.nonZeroMantissa = true;
-          if (state === N_INT) this.intDigits++;
+          if (state === N_INT) {
+            this.intDigits++;
+            this.intValue = this.intValue * 10 + c - 48;
+          }
           continue;
         }
         if (c === 46 && state === N_INT) state = N_DOT;
@@ -626,6 +630,7 @@ export class IncrementalParser {
         if (c !== 48) {
           this.nonZeroMantissa = true;
           this.intDigits = 1;
+          this.intValue = c - 48;
         }
       } else if (state === N_ZERO) {
         if (digit) return REFUSED;
@@ -656,7 +661,9 @@ export class IncrementalParser {
     if (i === n) return n;
     // The character at i ends the number; it is read again in the state after a value.
     if (state === N_MINUS || state === N_DOT || state === N_E || state === N_ESIGN) return REFUSED;
-    const value = Number(this.num);
+    const integer = (state === N_INT && this.intDigits <= SAFE_MAGNITUDE) || state === N_ZERO;
+    // Integers of up to 15 digits are exact as read (and safe); -0 is 0, as in parseText.
+    const value = integer ? (this.num.charCodeAt(0) === 45 ? -this.intValue : this.intValue) : Number(this.num);
     if (!isSafe(value)) return REFUSED;
     this.place(value === 0 ? 0 : value);
     this.completed();
@@ -703,10 +710,10 @@ export class IncrementalParser {
     this.inKey = false;
     const key = this.str;
     this.str = "";
-    const object = this.containers[this.depth]!;
+    const depth = this.depth;
     // Every earlier member's value is complete, so it is in the live object.
-    if (Object.hasOwn(object, key)) return false;
-    this.keys[this.depth] = key;
+    if (this.members[depth]!++ > 0 && Object.hasOwn(this.containers[depth]!, key)) return false;
+    this.keys[depth] = key;
     this.mode = COLON;
     return true;
   }
@@ -787,6 +794,30 @@ function plainEnd(d: string, i: number, n: number): number {
     if (c <= 92 ? c === 34 || c === 92 || c < 0x20 : c >= 0xd800 && c <= 0xdfff) return i;
   }
   return n;
+}
+
+/** The character a one-letter escape stands for (the letter's code), or undefined. */
+function simpleEscape(c: number): string | undefined {
+  switch (c) {
+    case 34:
+      return '"';
+    case 92:
+      return "\\";
+    case 47:
+      return "/";
+    case 98:
+      return "\b";
+    case 102:
+      return "\f";
+    case 110:
+      return "\n";
+    case 114:
+      return "\r";
+    case 116:
+      return "\t";
+    default:
+      return undefined;
+  }
 }
 
 /** False for NaN too. */

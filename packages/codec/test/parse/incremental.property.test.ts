@@ -115,6 +115,14 @@ const jsonText = fc
     return ws + (escaped ? escapeNonAscii(text) : text) + ws;
   });
 
+/** Generated JSON broken by one character put in or taken out. */
+const broken = fc
+  .tuple(jsonText, fc.nat(), fc.constantFrom("", "x", ",", "]", "}", '"', ":", "\\", "\u0001", "\ud800", "\udc00"))
+  .map(([text, at, insert]) => {
+    const i = at % (text.length + 1);
+    return text.slice(0, i) + insert + text.slice(i + (insert === "" ? 1 : 0));
+  });
+
 /** Generated JSON that parseText accepts (fast-check also writes numbers beyond the safe range). */
 const validJsonText = jsonText.filter((text) => parseText(text).ok);
 
@@ -270,6 +278,36 @@ function refusedAt(text: string, limits: Partial<ParseLimits>): { index: number;
 
 const SURROGATE_OR_ESCAPE = /[\ud800-\udfff]|\\u/;
 
+/**
+ * Streams the text in the given deltas: the first refusal comes with the delta
+ * holding the character that refuses it streamed one at a time (the deltas'
+ * edges change nothing), and it is parseText of the text pushed so far.
+ */
+function expectRefusedInDeltas(text: string, deltas: readonly string[], limits: Partial<ParseLimits> = {}): void {
+  const { index } = refusedAt(text, limits);
+  const parser = new IncrementalParser(limits);
+  let pushed = 0;
+  let refusal: unknown;
+  for (const delta of deltas) {
+    const result = parser.push(delta);
+    pushed += delta.length;
+    if (refusal !== undefined) {
+      expect(result).toBe(refusal);
+      continue;
+    }
+    const due = index >= 0 && index < pushed;
+    if (result.ok === due)
+      expect.fail(
+        `${JSON.stringify(text)} at ${pushed} of ${JSON.stringify(deltas)}: ${result.ok ? "not refused" : "refused early"}`,
+      );
+    if (!result.ok) {
+      expect(result).toEqual(parseText(text.slice(0, pushed), limits));
+      refusal = result;
+    }
+  }
+  expect(parser.end()).toEqual(parseText(text, limits));
+}
+
 /** Refused with parseText's error at the first impossible character (see the module comment of incremental.ts for the waits). */
 function expectRefusedEarly(name: string, text: string, limits: Partial<ParseLimits>, search = true): void {
   const whole = parseText(text, limits);
@@ -396,12 +434,6 @@ describe("incremental parser: refusals", () => {
   });
 
   it("refuses any broken text no earlier than parseText and no later than its first impossible character", () => {
-    const broken = fc
-      .tuple(jsonText, fc.nat(), fc.constantFrom("", "x", ",", "]", "}", '"', ":", "\\", "\u0001", "\ud800", "\udc00"))
-      .map(([text, at, insert]) => {
-        const i = at % (text.length + 1);
-        return text.slice(0, i) + insert + text.slice(i + (insert === "" ? 1 : 0));
-      });
     fc.assert(
       fc.property(broken, (text) => {
         if (text.length > 600) return;
@@ -409,6 +441,49 @@ describe("incremental parser: refusals", () => {
       }),
       { numRuns: runs(150) },
     );
+  });
+});
+
+describe("incremental parser: deltas of many characters", () => {
+  it("refuses a broken text split into deltas of 1-8 characters where it refuses it one character at a time", () => {
+    fc.assert(
+      fc.property(broken, sizes, (text, s) => {
+        if (text.length > 600) return;
+        expectRefusedInDeltas(text, split(text, s));
+      }),
+      { numRuns: runs(300) },
+    );
+  });
+
+  // A string's plain run is read whole: what stops it (a quote, a backslash, a control character, a
+  // surrogate, the limit) may sit at any place of a delta, or at its edges.
+  const stops: [string, Partial<ParseLimits>][] = [
+    ['["abcd\u0001efgh"]', {}],
+    ['{"abcd\u001fefgh":1}', {}],
+    ['["abcd\ud800efgh"]', {}],
+    ['["abcd\udc00efgh"]', {}],
+    ['["abcd\ud800"]', {}],
+    ['["abcd\\qefgh"]', {}],
+    ['["abcd\\ud800\\u0041"]', {}],
+    ['["abcd"efgh"]', {}],
+    ['{"abcd":1,"abcd":2}', {}],
+    ['["abcdefghijkl"]', { maxBytes: 10 }],
+    ['["abcdéfghijkl"]', { maxBytes: 12 }],
+  ];
+  const valid = [
+    '["abcd\ud83d\ude00efgh"]',
+    '["ab\\"cd\\\\ef\\u00e9gh\\ud83d\\ude00ij"]',
+    '{"abcd":"efgh","ij\\nkl":"mn"}',
+  ];
+
+  it("reads a string's plain run whole wherever what stops it falls in a delta", () => {
+    for (let size = 1; size <= 8; size++) {
+      for (let shift = 1; shift <= size; shift++) {
+        const cycle = shift === size ? [size] : [shift, size];
+        for (const [text, limits] of stops) expectRefusedInDeltas(text, split(text, cycle), limits);
+        for (const text of valid) expectStreamsLikeParse(text, split(text, cycle));
+      }
+    }
   });
 });
 
