@@ -141,6 +141,9 @@ export class IncrementalParser {
   private intDigits = 0;
   /** The integer digits' value while they are at most SAFE_MAGNITUDE: such an integer needs no Number(text). */
   private intValue = 0;
+  private negative = false;
+  /** Whether `num` holds the number's text so far; until then the text is its sign and intValue. */
+  private spelled = false;
   private exponent = 0;
   private negativeExponent = false;
   private nonZeroMantissa = false;
@@ -214,7 +217,7 @@ export class IncrementalParser {
       // A root number ends with the text.
       const state = this.numState;
       const complete = state === N_ZERO || state === N_INT || state === N_FRAC || state === N_EXP;
-      const value = this.mode === NUMBER && this.depth === 0 && complete ? Number(this.num) : Number.NaN;
+      const value = this.mode === NUMBER && this.depth === 0 && complete ? Number(this.numberText()) : Number.NaN;
       if (isSafe(value)) return { ok: true, value: value === 0 ? 0 : value };
     }
     return parseText(this.text, this.limits);
@@ -577,6 +580,8 @@ export class IncrementalParser {
     if (c === 45 || (c >= 48 && c <= 57)) {
       this.mode = NUMBER;
       this.num = "";
+      this.spelled = false;
+      this.negative = c === 45;
       this.numState = N_MINUS;
       this.intDigits = 0;
       this.intValue = 0;
@@ -593,14 +598,29 @@ export class IncrementalParser {
 
   /** Consumes the '-' at i. */
   private numberAfter(d: string, i: number): number {
-    this.num = "-";
     return this.numberRun(d, i + 1);
+  }
+
+  /** The number's text so far. */
+  private numberText(): string {
+    return this.spelled ? this.num : this.impliedText(this.numState);
+  }
+
+  /** The text of a number not spelled yet: a sign and an integer of at most SAFE_MAGNITUDE digits. */
+  private impliedText(state: number): string {
+    return (this.negative ? "-" : "") + (state === N_MINUS ? "" : String(this.intValue));
+  }
+
+  /** From here on the number is spelled out: its text so far is written from its value. */
+  private spell(state: number): void {
+    this.num = this.impliedText(state);
+    this.spelled = true;
   }
 
   /** Reads number characters from i; completes the number at the first character that is not one. */
   private numberRun(d: string, i: number): number {
     const n = d.length;
-    const start = i;
+    let start = i;
     let state = this.numState;
     for (; i < n; i++) {
       const c = d.charCodeAt(i);
@@ -609,14 +629,22 @@ export class IncrementalParser {
         if (digit) {
           if (c !== 48) this.nonZeroMantissa = true;
           if (state === N_INT) {
+            if (this.intDigits === SAFE_MAGNITUDE && !this.spelled) {
+              this.spell(state);
+              start = i;
+            }
             this.intDigits++;
             this.intValue = this.intValue * 10 + c - 48;
           }
           continue;
         }
-        if (c === 46 && state === N_INT) state = N_DOT;
-        else if (c === 101 || c === 69) state = N_E;
-        else break;
+        if (c === 46 ? state === N_INT : c === 101 || c === 69) {
+          if (!this.spelled) {
+            this.spell(state);
+            start = i;
+          }
+          state = c === 46 ? N_DOT : N_E;
+        } else break;
       } else if (state === N_EXP) {
         if (!digit) break;
         if (this.exponent < 100_000) this.exponent = this.exponent * 10 + c - 48;
@@ -634,9 +662,11 @@ export class IncrementalParser {
         }
       } else if (state === N_ZERO) {
         if (digit) return REFUSED;
-        if (c === 46) state = N_DOT;
-        else if (c === 101 || c === 69) state = N_E;
-        else break;
+        if (c === 46 || c === 101 || c === 69) {
+          this.spell(state);
+          start = i;
+          state = c === 46 ? N_DOT : N_E;
+        } else break;
       } else if (state === N_DOT) {
         if (!digit) return REFUSED;
         if (c !== 48) this.nonZeroMantissa = true;
@@ -657,13 +687,13 @@ export class IncrementalParser {
       }
     }
     this.numState = state;
-    this.num += d.slice(start, i);
+    if (this.spelled) this.num += d.slice(start, i);
     if (i === n) return n;
     // The character at i ends the number; it is read again in the state after a value.
     if (state === N_MINUS || state === N_DOT || state === N_E || state === N_ESIGN) return REFUSED;
     const integer = (state === N_INT && this.intDigits <= SAFE_MAGNITUDE) || state === N_ZERO;
     // Integers of up to 15 digits are exact as read (and safe); -0 is 0, as in parseText.
-    const value = integer ? (this.num.charCodeAt(0) === 45 ? -this.intValue : this.intValue) : Number(this.num);
+    const value = integer ? (this.negative ? -this.intValue : this.intValue) : Number(this.num);
     if (!isSafe(value)) return REFUSED;
     this.place(value === 0 ? 0 : value);
     this.completed();

@@ -487,6 +487,43 @@ describe("incremental parser: deltas of many characters", () => {
   });
 });
 
+describe("incremental parser: numbers", () => {
+  // An integer of up to 15 digits is read as its value; past that, or at its '.' or 'e', it is spelled out.
+  const numbers = [
+    "123456789012345",
+    "-123456789012345",
+    "1234567890123456",
+    "9007199254740991",
+    "-9007199254740992",
+    "123456789012345.5",
+    "-123456789012345e0",
+    "-0",
+    "-0.0e-0",
+    "0e5",
+    "-12e3",
+    "120E-1",
+    "1e15",
+    "1e16",
+    "-",
+    "01",
+    "-.5",
+  ];
+
+  it("reads a number split anywhere, in a container or at the root, like parseText", () => {
+    for (const number of numbers) {
+      for (const text of [number, `[${number},${number}]`, `{"n":${number}}`]) {
+        for (let size = 1; size <= 8; size++) {
+          for (let shift = 1; shift <= size; shift++) {
+            const cycle = shift === size ? [size] : [shift, size];
+            expectRefusedInDeltas(text, split(text, cycle));
+            if (parseText(text).ok) expectStreamsLikeParse(text, split(text, cycle));
+          }
+        }
+      }
+    }
+  });
+});
+
 describe("incremental parser: end()", () => {
   it("ends a root number with the text, and can be asked again", () => {
     const parser = new IncrementalParser();
