@@ -84,6 +84,11 @@ const N_EXP = 7;
 /** A number below 10^15 is a safe integer or not an integer (as in the scanner). */
 const SAFE_MAGNITUDE = 15;
 
+/** Past this many characters, a delta's plain run is found by a native search: cheaper than a loop. */
+const LONG_RUN = 32;
+/** What stops a string's plain run: a quote, a backslash, a control character, a surrogate. */
+const STOP = /["\\\u0000-\u001f\ud800-\udfff]/g;
+
 const REFUSED = -1;
 /** The code of the refusal depends on the next character (see the module comment). */
 const PENDING = -2;
@@ -705,14 +710,14 @@ export class IncrementalParser {
     const n = d.length;
     let j = i;
     let c = 0;
-    for (; j < n; j++) {
+    for (;;) {
+      j = plainEnd(d, j, n);
+      if (j === n) break;
       c = d.charCodeAt(j);
-      if (c <= 92 ? c === 34 || c === 92 || c < 0x20 : c >= 0xd800 && c <= 0xdfff) {
-        if (c < 0xd800 || c > 0xdbff || j + 1 >= n) break;
-        // A raw high surrogate must be followed by a low one.
-        if (!isLow(d.charCodeAt(j + 1))) return REFUSED;
-        j++;
-      }
+      if (c < 0xd800 || c > 0xdbff || j + 1 >= n) break;
+      // A raw high surrogate must be followed by a low one.
+      if (!isLow(d.charCodeAt(j + 1))) return REFUSED;
+      j += 2;
     }
     if (j > i) this.str += d.slice(i, j);
     if (j === n) return n;
@@ -819,6 +824,10 @@ export function parseInDeltas(
 
 /** The index of the first character from i that a string cannot take as it is (quote, backslash, control, surrogate), or n. */
 function plainEnd(d: string, i: number, n: number): number {
+  if (n - i > LONG_RUN) {
+    STOP.lastIndex = i;
+    return STOP.test(d) ? STOP.lastIndex - 1 : n;
+  }
   for (; i < n; i++) {
     const c = d.charCodeAt(i);
     if (c <= 92 ? c === 34 || c === 92 || c < 0x20 : c >= 0xd800 && c <= 0xdfff) return i;

@@ -116,11 +116,33 @@ const jsonText = fc
   });
 
 /** Generated JSON broken by one character put in or taken out. */
-const broken = fc
-  .tuple(jsonText, fc.nat(), fc.constantFrom("", "x", ",", "]", "}", '"', ":", "\\", "\u0001", "\ud800", "\udc00"))
-  .map(([text, at, insert]) => {
-    const i = at % (text.length + 1);
-    return text.slice(0, i) + insert + text.slice(i + (insert === "" ? 1 : 0));
+function brokenText(texts: fc.Arbitrary<string>): fc.Arbitrary<string> {
+  return fc
+    .tuple(texts, fc.nat(), fc.constantFrom("", "x", ",", "]", "}", '"', ":", "\\", "\u0001", "\ud800", "\udc00"))
+    .map(([text, at, insert]) => {
+      const i = at % (text.length + 1);
+      return text.slice(0, i) + insert + text.slice(i + (insert === "" ? 1 : 0));
+    });
+}
+
+const broken = brokenText(jsonText);
+
+/** Every string and member name made longer than the parser's native search threshold (32 characters). */
+function lengthen(value: unknown): unknown {
+  const more = (s: string): string => `${s}-lorem-ipsum-dolor-sit-amet-consectetur-${s}`;
+  if (typeof value === "string") return more(value);
+  if (Array.isArray(value)) return value.map(lengthen);
+  if (typeof value === "object" && value !== null) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [more(k), lengthen(v)]));
+  }
+  return value;
+}
+
+const longStrings = fc
+  .tuple(fc.jsonValue({ maxDepth: 3, stringUnit: "binary" }), fc.boolean())
+  .map(([value, escaped]) => {
+    const text = JSON.stringify(lengthen(value));
+    return escaped ? escapeNonAscii(text) : text;
   });
 
 /** Generated JSON that parseText accepts (fast-check also writes numbers beyond the safe range). */
@@ -484,6 +506,47 @@ describe("incremental parser: deltas of many characters", () => {
         for (const text of valid) expectStreamsLikeParse(text, split(text, cycle));
       }
     }
+  });
+
+  // A long run (past 32 characters) is found by a native search: the same stops, in long strings, in two deltas split anywhere.
+  const pad = "lorem ipsum dolor sit amet, consectetur adipiscing elit";
+  const long = (text: string): string => text.replaceAll("abcd", `abcd${pad}`).replaceAll("efgh", `${pad}efgh`);
+
+  it("reads a long plain run whole wherever what stops it falls in a delta", () => {
+    for (const [text, limits] of stops) {
+      const roomy = limits.maxBytes === undefined ? limits : { maxBytes: limits.maxBytes + pad.length };
+      const longText = long(text);
+      for (let k = 0; k <= longText.length; k++) {
+        expectRefusedInDeltas(longText, [longText.slice(0, k), longText.slice(k)], roomy);
+      }
+    }
+    for (const text of valid) {
+      const longText = long(text);
+      for (let k = 0; k <= longText.length; k++)
+        expectStreamsLikeParse(longText, [longText.slice(0, k), longText.slice(k)]);
+    }
+  });
+
+  const longSizes = fc.array(fc.integer({ min: 1, max: 120 }), { minLength: 1, maxLength: 6 });
+
+  it("streams generated JSON with long strings, split into long deltas, like parseText", () => {
+    fc.assert(
+      fc.property(longStrings, longSizes, (text, s) => {
+        if (parseText(text).ok) expectStreamsLikeParse(text, split(text, s));
+      }),
+      { numRuns: runs(200) },
+    );
+  });
+
+  it("refuses a broken text with long strings split into long deltas where it refuses it one character at a time", () => {
+    const longBroken = brokenText(longStrings);
+    fc.assert(
+      fc.property(longBroken, longSizes, (text, s) => {
+        if (text.length > 3000) return;
+        expectRefusedInDeltas(text, split(text, s));
+      }),
+      { numRuns: runs(200) },
+    );
   });
 });
 
