@@ -88,27 +88,23 @@ const SAFE_MAGNITUDE = 15;
 const FLAT_FROM = 12;
 /** Where closeString puts a string's number conversion (which makes it flat): read by no one, exported so that the write is kept. */
 export let flatSink = 0;
+/** Past this many characters, a delta's plain run is found by a native search: cheaper than a loop. */
+const LONG_RUN = 32;
+/** What stops a string's plain run: a quote, a backslash, a control character, a surrogate. */
+const STOP = /["\\\u0000-\u001f\ud800-\udfff]/g;
 
 const REFUSED = -1;
 /** The code of the refusal depends on the next character (see the module comment). */
 const PENDING = -2;
 
-const SIMPLE_ESCAPES: Record<number, string> = {
-  34: '"',
-  92: "\\",
-  47: "/",
-  98: "\b",
-  102: "\f",
-  110: "\n",
-  114: "\r",
-  116: "\t",
-};
+interface Literal {
+  readonly text: string;
+  readonly value: unknown;
+}
 
-const LITERALS: Record<number, { text: string; value: unknown }> = {
-  116: { text: "true", value: true },
-  102: { text: "false", value: false },
-  110: { text: "null", value: null },
-};
+const TRUE: Literal = { text: "true", value: true };
+const FALSE: Literal = { text: "false", value: false };
+const NULL: Literal = { text: "null", value: null };
 
 export type PartialResult = Result<unknown, ParseRefusal>;
 
@@ -118,7 +114,8 @@ export class IncrementalParser {
   private readonly maxNodes: number;
   private readonly maxDepth: number;
 
-  private parts: string[] = [];
+  /** The text pushed so far: concatenated (a rope until read), cheaper per push than an array of deltas. */
+  private written = "";
   private bytes = 0;
   private lastWasHigh = false;
   private refusal: { readonly ok: false; readonly error: ParseRefusal } | undefined;
@@ -134,6 +131,8 @@ export class IncrementalParser {
   private readonly containers: (unknown[] | Record<string, unknown>)[] = [[]];
   private readonly arrays: boolean[] = [false];
   private readonly keys: string[] = [""];
+  /** Members an open object has so far: the first one needs no check for a repeated name. */
+  private readonly members: number[] = [0];
 
   // The string being read: decoded so far; a key or a value; a raw high surrogate held back.
   private str = "";
@@ -151,12 +150,17 @@ export class IncrementalParser {
   private num = "";
   private numState = N_MINUS;
   private intDigits = 0;
+  /** The integer digits' value while they are at most SAFE_MAGNITUDE: such an integer needs no Number(text). */
+  private intValue = 0;
+  private negative = false;
+  /** Whether `num` holds the number's text so far; until then the text is its sign and intValue. */
+  private spelled = false;
   private exponent = 0;
   private negativeExponent = false;
   private nonZeroMantissa = false;
 
   // The literal being read and how many of its characters are read.
-  private literal = LITERALS[116]!;
+  private literal = TRUE;
   private literalPos = 0;
 
   constructor(limits: Partial<ParseLimits> = {}) {
@@ -168,19 +172,40 @@ export class IncrementalParser {
 
   /** The partial value so far (see the module comment), or the refusal. */
   push(delta: string): PartialResult {
-    this.parts.push(delta);
+    this.written += delta;
+    const n = delta.length;
     this.grewString = false;
-    this.placedNone = delta.length === 0;
-    if (this.refusal) return this.refusal;
-    if (delta.length === 0) return this.partial();
-    if (this.overLimit(delta)) return this.refuse();
+    this.placedNone = n === 0;
+    if (this.refusal !== undefined) return this.refusal;
+    if (n === 0) return this.partial();
+    this.chars += n;
+    if (this.chars * 3 > this.maxBytes && this.overLimit(delta)) return this.refuse();
     this.lowest = this.depth;
+    let start = 0;
+    if (this.mode === STRING && this.heldHigh === "") {
+      // Most deltas inside a string are plain text: appended whole, no dispatch per character.
+      start = plainEnd(delta, 0, n);
+      if (start === n) {
+        this.str += delta;
+        if (this.inKey) {
+          this.placedNone = true;
+        } else {
+          this.grewString = true;
+          this.placeOpenString();
+        }
+        return this.partial();
+      }
+      if (start > 0) this.str += delta.slice(0, start);
+    }
     const growing = this.inOpenValueString();
     const placed = this.placements;
-    if (this.read(delta) === REFUSED) return this.refuse();
+    if (this.read(delta, start) === REFUSED) return this.refuse();
     this.grewString = growing && placed === this.placements && this.inOpenValueString();
     this.placedNone = placed === this.placements && !this.inOpenValueString();
-    if (this.inOpenValueString()) this.place(this.str);
+    if (this.inOpenValueString()) {
+      if (this.placedString) this.placeOpenString();
+      else this.place(this.str);
+    }
     return this.partial();
   }
 
@@ -203,10 +228,10 @@ export class IncrementalParser {
       // A root number ends with the text.
       const state = this.numState;
       const complete = state === N_ZERO || state === N_INT || state === N_FRAC || state === N_EXP;
-      const value = this.mode === NUMBER && this.depth === 0 && complete ? Number(this.num) : Number.NaN;
+      const value = this.mode === NUMBER && this.depth === 0 && complete ? Number(this.numberText()) : Number.NaN;
       if (isSafe(value)) return { ok: true, value: value === 0 ? 0 : value };
     }
-    return parseText(this.text(), this.limits);
+    return parseText(this.written, this.limits);
   }
 
   /** How many members the text has written so far, over all objects. */
@@ -214,23 +239,20 @@ export class IncrementalParser {
     return this.namesRead;
   }
 
-  /** The text pushed so far (refused pushes included): the deltas joined once, when needed, cheaper than concatenating at every push. */
+  /** The text pushed so far, refused pushes included. */
   text(): string {
-    if (this.parts.length > 1) this.parts = [this.parts.join("")];
-    return this.parts[0] ?? "";
+    return this.written;
   }
 
   /**
-   * Whether the text is now over the byte limit. Bytes are counted only once
-   * the text could be (a UTF-16 code unit is at most 3 bytes): then the text
-   * so far once, natively, and each later delta here.
+   * Whether the text is now over the byte limit, asked only once it could be
+   * (a UTF-16 code unit is at most 3 bytes): the text so far is counted once,
+   * natively, then each later delta here.
    */
   private overLimit(delta: string): boolean {
-    this.chars += delta.length;
-    if (this.chars * 3 <= this.maxBytes) return false;
     if (!this.counting) {
       this.counting = true;
-      const text = this.text();
+      const text = this.written;
       this.bytes = Buffer.byteLength(text, "utf8");
       this.lastWasHigh = isHigh(text.charCodeAt(text.length - 1));
       return this.bytes > this.maxBytes;
@@ -410,7 +432,7 @@ export class IncrementalParser {
   }
 
   private refuse(): { readonly ok: false; readonly error: ParseRefusal } {
-    const result = parseText(this.text(), this.limits);
+    const result = parseText(this.written, this.limits);
     // Unreachable: the states above refuse only texts with no valid completion.
     if (result.ok) throw new Error("the incremental parser refused a text parseText accepts");
     this.refusal = result;
@@ -421,10 +443,10 @@ export class IncrementalParser {
     return this.mode >= STRING && this.mode <= PAIR && !this.inKey;
   }
 
-  /** Reads one delta; REFUSED, PENDING or its length. */
-  private read(d: string): number {
+  /** Reads one delta from start; REFUSED, PENDING or its length. */
+  private read(d: string, start: number): number {
     const n = d.length;
-    let i = 0;
+    let i = start;
     if (this.refuseNext) return REFUSED;
     if (this.heldHigh !== "") {
       if (!isLow(d.charCodeAt(0))) return REFUSED;
@@ -510,7 +532,7 @@ export class IncrementalParser {
             this.hex = 0;
             this.hexCount = 0;
           } else {
-            const decoded = SIMPLE_ESCAPES[c];
+            const decoded = simpleEscape(c);
             if (decoded === undefined) return REFUSED;
             this.str += decoded;
             this.mode = STRING;
@@ -582,7 +604,7 @@ export class IncrementalParser {
 
   /** A value starts at i with c. Returns the index after what it read. */
   private startValue(d: string, i: number, c: number): number {
-    const literal = LITERALS[c];
+    const literal = c === 116 ? TRUE : c === 102 ? FALSE : c === 110 ? NULL : undefined;
     const valueStart = c === 34 || c === 91 || c === 123 || c === 45 || (c >= 48 && c <= 57) || literal !== undefined;
     if (!valueStart) return this.impossible(d, i);
     if (++this.nodes > this.maxNodes) return REFUSED;
@@ -590,7 +612,7 @@ export class IncrementalParser {
       this.mode = STRING;
       this.inKey = false;
       this.str = "";
-      this.place("");
+      // Placed at the end of the push if still open, once: a string that closes in it is placed complete.
       return i + 1;
     }
     if (c === 91 || c === 123) {
@@ -602,14 +624,18 @@ export class IncrementalParser {
       this.containers[depth] = container;
       this.arrays[depth] = array;
       this.keys[depth] = "";
+      this.members[depth] = 0;
       this.mode = array ? VALUE_OR_CLOSE : KEY_OR_CLOSE;
       return i + 1;
     }
     if (c === 45 || (c >= 48 && c <= 57)) {
       this.mode = NUMBER;
       this.num = "";
+      this.spelled = false;
+      this.negative = c === 45;
       this.numState = N_MINUS;
       this.intDigits = 0;
+      this.intValue = 0;
       this.exponent = 0;
       this.negativeExponent = false;
       this.nonZeroMantissa = false;
@@ -623,14 +649,29 @@ export class IncrementalParser {
 
   /** Consumes the '-' at i. */
   private numberAfter(d: string, i: number): number {
-    this.num = "-";
     return this.numberRun(d, i + 1);
+  }
+
+  /** The number's text so far. */
+  private numberText(): string {
+    return this.spelled ? this.num : this.impliedText(this.numState);
+  }
+
+  /** The text of a number not spelled yet: a sign and an integer of at most SAFE_MAGNITUDE digits. */
+  private impliedText(state: number): string {
+    return (this.negative ? "-" : "") + (state === N_MINUS ? "" : String(this.intValue));
+  }
+
+  /** From here on the number is spelled out: its text so far is written from its value. */
+  private spell(state: number): void {
+    this.num = this.impliedText(state);
+    this.spelled = true;
   }
 
   /** Reads number characters from i; completes the number at the first character that is not one. */
   private numberRun(d: string, i: number): number {
     const n = d.length;
-    const start = i;
+    let start = i;
     let state = this.numState;
     for (; i < n; i++) {
       const c = d.charCodeAt(i);
@@ -638,12 +679,23 @@ export class IncrementalParser {
       if (state === N_INT || state === N_FRAC) {
         if (digit) {
           if (c !== 48) this.nonZeroMantissa = true;
-          if (state === N_INT) this.intDigits++;
+          if (state === N_INT) {
+            if (this.intDigits === SAFE_MAGNITUDE && !this.spelled) {
+              this.spell(state);
+              start = i;
+            }
+            this.intDigits++;
+            this.intValue = this.intValue * 10 + c - 48;
+          }
           continue;
         }
-        if (c === 46 && state === N_INT) state = N_DOT;
-        else if (c === 101 || c === 69) state = N_E;
-        else break;
+        if (c === 46 ? state === N_INT : c === 101 || c === 69) {
+          if (!this.spelled) {
+            this.spell(state);
+            start = i;
+          }
+          state = c === 46 ? N_DOT : N_E;
+        } else break;
       } else if (state === N_EXP) {
         if (!digit) break;
         if (this.exponent < 100_000) this.exponent = this.exponent * 10 + c - 48;
@@ -657,12 +709,15 @@ export class IncrementalParser {
         if (c !== 48) {
           this.nonZeroMantissa = true;
           this.intDigits = 1;
+          this.intValue = c - 48;
         }
       } else if (state === N_ZERO) {
         if (digit) return REFUSED;
-        if (c === 46) state = N_DOT;
-        else if (c === 101 || c === 69) state = N_E;
-        else break;
+        if (c === 46 || c === 101 || c === 69) {
+          this.spell(state);
+          start = i;
+          state = c === 46 ? N_DOT : N_E;
+        } else break;
       } else if (state === N_DOT) {
         if (!digit) return REFUSED;
         if (c !== 48) this.nonZeroMantissa = true;
@@ -683,11 +738,13 @@ export class IncrementalParser {
       }
     }
     this.numState = state;
-    this.num += d.slice(start, i);
+    if (this.spelled) this.num += d.slice(start, i);
     if (i === n) return n;
     // The character at i ends the number; it is read again in the state after a value.
     if (state === N_MINUS || state === N_DOT || state === N_E || state === N_ESIGN) return REFUSED;
-    const value = Number(this.num);
+    const integer = (state === N_INT && this.intDigits <= SAFE_MAGNITUDE) || state === N_ZERO;
+    // Integers of up to 15 digits are exact as read (and safe); -0 is 0, as in parseText.
+    const value = integer ? (this.negative ? -this.intValue : this.intValue) : Number(this.num);
     if (!isSafe(value)) return REFUSED;
     this.place(value === 0 ? 0 : value);
     this.completed();
@@ -699,14 +756,14 @@ export class IncrementalParser {
     const n = d.length;
     let j = i;
     let c = 0;
-    for (; j < n; j++) {
+    for (;;) {
+      j = plainEnd(d, j, n);
+      if (j === n) break;
       c = d.charCodeAt(j);
-      if (c <= 92 ? c === 34 || c === 92 || c < 0x20 : c >= 0xd800 && c <= 0xdfff) {
-        if (c < 0xd800 || c > 0xdbff || j + 1 >= n) break;
-        // A raw high surrogate must be followed by a low one.
-        if (!isLow(d.charCodeAt(j + 1))) return REFUSED;
-        j++;
-      }
+      if (c < 0xd800 || c > 0xdbff || j + 1 >= n) break;
+      // A raw high surrogate must be followed by a low one.
+      if (!isLow(d.charCodeAt(j + 1))) return REFUSED;
+      j += 2;
     }
     if (j > i) this.str += d.slice(i, j);
     if (j === n) return n;
@@ -737,11 +794,11 @@ export class IncrementalParser {
     this.inKey = false;
     const key = this.str;
     this.str = "";
-    const object = this.containers[this.depth]!;
+    const depth = this.depth;
     // Every earlier member's value is complete, so it is in the live object.
-    if (Object.hasOwn(object, key)) return false;
+    if (this.members[depth]!++ > 0 && Object.hasOwn(this.containers[depth]!, key)) return false;
     this.namesRead++;
-    this.keys[this.depth] = key;
+    this.keys[depth] = key;
     this.mode = COLON;
     return true;
   }
@@ -774,6 +831,21 @@ export class IncrementalParser {
 
   private placedString = false;
 
+  /** Writes the open string value to its place, where place() first put it. */
+  private placeOpenString(): void {
+    this.placements++;
+    const depth = this.depth;
+    if (depth === 0) {
+      this.root = this.str;
+    } else if (this.arrays[depth]) {
+      const array = this.containers[depth] as unknown[];
+      array[array.length - 1] = this.str;
+    } else {
+      // Already an own data member (even "__proto__"), so a plain write sets it.
+      (this.containers[depth] as Record<string, unknown>)[this.keys[depth]!] = this.str;
+    }
+  }
+
   /** A value is complete: what may follow depends on what holds it. */
   private completed(): void {
     this.placedString = false;
@@ -798,6 +870,43 @@ export function parseInDeltas(
     if (!result.ok) return parser.end();
   }
   return parser.end();
+}
+
+/** The index of the first character from i that a string cannot take as it is (quote, backslash, control, surrogate), or n. */
+function plainEnd(d: string, i: number, n: number): number {
+  if (n - i > LONG_RUN) {
+    STOP.lastIndex = i;
+    return STOP.test(d) ? STOP.lastIndex - 1 : n;
+  }
+  for (; i < n; i++) {
+    const c = d.charCodeAt(i);
+    if (c <= 92 ? c === 34 || c === 92 || c < 0x20 : c >= 0xd800 && c <= 0xdfff) return i;
+  }
+  return n;
+}
+
+/** The character a one-letter escape stands for (the letter's code), or undefined. */
+function simpleEscape(c: number): string | undefined {
+  switch (c) {
+    case 34:
+      return '"';
+    case 92:
+      return "\\";
+    case 47:
+      return "/";
+    case 98:
+      return "\b";
+    case 102:
+      return "\f";
+    case 110:
+      return "\n";
+    case 114:
+      return "\r";
+    case 116:
+      return "\t";
+    default:
+      return undefined;
+  }
 }
 
 /** False for NaN too. */

@@ -115,6 +115,36 @@ const jsonText = fc
     return ws + (escaped ? escapeNonAscii(text) : text) + ws;
   });
 
+/** Generated JSON broken by one character put in or taken out. */
+function brokenText(texts: fc.Arbitrary<string>): fc.Arbitrary<string> {
+  return fc
+    .tuple(texts, fc.nat(), fc.constantFrom("", "x", ",", "]", "}", '"', ":", "\\", "\u0001", "\ud800", "\udc00"))
+    .map(([text, at, insert]) => {
+      const i = at % (text.length + 1);
+      return text.slice(0, i) + insert + text.slice(i + (insert === "" ? 1 : 0));
+    });
+}
+
+const broken = brokenText(jsonText);
+
+/** Every string and member name made longer than the parser's native search threshold (32 characters). */
+function lengthen(value: unknown): unknown {
+  const more = (s: string): string => `${s}-lorem-ipsum-dolor-sit-amet-consectetur-${s}`;
+  if (typeof value === "string") return more(value);
+  if (Array.isArray(value)) return value.map(lengthen);
+  if (typeof value === "object" && value !== null) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [more(k), lengthen(v)]));
+  }
+  return value;
+}
+
+const longStrings = fc
+  .tuple(fc.jsonValue({ maxDepth: 3, stringUnit: "binary" }), fc.boolean())
+  .map(([value, escaped]) => {
+    const text = JSON.stringify(lengthen(value));
+    return escaped ? escapeNonAscii(text) : text;
+  });
+
 /** Generated JSON that parseText accepts (fast-check also writes numbers beyond the safe range). */
 const validJsonText = jsonText.filter((text) => parseText(text).ok);
 
@@ -270,6 +300,36 @@ function refusedAt(text: string, limits: Partial<ParseLimits>): { index: number;
 
 const SURROGATE_OR_ESCAPE = /[\ud800-\udfff]|\\u/;
 
+/**
+ * Streams the text in the given deltas: the first refusal comes with the delta
+ * holding the character that refuses it streamed one at a time (the deltas'
+ * edges change nothing), and it is parseText of the text pushed so far.
+ */
+function expectRefusedInDeltas(text: string, deltas: readonly string[], limits: Partial<ParseLimits> = {}): void {
+  const { index } = refusedAt(text, limits);
+  const parser = new IncrementalParser(limits);
+  let pushed = 0;
+  let refusal: unknown;
+  for (const delta of deltas) {
+    const result = parser.push(delta);
+    pushed += delta.length;
+    if (refusal !== undefined) {
+      expect(result).toBe(refusal);
+      continue;
+    }
+    const due = index >= 0 && index < pushed;
+    if (result.ok === due)
+      expect.fail(
+        `${JSON.stringify(text)} at ${pushed} of ${JSON.stringify(deltas)}: ${result.ok ? "not refused" : "refused early"}`,
+      );
+    if (!result.ok) {
+      expect(result).toEqual(parseText(text.slice(0, pushed), limits));
+      refusal = result;
+    }
+  }
+  expect(parser.end()).toEqual(parseText(text, limits));
+}
+
 /** Refused with parseText's error at the first impossible character (see the module comment of incremental.ts for the waits). */
 function expectRefusedEarly(name: string, text: string, limits: Partial<ParseLimits>, search = true): void {
   const whole = parseText(text, limits);
@@ -396,12 +456,6 @@ describe("incremental parser: refusals", () => {
   });
 
   it("refuses any broken text no earlier than parseText and no later than its first impossible character", () => {
-    const broken = fc
-      .tuple(jsonText, fc.nat(), fc.constantFrom("", "x", ",", "]", "}", '"', ":", "\\", "\u0001", "\ud800", "\udc00"))
-      .map(([text, at, insert]) => {
-        const i = at % (text.length + 1);
-        return text.slice(0, i) + insert + text.slice(i + (insert === "" ? 1 : 0));
-      });
     fc.assert(
       fc.property(broken, (text) => {
         if (text.length > 600) return;
@@ -409,6 +463,127 @@ describe("incremental parser: refusals", () => {
       }),
       { numRuns: runs(150) },
     );
+  });
+});
+
+describe("incremental parser: deltas of many characters", () => {
+  it("refuses a broken text split into deltas of 1-8 characters where it refuses it one character at a time", () => {
+    fc.assert(
+      fc.property(broken, sizes, (text, s) => {
+        if (text.length > 600) return;
+        expectRefusedInDeltas(text, split(text, s));
+      }),
+      { numRuns: runs(300) },
+    );
+  });
+
+  // A string's plain run is read whole: what stops it (a quote, a backslash, a control character, a
+  // surrogate, the limit) may sit at any place of a delta, or at its edges.
+  const stops: [string, Partial<ParseLimits>][] = [
+    ['["abcd\u0001efgh"]', {}],
+    ['{"abcd\u001fefgh":1}', {}],
+    ['["abcd\ud800efgh"]', {}],
+    ['["abcd\udc00efgh"]', {}],
+    ['["abcd\ud800"]', {}],
+    ['["abcd\\qefgh"]', {}],
+    ['["abcd\\ud800\\u0041"]', {}],
+    ['["abcd"efgh"]', {}],
+    ['{"abcd":1,"abcd":2}', {}],
+    ['["abcdefghijkl"]', { maxBytes: 10 }],
+    ['["abcdéfghijkl"]', { maxBytes: 12 }],
+  ];
+  const valid = [
+    '["abcd\ud83d\ude00efgh"]',
+    '["ab\\"cd\\\\ef\\u00e9gh\\ud83d\\ude00ij"]',
+    '{"abcd":"efgh","ij\\nkl":"mn"}',
+  ];
+
+  it("reads a string's plain run whole wherever what stops it falls in a delta", () => {
+    for (let size = 1; size <= 8; size++) {
+      for (let shift = 1; shift <= size; shift++) {
+        const cycle = shift === size ? [size] : [shift, size];
+        for (const [text, limits] of stops) expectRefusedInDeltas(text, split(text, cycle), limits);
+        for (const text of valid) expectStreamsLikeParse(text, split(text, cycle));
+      }
+    }
+  });
+
+  // A long run (past 32 characters) is found by a native search: the same stops, in long strings, in two deltas split anywhere.
+  const pad = "lorem ipsum dolor sit amet, consectetur adipiscing elit";
+  const long = (text: string): string => text.replaceAll("abcd", `abcd${pad}`).replaceAll("efgh", `${pad}efgh`);
+
+  it("reads a long plain run whole wherever what stops it falls in a delta", () => {
+    for (const [text, limits] of stops) {
+      const roomy = limits.maxBytes === undefined ? limits : { maxBytes: limits.maxBytes + pad.length };
+      const longText = long(text);
+      for (let k = 0; k <= longText.length; k++) {
+        expectRefusedInDeltas(longText, [longText.slice(0, k), longText.slice(k)], roomy);
+      }
+    }
+    for (const text of valid) {
+      const longText = long(text);
+      for (let k = 0; k <= longText.length; k++)
+        expectStreamsLikeParse(longText, [longText.slice(0, k), longText.slice(k)]);
+    }
+  });
+
+  const longSizes = fc.array(fc.integer({ min: 1, max: 120 }), { minLength: 1, maxLength: 6 });
+
+  it("streams generated JSON with long strings, split into long deltas, like parseText", () => {
+    fc.assert(
+      fc.property(longStrings, longSizes, (text, s) => {
+        if (parseText(text).ok) expectStreamsLikeParse(text, split(text, s));
+      }),
+      { numRuns: runs(200) },
+    );
+  });
+
+  it("refuses a broken text with long strings split into long deltas where it refuses it one character at a time", () => {
+    const longBroken = brokenText(longStrings);
+    fc.assert(
+      fc.property(longBroken, longSizes, (text, s) => {
+        if (text.length > 3000) return;
+        expectRefusedInDeltas(text, split(text, s));
+      }),
+      { numRuns: runs(200) },
+    );
+  });
+});
+
+describe("incremental parser: numbers", () => {
+  // An integer of up to 15 digits is read as its value; past that, or at its '.' or 'e', it is spelled out.
+  const numbers = [
+    "123456789012345",
+    "-123456789012345",
+    "1234567890123456",
+    "9007199254740991",
+    "-9007199254740992",
+    "123456789012345.5",
+    "-123456789012345e0",
+    "-0",
+    "-0.0e-0",
+    "0e5",
+    "-12e3",
+    "120E-1",
+    "1e15",
+    "1e16",
+    "-",
+    "01",
+    "-.5",
+  ];
+
+  it("reads a number split anywhere, in a container or at the root, like parseText", () => {
+    for (const number of numbers) {
+      for (const text of [number, `[${number},${number}]`, `{"n":${number}}`]) {
+        for (let size = 1; size <= 8; size++) {
+          for (let shift = 1; shift <= size; shift++) {
+            const cycle = shift === size ? [size] : [shift, size];
+            expectRefusedInDeltas(text, split(text, cycle));
+            if (parseText(text).ok) expectStreamsLikeParse(text, split(text, cycle));
+          }
+        }
+      }
+    }
   });
 });
 
