@@ -118,16 +118,34 @@ type Tail =
  * `names` is its entry in `order` (its members in the order written), with
  * the value each one was written with.
  */
-type Frame =
-  | { readonly container: unknown[]; readonly names: undefined; count: number }
-  | {
-      readonly container: Record<string, unknown>;
-      readonly names: string[];
-      readonly values: unknown[];
-      readonly seen: Set<string>;
-    };
+type Frame = { readonly container: unknown[]; readonly names: undefined; count: number } | ObjectFrame;
+
+interface ObjectFrame {
+  readonly container: Record<string, unknown>;
+  readonly names: string[];
+  readonly values: unknown[];
+  /** Each name's place in `names`. */
+  readonly index: Map<string, number>;
+}
+
+function indexOf(names: readonly string[]): Map<string, number> {
+  return new Map(names.map((name, i) => [name, i]));
+}
 
 const NONE: Tail = { kind: "none" };
+
+/** A string of the model's text, as written, and its value once asked for. */
+interface WireString {
+  readonly raw: string;
+  name: string | undefined;
+}
+
+/**
+ * An object with more members than this is searched for new members by the
+ * names the model's text wrote in the objects open (or just closed), not by
+ * listing its members: a map being written costs what each entry adds.
+ */
+const LISTED = 32;
 
 /** One call: its decoder, and the source text sent so far (exported for the benchmark, not by the package). */
 export class SourceInputCall {
@@ -144,6 +162,18 @@ export class SourceInputCall {
   /** Where the model's text so far ends: inside a string, just after a backslash in it. */
   private inString = false;
   private escaped = false;
+  /** The string being written, as written (kept only inside an object). */
+  private raw = "";
+  /** The string being written, decoded: its length, its last unit, an escape begun and not finished. */
+  private stringLength = 0;
+  private stringLast = "";
+  private stringEscape = "";
+  /** What the last delta added to the string being written, decoded, after the unit before it. */
+  private added = "";
+  /** The model's open containers: an object's strings, undefined for an array. */
+  private readonly wire: (WireString[] | undefined)[] = [];
+  /** The strings of the objects closed since the open containers were last followed. */
+  private closedStrings: WireString[] = [];
 
   constructor(
     readonly id: string,
@@ -165,9 +195,15 @@ export class SourceInputCall {
       return "";
     }
     if (!step.changed || step.value === undefined) return "";
-    const added =
-      (insideString ? this.grownString(step.value) : undefined) ?? this.extend(step.value) ?? this.rewrite(step.value);
+    const grown = insideString ? this.grownString(step.value) : undefined;
+    if (grown !== undefined) {
+      this.sent += grown;
+      return grown;
+    }
+    const added = this.extend(step.value) ?? this.rewrite(step.value);
     this.sent += added;
+    // Kept until a push that changed the value is followed (a decoder may show a change a push late).
+    this.closedStrings.length = 0;
     return added;
   }
 
@@ -177,11 +213,14 @@ export class SourceInputCall {
   }
 
   /**
-   * Whether `delta` stays inside the string the text so far ends in (no
-   * closing quote): then the wire changed in that string only, and the
-   * partial value at most in the string the text sent ends in. Escapes are
-   * followed, so a quote after a backslash is no end. Only quotes and
-   * backslashes are looked for: a delta costs a few indexOf calls.
+   * Reads `delta` as the model's text for what it may have changed: whether
+   * it stays inside the string the text so far ends in (no closing quote:
+   * then the wire changed in that string only, and the partial value at most
+   * in the string the text sent ends in), and the strings written in the
+   * objects still open or closed since (the names a member shown now can
+   * have: a member's name, a map entry's key). Escapes are followed, so a
+   * quote after a backslash is no end; a string's characters are found with
+   * indexOf, only the text between strings is read one by one.
    */
   private lex(delta: string): boolean {
     const started = this.inString;
@@ -189,7 +228,25 @@ export class SourceInputCall {
     let quote = -1;
     let slash = -1;
     const n = delta.length;
+    let from = 0;
     for (let i = 0; i < n; ) {
+      if (!this.inString) {
+        const c = delta.charCodeAt(i++);
+        if (c === 0x22) {
+          this.inString = true;
+          this.raw = "";
+          this.stringLength = 0;
+          this.stringLast = "";
+          this.stringEscape = "";
+          from = i;
+        } else if (c === 0x7b) this.wire.push([]);
+        else if (c === 0x5b) this.wire.push(undefined);
+        else if (c === 0x7d || c === 0x5d) {
+          const strings = this.wire.pop();
+          if (strings !== undefined) this.closedStrings.push(...strings);
+        }
+        continue;
+      }
       if (this.escaped) {
         this.escaped = false;
         i++;
@@ -198,12 +255,6 @@ export class SourceInputCall {
       if (quote < i) {
         const at = delta.indexOf('"', i);
         quote = at === -1 ? n : at;
-      }
-      if (!this.inString) {
-        if (quote === n) break;
-        this.inString = true;
-        i = quote + 1;
-        continue;
       }
       if (slash < i) {
         const at = delta.indexOf("\\", i);
@@ -215,17 +266,56 @@ export class SourceInputCall {
       } else if (quote < n) {
         this.inString = false;
         closed = true;
+        // Kept only in an object (a name or a member's value); an array's strings name nothing.
+        this.wire.at(-1)?.push({ raw: this.raw + delta.slice(from, quote), name: undefined });
         i = quote + 1;
       } else break;
     }
-    return started && !closed;
+    const inside = started && !closed;
+    if (this.inString) {
+      const segment = from === 0 ? delta : delta.slice(from);
+      if (this.wire.at(-1) !== undefined) this.raw += segment;
+      const before = this.stringLast;
+      const decoded = this.decodeSegment(segment);
+      if (inside) this.added = before + decoded;
+    }
+    return inside;
   }
 
   /**
-   * A push inside the string being written: only the string the text sent
-   * ends in can have grown, so only what it gained is written (a long
-   * string costs its length once, not once per delta). undefined if it did
-   * not grow there.
+   * The units `segment` (the string being written, as written) adds to it,
+   * an escape cut at its end kept for the next delta; length and last unit
+   * kept. JSON.parse only for a segment with an escape.
+   */
+  private decodeSegment(segment: string): string {
+    const text = this.stringEscape + segment;
+    this.stringEscape = "";
+    let decoded = text;
+    let at = text.indexOf("\\");
+    if (at !== -1) {
+      let cut = text.length;
+      while (at !== -1) {
+        const end = at + (text[at + 1] === "u" ? 6 : 2);
+        if (end > text.length) {
+          cut = at;
+          break;
+        }
+        at = text.indexOf("\\", end);
+      }
+      this.stringEscape = text.slice(cut);
+      decoded = JSON.parse(`"${text.slice(0, cut)}"`) as string;
+    }
+    this.stringLength += decoded.length;
+    if (decoded.length > 0) this.stringLast = decoded[decoded.length - 1]!;
+    return decoded;
+  }
+
+  /**
+   * A push inside the string being written: only that string can have
+   * changed, so if the string the text sent ends in grew, it is that one,
+   * and what it gained is what the delta added (read from the model's text:
+   * slicing the decoder's string would copy all of it, once per delta). A
+   * long string costs its length once. undefined if it did not grow there.
    */
   private grownString(root: unknown): string | undefined {
     const tail = this.tail;
@@ -235,14 +325,15 @@ export class SourceInputCall {
     if (frame === undefined) v = root;
     else if (frame.names === undefined) v = frame.container[frame.count - 1];
     else v = frame.container[frame.names.at(-1)!];
-    const was = tail.value;
-    if (typeof v !== "string" || v.length <= was.length) return undefined;
-    // The decoder's strings grow at their end (its promise, property-tested against decode); the seam is checked.
-    const seam = Math.max(0, was.length - 16);
-    if (v.slice(seam, was.length) !== was.slice(seam)) return undefined;
+    const was = tail.value.length;
+    if (typeof v !== "string" || v.length <= was) return undefined;
+    // `added` holds the units from `base` to the string's end; the decoder shows them all but a half pair.
+    const base = this.stringLength - this.added.length;
+    if (was < base || v.length > this.stringLength) return undefined;
+    const gained = this.added.slice(was - base, v.length - base);
     tail.value = v;
     if (frame?.names !== undefined) frame.values[frame.values.length - 1] = v;
-    return JSON.stringify(v.slice(was.length)).slice(1, -1);
+    return JSON.stringify(gained).slice(1, -1);
   }
 
   /**
@@ -280,14 +371,10 @@ export class SourceInputCall {
       frame.count = n;
       return out;
     }
-    const { container: object, names, values, seen } = frame;
+    const { container: object, names, values, index } = frame;
     const last = names.length - 1;
-    for (let i = 0; i < last; i++) if (object[names[i]!] !== values[i]) return undefined;
-    const keys = Object.keys(object);
-    const fresh: string[] = [];
-    if (keys.length !== names.length) {
-      for (const key of keys) if (!seen.has(key) && object[key] !== undefined) fresh.push(key);
-    }
+    const fresh = last < LISTED ? this.listed(frame) : this.searched(frame);
+    if (fresh === undefined) return undefined;
     let out = "";
     if (last >= 0) {
       const v = object[names[last]!];
@@ -300,12 +387,59 @@ export class SourceInputCall {
     out += this.closeBelow(d);
     for (const [j, key] of fresh.entries()) {
       const v = object[key];
+      index.set(key, names.length);
       names.push(key);
       values.push(v);
-      seen.add(key);
       out += `${names.length > 1 ? "," : ""}${JSON.stringify(key)}:${j < fresh.length - 1 ? this.complete(v) : this.open(v)}`;
     }
     return out;
+  }
+
+  /**
+   * A small object's new members, by listing them (in Object.keys order, as
+   * JSON.stringify would write them); undefined if a member written before
+   * the last one changed.
+   */
+  private listed(frame: ObjectFrame): string[] | undefined {
+    const { container: object, names, values, index } = frame;
+    for (let i = 0; i < names.length - 1; i++) if (object[names[i]!] !== values[i]) return undefined;
+    const keys = Object.keys(object);
+    const fresh: string[] = [];
+    if (keys.length !== names.length) {
+      for (const key of keys) if (!index.has(key) && object[key] !== undefined) fresh.push(key);
+    }
+    return fresh;
+  }
+
+  /**
+   * A large object's new members, found by the names the model's text wrote
+   * in the objects still open or closed by this delta: a member shown now is
+   * named by one of them (a declared member's name, a map entry's key), and
+   * a member written before changes only through one (a map key written
+   * twice). undefined if one changed; two or more new ones are put in
+   * Object.keys order by listing.
+   */
+  private searched(frame: ObjectFrame): string[] | undefined {
+    const { container: object, names, values, index } = frame;
+    const last = names.length - 1;
+    const fresh: string[] = [];
+    const visit = (strings: readonly WireString[] | undefined): boolean => {
+      for (const s of strings ?? []) {
+        s.name ??= JSON.parse(`"${s.raw}"`) as string;
+        const at = index.get(s.name);
+        if (at === undefined) {
+          if (Object.hasOwn(object, s.name) && object[s.name] !== undefined && !fresh.includes(s.name)) {
+            fresh.push(s.name);
+          }
+        } else if (at !== last && object[s.name] !== values[at]) return false;
+      }
+      return true;
+    };
+    for (const strings of this.wire) if (!visit(strings)) return undefined;
+    if (!visit(this.closedStrings)) return undefined;
+    if (fresh.length < 2) return fresh;
+    const found = new Set(fresh);
+    return Object.keys(object).filter((key) => found.has(key));
   }
 
   /** The last member or element of frame `d`, now `v`: the open container below extended, or the tail grown. */
@@ -354,7 +488,7 @@ export class SourceInputCall {
       const object = value as Record<string, unknown>;
       const names = this.names(object);
       const values = names.map((name) => object[name]);
-      this.frames.push({ container: object, names, values, seen: new Set(names) });
+      this.frames.push({ container: object, names, values, index: indexOf(names) });
       this.tail = NONE;
       let out = "{";
       for (const [i, name] of names.entries()) {
@@ -389,7 +523,7 @@ export class SourceInputCall {
       } else if (typeof v === "object" && v !== null) {
         const object = v as Record<string, unknown>;
         const names = this.order.get(object)!;
-        this.frames.push({ container: object, names, values: names.map((n) => object[n]), seen: new Set(names) });
+        this.frames.push({ container: object, names, values: names.map((n) => object[n]), index: indexOf(names) });
         if (names.length === 0) break;
         v = object[names.at(-1)!];
       } else {

@@ -398,16 +398,87 @@ describe("aiSdkSourceInput's rewriting against the reference (the whole value wr
     const codec = codecOf({ type: "object", additionalProperties: { type: "string" } });
     const entries = (keys: string[]) =>
       `{"arguments":[${keys.map((k, i) => `{"key":"${k}","value":"v${i}"}`).join(",")}]}`;
-    for (const keys of [
+    // Past 32 members a map is searched by the keys the text wrote, not listed: repeats there too.
+    const many = Array.from({ length: 45 }, (_, i) => (i % 3 === 0 ? String(i) : `k${i}`));
+    const cases = [
       ["a", "b", "a"],
       ["a", "a"],
       ["a", "b", "b", "c"],
       ["1", "b", "1"],
       ["b", "1", "2", "b"],
-    ]) {
+      many,
+      [...many, "k5"],
+      [...many, "44", "x"],
+      [...many, "k44"],
+      [...many.slice(0, 40), "k7", ...many.slice(40)],
+    ];
+    for (const keys of cases) {
       const text = entries(keys);
-      for (const s of [[1], [2], [3, 1], [8], [text.length]]) expectLikeReference(codec, split(text, s), text);
+      for (const s of [[1], [2], [3, 1], [8], [17, 5], [text.length]]) expectLikeReference(codec, split(text, s), text);
     }
+    const decoded = codec.decode(entries(many));
+    if (!decoded.ok) throw new Error(decoded.error.message);
+    expect(JSON.parse(expectLikeReference(codec, split(entries(many), [5]), "many"))).toEqual(decoded.value);
+  });
+
+  it("sends the same deltas for strings with escapes, quotes and surrogate pairs split anywhere", () => {
+    const codec = codecOf({
+      type: "object",
+      properties: { s: { type: "string" }, t: { type: "array", items: { type: "string" } } },
+      required: ["s", "t"],
+      additionalProperties: false,
+    });
+    const text = fc.string({ unit: fc.constantFrom("a", '"', "\\", "\n", "\u0001", "é", "😀", "\ud83d", "/") });
+    fc.assert(
+      fc.property(text, fc.array(text, { maxLength: 3 }), sizes, fc.boolean(), (a, b, s, ascii) => {
+        const value = { s: a, t: b };
+        const wire = codec.encode(value);
+        if (!wire.ok) return;
+        // Written raw, or with every non-ASCII unit escaped (a pair as two escapes).
+        let written = JSON.stringify(wire.value);
+        if (ascii)
+          written = written.replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+        const decoded = codec.decode(written);
+        const joined = expectLikeReference(codec, split(written, s), written);
+        if (decoded.ok) expect(JSON.parse(joined)).toEqual(decoded.value);
+      }),
+      { numRuns: runs(300) },
+    );
+  });
+
+  it("sends the same deltas for a large map of records, in random splits", () => {
+    const codec = codecOf({
+      type: "object",
+      properties: {
+        records: {
+          type: "object",
+          additionalProperties: {
+            type: "object",
+            properties: { n: { type: "integer" }, tags: { type: "array", items: { type: "string" } } },
+            required: ["n"],
+            additionalProperties: false,
+          },
+        },
+        note: { type: "string" },
+      },
+      required: ["records"],
+      additionalProperties: false,
+    });
+    const value = {
+      records: Object.fromEntries(
+        Array.from({ length: 60 }, (_, i) => [i % 4 === 0 ? String(i) : `r-${i}`, { n: i, tags: ['a\\"q', `t${i}`] }]),
+      ),
+      note: "done",
+    };
+    const wire = codec.encode(value);
+    if (!wire.ok) throw new Error(wire.error.message);
+    const text = JSON.stringify(wire.value);
+    fc.assert(
+      fc.property(sizes, (s) => {
+        expect(JSON.parse(expectLikeReference(codec, split(text, s), "records"))).toEqual(value);
+      }),
+      { numRuns: runs(60) },
+    );
   });
 
   const generated = fc
