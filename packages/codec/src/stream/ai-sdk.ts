@@ -28,22 +28,19 @@
  * and the SDK has parsed and started the call before any transform runs.
  * A tool with no codec in `codecs` keeps its deltas as they are.
  *
- * Cost: each push writes only what the partial value gained; completed
- * parts are never written again. A push that stays inside the string being
- * written (the model's text shows no closing quote: quotes and backslashes
- * are followed) can only grow that string, and writes its growth. Any other
- * change walks the open containers of the text sent (one per level, each
- * with how much of it is written): the members already written are checked
- * unchanged, the last one is extended in place, and only new members and
- * elements are written. That walk lists each open object's members (there
- * is no other way to see what the decoder added), so a map being written
- * costs its entry count per change on top: quadratic in the entries (1,000
- * entries beside 100 KB: about 330x one decode, the decoder alone 30x;
- * bench: streaming). The decoder saying which members a push added or
- * replaced would make it linear. A member
- * replaced rather than grown (a map key written twice) sends the whole
- * text to be compared, as above: nothing more is sent if it does not extend
- * what was.
+ * Cost: linear in the text. Each push writes only what the partial value
+ * gained; completed parts are never written again. The model's text is read
+ * alongside the decoder (quotes, backslashes, the objects open and the
+ * strings written in them). A push that stays inside the string being
+ * written can only grow that string: what it gained is read from the text,
+ * never sliced from the decoder's string (which would copy all of it, once
+ * per delta). Any other change walks the open containers of the text sent,
+ * each with how much of it is written: the last member is extended and only
+ * new members and elements are written. A small object is listed for its
+ * new members; a large one (a map being written) is searched by the names
+ * the text wrote in the objects open since, so a change costs what it
+ * added, not the map's size. A member replaced rather than grown (a map key
+ * written twice) makes the whole text be written and compared, as above.
  */
 import type { Codec } from "../codec.js";
 import type { CodecError } from "../errors.js";
