@@ -165,8 +165,11 @@ export class SourceInputCall {
   private stringLength = 0;
   private stringLast = "";
   private stringEscape = "";
-  /** What the last delta added to the string being written, decoded, after the unit before it. */
+  /** What the last delta added to the string being written, decoded, and the unit before it. */
   private added = "";
+  private before = "";
+  /** `added` is the delta as written: no escape in it. */
+  private plain = false;
   /** The model's open containers: an object's strings, undefined for an array. */
   private readonly wire: (WireString[] | undefined)[] = [];
   /** The strings of the objects closed since the open containers were last followed. */
@@ -274,7 +277,10 @@ export class SourceInputCall {
       if (this.wire.at(-1) !== undefined) this.raw += segment;
       const before = this.stringLast;
       const decoded = this.decodeSegment(segment);
-      if (inside) this.added = before + decoded;
+      if (inside) {
+        this.before = before;
+        this.added = decoded;
+      }
     }
     return inside;
   }
@@ -289,6 +295,7 @@ export class SourceInputCall {
     this.stringEscape = "";
     let decoded = text;
     let at = text.indexOf("\\");
+    this.plain = at === -1;
     if (at !== -1) {
       let cut = text.length;
       while (at !== -1) {
@@ -324,13 +331,21 @@ export class SourceInputCall {
     else v = frame.container[frame.names.at(-1)!];
     const was = tail.value.length;
     if (typeof v !== "string" || v.length <= was) return undefined;
-    // `added` holds the units from `base` to the string's end; the decoder shows them all but a half pair.
-    const base = this.stringLength - this.added.length;
-    if (was < base || v.length > this.stringLength) return undefined;
-    const gained = this.added.slice(was - base, v.length - base);
+    // The string's units up to `stringLength` are `before` + `added` at its end; the decoder shows all but a half pair.
+    const end = this.stringLength;
+    if (v.length > end) return undefined;
+    let gained = this.added;
+    if (was !== end - gained.length || v.length !== end) {
+      const all = this.before + this.added;
+      const base = end - all.length;
+      if (was < base) return undefined;
+      gained = all.slice(was - base, v.length - base);
+    }
     tail.value = v;
     if (frame?.names !== undefined) frame.values[frame.values.length - 1] = v;
-    return JSON.stringify(gained).slice(1, -1);
+    // A delta with no escape is its own JSON text: no quote (it would end the
+    // string), no control character or lone surrogate (the parser took it).
+    return gained === this.added && this.plain ? gained : JSON.stringify(gained).slice(1, -1);
   }
 
   /**
