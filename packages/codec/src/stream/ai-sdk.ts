@@ -180,6 +180,8 @@ export class SourceInputCall {
     private readonly toolName: string,
     codec: Codec<unknown>,
     private readonly options: AiSdkStreamOptions,
+    /** The most members an object listed for new ones has (tests search every object with -1). */
+    private readonly listedAtMost = LISTED,
   ) {
     this.decoder = codec.streamDecoder();
   }
@@ -385,7 +387,7 @@ export class SourceInputCall {
     }
     const { container: object, names, values, index } = frame;
     const last = names.length - 1;
-    const fresh = last < LISTED ? this.listed(frame) : this.searched(frame);
+    const fresh = last < this.listedAtMost ? this.listed(frame) : this.searched(frame);
     if (fresh === undefined) return undefined;
     let out = "";
     if (last >= 0) {

@@ -309,11 +309,14 @@ function split(text: string, sizes: readonly number[]): string[] {
  */
 function expectLikeReference(codec: Codec, deltas: readonly string[], name: string): string {
   const call = new SourceInputCall("c1", "tool", codec, {});
+  // Every object searched by the names the text wrote, as a large map is: the same deltas too.
+  const searched = new SourceInputCall("c1", "tool", codec, {}, -1);
   const reference = new ReferenceCall(codec);
   let joined = "";
   for (const [i, delta] of deltas.entries()) {
     const sent = call.push(delta);
     const expected = reference.push(delta);
+    expect(searched.push(delta), `${name}: push ${i}, every object searched`).toBe(expected);
     if (sent !== expected) {
       expect.fail(
         `${name}: push ${i} (${JSON.stringify(delta)}) sent ${JSON.stringify(sent)}, the reference ${JSON.stringify(expected)}`,
@@ -323,6 +326,7 @@ function expectLikeReference(codec: Codec, deltas: readonly string[], name: stri
   }
   const closing = call.close();
   expect(closing, name).toBe(reference.close());
+  expect(searched.close(), name).toBe(closing);
   return joined + closing;
 }
 
