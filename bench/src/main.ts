@@ -21,6 +21,7 @@ import { type FileError, writeFileAtomic, writeTarget } from "@strictwire/codec/
 import { FULL_CASES, loadCases, QUICK_CASES } from "./cases.js";
 import { progress, setQuiet } from "./format.js";
 import { preparePeers } from "./peers.js";
+import { renderAiSdkStream, runAiSdkStream } from "./sections/ai-sdk-stream.js";
 import { argumentsJson, renderArguments, runArguments } from "./sections/arguments.js";
 import { CLASSIFY_GOALS, CLASSIFY_SIZES, renderClassify, runClassifyScale } from "./sections/classify.js";
 import {
@@ -250,6 +251,17 @@ async function main(): Promise<void> {
         perPushMs: x.perPush,
       })),
     };
+    const a = runAiSdkStream(benchCases(), timing);
+    print(renderAiSdkStream(a));
+    out.aiSdkStream = a.map((x) => ({
+      texts: x.label,
+      count: x.texts,
+      bytes: x.bytes,
+      deltas: x.deltas,
+      decodeMs: x.decode.median,
+      transform: x.transform,
+      decoder: x.decoder,
+    }));
   }
 
   if (sections.has("compile") || sections.has("growth")) {

@@ -28,9 +28,19 @@
  * and the SDK has parsed and started the call before any transform runs.
  * A tool with no codec in `codecs` keeps its deltas as they are.
  *
- * Cost: a push that only grows the string being written (most of them)
- * writes only what it gained; any other change writes the partial value's
- * text again and checks it extends what was sent.
+ * Cost: linear in the text. Each push writes only what the partial value
+ * gained; completed parts are never written again. The model's text is read
+ * alongside the decoder (quotes, backslashes, the objects open and the
+ * strings written in them). A push that stays inside the string being
+ * written can only grow that string: what it gained is read from the text,
+ * never sliced from the decoder's string (which would copy all of it, once
+ * per delta). Any other change walks the open containers of the text sent,
+ * each with how much of it is written: the last member is extended and only
+ * new members and elements are written. A small object is listed for its
+ * new members; a large one (a map being written) is searched by the names
+ * the text wrote in the objects open since, so a change costs what it
+ * added, not the map's size. A member replaced rather than grown (a map key
+ * written twice) makes the whole text be written and compared, as above.
  */
 import type { Codec } from "../codec.js";
 import type { CodecError } from "../errors.js";
@@ -93,32 +103,85 @@ export function aiSdkSourceInput(
   };
 }
 
-/** The string at the end of the text sent: the containers down to it, the key of each step, its value. */
-interface Leaf {
-  readonly holders: readonly object[];
-  readonly keys: readonly (string | number)[];
-  value: string;
+/** What the text sent ends in, below its innermost open container: nothing, a string left open, or a complete scalar. */
+type Tail =
+  | { readonly kind: "none" }
+  | { readonly kind: "string"; value: string }
+  | { readonly kind: "scalar"; readonly value: unknown };
+
+/**
+ * One open container of the text sent (the spine: each one the last member
+ * or element of the one above): how much of it is written. An object's
+ * `names` is its entry in `order` (its members in the order written), with
+ * the value each one was written with.
+ */
+type Frame = { readonly container: unknown[]; readonly names: undefined; count: number } | ObjectFrame;
+
+interface ObjectFrame {
+  readonly container: Record<string, unknown>;
+  readonly names: string[];
+  readonly values: unknown[];
+  /** Each name's place in `names`. */
+  readonly index: Map<string, number>;
 }
 
-/** One call: its decoder, and the source text sent so far. */
-class SourceInputCall {
+function indexOf(names: readonly string[]): Map<string, number> {
+  return new Map(names.map((name, i) => [name, i]));
+}
+
+const NONE: Tail = { kind: "none" };
+
+/** A string of the model's text, as written, and its value once asked for. */
+interface WireString {
+  readonly raw: string;
+  name: string | undefined;
+}
+
+/**
+ * An object with more members than this is searched for new members by the
+ * names the model's text wrote in the objects open (or just closed), not by
+ * listing its members: a map being written costs what each entry adds.
+ */
+const LISTED = 32;
+
+/** One call: its decoder, and the source text sent so far (exported for the benchmark, not by the package). */
+export class SourceInputCall {
   private readonly decoder: StreamDecoder<unknown>;
   /** What the deltas sent so far concatenate to: the partial value's text, its last containers open. */
   private sent = "";
-  /** The closers that would complete `sent`. */
-  private closers = "";
   /** No more deltas: refused, or a partial value that does not extend the text sent. */
   private held = false;
-  /** The string being written at the end of the value, when there is one. */
-  private leaf: Leaf | undefined;
+  /** The open containers of the text sent, outermost first, and what it ends in. */
+  private readonly frames: Frame[] = [];
+  private tail: Tail = NONE;
   /** Each object's member names in the order first sent (JSON.stringify would put integer-like names first). */
   private readonly order = new WeakMap<object, string[]>();
+  /** Where the model's text so far ends: inside a string, just after a backslash in it. */
+  private inString = false;
+  private escaped = false;
+  /** The string being written, as written (kept only inside an object). */
+  private raw = "";
+  /** The string being written, decoded: its length, its last unit, an escape begun and not finished. */
+  private stringLength = 0;
+  private stringLast = "";
+  private stringEscape = "";
+  /** What the last delta added to the string being written, decoded, and the unit before it. */
+  private added = "";
+  private before = "";
+  /** `added` is the delta as written: no escape in it. */
+  private plain = false;
+  /** The model's open containers: an object's strings, undefined for an array. */
+  private readonly wire: (WireString[] | undefined)[] = [];
+  /** The strings of the objects closed since the open containers were last followed. */
+  private closedStrings: WireString[] = [];
 
   constructor(
     readonly id: string,
     private readonly toolName: string,
     codec: Codec<unknown>,
     private readonly options: AiSdkStreamOptions,
+    /** The most members an object listed for new ones has (tests search every object with -1). */
+    private readonly listedAtMost = LISTED,
   ) {
     this.decoder = codec.streamDecoder();
   }
@@ -126,6 +189,7 @@ class SourceInputCall {
   /** The delta to send for the model's `delta` ("" for none). */
   push(delta: string): string {
     if (this.held) return "";
+    const insideString = this.lex(delta);
     const step = this.decoder.push(delta);
     if (!step.ok) {
       this.held = true;
@@ -133,81 +197,361 @@ class SourceInputCall {
       return "";
     }
     if (!step.changed || step.value === undefined) return "";
-    const grown = this.grownLeaf(step.value);
+    const grown = insideString ? this.grownString(step.value) : undefined;
     if (grown !== undefined) {
       this.sent += grown;
       return grown;
     }
-    const closers: string[] = [];
-    const text = this.write(step.value, closers);
-    if (!text.startsWith(this.sent)) {
-      this.held = true;
-      return "";
-    }
-    const added = text.slice(this.sent.length);
-    this.sent = text;
-    this.closers = closers.reverse().join("");
-    this.leaf = this.leafOf(step.value);
+    const added = this.extend(step.value) ?? this.rewrite(step.value);
+    this.sent += added;
+    // Kept until a push that changed the value is followed (a decoder may show a change a push late).
+    this.closedStrings.length = 0;
     return added;
-  }
-
-  /**
-   * Most pushes only grow the string at the end of the value (the text being
-   * written): then only what it gained is written, so a long string costs
-   * its length once, not once per delta. undefined when the push did more.
-   */
-  private grownLeaf(root: unknown): string | undefined {
-    const leaf = this.leaf;
-    if (leaf === undefined) return undefined;
-    let v = root;
-    for (const [i, holder] of leaf.holders.entries()) {
-      if (v !== holder) return undefined;
-      const key = leaf.keys[i];
-      if (Array.isArray(holder)) {
-        if (key !== holder.length - 1) return undefined;
-      } else {
-        // Still the last member, and no member added or removed since it was written.
-        const names = this.order.get(holder);
-        if (names === undefined || names.at(-1) !== key || Object.keys(holder).length !== names.length) {
-          return undefined;
-        }
-      }
-      v = (holder as Record<string | number, unknown>)[key as string | number];
-    }
-    const was = leaf.value;
-    if (typeof v !== "string" || v.length <= was.length) return undefined;
-    // The decoder's strings grow at their end (its promise, property-tested against decode); the seam is checked.
-    const seam = Math.max(0, was.length - 16);
-    if (v.slice(seam, was.length) !== was.slice(seam)) return undefined;
-    leaf.value = v;
-    return JSON.stringify(v.slice(was.length)).slice(1, -1);
-  }
-
-  /** The string at the end of the value's last members and elements, with the containers above it. */
-  private leafOf(root: unknown): Leaf | undefined {
-    const holders: object[] = [];
-    const keys: (string | number)[] = [];
-    let v = root;
-    while (typeof v === "object" && v !== null) {
-      const key = Array.isArray(v) ? v.length - 1 : this.order.get(v)?.at(-1);
-      if (key === undefined || key === -1) return undefined;
-      holders.push(v);
-      keys.push(key);
-      v = (v as Record<string | number, unknown>)[key];
-    }
-    return typeof v === "string" ? { holders, keys, value: v } : undefined;
   }
 
   /** At the call's end: the closers that make the text sent complete JSON ("" when held). */
   close(): string {
-    return this.held ? "" : this.closers;
+    return this.held ? "" : this.closeBelow(-1);
+  }
+
+  /**
+   * Reads `delta` as the model's text for what it may have changed: whether
+   * it stays inside the string the text so far ends in (no closing quote:
+   * then the wire changed in that string only, and the partial value at most
+   * in the string the text sent ends in), and the strings written in the
+   * objects still open or closed since (the names a member shown now can
+   * have: a member's name, a map entry's key). Escapes are followed, so a
+   * quote after a backslash is no end; a string's characters are found with
+   * indexOf, only the text between strings is read one by one.
+   */
+  private lex(delta: string): boolean {
+    const started = this.inString;
+    let closed = false;
+    let quote = -1;
+    let slash = -1;
+    const n = delta.length;
+    let from = 0;
+    for (let i = 0; i < n; ) {
+      if (!this.inString) {
+        const c = delta.charCodeAt(i++);
+        if (c === 0x22) {
+          this.inString = true;
+          this.raw = "";
+          this.stringLength = 0;
+          this.stringLast = "";
+          this.stringEscape = "";
+          from = i;
+        } else if (c === 0x7b) this.wire.push([]);
+        else if (c === 0x5b) this.wire.push(undefined);
+        else if (c === 0x7d || c === 0x5d) {
+          const strings = this.wire.pop();
+          if (strings !== undefined) this.closedStrings.push(...strings);
+        }
+        continue;
+      }
+      if (this.escaped) {
+        this.escaped = false;
+        i++;
+        continue;
+      }
+      if (quote < i) {
+        const at = delta.indexOf('"', i);
+        quote = at === -1 ? n : at;
+      }
+      if (slash < i) {
+        const at = delta.indexOf("\\", i);
+        slash = at === -1 ? n : at;
+      }
+      if (slash < quote) {
+        this.escaped = true;
+        i = slash + 1;
+      } else if (quote < n) {
+        this.inString = false;
+        closed = true;
+        // Kept only in an object (a name or a member's value); an array's strings name nothing.
+        this.wire.at(-1)?.push({ raw: this.raw + delta.slice(from, quote), name: undefined });
+        i = quote + 1;
+      } else break;
+    }
+    const inside = started && !closed;
+    if (this.inString) {
+      const segment = from === 0 ? delta : delta.slice(from);
+      if (this.wire.at(-1) !== undefined) this.raw += segment;
+      const before = this.stringLast;
+      const decoded = this.decodeSegment(segment);
+      if (inside) {
+        this.before = before;
+        this.added = decoded;
+      }
+    }
+    return inside;
+  }
+
+  /**
+   * The units `segment` (the string being written, as written) adds to it,
+   * an escape cut at its end kept for the next delta; length and last unit
+   * kept. JSON.parse only for a segment with an escape.
+   */
+  private decodeSegment(segment: string): string {
+    const text = this.stringEscape + segment;
+    this.stringEscape = "";
+    let decoded = text;
+    let at = text.indexOf("\\");
+    this.plain = at === -1;
+    if (at !== -1) {
+      let cut = text.length;
+      while (at !== -1) {
+        const end = at + (text[at + 1] === "u" ? 6 : 2);
+        if (end > text.length) {
+          cut = at;
+          break;
+        }
+        at = text.indexOf("\\", end);
+      }
+      this.stringEscape = text.slice(cut);
+      decoded = JSON.parse(`"${text.slice(0, cut)}"`) as string;
+    }
+    this.stringLength += decoded.length;
+    if (decoded.length > 0) this.stringLast = decoded[decoded.length - 1]!;
+    return decoded;
+  }
+
+  /**
+   * A push inside the string being written: only that string can have
+   * changed, so if the string the text sent ends in grew, it is that one,
+   * and what it gained is what the delta added (read from the model's text:
+   * slicing the decoder's string would copy all of it, once per delta). A
+   * long string costs its length once. undefined if it did not grow there.
+   */
+  private grownString(root: unknown): string | undefined {
+    const tail = this.tail;
+    if (tail.kind !== "string") return undefined;
+    const frame = this.frames.at(-1);
+    let v: unknown;
+    if (frame === undefined) v = root;
+    else if (frame.names === undefined) v = frame.container[frame.count - 1];
+    else v = frame.container[frame.names.at(-1)!];
+    const was = tail.value.length;
+    if (typeof v !== "string" || v.length <= was) return undefined;
+    // The string's units up to `stringLength` are `before` + `added` at its end; the decoder shows all but a half pair.
+    const end = this.stringLength;
+    if (v.length > end) return undefined;
+    let gained = this.added;
+    if (was !== end - gained.length || v.length !== end) {
+      const all = this.before + this.added;
+      const base = end - all.length;
+      if (was < base) return undefined;
+      gained = all.slice(was - base, v.length - base);
+    }
+    tail.value = v;
+    if (frame?.names !== undefined) frame.values[frame.values.length - 1] = v;
+    // A delta with no escape is its own JSON text: no quote (it would end the
+    // string), no control character or lone surrogate (the parser took it).
+    return gained === this.added && this.plain ? gained : JSON.stringify(gained).slice(1, -1);
+  }
+
+  /**
+   * What the new partial value's text adds to the text sent, from the open
+   * containers: each one's written members are checked unchanged (a member
+   * replaced rather than grown, such as a map key written twice, gives
+   * undefined: the whole text is compared then), the last one extended in
+   * place, and only new members and elements written. Completed parts are
+   * never written again; an object's members are listed once per push.
+   */
+  private extend(root: unknown): string | undefined {
+    if (this.sent === "") return this.open(root);
+    if (this.frames.length === 0) return this.grow(root);
+    return root === this.frames[0]!.container ? this.extendFrame(0) : undefined;
+  }
+
+  private extendFrame(d: number): string | undefined {
+    const frame = this.frames[d]!;
+    if (frame.names === undefined) {
+      const array = frame.container;
+      const n = array.length;
+      // The decoder changes an array at its last element only, and adds after it.
+      if (n < frame.count) return undefined;
+      let out = "";
+      if (frame.count > 0) {
+        const grown = this.extendLast(d, array[frame.count - 1]);
+        if (grown === undefined) return undefined;
+        out = grown;
+      }
+      if (n === frame.count) return out;
+      out += this.closeBelow(d);
+      for (let i = frame.count; i < n; i++) {
+        out += `${i > 0 ? "," : ""}${i < n - 1 ? this.complete(array[i]) : this.open(array[i])}`;
+      }
+      frame.count = n;
+      return out;
+    }
+    const { container: object, names, values, index } = frame;
+    const last = names.length - 1;
+    const fresh = last < this.listedAtMost ? this.listed(frame) : this.searched(frame);
+    if (fresh === undefined) return undefined;
+    let out = "";
+    if (last >= 0) {
+      const v = object[names[last]!];
+      const grown = this.extendLast(d, v);
+      if (grown === undefined) return undefined;
+      values[last] = v;
+      out = grown;
+    }
+    if (fresh.length === 0) return out;
+    out += this.closeBelow(d);
+    for (const [j, key] of fresh.entries()) {
+      const v = object[key];
+      index.set(key, names.length);
+      names.push(key);
+      values.push(v);
+      out += `${names.length > 1 ? "," : ""}${JSON.stringify(key)}:${j < fresh.length - 1 ? this.complete(v) : this.open(v)}`;
+    }
+    return out;
+  }
+
+  /**
+   * A small object's new members, by listing them (in Object.keys order, as
+   * JSON.stringify would write them); undefined if a member written before
+   * the last one changed.
+   */
+  private listed(frame: ObjectFrame): string[] | undefined {
+    const { container: object, names, values, index } = frame;
+    for (let i = 0; i < names.length - 1; i++) if (object[names[i]!] !== values[i]) return undefined;
+    const keys = Object.keys(object);
+    const fresh: string[] = [];
+    if (keys.length !== names.length) {
+      for (const key of keys) if (!index.has(key) && object[key] !== undefined) fresh.push(key);
+    }
+    return fresh;
+  }
+
+  /**
+   * A large object's new members, found by the names the model's text wrote
+   * in the objects still open or closed by this delta: a member shown now is
+   * named by one of them (a declared member's name, a map entry's key), and
+   * a member written before changes only through one (a map key written
+   * twice). undefined if one changed; two or more new ones are put in
+   * Object.keys order by listing.
+   */
+  private searched(frame: ObjectFrame): string[] | undefined {
+    const { container: object, names, values, index } = frame;
+    const last = names.length - 1;
+    const fresh: string[] = [];
+    const visit = (strings: readonly WireString[] | undefined): boolean => {
+      for (const s of strings ?? []) {
+        s.name ??= JSON.parse(`"${s.raw}"`) as string;
+        const at = index.get(s.name);
+        if (at === undefined) {
+          if (Object.hasOwn(object, s.name) && object[s.name] !== undefined && !fresh.includes(s.name)) {
+            fresh.push(s.name);
+          }
+        } else if (at !== last && object[s.name] !== values[at]) return false;
+      }
+      return true;
+    };
+    for (const strings of this.wire) if (!visit(strings)) return undefined;
+    if (!visit(this.closedStrings)) return undefined;
+    if (fresh.length < 2) return fresh;
+    const found = new Set(fresh);
+    return Object.keys(object).filter((key) => found.has(key));
+  }
+
+  /** The last member or element of frame `d`, now `v`: the open container below extended, or the tail grown. */
+  private extendLast(d: number, v: unknown): string | undefined {
+    const below = this.frames[d + 1];
+    if (below !== undefined) return v === below.container ? this.extendFrame(d + 1) : undefined;
+    return this.grow(v);
+  }
+
+  /** The tail, now `v`: what a string gained, "" for the same scalar; undefined for any other change. */
+  private grow(v: unknown): string | undefined {
+    const tail = this.tail;
+    if (tail.kind === "scalar") return v === tail.value ? "" : undefined;
+    if (tail.kind !== "string" || typeof v !== "string" || !v.startsWith(tail.value)) return undefined;
+    const added = v.length > tail.value.length ? JSON.stringify(v.slice(tail.value.length)).slice(1, -1) : "";
+    tail.value = v;
+    return added;
+  }
+
+  /** The closers of the tail and of the open containers below frame `d`, which are then complete. */
+  private closeBelow(d: number): string {
+    let out = this.tail.kind === "string" ? '"' : "";
+    for (let i = this.frames.length - 1; i > d; i--) out += this.frames[i]!.names === undefined ? "]" : "}";
+    this.frames.length = d + 1;
+    this.tail = NONE;
+    return out;
+  }
+
+  /** `value`'s text with its last string, array or object left open, as the new end of the text sent. */
+  private open(value: unknown): string {
+    if (typeof value === "string") {
+      this.tail = { kind: "string", value };
+      // The decoder never shows half a surrogate pair (test/stream/ai-sdk.test.ts), which would be sent escaped.
+      return JSON.stringify(value).slice(0, -1);
+    }
+    if (Array.isArray(value)) {
+      this.frames.push({ container: value, names: undefined, count: value.length });
+      this.tail = NONE;
+      const n = value.length;
+      let out = "[";
+      for (let i = 0; i < n; i++)
+        out += `${i > 0 ? "," : ""}${i < n - 1 ? this.complete(value[i]) : this.open(value[i])}`;
+      return out;
+    }
+    if (typeof value === "object" && value !== null) {
+      const object = value as Record<string, unknown>;
+      const names = this.names(object);
+      const values = names.map((name) => object[name]);
+      this.frames.push({ container: object, names, values, index: indexOf(names) });
+      this.tail = NONE;
+      let out = "{";
+      for (const [i, name] of names.entries()) {
+        const v = values[i];
+        out += `${i > 0 ? "," : ""}${JSON.stringify(name)}:${i < names.length - 1 ? this.complete(v) : this.open(v)}`;
+      }
+      return out;
+    }
+    this.tail = { kind: "scalar", value };
+    return JSON.stringify(value) ?? "null";
+  }
+
+  /**
+   * A partial value that extend could not follow (a member replaced, not
+   * grown): its whole text, sent on if it extends the text sent, else the
+   * call is held. Rare: a valid call never gets here.
+   */
+  private rewrite(value: unknown): string {
+    const text = this.write(value, []);
+    if (!text.startsWith(this.sent)) {
+      this.held = true;
+      return "";
+    }
+    this.frames.length = 0;
+    this.tail = NONE;
+    let v = value;
+    for (;;) {
+      if (Array.isArray(v)) {
+        this.frames.push({ container: v, names: undefined, count: v.length });
+        if (v.length === 0) break;
+        v = v[v.length - 1];
+      } else if (typeof v === "object" && v !== null) {
+        const object = v as Record<string, unknown>;
+        const names = this.order.get(object)!;
+        this.frames.push({ container: object, names, values: names.map((n) => object[n]), index: indexOf(names) });
+        if (names.length === 0) break;
+        v = object[names.at(-1)!];
+      } else {
+        this.tail = typeof v === "string" ? { kind: "string", value: v } : { kind: "scalar", value: v };
+        break;
+      }
+    }
+    return text.slice(this.sent.length);
   }
 
   /** The value's JSON text with its last string, array or object left open (their closers pushed to `closers`). */
   private write(value: unknown, closers: string[]): string {
     if (typeof value === "string") {
       closers.push('"');
-      // The decoder never shows half a surrogate pair (test/stream/ai-sdk.test.ts), which would be sent escaped.
       return JSON.stringify(value).slice(0, -1);
     }
     if (Array.isArray(value)) {
@@ -227,6 +571,7 @@ class SourceInputCall {
     return JSON.stringify(value) ?? "null";
   }
 
+  /** A value's whole JSON text (written once, when it is added complete). */
   private complete(value: unknown): string {
     const closers: string[] = [];
     return this.write(value, closers) + closers.reverse().join("");

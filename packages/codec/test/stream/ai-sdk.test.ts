@@ -3,9 +3,17 @@
  * examples/test/stream-ai-sdk.test.ts): the rewritten deltas of a call
  * concatenate to the JSON text of its partial source value, its last
  * containers open, closed at tool-input-end; one character at a time.
+ * Then the rewriting against the first implementation, kept here as a
+ * reference (it wrote the whole partial value again at every change): the
+ * same deltas for every stream, valid or not.
  */
-import { type AiSdkRefusal, type AiSdkStreamPart, aiSdkSourceInput, compileCodec } from "@strictwire/codec";
+import { type AiSdkRefusal, type AiSdkStreamPart, aiSdkSourceInput, type Codec, compileCodec } from "@strictwire/codec";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { SourceInputCall } from "../../src/stream/ai-sdk.js";
+import type { StreamDecoder } from "../../src/stream/types.js";
+import { runs, type Schema, schemaArb, valueArb } from "../../testkit/arbitraries.js";
+import { schemaFixtures } from "../../testkit/fixtures.js";
 
 function codecOf(schema: Record<string, unknown>) {
   const compiled = compileCodec(schema);
@@ -158,5 +166,351 @@ describe("aiSdkSourceInput", () => {
       p.type === "tool-input-start" ? { ...p, inputEncoding: "text" as const } : p,
     );
     expect(await run(textCall, aiSdkSourceInput({ tool: codec }))).toEqual(textCall);
+  });
+});
+
+/**
+ * The first implementation of one call's rewriting, kept as the reference:
+ * at every change but a string's growth it writes the whole partial value's
+ * text and sends what it adds to the text sent (nothing more, ever, if it
+ * does not extend it).
+ */
+class ReferenceCall {
+  private readonly decoder: StreamDecoder<unknown>;
+  private sent = "";
+  private closers = "";
+  private held = false;
+  private leaf: { holders: object[]; keys: (string | number)[]; value: string } | undefined;
+  private readonly order = new WeakMap<object, string[]>();
+
+  constructor(codec: Codec<unknown>) {
+    this.decoder = codec.streamDecoder();
+  }
+
+  push(delta: string): string {
+    if (this.held) return "";
+    const step = this.decoder.push(delta);
+    if (!step.ok) {
+      this.held = true;
+      return "";
+    }
+    if (!step.changed || step.value === undefined) return "";
+    const grown = this.grownLeaf(step.value);
+    if (grown !== undefined) {
+      this.sent += grown;
+      return grown;
+    }
+    const closers: string[] = [];
+    const text = this.write(step.value, closers);
+    if (!text.startsWith(this.sent)) {
+      this.held = true;
+      return "";
+    }
+    const added = text.slice(this.sent.length);
+    this.sent = text;
+    this.closers = closers.reverse().join("");
+    this.leaf = this.leafOf(step.value);
+    return added;
+  }
+
+  close(): string {
+    return this.held ? "" : this.closers;
+  }
+
+  private grownLeaf(root: unknown): string | undefined {
+    const leaf = this.leaf;
+    if (leaf === undefined) return undefined;
+    let v = root;
+    for (const [i, holder] of leaf.holders.entries()) {
+      if (v !== holder) return undefined;
+      const key = leaf.keys[i];
+      if (Array.isArray(holder)) {
+        if (key !== holder.length - 1) return undefined;
+      } else {
+        const names = this.order.get(holder);
+        if (names === undefined || names.at(-1) !== key || Object.keys(holder).length !== names.length) {
+          return undefined;
+        }
+      }
+      v = (holder as Record<string | number, unknown>)[key as string | number];
+    }
+    const was = leaf.value;
+    if (typeof v !== "string" || v.length <= was.length) return undefined;
+    const seam = Math.max(0, was.length - 16);
+    if (v.slice(seam, was.length) !== was.slice(seam)) return undefined;
+    leaf.value = v;
+    return JSON.stringify(v.slice(was.length)).slice(1, -1);
+  }
+
+  private leafOf(root: unknown): { holders: object[]; keys: (string | number)[]; value: string } | undefined {
+    const holders: object[] = [];
+    const keys: (string | number)[] = [];
+    let v = root;
+    while (typeof v === "object" && v !== null) {
+      const key = Array.isArray(v) ? v.length - 1 : this.order.get(v)?.at(-1);
+      if (key === undefined || key === -1) return undefined;
+      holders.push(v);
+      keys.push(key);
+      v = (v as Record<string | number, unknown>)[key];
+    }
+    return typeof v === "string" ? { holders, keys, value: v } : undefined;
+  }
+
+  private write(value: unknown, closers: string[]): string {
+    if (typeof value === "string") {
+      closers.push('"');
+      return JSON.stringify(value).slice(0, -1);
+    }
+    if (Array.isArray(value)) {
+      closers.push("]");
+      const items = value.map((v, i) => (i === value.length - 1 ? this.write(v, closers) : this.complete(v)));
+      return `[${items.join(",")}`;
+    }
+    if (typeof value === "object" && value !== null) {
+      closers.push("}");
+      const names = this.names(value as Record<string, unknown>);
+      const members = names.map((name, i) => {
+        const v = (value as Record<string, unknown>)[name];
+        return `${JSON.stringify(name)}:${i === names.length - 1 ? this.write(v, closers) : this.complete(v)}`;
+      });
+      return `{${members.join(",")}`;
+    }
+    return JSON.stringify(value) ?? "null";
+  }
+
+  private complete(value: unknown): string {
+    const closers: string[] = [];
+    return this.write(value, closers) + closers.reverse().join("");
+  }
+
+  private names(object: Record<string, unknown>): string[] {
+    const known = this.order.get(object) ?? [];
+    const current = Object.keys(object).filter((k) => object[k] !== undefined);
+    const present = new Set(current);
+    const seen = new Set(known);
+    const names = [...known.filter((k) => present.has(k)), ...current.filter((k) => !seen.has(k))];
+    this.order.set(object, names);
+    return names;
+  }
+}
+
+/** Splits text into deltas of the given sizes, cycled. */
+function split(text: string, sizes: readonly number[]): string[] {
+  const out: string[] = [];
+  for (let i = 0, k = 0; i < text.length; k++) {
+    const size = sizes[k % sizes.length]!;
+    out.push(text.slice(i, i + size));
+    i += size;
+  }
+  return out;
+}
+
+/**
+ * Streams `deltas` through the rewriting and the reference side by side:
+ * the same delta at every push, the same closers; returns the joined text.
+ */
+function expectLikeReference(codec: Codec, deltas: readonly string[], name: string): string {
+  const call = new SourceInputCall("c1", "tool", codec, {});
+  // Every object searched by the names the text wrote, as a large map is: the same deltas too.
+  const searched = new SourceInputCall("c1", "tool", codec, {}, -1);
+  const reference = new ReferenceCall(codec);
+  let joined = "";
+  for (const [i, delta] of deltas.entries()) {
+    const sent = call.push(delta);
+    const expected = reference.push(delta);
+    expect(searched.push(delta), `${name}: push ${i}, every object searched`).toBe(expected);
+    if (sent !== expected) {
+      expect.fail(
+        `${name}: push ${i} (${JSON.stringify(delta)}) sent ${JSON.stringify(sent)}, the reference ${JSON.stringify(expected)}`,
+      );
+    }
+    joined += sent;
+  }
+  const closing = call.close();
+  expect(closing, name).toBe(reference.close());
+  expect(searched.close(), name).toBe(closing);
+  return joined + closing;
+}
+
+interface WireCase {
+  readonly name: string;
+  readonly codec: Codec;
+  readonly text: string;
+}
+
+/** Every fixture's valid values, encoded (compact and indented). */
+function fixtureWires(): WireCase[] {
+  const out: WireCase[] = [];
+  for (const fixture of schemaFixtures()) {
+    const compiled = compileCodec(fixture.schema, { ...fixture.options, name: "fixture" });
+    if (!compiled.ok) throw new Error(`${fixture.name} does not compile`);
+    fixture.valid.forEach((value, i) => {
+      const encoded = compiled.value.encode(value);
+      if (!encoded.ok) throw new Error(`${fixture.name}: encode refused ${JSON.stringify(value)}`);
+      const text = JSON.stringify(encoded.value, null, i % 2 === 0 ? undefined : 2);
+      out.push({ name: `${fixture.name}#${i}`, codec: compiled.value, text });
+    });
+  }
+  return out;
+}
+
+const sizes = fc.array(fc.integer({ min: 1, max: 8 }), { minLength: 1, maxLength: 12 });
+
+describe("aiSdkSourceInput's rewriting against the reference (the whole value written at every change)", () => {
+  const wires = fixtureWires();
+
+  it("sends the same deltas for every fixture value's wire, one character at a time, and the whole is the decoded value", () => {
+    expect(wires.length).toBeGreaterThan(50);
+    for (const { name, codec, text } of wires) {
+      const joined = expectLikeReference(codec, split(text, [1]), name);
+      const decoded = codec.decode(text);
+      if (!decoded.ok) throw new Error(`${name} does not decode`);
+      expect(JSON.parse(joined), name).toEqual(decoded.value);
+    }
+  });
+
+  it("sends the same deltas for fixture wires in random splits of 1-8 characters", () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...wires), sizes, ({ name, codec, text }, s) => {
+        expectLikeReference(codec, split(text, s), name);
+      }),
+      { numRuns: runs(300) },
+    );
+  });
+
+  it("sends the same deltas for texts that break: a slice of a fixture wire written twice (members and map keys repeated)", () => {
+    let held = 0;
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...wires),
+        fc.nat(),
+        fc.nat(),
+        fc.nat(),
+        sizes,
+        ({ name, codec, text }, a, b, c, s) => {
+          const [from, to] = [a % text.length, b % text.length].sort((x, y) => x - y) as [number, number];
+          const at = c % (text.length + 1);
+          const broken = text.slice(0, at) + text.slice(from, to) + text.slice(at);
+          const joined = expectLikeReference(codec, split(broken, s), `${name} broken`);
+          if (!codec.decode(broken).ok && joined !== "") held++;
+        },
+      ),
+      { numRuns: runs(400) },
+    );
+    expect(held).toBeGreaterThan(20);
+  });
+
+  it("sends the same deltas for a map whose keys repeat, earlier and last, in every split", () => {
+    const codec = codecOf({ type: "object", additionalProperties: { type: "string" } });
+    const entries = (keys: string[]) =>
+      `{"arguments":[${keys.map((k, i) => `{"key":"${k}","value":"v${i}"}`).join(",")}]}`;
+    // Past 32 members a map is searched by the keys the text wrote, not listed: repeats there too.
+    const many = Array.from({ length: 45 }, (_, i) => (i % 3 === 0 ? String(i) : `k${i}`));
+    const cases = [
+      ["a", "b", "a"],
+      ["a", "a"],
+      ["a", "b", "b", "c"],
+      ["1", "b", "1"],
+      ["b", "1", "2", "b"],
+      many,
+      [...many, "k5"],
+      [...many, "44", "x"],
+      [...many, "k44"],
+      [...many.slice(0, 40), "k7", ...many.slice(40)],
+    ];
+    for (const keys of cases) {
+      const text = entries(keys);
+      for (const s of [[1], [2], [3, 1], [8], [17, 5], [text.length]]) expectLikeReference(codec, split(text, s), text);
+    }
+    const decoded = codec.decode(entries(many));
+    if (!decoded.ok) throw new Error(decoded.error.message);
+    expect(JSON.parse(expectLikeReference(codec, split(entries(many), [5]), "many"))).toEqual(decoded.value);
+  });
+
+  it("sends the same deltas for strings with escapes, quotes and surrogate pairs split anywhere", () => {
+    const codec = codecOf({
+      type: "object",
+      properties: { s: { type: "string" }, t: { type: "array", items: { type: "string" } } },
+      required: ["s", "t"],
+      additionalProperties: false,
+    });
+    const text = fc.string({ unit: fc.constantFrom("a", '"', "\\", "\n", "\u0001", "é", "😀", "\ud83d", "/") });
+    fc.assert(
+      fc.property(text, fc.array(text, { maxLength: 3 }), sizes, fc.boolean(), (a, b, s, ascii) => {
+        const value = { s: a, t: b };
+        const wire = codec.encode(value);
+        if (!wire.ok) return;
+        // Written raw, or with every non-ASCII unit escaped (a pair as two escapes).
+        let written = JSON.stringify(wire.value);
+        if (ascii)
+          written = written.replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+        const decoded = codec.decode(written);
+        const joined = expectLikeReference(codec, split(written, s), written);
+        if (decoded.ok) expect(JSON.parse(joined)).toEqual(decoded.value);
+      }),
+      { numRuns: runs(300) },
+    );
+  });
+
+  it("sends the same deltas for a large map of records, in random splits", () => {
+    const codec = codecOf({
+      type: "object",
+      properties: {
+        records: {
+          type: "object",
+          additionalProperties: {
+            type: "object",
+            properties: { n: { type: "integer" }, tags: { type: "array", items: { type: "string" } } },
+            required: ["n"],
+            additionalProperties: false,
+          },
+        },
+        note: { type: "string" },
+      },
+      required: ["records"],
+      additionalProperties: false,
+    });
+    const value = {
+      records: Object.fromEntries(
+        Array.from({ length: 60 }, (_, i) => [i % 4 === 0 ? String(i) : `r-${i}`, { n: i, tags: ['a\\"q', `t${i}`] }]),
+      ),
+      note: "done",
+    };
+    const wire = codec.encode(value);
+    if (!wire.ok) throw new Error(wire.error.message);
+    const text = JSON.stringify(wire.value);
+    fc.assert(
+      fc.property(sizes, (s) => {
+        expect(JSON.parse(expectLikeReference(codec, split(text, s), "records"))).toEqual(value);
+      }),
+      { numRuns: runs(60) },
+    );
+  });
+
+  const generated = fc
+    .tuple(schemaArb, fc.constantFrom("tagged" as const, "compact" as const))
+    .chain(([schema, presence]) => {
+      const root: Schema = { type: "object", properties: { v: schema, w: schema }, required: ["v"] };
+      return fc.tuple(fc.constant(root), fc.constant(presence), valueArb(root), sizes);
+    });
+
+  it("sends the same deltas for generated values' wires in random splits", () => {
+    let checked = 0;
+    fc.assert(
+      fc.property(generated, ([schema, presence, value, s]) => {
+        const compiled = compileCodec(schema, { presence });
+        if (!compiled.ok) return;
+        const encoded = compiled.value.encode(value);
+        if (!encoded.ok) return;
+        const text = JSON.stringify(encoded.value);
+        const decoded = compiled.value.decode(text);
+        if (!decoded.ok) return;
+        const joined = expectLikeReference(compiled.value, split(text, s), text);
+        expect(JSON.parse(joined)).toEqual(decoded.value);
+        checked++;
+      }),
+      { numRuns: runs(150) },
+    );
+    expect(checked).toBeGreaterThan(30);
   });
 });
