@@ -15,9 +15,9 @@
  * That is honest only while each partial value's text extends the last
  * one's; the decoder's partials grow at their end (a string's prefix, the
  * element or member being written), and members keep the order they were
- * first sent in. When one does not (a value replaced, not grown: a map key
- * written twice, which decode refuses only at the end), nothing
- * more is sent for that call: the UI holds the last partial value until
+ * first sent in. When one does not (a value replaced, not grown, which the
+ * decoder's partials never do: a map key given twice is refused early, the
+ * first value still shown; kept as a guard), nothing more is sent for that call: the UI holds the last partial value until
  * the call ends (the decoded input in state `input-available`, or the
  * SDK's tool error for a call that does not decode).
  * The same holds after an early refusal, which `onRefusal` reports so the
@@ -39,8 +39,8 @@
  * new members and elements are written. A small object is listed for its
  * new members; a large one (a map being written) is searched by the names
  * the text wrote in the objects open since, so a change costs what it
- * added, not the map's size. A member replaced rather than grown (a map key
- * written twice) makes the whole text be written and compared, as above.
+ * added, not the map's size. A member replaced rather than grown (the guard
+ * above) makes the whole text be written and compared.
  */
 import type { Codec } from "../codec.js";
 import type { CodecError } from "../errors.js";
@@ -353,8 +353,8 @@ export class SourceInputCall {
   /**
    * What the new partial value's text adds to the text sent, from the open
    * containers: each one's written members are checked unchanged (a member
-   * replaced rather than grown, such as a map key written twice, gives
-   * undefined: the whole text is compared then), the last one extended in
+   * replaced rather than grown gives undefined: the whole text is compared
+   * then), the last one extended in
    * place, and only new members and elements written. Completed parts are
    * never written again; an object's members are listed once per push.
    */
