@@ -9,18 +9,27 @@
  * - The partial source value: each construct's `partial` maps the parser's
  *   live wire tree (constructs/construct.ts). A wire container off the spine
  *   is complete, so its partial is made once and kept; the containers on the
- *   spine are updated in place from where the last push left them. So a push
- *   costs what it added, plus the spine's depth.
+ *   spine are updated in place from where the last push left them. A push's
+ *   walk restarts at the deepest container that stayed open through it (its
+ *   frame: every change lies inside), and starts again from the root only if
+ *   what that frame shows changed identity (rare: a container's partial is
+ *   one object, updated in place). So a push costs what it added, plus the
+ *   containers below that frame.
  * - A push that placed no value (whitespace, names, a number not yet
  *   complete) changes nothing shown and maps nothing.
  * - A push that only grew the string being written (the spine unchanged)
  *   puts the longer string in the one place the last push showed it, if it
- *   is shown as itself, and maps nothing else.
+ *   is shown as itself; if nothing shows it (a tag, a key: constructs read
+ *   such strings only once complete), it maps nothing at all.
  * - The partial value is live: later pushes update it in place (copy it to
  *   keep a snapshot), as the parser's own value.
- * - end() is `codec.decode(all the text)`, with the same options.
+ * - end() is `codec.decode(all the text)`, with the same options: the
+ *   parser's value decoded without parsing again (Codec.decodeParsed), decode
+ *   itself for anything but that path's plain success.
+ * - A map key given twice (found by the map's `partial`) is refused as the
+ *   wire schema's findings below are, with decode's duplicate-entry.
  *
- * Early refusal, two kinds:
+ * Early refusal, two kinds (and the repeated map key above):
  * - What the parser settles (an impossible character, a repeated member
  *   name, depth, node and byte limits, an unsafe number, a lone surrogate):
  *   at that character, in decode's words for every text that begins with it.
