@@ -10,7 +10,11 @@
  */
 import type { CodecError, Result } from "../errors.js";
 
-/** What one push gives: the partial value so far, or the refusal the whole text is bound to meet. */
+/**
+ * What one push gives: the partial value so far, or the refusal the whole
+ * text is bound to meet. An ok step is frozen, and the same one may be given
+ * again (the value in it is live, updated in place by later pushes).
+ */
 export type StreamStep =
   | {
       readonly ok: true;
