@@ -100,6 +100,18 @@ function failureReason(error: unknown, timeoutMs: number): string {
   return `network error: ${cause ?? errorMessage(error)}`;
 }
 
+/**
+ * One request's deadline, held by its timer. Not AbortSignal.timeout inside
+ * AbortSignal.any: on Node 20 the collector can take that timeout signal
+ * before it fires (nodejs/node#57736), and a request to a server that never
+ * answers then waits with no deadline at all.
+ */
+function deadline(ms: number): { readonly signal: AbortSignal; readonly clear: () => void } {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new DOMException(`no answer within ${ms} ms`, "TimeoutError")), ms);
+  return { signal: controller.signal, clear: () => clearTimeout(timer) };
+}
+
 interface Context {
   readonly url: (id: string) => string;
   readonly headers: Readonly<Record<string, string>>;
@@ -120,8 +132,9 @@ async function fetchOne(id: string, context: Context): Promise<Attempt> {
   for (let attempt = 1; ; attempt += 1) {
     let reason: string;
     let retryAfter: string | null = null;
+    const limit = deadline(tuning.timeoutMs);
     try {
-      const signal = AbortSignal.any([AbortSignal.timeout(tuning.timeoutMs), stop]);
+      const signal = AbortSignal.any([limit.signal, stop]);
       const response = await fetch(context.url(id), { headers: context.headers, signal });
       if (response.ok) return await readBody(id, response);
       await response.body?.cancel();
@@ -133,6 +146,8 @@ async function fetchOne(id: string, context: Context): Promise<Attempt> {
     } catch (error) {
       if (stop.aborted) return { kind: "stopped" };
       reason = failureReason(error, tuning.timeoutMs);
+    } finally {
+      limit.clear();
     }
     if (attempt >= tuning.maxAttempts) {
       return { id, kind: "failed", reason: `${reason}, after ${attempt} attempt(s)` };

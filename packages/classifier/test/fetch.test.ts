@@ -182,3 +182,41 @@ describe("retry timing", () => {
     expect(retryDelayMs("garbage", 2, tuning, now)).toBe(1_000);
   });
 });
+
+describe("the per-request deadline under the collector", () => {
+  // On Node 20 an AbortSignal.timeout inside AbortSignal.any can be collected before it fires (nodejs/node#57736):
+  // a child process with the collector run every few milliseconds asks a server that never answers.
+  test("a request to a server that never answers still ends at its deadline while the collector runs", async () => {
+    const { execFile } = await import("node:child_process");
+    const { promisify } = await import("node:util");
+    const { mkdtemp, writeFile, rm } = await import("node:fs/promises");
+    const { tmpdir } = await import("node:os");
+    const { join } = await import("node:path");
+    const dist = new URL("../dist/index.js", import.meta.url).href;
+    const dir = await mkdtemp(join(tmpdir(), "strictwire-deadline-"));
+    const script = join(dir, "deadline.mjs");
+    await writeFile(
+      script,
+      `import { createServer } from "node:http";
+import { streamStoredResponses } from ${JSON.stringify(dist)};
+const server = createServer(() => {});
+await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+const collect = setInterval(() => globalThis.gc(), 2);
+const outcomes = [];
+const options = { apiKey: "k", baseUrl: "http://127.0.0.1:" + server.address().port + "/v1", timeoutMs: 100, maxAttempts: 1 };
+for await (const o of streamStoredResponses(["a", "b", "c"], options)) outcomes.push([o.kind, o.reason]);
+clearInterval(collect);
+server.closeAllConnections();
+server.close();
+console.log(JSON.stringify(outcomes));
+`,
+    );
+    try {
+      const { stdout } = await promisify(execFile)(process.execPath, ["--expose-gc", script], { timeout: 30_000 });
+      const failed = ["failed", "no answer within 100 ms, after 1 attempt(s)"];
+      expect(JSON.parse(stdout)).toEqual([failed, failed, failed]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 40_000);
+});
