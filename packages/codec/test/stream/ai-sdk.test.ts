@@ -12,8 +12,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { SourceInputCall } from "../../src/stream/ai-sdk.js";
 import type { StreamDecoder } from "../../src/stream/types.js";
-import { runs, type Schema, schemaArb, valueArb } from "../../testkit/arbitraries.js";
-import { schemaFixtures } from "../../testkit/fixtures.js";
+import { runs } from "../../testkit/arbitraries.js";
+import { deltaSizes, fixtureWires, generatedCalls, split } from "./support.js";
 
 function codecOf(schema: Record<string, unknown>) {
   const compiled = compileCodec(schema);
@@ -294,17 +294,6 @@ class ReferenceCall {
   }
 }
 
-/** Splits text into deltas of the given sizes, cycled. */
-function split(text: string, sizes: readonly number[]): string[] {
-  const out: string[] = [];
-  for (let i = 0, k = 0; i < text.length; k++) {
-    const size = sizes[k % sizes.length]!;
-    out.push(text.slice(i, i + size));
-    i += size;
-  }
-  return out;
-}
-
 /**
  * Streams `deltas` through the rewriting and the reference side by side:
  * the same delta at every push, the same closers; returns the joined text.
@@ -332,30 +321,6 @@ function expectLikeReference(codec: Codec, deltas: readonly string[], name: stri
   return joined + closing;
 }
 
-interface WireCase {
-  readonly name: string;
-  readonly codec: Codec;
-  readonly text: string;
-}
-
-/** Every fixture's valid values, encoded (compact and indented). */
-function fixtureWires(): WireCase[] {
-  const out: WireCase[] = [];
-  for (const fixture of schemaFixtures()) {
-    const compiled = compileCodec(fixture.schema, { ...fixture.options, name: "fixture" });
-    if (!compiled.ok) throw new Error(`${fixture.name} does not compile`);
-    fixture.valid.forEach((value, i) => {
-      const encoded = compiled.value.encode(value);
-      if (!encoded.ok) throw new Error(`${fixture.name}: encode refused ${JSON.stringify(value)}`);
-      const text = JSON.stringify(encoded.value, null, i % 2 === 0 ? undefined : 2);
-      out.push({ name: `${fixture.name}#${i}`, codec: compiled.value, text });
-    });
-  }
-  return out;
-}
-
-const sizes = fc.array(fc.integer({ min: 1, max: 8 }), { minLength: 1, maxLength: 12 });
-
 describe("aiSdkSourceInput's rewriting against the reference (the whole value written at every change)", () => {
   const wires = fixtureWires();
 
@@ -371,7 +336,7 @@ describe("aiSdkSourceInput's rewriting against the reference (the whole value wr
 
   it("sends the same deltas for fixture wires in random splits of 1-8 characters", () => {
     fc.assert(
-      fc.property(fc.constantFrom(...wires), sizes, ({ name, codec, text }, s) => {
+      fc.property(fc.constantFrom(...wires), deltaSizes, ({ name, codec, text }, s) => {
         expectLikeReference(codec, split(text, s), name);
       }),
       { numRuns: runs(300) },
@@ -386,7 +351,7 @@ describe("aiSdkSourceInput's rewriting against the reference (the whole value wr
         fc.nat(),
         fc.nat(),
         fc.nat(),
-        sizes,
+        deltaSizes,
         ({ name, codec, text }, a, b, c, s) => {
           const [from, to] = [a % text.length, b % text.length].sort((x, y) => x - y) as [number, number];
           const at = c % (text.length + 1);
@@ -436,7 +401,7 @@ describe("aiSdkSourceInput's rewriting against the reference (the whole value wr
     });
     const text = fc.string({ unit: fc.constantFrom("a", '"', "\\", "\n", "\u0001", "é", "😀", "\ud83d", "/") });
     fc.assert(
-      fc.property(text, fc.array(text, { maxLength: 3 }), sizes, fc.boolean(), (a, b, s, ascii) => {
+      fc.property(text, fc.array(text, { maxLength: 3 }), deltaSizes, fc.boolean(), (a, b, s, ascii) => {
         const value = { s: a, t: b };
         const wire = codec.encode(value);
         if (!wire.ok) return;
@@ -480,24 +445,17 @@ describe("aiSdkSourceInput's rewriting against the reference (the whole value wr
     if (!wire.ok) throw new Error(wire.error.message);
     const text = JSON.stringify(wire.value);
     fc.assert(
-      fc.property(sizes, (s) => {
+      fc.property(deltaSizes, (s) => {
         expect(JSON.parse(expectLikeReference(codec, split(text, s), "records"))).toEqual(value);
       }),
       { numRuns: runs(60) },
     );
   });
 
-  const generated = fc
-    .tuple(schemaArb, fc.constantFrom("tagged" as const, "compact" as const))
-    .chain(([schema, presence]) => {
-      const root: Schema = { type: "object", properties: { v: schema, w: schema }, required: ["v"] };
-      return fc.tuple(fc.constant(root), fc.constant(presence), valueArb(root), sizes);
-    });
-
   it("sends the same deltas for generated values' wires in random splits", () => {
     let checked = 0;
     fc.assert(
-      fc.property(generated, ([schema, presence, value, s]) => {
+      fc.property(generatedCalls, ([schema, presence, value, s]) => {
         const compiled = compileCodec(schema, { presence });
         if (!compiled.ok) return;
         const encoded = compiled.value.encode(value);

@@ -6,9 +6,9 @@
 import { type Codec, compileCodec, type DecodeOptions } from "@strictwire/codec";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { runs, type Schema, schemaArb, valueArb } from "../../testkit/arbitraries.js";
-import { schemaFixtures } from "../../testkit/fixtures.js";
+import { runs, type Schema } from "../../testkit/arbitraries.js";
 import { allHostileCases, rawInput } from "../reliability/support.js";
+import { deltaSizes, fixtureWires, generatedCalls, split } from "./support.js";
 
 /**
  * Where a partial value disagrees with the final one ("" if nowhere): a
@@ -39,17 +39,6 @@ export function inconsistency(partial: unknown, final: unknown, where = ""): str
     return "";
   }
   return Object.is(partial, final) ? "" : `${where}: differs`;
-}
-
-/** Splits text into deltas of the given sizes, cycled. */
-export function split(text: string, sizes: readonly number[]): string[] {
-  const deltas: string[] = [];
-  for (let i = 0, k = 0; i < text.length; k++) {
-    const size = sizes[k % sizes.length]!;
-    deltas.push(text.slice(i, i + size));
-    i += size;
-  }
-  return deltas;
 }
 
 /** Streams a text decode accepts: never refused, every partial consistent, the last one and end() the decoded value. */
@@ -86,34 +75,6 @@ function expectStreamsLikeDecode(codec: Codec, text: string, deltas: readonly st
   expect(decoder.end()).toEqual(whole);
 }
 
-const sizes = fc.array(fc.integer({ min: 1, max: 8 }), { minLength: 1, maxLength: 12 });
-
-interface WireCase {
-  readonly name: string;
-  readonly codec: Codec;
-  readonly text: string;
-}
-
-/** Every fixture's valid values, encoded (compact and indented). */
-function fixtureWires(): WireCase[] {
-  const out: WireCase[] = [];
-  for (const fixture of schemaFixtures()) {
-    const compiled = compileCodec(fixture.schema, { ...fixture.options, name: "fixture" });
-    if (!compiled.ok) throw new Error(`${fixture.name} does not compile`);
-    fixture.valid.forEach((value, i) => {
-      const encoded = compiled.value.encode(value);
-      if (!encoded.ok) throw new Error(`${fixture.name}: encode refused ${JSON.stringify(value)}`);
-      const indent = i % 2 === 0 ? undefined : 2;
-      out.push({
-        name: `${fixture.name}#${i}`,
-        codec: compiled.value,
-        text: JSON.stringify(encoded.value, null, indent),
-      });
-    });
-  }
-  return out;
-}
-
 describe("stream decoder: texts decode accepts", () => {
   const wires = fixtureWires();
 
@@ -124,24 +85,17 @@ describe("stream decoder: texts decode accepts", () => {
 
   it("streams fixture wire texts in random splits of 1-8 characters", () => {
     fc.assert(
-      fc.property(fc.constantFrom(...wires), sizes, ({ codec, text }, s) =>
+      fc.property(fc.constantFrom(...wires), deltaSizes, ({ codec, text }, s) =>
         expectStreamsLikeDecode(codec, text, split(text, s), true),
       ),
       { numRuns: runs(300) },
     );
   });
 
-  const generated = fc
-    .tuple(schemaArb, fc.constantFrom("tagged" as const, "compact" as const))
-    .chain(([schema, presence]) => {
-      const root: Schema = { type: "object", properties: { v: schema, w: schema }, required: ["v"] };
-      return fc.tuple(fc.constant(root), fc.constant(presence), valueArb(root), sizes);
-    });
-
   it("streams generated values' wire texts in random splits", () => {
     let checked = 0;
     fc.assert(
-      fc.property(generated, ([schema, presence, value, s]) => {
+      fc.property(generatedCalls, ([schema, presence, value, s]) => {
         const compiled = compileCodec(schema, { presence });
         if (!compiled.ok) return;
         const encoded = compiled.value.encode(value);

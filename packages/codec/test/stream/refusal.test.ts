@@ -10,6 +10,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { runs } from "../../testkit/arbitraries.js";
 import { FIXTURES, schemaFixtures } from "../../testkit/fixtures.js";
+import { deltaSizes, split } from "./support.js";
 
 interface BrokenWire {
   readonly schema: string;
@@ -166,7 +167,6 @@ describe("early refusal: mutated wires", () => {
       if (encoded.ok) wires.push({ codec, wire: encoded.value });
     }
   }
-  const sizes = fc.array(fc.integer({ min: 1, max: 8 }), { minLength: 1, maxLength: 12 });
 
   it("refuses a mutated wire early only if decode refuses the whole text with the same code", () => {
     let early = 0;
@@ -177,16 +177,11 @@ describe("early refusal: mutated wires", () => {
         fc.nat(),
         fc.integer({ min: 0, max: 2 }),
         fc.constantFrom("x", "Q", "_", "é", "0"),
-        sizes,
+        deltaSizes,
         ({ codec, wire }, pick, kind, char, s) => {
           const text = JSON.stringify(mutate(wire, pick, kind, char));
           const whole = codec.decode(text);
-          const deltas: string[] = [];
-          for (let i = 0, k = 0; i < text.length; k++) {
-            const n = s[k % s.length]!;
-            deltas.push(text.slice(i, i + n));
-            i += n;
-          }
+          const deltas = split(text, s);
           const { at, code } = streamed(codec, deltas);
           if (!whole.ok) refused++;
           if (at < 0) return;
