@@ -10,14 +10,12 @@
  * The per-call rewriting is not public (the transform is a TransformStream),
  * so it is imported from the codec's source.
  */
-import { type Codec, compileCodec } from "@strictwire/codec";
+import { compileCodec } from "@strictwire/codec";
 import { SourceInputCall } from "../../../packages/codec/src/stream/ai-sdk.js";
 import type { CallCase } from "../cases.js";
 import { table } from "../format.js";
 import { type ComparisonOptions, compareInterleaved, fmtMs, fmtSummary, type Summary } from "../stats.js";
-import { deltasOf } from "./streaming.js";
-
-const LIMITS = { maxBytes: 8_000_000, maxNodes: 10_000_000, maxDepth: 64 };
+import { type CodecText, decodeAll, deltasOf, LIMITS, streamDecodeAll } from "./streaming.js";
 
 export interface AiSdkStreamRow {
   readonly label: string;
@@ -31,11 +29,6 @@ export interface AiSdkStreamRow {
   readonly decoder: Summary;
 }
 
-interface CodecText {
-  readonly codec: Codec;
-  readonly text: string;
-}
-
 function transformAll(calls: readonly CodecText[], streams: readonly (readonly string[])[]): string {
   let written = "";
   for (let i = 0; i < calls.length; i++) {
@@ -46,15 +39,6 @@ function transformAll(calls: readonly CodecText[], streams: readonly (readonly s
   return written;
 }
 
-function decoderAll(calls: readonly CodecText[], streams: readonly (readonly string[])[]): unknown {
-  let last: unknown;
-  for (let i = 0; i < calls.length; i++) {
-    const decoder = calls[i]!.codec.streamDecoder();
-    for (const delta of streams[i]!) last = decoder.push(delta);
-  }
-  return last;
-}
-
 function row(label: string, calls: readonly CodecText[], timing: ComparisonOptions, seed: number): AiSdkStreamRow {
   const streams = calls.map(({ text }, i) => deltasOf(text, seed + i));
   for (const { codec, text } of calls) {
@@ -62,16 +46,9 @@ function row(label: string, calls: readonly CodecText[], timing: ComparisonOptio
   }
   const cmp = compareInterleaved(
     [
-      {
-        name: "decode",
-        fn: () => {
-          let last: unknown;
-          for (const { codec, text } of calls) last = codec.decode(text);
-          return last;
-        },
-      },
+      { name: "decode", fn: () => decodeAll(calls) },
       { name: "transform", fn: () => transformAll(calls, streams) },
-      { name: "decoder", fn: () => decoderAll(calls, streams) },
+      { name: "decoder", fn: () => streamDecodeAll(calls, streams, false) },
     ],
     timing,
   );

@@ -24,7 +24,7 @@ import { type ComparisonOptions, compareInterleaved, fmtMs, fmtSummary, geomean,
 import { makeDocument, SHAPES } from "./parse.js";
 
 /** Limits raised so that every 100 KB document is within them. */
-const LIMITS = { maxBytes: 8_000_000, maxNodes: 10_000_000, maxDepth: 64 };
+export const LIMITS = { maxBytes: 8_000_000, maxNodes: 10_000_000, maxDepth: 64 };
 
 export interface StreamingRow {
   readonly label: string;
@@ -146,18 +146,22 @@ export interface DecoderResult {
   readonly largePushOnly: number;
 }
 
-interface CodecText {
+export interface CodecText {
   readonly codec: Codec;
   readonly text: string;
 }
 
-function decodeAll(calls: readonly CodecText[]): unknown {
+export function decodeAll(calls: readonly CodecText[]): unknown {
   let last: unknown;
   for (const { codec, text } of calls) last = codec.decode(text, { limits: LIMITS });
   return last;
 }
 
-function streamDecodeAll(calls: readonly CodecText[], streams: readonly (readonly string[])[], end: boolean): unknown {
+export function streamDecodeAll(
+  calls: readonly CodecText[],
+  streams: readonly (readonly string[])[],
+  end: boolean,
+): unknown {
   let last: unknown;
   for (let i = 0; i < calls.length; i++) {
     const decoder = calls[i]!.codec.streamDecoder({ limits: LIMITS });
