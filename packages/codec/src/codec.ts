@@ -170,6 +170,7 @@ export class Codec<T = unknown> {
    * same limits; `members`, the member names it read): the generated pass
    * without parsing again. Anything but its plain success is decided by
    * decode(text) (the text made only then), so every result is decode's own.
+   * @internal The stream decoder's end(); not for applications (call decode).
    */
   decodeParsed(text: () => string, root: unknown, members: number, options: DecodeOptions = {}): Result<T> {
     const limits = options.limits ? { ...this.limits, ...options.limits } : this.limits;
