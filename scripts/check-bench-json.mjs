@@ -40,6 +40,9 @@ if (doc !== undefined) {
     "streaming.callsPushOnly",
     "streaming.large",
     "streaming.largePushOnly",
+    "streamDecoder.calls",
+    "streamDecoder.large",
+    "streamDecoder.largeFloor",
   ];
   for (const mode of ["tagged", "compact", "factored"])
     wanted.push(`expansion.${mode}.bytes`, `expansion.${mode}.tokens`);

@@ -249,7 +249,9 @@ async function main(): Promise<void> {
         parserOnly: x.parserOnly,
         jsScan: x.jsScan,
         perPushMs: x.perPush,
+        floor: x.floor,
       })),
+      largeFloor: d.largeFloor,
     };
     const a = runAiSdkStream(benchCases(), timing);
     print(renderAiSdkStream(a));

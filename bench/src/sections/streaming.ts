@@ -12,6 +12,8 @@
  * source value after every push, end() = decode) over one codec.decode of the
  * whole text: on the benchmark's calls (tagged wire) and on 100 KB calls of
  * four codecs (records with an optional member, a long string, a map, any JSON).
+ * In the same rounds: the floor under any stream reader and the incremental
+ * JSON parsers users reach for (stream-floor.ts).
  */
 import { type Codec, compileCodec } from "@strictwire/codec";
 import { parseJson } from "../../../packages/codec/src/feedback/parse.js";
@@ -22,6 +24,7 @@ import { random } from "../corpora.js";
 import { table } from "../format.js";
 import { type ComparisonOptions, compareInterleaved, fmtMs, fmtSummary, geomean, type Summary } from "../stats.js";
 import { makeDocument, SHAPES } from "./parse.js";
+import { floorOf, floorTasks, type StreamFloor } from "./stream-floor.js";
 
 /** Limits raised so that every 100 KB document is within them. */
 export const LIMITS = { maxBytes: 8_000_000, maxNodes: 10_000_000, maxDepth: 64 };
@@ -136,6 +139,8 @@ export interface DecoderRow {
   readonly jsScan: Summary;
   /** The pushes' time (push only) per push, in milliseconds: what a delta costs the application. */
   readonly perPush: number;
+  /** The least any stream reader pays, and the incremental JSON parsers users reach for (stream-floor.ts). */
+  readonly floor: StreamFloor;
 }
 
 export interface DecoderResult {
@@ -144,6 +149,7 @@ export interface DecoderResult {
   /** Geometric means over the 100 KB codecs of the median ratios. */
   readonly largeStream: number;
   readonly largePushOnly: number;
+  readonly largeFloor: number;
 }
 
 export interface CodecText {
@@ -171,7 +177,13 @@ export function streamDecodeAll(
   return last;
 }
 
-function decoderRow(label: string, calls: readonly CodecText[], timing: ComparisonOptions, seed: number): DecoderRow {
+function decoderRow(
+  label: string,
+  calls: readonly CodecText[],
+  timing: ComparisonOptions,
+  seed: number,
+  reparse: boolean,
+): DecoderRow {
   const streams = calls.map(({ text }, i) => deltasOf(text, seed + i));
   for (const { codec, text } of calls) {
     const whole = codec.decode(text, { limits: LIMITS });
@@ -191,6 +203,7 @@ function decoderRow(label: string, calls: readonly CodecText[], timing: Comparis
           return last;
         },
       },
+      ...floorTasks(calls, streams, LIMITS, reparse),
     ],
     timing,
   );
@@ -206,6 +219,7 @@ function decoderRow(label: string, calls: readonly CodecText[], timing: Comparis
     decode: cmp.perCall.decode!,
     stream: cmp.ratio.stream!,
     pushOnly: cmp.ratio["push only"]!,
+    floor: floorOf(cmp),
   };
 }
 
@@ -279,13 +293,16 @@ export function runStreamDecoder(cases: readonly CallCase[], timing: ComparisonO
     cases.map((c) => ({ codec: c.tagged, text: c.taggedText })),
     timing,
     1,
+    true,
   );
-  const large = largeCalls().map(({ label, call }) => decoderRow(label, [call], timing, 7));
+  // partial-json parses the whole text again per delta: minutes on a 100 KB text, so on the calls only.
+  const large = largeCalls().map(({ label, call }) => decoderRow(label, [call], timing, 7, false));
   return {
     calls,
     large,
     largeStream: geomean(large.map((r) => r.stream.median)),
     largePushOnly: geomean(large.map((r) => r.pushOnly.median)),
+    largeFloor: geomean(large.map((r) => r.floor.receiveDecode.median)),
   };
 }
 
@@ -324,6 +341,25 @@ export function renderStreamDecoder(r: DecoderResult): string {
     ),
     "",
     `Benchmark calls: stream ${r.calls.stream.median.toFixed(2)}x decode (push only ${r.calls.pushOnly.median.toFixed(2)}x); 100 KB, geometric mean over codecs: stream ${r.largeStream.toFixed(2)}x (push only ${r.largePushOnly.toFixed(2)}x). Goal: stream ≤ 2x.`,
+    "",
+    "### The floor and the peers, in the same rounds",
+    "",
+    "Ratios against the same decode. receive = the least any push does, whatever its design: the delta kept (the text grows by it) and searched for a quote or a backslash, nothing parsed or shown; floor = receive, then one decode of the text received (end()'s result with nothing read per push); stream / floor = the stream median over the floor median; jsonparse, @streamparser/json = those incremental JSON parsers alone (the final value only: no partial value, no schema); partial-json = the whole text so far parsed again at every delta, as most tools make a partial value today (quadratic: timed on the calls only).",
+    "",
+    table(
+      ["texts", "receive", "floor", "stream / floor", "jsonparse", "@streamparser/json", "partial-json"],
+      rows.map((x) => [
+        x.label,
+        fmtSummary(x.floor.receive),
+        fmtSummary(x.floor.receiveDecode),
+        (x.stream.median / x.floor.receiveDecode.median).toFixed(2),
+        fmtSummary(x.floor.jsonparse),
+        fmtSummary(x.floor.streamparser),
+        x.floor.reparse === undefined ? "—" : fmtSummary(x.floor.reparse),
+      ]),
+    ),
+    "",
+    `Floor (receive, then decode): benchmark calls ${r.calls.floor.receiveDecode.median.toFixed(2)}x decode; 100 KB, geometric mean over codecs: ${r.largeFloor.toFixed(2)}x. A goal of stream ≤ 2x leaves, above this floor, all that parsing, the partial value and early refusal may cost.`,
   ].join("\n");
 }
 
