@@ -271,6 +271,95 @@ export const mutatedWire: Target<[number, number, Dice, number, boolean]> = {
   },
 };
 
+/** The codes of the text's own rules (grammar and limits): a completion breaking one gets it from decode, whatever the wire. */
+const TEXT_CODES = new Set([
+  "invalid-json",
+  "invalid-utf8",
+  "input-too-large",
+  "too-deep",
+  "too-many-nodes",
+  "duplicate-key",
+  "unsafe-number",
+]);
+
+/** A text cut into deltas of 1 to 8 code units (a surrogate pair may be cut, as a provider's stream may). */
+function deltasOf(text: string, sizes: readonly number[]): string[] {
+  const deltas: string[] = [];
+  for (let at = 0, k = 0; at < text.length; k++) {
+    const size = 1 + (sizes.length === 0 ? 0 : sizes[k % sizes.length]! % 8);
+    deltas.push(text.slice(at, at + size));
+    at += size;
+  }
+  return deltas;
+}
+
+export const streaming: Target<[number, number, Dice, number, boolean, number[]]> = {
+  name: "streaming",
+  description:
+    "valid and mutated wire texts streamed in deltas of 1-8 characters: no push throws, end() is decode's result, a push refuses only what decode refuses, the text's own rules in decode's words",
+  weight: 15,
+  arbitrary: () =>
+    fc.tuple(
+      fc.nat(),
+      fc.nat(),
+      dice,
+      fc.integer({ min: 0, max: 3 }),
+      fc.boolean(),
+      fc.array(fc.nat(), { minLength: 1, maxLength: 12 }),
+    ),
+  check(ctx, [i, w, d, count, structure, sizes]) {
+    const entry = entryOf(ctx, i);
+    const wire = entry.wires[w % entry.wires.length]!;
+    const text =
+      count === 0
+        ? wire
+        : structure
+          ? writeRaw(mutateStructure(toRaw(JSON.parse(wire)), d, count).raw, PLAIN, d)
+          : mutateText(wire, d, count);
+    const deltas = deltasOf(text, sizes);
+    const context = () => ({ ...describeEntry(entry), text, deltas });
+    const whole = guard(ctx, this.name, "decode", context, () => entry.codec.decode(text));
+    const decoder = guard(ctx, this.name, "streamDecoder", context, () => entry.codec.streamDecoder());
+    if (whole === undefined || decoder === undefined) return;
+    let refusal: { code: string; path: string; at: number } | undefined;
+    for (let k = 0; k < deltas.length; k++) {
+      const step = guard(ctx, this.name, "push", context, () => decoder.push(deltas[k]!));
+      if (step === undefined) return;
+      if (refusal !== undefined) {
+        if (step.ok || step.error.code !== refusal.code) {
+          report(ctx, this.name, ["a push after a refusal did not give the same refusal"], context);
+          return;
+        }
+        continue;
+      }
+      if (!step.ok) refusal = { code: step.error.code, path: step.error.path, at: k };
+    }
+    const ended = guard(ctx, this.name, "end", context, () => decoder.end());
+    if (ended === undefined) return;
+    if (canonical(ended) !== canonical(whole)) {
+      report(ctx, this.name, [`end() differs from decode (${outcome(ended)} / ${outcome(whole)})`], context);
+    }
+    if (refusal === undefined) return;
+    if (whole.ok) {
+      report(ctx, this.name, [`a push refused (${refusal.code}) a text decode accepts`], context);
+      return;
+    }
+    // The text's own rules: decode's error for every text beginning with the refused prefix.
+    if (TEXT_CODES.has(refusal.code) && whole.error.code !== "input-too-large") {
+      if (refusal.code !== whole.error.code || refusal.path !== whole.error.path) {
+        report(ctx, this.name, [`a push refused with ${refusal.code} where decode gives ${outcome(whole)}`], context);
+      }
+      return;
+    }
+    // The wire schema or a repeated map key: every completion within the text's rules is refused with that code,
+    // or with wire-violation first (decode checks the wire schema before map entries).
+    const allowed = refusal.code === "duplicate-entry" ? ["duplicate-entry", "wire-violation"] : [refusal.code];
+    if (!allowed.includes(whole.error.code) && !TEXT_CODES.has(whole.error.code)) {
+      report(ctx, this.name, [`an early ${refusal.code} where decode gives ${whole.error.code}`], context);
+    }
+  },
+};
+
 const spellingArb: fc.Arbitrary<Spelling> = fc.record({
   escapes: fc.boolean(),
   upperHex: fc.boolean(),
@@ -550,6 +639,7 @@ export const TARGETS: readonly Runnable[] = [
   runnable(jsonTokens),
   runnable(mutatedWire),
   runnable(structural),
+  runnable(streaming),
   runnable(generatedSchemas),
   runnable(limits),
   runnable(bundleText),

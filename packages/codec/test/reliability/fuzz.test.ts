@@ -3,8 +3,10 @@
  * cases each, against a small codec pool. Properties: decode returns a typed
  * result and never throws; an accepted value is valid under the original
  * schema and round-trips; text and bytes agree; nothing beyond the limits is
- * accepted; bundles never crash the loader or the codec. STRICTWIRE_FUZZ_RUNS
- * sets the cases per target; `pnpm fuzz` runs 100,000 and more.
+ * accepted; bundles never crash the loader or the codec; a text streamed in
+ * deltas ends as decode of it ends, and is refused early only where decode
+ * refuses it. STRICTWIRE_FUZZ_RUNS sets the cases per target; `pnpm fuzz`
+ * runs 100,000 and more.
  *
  * Findings that match an issue already reported (scripts/fuzz/findings.ts,
  * KNOWN_ISSUES) are counted apart; anything else fails the test.
