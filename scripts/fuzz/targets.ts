@@ -293,10 +293,17 @@ function deltasOf(text: string, sizes: readonly number[]): string[] {
   return deltas;
 }
 
-export const streaming: Target<[number, number, Dice, number, boolean, number[]]> = {
+/** Limits small enough to be reached by the pool's wire texts now and then. */
+const streamLimitsArb: fc.Arbitrary<ParseLimits> = fc.record({
+  maxBytes: fc.integer({ min: 1, max: 3000 }),
+  maxNodes: fc.integer({ min: 1, max: 200 }),
+  maxDepth: fc.integer({ min: 1, max: 12 }),
+});
+
+export const streaming: Target<[number, number, Dice, number, boolean, number[], ParseLimits | null]> = {
   name: "streaming",
   description:
-    "valid and mutated wire texts streamed in deltas of 1-8 characters: no push throws, end() is decode's result, a push refuses only what decode refuses, the text's own rules in decode's words",
+    "valid and mutated wire texts streamed in deltas of 1-8 characters, under the codec's limits or small ones: no push throws, end() is decode's result, a push refuses only what decode refuses, the text's own rules in decode's words",
   weight: 15,
   arbitrary: () =>
     fc.tuple(
@@ -306,8 +313,9 @@ export const streaming: Target<[number, number, Dice, number, boolean, number[]]
       fc.integer({ min: 0, max: 3 }),
       fc.boolean(),
       fc.array(fc.nat(), { minLength: 1, maxLength: 12 }),
+      fc.option(streamLimitsArb, { freq: 4 }),
     ),
-  check(ctx, [i, w, d, count, structure, sizes]) {
+  check(ctx, [i, w, d, count, structure, sizes, lim]) {
     const entry = entryOf(ctx, i);
     const wire = entry.wires[w % entry.wires.length]!;
     const text =
@@ -317,9 +325,10 @@ export const streaming: Target<[number, number, Dice, number, boolean, number[]]
           ? writeRaw(mutateStructure(toRaw(JSON.parse(wire)), d, count).raw, PLAIN, d)
           : mutateText(wire, d, count);
     const deltas = deltasOf(text, sizes);
-    const context = () => ({ ...describeEntry(entry), text, deltas });
-    const whole = guard(ctx, this.name, "decode", context, () => entry.codec.decode(text));
-    const decoder = guard(ctx, this.name, "streamDecoder", context, () => entry.codec.streamDecoder());
+    const options = lim === null ? {} : { limits: lim };
+    const context = () => ({ ...describeEntry(entry), text, deltas, ...options });
+    const whole = guard(ctx, this.name, "decode", context, () => entry.codec.decode(text, options));
+    const decoder = guard(ctx, this.name, "streamDecoder", context, () => entry.codec.streamDecoder(options));
     if (whole === undefined || decoder === undefined) return;
     let refusal: { code: string; path: string; at: number } | undefined;
     for (let k = 0; k < deltas.length; k++) {
