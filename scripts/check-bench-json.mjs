@@ -40,6 +40,8 @@ if (doc !== undefined) {
     "streaming.callsPushOnly",
     "streaming.large",
     "streaming.largePushOnly",
+    "streaming.callsFloor",
+    "streaming.largeFloor",
     "streamDecoder.calls",
     "streamDecoder.large",
     "streamDecoder.largeFloor",

@@ -221,6 +221,8 @@ async function main(): Promise<void> {
       callsPushOnly: r.calls.pushOnly.median,
       large: r.largeStream,
       largePushOnly: r.largePushOnly,
+      callsFloor: r.calls.floor.median,
+      largeFloor: r.largeFloor,
       rows: [r.calls, ...r.large].map((x) => ({
         texts: x.label,
         count: x.texts,
@@ -229,6 +231,7 @@ async function main(): Promise<void> {
         parseJsonMs: x.parseJson.median,
         stream: x.stream,
         pushOnly: x.pushOnly,
+        floor: x.floor,
       })),
     };
     const d = runStreamDecoder(benchCases(), timing);

@@ -55,7 +55,8 @@ export interface StreamFloor {
   readonly reparse: Summary | undefined;
 }
 
-function receiveAll(streams: readonly (readonly string[])[]): Receiver[] {
+/** Each text's deltas received (the floor's first part); also the parser section's floor. */
+export function receiveAll(streams: readonly (readonly string[])[]): Receiver[] {
   const received: Receiver[] = [];
   for (const deltas of streams) {
     const r = new Receiver();
