@@ -384,6 +384,11 @@ export class IncrementalParser {
     return this.arrays[this.depth] ? (this.containers[this.depth] as unknown[]).length - 1 : this.keys[this.depth];
   }
 
+  /** Whether the innermost object awaits a member name after a comma (no completion ends the text there). */
+  get awaitingName(): boolean {
+    return this.mode === KEY;
+  }
+
   /** The member name being written in the innermost object (its decoded prefix so far), else undefined. */
   get namePrefix(): string | undefined {
     return this.mode === STRING && this.inKey ? this.str : undefined;

@@ -38,13 +38,15 @@
  *   there, a string no allowed const/enum value begins with or equals (a
  *   presence or union tag), a member name no closed wire object declares (at
  *   its first character no declared name begins with). Checked on the spine
- *   after each push: a push that writes such a value and closes it again is
- *   refused at end() only (deltas of one character never do). Promised: every
+ *   after each piece of a push: a delta is read in pieces that end before
+ *   each comma or closer, so no value is passed before it is checked, and a
+ *   delta refuses where deltas of one character would. Promised: every
  *   completion of the text that is JSON within the limits, decode refuses with
  *   code "wire-violation" (a completion that breaks JSON or a limit gets that
  *   code from decode instead: the rest of the text decides). The error is
  *   decode's own for the simplest completion (the value being written
- *   finished, the missing required members filled, containers closed), and is
+ *   finished, a member name begun or due after a comma finished as a declared
+ *   one, the missing required members filled, containers closed), and is
  *   given only when its path is the impossible place or an ancestor of it;
  *   else the completion is tried again once the text has doubled. So the
  *   path is the natural completion's where decode's best match points at the
@@ -193,28 +195,50 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
   }
 
   push(delta: string): StreamStep {
-    this.written += delta.length;
     if (this.refusal !== undefined) {
+      this.written += delta.length;
       this.afterRefusal += delta;
       return this.refusal;
     }
-    const parsed = this.parser.push(delta);
-    if (!parsed.ok) return this.refuseAs(this.text());
-    this.keptDepth = Math.min(this.keptDepth, this.parser.changedDepth);
-    this.partialKept = Math.min(this.partialKept, this.parser.changedDepth);
-    if (this.impossibleAt === undefined && this.wireCheckDue()) {
-      this.impossibleAt = this.wireImpossible();
-      this.checkedAt = this.written;
-    }
-    if (this.impossibleAt !== undefined) {
-      const refused = this.refuseForWire();
-      if (refused !== undefined) return refused;
+    // A delta is read in pieces that end before each comma or closer in it, so that the wire check sees every value
+    // before the text moves past it (a model's token often completes one and begins the next): a delta refuses at
+    // the piece holding the impossible character, as deltas of one character would. A piece inside a string only
+    // costs one more parser push.
+    let placedNothing = true;
+    let onlyGrewString = true;
+    for (let from = 0; ; ) {
+      const to = pieceEnd(delta, from, this.parser.readingString || this.parser.namePrefix !== undefined);
+      const piece = from === 0 && to === delta.length ? delta : delta.slice(from, to);
+      this.written += piece.length;
+      const parsed = this.parser.push(piece);
+      if (!parsed.ok) {
+        this.afterRefusal += delta.slice(to);
+        return this.refuseAs(this.text());
+      }
+      const parser = this.parser;
+      this.keptDepth = Math.min(this.keptDepth, parser.changedDepth);
+      this.partialKept = Math.min(this.partialKept, parser.changedDepth);
+      placedNothing &&= parser.placedNothing;
+      onlyGrewString &&= parser.onlyGrewString;
+      if (this.impossibleAt === undefined && this.wireCheckDue()) {
+        this.impossibleAt = this.wireImpossible();
+        this.checkedAt = this.written;
+      }
+      if (this.impossibleAt !== undefined) {
+        const refused = this.refuseForWire();
+        if (refused !== undefined) {
+          this.afterRefusal += delta.slice(to);
+          return refused;
+        }
+      }
+      if (to >= delta.length) break;
+      from = to;
     }
     this.changed = false;
     // Nothing placed: the partial is as it was. The spine is read again at the next push that places something.
-    if (this.parser.placedNothing) return this.step(false);
+    if (placedNothing) return this.step(false);
     const slot = this.slot;
-    if (this.parser.onlyGrewString) {
+    if (onlyGrewString) {
       // The spine is the last push's: the string at its place has grown, nothing else. A string not shown as
       // itself (a tag, a key, a discriminator, JSON text) is read only once complete: nothing shown changes.
       if (slot === undefined) {
@@ -418,9 +442,24 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
     if (this.written < this.retryAt) return undefined;
     if (this.checkedAt !== this.written) this.wireImpossible(); // the open containers now
     let end = this.parser.openValueEnd();
-    if (end === undefined) return undefined; // inside an escape: tried again at the next push
+    let pending = this.parser.pendingName;
+    let prefix = this.parser.namePrefix;
+    // After an object's comma a member must follow: a name begun, nothing of it written yet (not even its quote).
+    const opening = end === undefined && this.parser.awaitingName ? '"' : "";
+    if (opening !== "") prefix = "";
+    // A member name being written that begins a declared name not yet written is finished as that name, so that the
+    // completion breaks nothing more (a delta may end just after a name's opening quote, or just after the comma).
+    if (prefix !== undefined && this.openedCount > 0) {
+      const inner = this.openedContainers[this.openedCount - 1]! as Record<string, unknown>;
+      const declared = this.openedCandidates[this.openedCount - 1]!.declaredName(prefix, inner);
+      if (declared !== undefined) {
+        end = `${opening}${JSON.stringify(declared.slice(prefix.length)).slice(1, -1)}":null`;
+        pending = declared;
+        prefix = undefined;
+      }
+    }
+    if (end === undefined) return undefined; // inside an escape, or no name to finish: tried again at the next push
     this.retryAt = this.written * 2;
-    const pending = this.parser.pendingName;
     // A value not begun (a member named, an element after a comma) gets one its schema may take, not null, so that
     // the completion breaks nothing more.
     if (end.endsWith("null") && this.openedCount > 0) {
@@ -443,8 +482,7 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
       if (typeof onSpine === "string" && !names.includes(onSpine)) names.push(onSpine);
       const innermost = d === this.openedCount - 1;
       if (innermost && pending !== undefined && !names.includes(pending)) names.push(pending);
-      const prefix = innermost ? this.parser.namePrefix : undefined;
-      if (prefix !== undefined) names.push(prefix);
+      if (innermost && prefix !== undefined) names.push(prefix);
       let written = names.length > 0;
       const fit = bestFit(candidates.list, container as Record<string, unknown>, names);
       for (const name of fit === undefined ? [] : requiredOf(fit)) {
@@ -613,4 +651,24 @@ function wireCandidatesOf(codec: Codec<unknown>): WireCandidates {
     wireCandidates.set(codec, found);
   }
   return found;
+}
+
+/**
+ * Where the piece of `delta` from `from` ends: before the next comma or
+ * closer after its first character, past the quote that ends the string being
+ * written, if any (an escaped quote ends no string: then a piece may end
+ * inside it, which costs one more push and changes nothing).
+ */
+function pieceEnd(delta: string, from: number, inString: boolean): number {
+  let start = from + 1;
+  if (inString) {
+    const quote = delta.indexOf('"', from);
+    if (quote === -1) return delta.length;
+    start = Math.max(start, quote + 1);
+  }
+  for (let i = start; i < delta.length; i++) {
+    const c = delta.charCodeAt(i);
+    if (c === 0x2c || c === 0x7d || c === 0x5d) return i;
+  }
+  return delta.length;
 }

@@ -218,6 +218,16 @@ export class Candidates {
     return false;
   }
 
+  /**
+   * A declared member name beginning with `prefix` that `object` does not
+   * have yet (the first of the names read), else undefined.
+   */
+  declaredName(prefix: string, object: Readonly<Record<string, unknown>>): string | undefined {
+    this.facts();
+    for (const name of this.namesRead) if (name.startsWith(prefix) && !Object.hasOwn(object, name)) return name;
+    return undefined;
+  }
+
   /** Whether a complete scalar may meet one of these: its type, and the const or enum value if any. */
   scalarPossible(value: unknown): boolean {
     const type = typeOf(value);

@@ -93,4 +93,16 @@ describe("incremental parser: the spine read in place", () => {
     expect(parser.end().ok).toBe(true);
     expect(parser.membersRead).toBe(6);
   });
+
+  it("awaits a member name only after an object's comma", () => {
+    const text = '{"a":[1,2],"b":{"c":"x, y"} , "d":0}';
+    const awaiting: number[] = [];
+    const parser = new IncrementalParser({});
+    for (let i = 0; i < text.length; i++) {
+      parser.push(text[i]!);
+      if (parser.awaitingName) awaiting.push(i);
+    }
+    // After the comma that follows "a"'s array, and after the one (and the space) that follows "b"'s object.
+    expect(awaiting).toEqual([text.indexOf(',"b"'), text.indexOf(', "d"'), text.indexOf(', "d"') + 1]);
+  });
 });

@@ -59,6 +59,47 @@ describe("early refusal: the broken-wires corpus", () => {
     }
   });
 
+  it("refuses each text split anywhere, in deltas of 1 to 8 characters, at the delta holding its first impossible character", () => {
+    fc.assert(
+      fc.property(fc.nat(), fc.array(fc.integer({ min: 1, max: 8 }), { minLength: 1, maxLength: 16 }), (k, sizes) => {
+        const { schema, why, text, impossibleAt } = corpus[k % corpus.length]!;
+        const deltas: string[] = [];
+        let holding = -1;
+        for (let at = 0, i = 0; at < text.length; i++) {
+          const size = sizes[i % sizes.length]!;
+          if (at <= impossibleAt && impossibleAt < at + size) holding = deltas.length;
+          deltas.push(text.slice(at, at + size));
+          at += size;
+        }
+        const codec = codecOf(schema);
+        const whole = codec.decode(text);
+        const { at, code } = streamed(codec, deltas);
+        expect(at, `${why}: ${JSON.stringify(deltas)}`).toBe(holding);
+        expect(code, why).toBe(whole.ok ? undefined : whole.error.code);
+      }),
+      { numRuns: runs(400) },
+    );
+  });
+
+  it("refuses in the delta that writes the impossible value even when the same delta moves past it", () => {
+    // Each delta writes the impossible thing and what follows it: a number for a string, an undeclared member, an
+    // array where an object goes, a tag's state; a model's tokens are often this long.
+    const codec = codecOf("http-request");
+    for (const [first, second] of [
+      ['{"method":', '1,"url":"https://a.example"'],
+      ['{"method":"GET",', '"bogus":1,"url":"https://a.example"'],
+      ['{"method":"GET","url":"https://a.example"', ',"bogus":1,"headers":{"state":"absent"}'],
+      ['{"method":"GET","url":"https://a.example","headers":', '[],"query":{"state":"absent"}'],
+      ['{"method":"GET","url":"https://a.example","headers":{"state":', '"nope"},"query":{"state":"absent"}'],
+    ] as const) {
+      const decoder = codec.streamDecoder();
+      expect(decoder.push(first).ok, first).toBe(true);
+      const step = decoder.push(second);
+      expect(step.ok, `${first} | ${second}`).toBe(false);
+      expect(step.ok ? undefined : step.error.code).toBe("wire-violation");
+    }
+  });
+
   it("refuses no character earlier: the text up to the one before is still streamed without refusal", () => {
     for (const { schema, why, text, impossibleAt } of corpus) {
       const decoder = codecOf(schema).streamDecoder();
