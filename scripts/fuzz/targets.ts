@@ -343,6 +343,26 @@ export const streaming: Target<[number, number, Dice, number, boolean, number[],
       }
       if (!step.ok) refusal = { code: step.error.code, path: step.error.path, at: k };
     }
+    // The text's own rules refuse at the character that breaks them: a character at a time, at that one; in deltas,
+    // at the delta holding it (or earlier, for the wire).
+    const single = guard(ctx, this.name, "streamDecoder", context, () => entry.codec.streamDecoder(options));
+    if (single === undefined) return;
+    let first = -1;
+    let firstCode = "";
+    for (let c = 0; c < text.length && first < 0; c++) {
+      const step = single.push(text[c]!);
+      if (!step.ok) {
+        first = c;
+        firstCode = step.error.code;
+      }
+    }
+    if (first >= 0 && TEXT_CODES.has(firstCode)) {
+      let holding = 0;
+      for (let at = deltas[0]!.length; at <= first; at += deltas[++holding]!.length);
+      if (refusal === undefined || refusal.at > holding) {
+        report(ctx, this.name, [`a ${firstCode} refused later in deltas than a character at a time`], context);
+      }
+    }
     const ended = guard(ctx, this.name, "end", context, () => decoder.end());
     if (ended === undefined) return;
     if (canonical(ended) !== canonical(whole)) {
