@@ -110,6 +110,9 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
   private leafKey: string | number | undefined;
   private leafValue: unknown;
   private changed = false;
+  /** Over the pieces of the push being read: none placed a value; each only grew the string being written. */
+  private placedNothing = true;
+  private onlyGrewString = true;
   /** The string being written was handed to a child with its place, and shown as itself: its next put is its slot. */
   private leafPending = false;
   /**
@@ -202,43 +205,25 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
     }
     // A delta is read in pieces that end before each comma or closer in it, so that the wire check sees every value
     // before the text moves past it (a model's token often completes one and begins the next): a delta refuses at
-    // the piece holding the impossible character, as deltas of one character would. A piece inside a string only
-    // costs one more parser push.
-    let placedNothing = true;
-    let onlyGrewString = true;
-    for (let from = 0; ; ) {
-      const to = pieceEnd(delta, from, this.parser.readingString || this.parser.namePrefix !== undefined);
-      const piece = from === 0 && to === delta.length ? delta : delta.slice(from, to);
-      this.written += piece.length;
-      const parsed = this.parser.push(piece);
-      if (!parsed.ok) {
-        this.afterRefusal += delta.slice(to);
-        return this.refuseAs(this.text());
+    // the piece holding the impossible character, as deltas of one character would. Most deltas have none.
+    this.placedNothing = true;
+    this.onlyGrewString = true;
+    if (!CLOSER.test(delta)) {
+      const refused = this.read(delta, delta, delta.length);
+      if (refused !== undefined) return refused;
+    } else {
+      for (let from = 0; from < delta.length; ) {
+        const to = pieceEnd(delta, from, this.parser.readingString || this.parser.namePrefix !== undefined);
+        const refused = this.read(delta.slice(from, to), delta, to);
+        if (refused !== undefined) return refused;
+        from = to;
       }
-      const parser = this.parser;
-      this.keptDepth = Math.min(this.keptDepth, parser.changedDepth);
-      this.partialKept = Math.min(this.partialKept, parser.changedDepth);
-      placedNothing &&= parser.placedNothing;
-      onlyGrewString &&= parser.onlyGrewString;
-      if (this.impossibleAt === undefined && this.wireCheckDue()) {
-        this.impossibleAt = this.wireImpossible();
-        this.checkedAt = this.written;
-      }
-      if (this.impossibleAt !== undefined) {
-        const refused = this.refuseForWire();
-        if (refused !== undefined) {
-          this.afterRefusal += delta.slice(to);
-          return refused;
-        }
-      }
-      if (to >= delta.length) break;
-      from = to;
     }
     this.changed = false;
     // Nothing placed: the partial is as it was. The spine is read again at the next push that places something.
-    if (placedNothing) return this.step(false);
+    if (this.placedNothing) return this.step(false);
     const slot = this.slot;
-    if (onlyGrewString) {
+    if (this.onlyGrewString) {
       // The spine is the last push's: the string at its place has grown, nothing else. A string not shown as
       // itself (a tag, a key, a discriminator, JSON text) is read only once complete: nothing shown changes.
       if (slot === undefined) {
@@ -267,6 +252,37 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
       if (refused !== undefined) return refused;
     }
     return this.step(this.changed);
+  }
+
+  /**
+   * One piece of `delta` (it ends at `to`) read by the parser and checked
+   * against the wire: a refusal, else undefined. The rest of the delta after
+   * a refusal is kept with the text, unread.
+   */
+  private read(
+    piece: string,
+    delta: string,
+    to: number,
+  ): { readonly ok: false; readonly error: CodecError } | undefined {
+    this.written += piece.length;
+    const parser = this.parser;
+    if (!parser.push(piece).ok) {
+      this.afterRefusal += delta.slice(to);
+      return this.refuseAs(this.text());
+    }
+    const kept = parser.changedDepth;
+    if (kept < this.keptDepth) this.keptDepth = kept;
+    if (kept < this.partialKept) this.partialKept = kept;
+    this.placedNothing &&= parser.placedNothing;
+    this.onlyGrewString &&= parser.onlyGrewString;
+    if (this.impossibleAt === undefined && this.wireCheckDue()) {
+      this.impossibleAt = this.wireImpossible();
+      this.checkedAt = this.written;
+    }
+    if (this.impossibleAt === undefined) return undefined;
+    const refused = this.refuseForWire();
+    if (refused !== undefined) this.afterRefusal += delta.slice(to);
+    return refused;
   }
 
   /**
@@ -652,6 +668,9 @@ function wireCandidatesOf(codec: Codec<unknown>): WireCandidates {
   }
   return found;
 }
+
+/** A comma or a closer: a delta holding one is read in pieces (CodecStreamDecoder.push). */
+const CLOSER = /[,\]}]/;
 
 /**
  * Where the piece of `delta` from `from` ends: before the next comma or
