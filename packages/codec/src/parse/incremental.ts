@@ -384,6 +384,11 @@ export class IncrementalParser {
     return this.arrays[this.depth] ? (this.containers[this.depth] as unknown[]).length - 1 : this.keys[this.depth];
   }
 
+  /** Whether the text ends inside a string: a value or a member name, an escape in it included. */
+  get inString(): boolean {
+    return this.mode >= STRING && this.mode <= PAIR;
+  }
+
   /** Whether the innermost object awaits a member name after a comma (no completion ends the text there). */
   get awaitingName(): boolean {
     return this.mode === KEY;

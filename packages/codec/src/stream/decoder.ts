@@ -205,15 +205,16 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
     }
     // A delta is read in pieces that end before each comma or closer in it, so that the wire check sees every value
     // before the text moves past it (a model's token often completes one and begins the next): a delta refuses at
-    // the piece holding the impossible character, as deltas of one character would. Most deltas have none.
+    // the piece holding the impossible character, as deltas of one character would. Most deltas have none, or are
+    // inside a string they do not end.
     this.placedNothing = true;
     this.onlyGrewString = true;
-    if (!CLOSER.test(delta)) {
+    if (this.parser.inString ? delta.indexOf('"') === -1 : !hasCloser(delta)) {
       const refused = this.read(delta, delta, delta.length);
       if (refused !== undefined) return refused;
     } else {
       for (let from = 0; from < delta.length; ) {
-        const to = pieceEnd(delta, from, this.parser.readingString || this.parser.namePrefix !== undefined);
+        const to = pieceEnd(delta, from, this.parser.inString);
         const refused = this.read(delta.slice(from, to), delta, to);
         if (refused !== undefined) return refused;
         from = to;
@@ -669,8 +670,14 @@ function wireCandidatesOf(codec: Codec<unknown>): WireCandidates {
   return found;
 }
 
-/** A comma or a closer: a delta holding one is read in pieces (CodecStreamDecoder.push). */
-const CLOSER = /[,\]}]/;
+/** Whether `delta` holds a comma or a closer (deltas are short: a loop costs less than a regular expression). */
+function hasCloser(delta: string): boolean {
+  for (let i = 0; i < delta.length; i++) {
+    const c = delta.charCodeAt(i);
+    if (c === 0x2c || c === 0x7d || c === 0x5d) return true;
+  }
+  return false;
+}
 
 /**
  * Where the piece of `delta` from `from` ends: before the next comma or

@@ -94,6 +94,22 @@ describe("incremental parser: the spine read in place", () => {
     expect(parser.membersRead).toBe(6);
   });
 
+  it("knows when the text ends inside a string, a name or a value, escapes included", () => {
+    const text = '{"a\\"b":["x\\\\", "y\\u0041"],"c":{"d":"\\"z"}}';
+    expect(JSON.parse(text)).toBeTruthy();
+    const parser = new IncrementalParser({});
+    let inside = false;
+    let escaped = false;
+    for (const ch of text) {
+      parser.push(ch);
+      // The oracle: a quote not escaped opens or closes a string; a backslash in one escapes the next character.
+      if (inside && escaped) escaped = false;
+      else if (inside && ch === "\\") escaped = true;
+      else if (ch === '"') inside = !inside;
+      expect(parser.inString, `after ${JSON.stringify(ch)}`).toBe(inside);
+    }
+  });
+
   it("awaits a member name only after an object's comma", () => {
     const text = '{"a":[1,2],"b":{"c":"x, y"} , "d":0}';
     const awaiting: number[] = [];
