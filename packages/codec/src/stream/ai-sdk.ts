@@ -189,13 +189,14 @@ export class SourceInputCall {
   /** The delta to send for the model's `delta` ("" for none). */
   push(delta: string): string {
     if (this.held) return "";
-    const insideString = this.plainInString(delta) || this.lex(delta);
+    // The decoder first: lex reads only text it accepted (an escape JSON has not would break decodeSegment).
     const step = this.decoder.push(delta);
     if (!step.ok) {
       this.held = true;
       this.options.onRefusal?.({ toolCallId: this.id, toolName: this.toolName, error: step.error });
       return "";
     }
+    const insideString = this.plainInString(delta) || this.lex(delta);
     if (!step.changed || step.value === undefined) return "";
     const grown = insideString ? this.grownString(step.value) : undefined;
     if (grown !== undefined) {

@@ -158,6 +158,22 @@ describe("aiSdkSourceInput", () => {
     expect(deltas(out).join("")).toBe('{"a":"x');
   });
 
+  it("refuses a string with an escape JSON has not, its string still open, without throwing", () => {
+    const codec = codecOf({ type: "object", properties: { a: { type: "string" } }, required: ["a"] });
+    // In one delta, after the string began, and split at its backslash.
+    for (const split of [['{"a":"x\\qy'], ['{"a":"x', "\\qy"], ['{"a":"x\\', "qy"], ['{"a":"x', "\\", "qy"]]) {
+      const refusals: AiSdkRefusal[] = [];
+      const call = new SourceInputCall("c1", "tool", codec, { onRefusal: (r) => refusals.push(r) });
+      const sent = split.map((delta) => call.push(delta)).join("");
+      expect(
+        refusals.map((r) => r.error.code),
+        split.join("|"),
+      ).toEqual(["invalid-json"]);
+      expect(sent, split.join("|")).toBe(split.length === 1 ? "" : '{"a":"x');
+      expect(call.close()).toBe("");
+    }
+  });
+
   it("leaves a text-encoded call and a tool with no codec as they are", async () => {
     const codec = codecOf({ type: "object", properties: { a: { type: "string" } }, required: ["a"] });
     const parts = callParts('{"a":"x"}', "other");
