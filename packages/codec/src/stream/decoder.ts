@@ -118,9 +118,7 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
   private leafHidden = false;
   private leafShown = false;
   /** Where the string being written is shown (as itself), for a push that only grows it. */
-  private slot:
-    | { holder: object; key: string | number; out: Record<string, unknown> | unknown[]; at: string | number }
-    | undefined;
+  private slot: { out: Record<string, unknown> | unknown[]; at: string | number } | undefined;
   /**
    * The partial walk's calls on open containers, outermost first: a chain,
    * since the open containers are (and a construct reads one child of each).
@@ -200,8 +198,9 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
     }
     const parsed = this.parser.push(delta);
     if (!parsed.ok) return this.refuseAs(this.text());
-    this.keptDepth = Math.min(this.keptDepth, this.parser.changedDepth);
-    this.partialKept = Math.min(this.partialKept, this.parser.changedDepth);
+    const changedDepth = this.parser.changedDepth;
+    if (changedDepth < this.keptDepth) this.keptDepth = changedDepth;
+    if (changedDepth < this.partialKept) this.partialKept = changedDepth;
     if (this.impossibleAt === undefined && this.wireCheckDue()) {
       this.impossibleAt = this.wireImpossible();
       this.checkedAt = this.written;
@@ -220,8 +219,9 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
       if (slot === undefined) {
         if (this.leafHidden) return this.step(false);
       } else {
-        // The slot is an own data member put by the walk: set in place.
-        const grown = (slot.holder as Record<string | number, unknown>)[slot.key];
+        // The slot is an own data member put by the walk: set in place. The string at the slot's holder and key
+        // is the parser's open string (the spine is unchanged), read from the parser, not by a keyed load.
+        const grown = this.parser.openString;
         if (grown === this.leafValue) return this.step(false); // an escape begun
         this.leafValue = grown;
         (slot.out as Record<string | number, unknown>)[slot.at] = grown;
@@ -587,7 +587,7 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
   private put(out: Record<string, unknown> | unknown[], key: string | number, value: unknown): void {
     // The put right after the string's own child call is its slot.
     if (this.leafPending && value === this.leafValue) {
-      this.slot = { holder: this.leafHolder!, key: this.leafKey!, out, at: key };
+      this.slot = { out, at: key };
     }
     this.leafPending = false;
     if (value === this.leafValue) this.leafShown = true;
