@@ -53,7 +53,7 @@
  */
 import type { Codec, DecodeOptions } from "../codec.js";
 import { ABSENT, type Absent, type PartialContext, type PartialMemo } from "../constructs/context.js";
-import { constructOf, WALK } from "../constructs/registry.js";
+import { partialNode, WALK } from "../constructs/registry.js";
 import { type CodecError, pointerJoin, type Result } from "../errors.js";
 import type { Node } from "../ir/nodes.js";
 import { isPlainObject, setOwn } from "../json.js";
@@ -515,9 +515,8 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
   }
 
   private child(node: Node, wire: unknown, holder?: object, key?: string | number): unknown | Absent {
-    const construct = constructOf(node);
     if (typeof wire !== "object" || wire === null) {
-      const value = construct.partial(node, wire, this.ctx, this.scratch);
+      const value = partialNode(node, wire, this.ctx, this.scratch);
       if (holder !== undefined && holder === this.leafHolder && key === this.leafKey && value === wire) {
         this.leafPending = true;
       }
@@ -533,7 +532,7 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
     }
     const spine = this.onSpine(wire);
     if (spine < 0) {
-      const value = construct.partial(node, wire, this.ctx, memo);
+      const value = partialNode(node, wire, this.ctx, memo);
       memo.value = value;
       memo.done = true;
       return value;
@@ -553,7 +552,7 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
     }
     this.frameCount = at + 1;
     this.current = at;
-    const value = construct.partial(node, wire, this.ctx, memo);
+    const value = partialNode(node, wire, this.ctx, memo);
     this.current = parent;
     memo.value = value;
     frame.value = value;
