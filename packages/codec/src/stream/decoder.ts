@@ -74,10 +74,11 @@ interface Shown extends PartialMemo {
   next: Shown | undefined;
 }
 
-/** One partial call on an open wire container: its node, the container, its index on the spine, what it showed. */
+/** One partial call on an open wire container: its node, the container, its memo, its index on the spine, what it showed. */
 interface Frame {
   node: Node;
   wire: object;
+  memo: Shown;
   spine: number;
   value: unknown;
 }
@@ -277,7 +278,8 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
     this.frameCount = r;
     this.current = r - 1;
     const before = frame.value;
-    const value = this.child(frame.node, frame.wire);
+    // The frame's container is open, so its memo is the frame's (no lookup).
+    const value = this.onContainer(frame.node, frame.wire, frame.memo);
     this.current = -1;
     return value === before;
   }
@@ -530,6 +532,11 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
       memo = { value: undefined, read: 0, settled: undefined, keys: undefined, done: false, node, next: first };
       this.memos.set(wire, memo);
     }
+    return this.onContainer(node, wire, memo);
+  }
+
+  /** A node's partial on a wire container not yet complete, with its memo. */
+  private onContainer(node: Node, wire: object, memo: Shown): unknown | Absent {
     const spine = this.onSpine(wire);
     if (spine < 0) {
       const value = partialNode(node, wire, this.ctx, memo);
@@ -543,11 +550,12 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
     // Frames are kept and written over, not made per walk.
     let frame = this.frames[at];
     if (frame === undefined) {
-      frame = { node, wire, spine, value: undefined };
+      frame = { node, wire, memo, spine, value: undefined };
       this.frames[at] = frame;
     } else {
       frame.node = node;
       frame.wire = wire;
+      frame.memo = memo;
       frame.spine = spine;
     }
     this.frameCount = at + 1;
