@@ -299,6 +299,11 @@ export class IncrementalParser {
 
   private grewString = false;
 
+  /** The string value being written, as placed (read when onlyGrewString: a field read, not a load at its place). */
+  get openString(): string {
+    return this.str;
+  }
+
   /**
    * Whether the last push placed no value: whitespace, punctuation, member
    * names, a number or literal not yet complete, containers closed. The

@@ -55,7 +55,7 @@
  */
 import type { Codec, DecodeOptions } from "../codec.js";
 import { ABSENT, type Absent, type PartialContext, type PartialMemo } from "../constructs/context.js";
-import { constructOf, WALK } from "../constructs/registry.js";
+import { partialNode, WALK } from "../constructs/registry.js";
 import { type CodecError, pointerJoin, type Result } from "../errors.js";
 import type { Node } from "../ir/nodes.js";
 import { isPlainObject, setOwn } from "../json.js";
@@ -76,10 +76,11 @@ interface Shown extends PartialMemo {
   next: Shown | undefined;
 }
 
-/** One partial call on an open wire container: its node, the container, its index on the spine, what it showed. */
+/** One partial call on an open wire container: its node, the container, its memo, its index on the spine, what it showed. */
 interface Frame {
   node: Node;
   wire: object;
+  memo: Shown;
   spine: number;
   value: unknown;
 }
@@ -123,9 +124,7 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
   private leafHidden = false;
   private leafShown = false;
   /** Where the string being written is shown (as itself), for a push that only grows it. */
-  private slot:
-    | { holder: object; key: string | number; out: Record<string, unknown> | unknown[]; at: string | number }
-    | undefined;
+  private slot: { out: Record<string, unknown> | unknown[]; at: string | number } | undefined;
   /**
    * The partial walk's calls on open containers, outermost first: a chain,
    * since the open containers are (and a construct reads one child of each).
@@ -230,8 +229,9 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
       if (slot === undefined) {
         if (this.leafHidden) return this.step(false);
       } else {
-        // The slot is an own data member put by the walk: set in place.
-        const grown = (slot.holder as Record<string | number, unknown>)[slot.key];
+        // The slot is an own data member put by the walk: set in place. The string at the slot's holder and key
+        // is the parser's open string (the spine is unchanged), read from the parser, not by a keyed load.
+        const grown = this.parser.openString;
         if (grown === this.leafValue) return this.step(false); // an escape begun
         this.leafValue = grown;
         (slot.out as Record<string | number, unknown>)[slot.at] = grown;
@@ -318,7 +318,8 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
     this.frameCount = r;
     this.current = r - 1;
     const before = frame.value;
-    const value = this.child(frame.node, frame.wire);
+    // The frame's container is open, so its memo is the frame's (no lookup).
+    const value = this.onContainer(frame.node, frame.wire, frame.memo);
     this.current = -1;
     return value === before;
   }
@@ -570,9 +571,8 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
   }
 
   private child(node: Node, wire: unknown, holder?: object, key?: string | number): unknown | Absent {
-    const construct = constructOf(node);
     if (typeof wire !== "object" || wire === null) {
-      const value = construct.partial(node, wire, this.ctx, this.scratch);
+      const value = partialNode(node, wire, this.ctx, this.scratch);
       if (holder !== undefined && holder === this.leafHolder && key === this.leafKey && value === wire) {
         this.leafPending = true;
       }
@@ -586,9 +586,14 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
       memo = { value: undefined, read: 0, settled: undefined, keys: undefined, done: false, node, next: first };
       this.memos.set(wire, memo);
     }
+    return this.onContainer(node, wire, memo);
+  }
+
+  /** A node's partial on a wire container not yet complete, with its memo. */
+  private onContainer(node: Node, wire: object, memo: Shown): unknown | Absent {
     const spine = this.onSpine(wire);
     if (spine < 0) {
-      const value = construct.partial(node, wire, this.ctx, memo);
+      const value = partialNode(node, wire, this.ctx, memo);
       memo.value = value;
       memo.done = true;
       return value;
@@ -599,16 +604,17 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
     // Frames are kept and written over, not made per walk.
     let frame = this.frames[at];
     if (frame === undefined) {
-      frame = { node, wire, spine, value: undefined };
+      frame = { node, wire, memo, spine, value: undefined };
       this.frames[at] = frame;
     } else {
       frame.node = node;
       frame.wire = wire;
+      frame.memo = memo;
       frame.spine = spine;
     }
     this.frameCount = at + 1;
     this.current = at;
-    const value = construct.partial(node, wire, this.ctx, memo);
+    const value = partialNode(node, wire, this.ctx, memo);
     this.current = parent;
     memo.value = value;
     frame.value = value;
@@ -642,7 +648,7 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
   private put(out: Record<string, unknown> | unknown[], key: string | number, value: unknown): void {
     // The put right after the string's own child call is its slot.
     if (this.leafPending && value === this.leafValue) {
-      this.slot = { holder: this.leafHolder!, key: this.leafKey!, out, at: key };
+      this.slot = { out, at: key };
     }
     this.leafPending = false;
     if (value === this.leafValue) this.leafShown = true;

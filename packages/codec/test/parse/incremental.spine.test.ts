@@ -1,8 +1,8 @@
 /**
  * What the stream decoder reads of the incremental parser in place of a path
  * made per push: the open containers (openCount, openAt), the spine's steps
- * (spineLength, stepAt), whether a string value is being read, and the member
- * names read (members). Each agrees with spine() and the live value after
+ * (spineLength, stepAt), whether a string value is being read and that string
+ * (openString), and the member names read (members). Each agrees with spine() and the live value after
  * every push.
  */
 import fc from "fast-check";
@@ -77,6 +77,8 @@ describe("incremental parser: the spine read in place", () => {
                 ? parser.value
                 : (holder as Record<string | number, unknown>)[parser.stepAt(spine.length - 1)];
             expect(typeof shown).toBe("string");
+            // The open string, read from the parser: what the decoder shows for a push that only grew it.
+            expect(parser.openString).toBe(shown);
           }
         }
         const end = parser.end();
