@@ -7,7 +7,9 @@ import {
   type Codec,
   type CompileOptions,
   compileCodec,
+  type ErrorCode,
   loadBundle,
+  PARSE_CODES,
   type ParseLimits,
   parseJson,
   type Result,
@@ -271,17 +273,6 @@ export const mutatedWire: Target<[number, number, Dice, number, boolean]> = {
   },
 };
 
-/** The codes of the text's own rules (grammar and limits): a completion breaking one gets it from decode, whatever the wire. */
-const TEXT_CODES = new Set([
-  "invalid-json",
-  "invalid-utf8",
-  "input-too-large",
-  "too-deep",
-  "too-many-nodes",
-  "duplicate-key",
-  "unsafe-number",
-]);
-
 /** A text cut into deltas of 1 to 8 code units (a surrogate pair may be cut, as a provider's stream may). */
 function deltasOf(text: string, sizes: readonly number[]): string[] {
   const deltas: string[] = [];
@@ -330,7 +321,7 @@ export const streaming: Target<[number, number, Dice, number, boolean, number[],
     const whole = guard(ctx, this.name, "decode", context, () => entry.codec.decode(text, options));
     const decoder = guard(ctx, this.name, "streamDecoder", context, () => entry.codec.streamDecoder(options));
     if (whole === undefined || decoder === undefined) return;
-    let refusal: { code: string; path: string; at: number } | undefined;
+    let refusal: { code: ErrorCode; path: string; at: number } | undefined;
     for (let k = 0; k < deltas.length; k++) {
       const step = guard(ctx, this.name, "push", context, () => decoder.push(deltas[k]!));
       if (step === undefined) return;
@@ -348,7 +339,7 @@ export const streaming: Target<[number, number, Dice, number, boolean, number[],
     const single = guard(ctx, this.name, "streamDecoder", context, () => entry.codec.streamDecoder(options));
     if (single === undefined) return;
     let first = -1;
-    let firstCode = "";
+    let firstCode: ErrorCode | undefined;
     for (let c = 0; c < text.length && first < 0; c++) {
       const step = single.push(text[c]!);
       if (!step.ok) {
@@ -356,7 +347,7 @@ export const streaming: Target<[number, number, Dice, number, boolean, number[],
         firstCode = step.error.code;
       }
     }
-    if (first >= 0 && TEXT_CODES.has(firstCode)) {
+    if (firstCode !== undefined && PARSE_CODES.has(firstCode)) {
       let holding = 0;
       for (let at = deltas[0]!.length; at <= first; at += deltas[++holding]!.length);
       if (refusal === undefined || refusal.at > holding) {
@@ -374,7 +365,7 @@ export const streaming: Target<[number, number, Dice, number, boolean, number[],
       return;
     }
     // The text's own rules: decode's error for every text beginning with the refused prefix.
-    if (TEXT_CODES.has(refusal.code) && whole.error.code !== "input-too-large") {
+    if (PARSE_CODES.has(refusal.code) && whole.error.code !== "input-too-large") {
       if (refusal.code !== whole.error.code || refusal.path !== whole.error.path) {
         report(ctx, this.name, [`a push refused with ${refusal.code} where decode gives ${outcome(whole)}`], context);
       }
@@ -383,7 +374,7 @@ export const streaming: Target<[number, number, Dice, number, boolean, number[],
     // The wire schema or a repeated map key: every completion within the text's rules is refused with that code,
     // or with wire-violation first (decode checks the wire schema before map entries).
     const allowed = refusal.code === "duplicate-entry" ? ["duplicate-entry", "wire-violation"] : [refusal.code];
-    if (!allowed.includes(whole.error.code) && !TEXT_CODES.has(whole.error.code)) {
+    if (!allowed.includes(whole.error.code) && !PARSE_CODES.has(whole.error.code)) {
       report(ctx, this.name, [`an early ${refusal.code} where decode gives ${whole.error.code}`], context);
     }
   },

@@ -2,7 +2,7 @@
  * Classify one tool call into the state a dispatcher would meet, with the
  * reason and the repair. Everything here is pure.
  */
-import type { ParseLimits } from "@strictwire/codec";
+import { PARSE_CODES, type ParseLimits } from "@strictwire/codec";
 import { type ArgumentsError, type ArgumentsErrorCode, parseArguments } from "./arguments.js";
 import { matchCodec, type ToolCodec } from "./codecs.js";
 import { renderPath, renderSteps } from "./paths.js";
@@ -117,17 +117,6 @@ function lookup(tools: ToolMap | null | undefined, name: string): DeclaredTool |
   const record = tools as Readonly<Record<string, DeclaredTool>>;
   return Object.hasOwn(record, name) ? record[name] : undefined;
 }
-
-// Decode refusals that are about the text, not the value: the bundle's parse limits.
-const PARSE_CODES: ReadonlySet<string> = new Set([
-  "invalid-json",
-  "invalid-utf8",
-  "input-too-large",
-  "too-deep",
-  "too-many-nodes",
-  "duplicate-key",
-  "unsafe-number",
-]);
 
 /** What decoding with the bundle says, or undefined when the value meets the original contract. */
 function decodeVerdict(raw: unknown, value: Record<string, unknown>, codec: ToolCodec): Classification | undefined {

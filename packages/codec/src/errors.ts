@@ -41,6 +41,22 @@ export type ErrorCode =
   | "digest-mismatch"
   | "unsupported-format";
 
+/**
+ * The bounded parse's codes: the text itself is refused (its grammar, its
+ * UTF-8, a limit, a repeated member name, an unsafe number) before the wire
+ * or the contract is read. What a model wrote was not readable, rather than
+ * a value of the wrong shape.
+ */
+export const PARSE_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+  "invalid-json",
+  "invalid-utf8",
+  "input-too-large",
+  "too-deep",
+  "too-many-nodes",
+  "duplicate-key",
+  "unsafe-number",
+]);
+
 /** One step of a path: a member name, or an array index (a member named "0" stays the string "0"). */
 export type PathStep = string | number;
 
