@@ -208,7 +208,7 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
     // inside a string they do not end.
     this.placedNothing = true;
     this.onlyGrewString = true;
-    if (this.parser.inString ? delta.indexOf('"') === -1 : !hasCloser(delta)) {
+    if (this.parser.inString ? delta.indexOf('"') === -1 : nextCloser(delta, 0) === delta.length) {
       const refused = this.read(delta, delta, delta.length);
       if (refused !== undefined) return refused;
     } else {
@@ -676,13 +676,16 @@ function wireCandidatesOf(codec: Codec<unknown>): WireCandidates {
   return found;
 }
 
-/** Whether `delta` holds a comma or a closer (deltas are short: a loop costs less than a regular expression). */
-function hasCloser(delta: string): boolean {
-  for (let i = 0; i < delta.length; i++) {
+/**
+ * The index of the first comma or closer of `delta` from `start`, else its
+ * length (deltas are short: a loop costs less than a regular expression).
+ */
+function nextCloser(delta: string, start: number): number {
+  for (let i = start; i < delta.length; i++) {
     const c = delta.charCodeAt(i);
-    if (c === 0x2c || c === 0x7d || c === 0x5d) return true;
+    if (c === 0x2c || c === 0x7d || c === 0x5d) return i;
   }
-  return false;
+  return delta.length;
 }
 
 /**
@@ -698,9 +701,5 @@ function pieceEnd(delta: string, from: number, inString: boolean): number {
     if (quote === -1) return delta.length;
     start = Math.max(start, quote + 1);
   }
-  for (let i = start; i < delta.length; i++) {
-    const c = delta.charCodeAt(i);
-    if (c === 0x2c || c === 0x7d || c === 0x5d) return i;
-  }
-  return delta.length;
+  return nextCloser(delta, start);
 }
