@@ -53,6 +53,7 @@ export interface EvalFlags {
   readonly retries?: string;
   readonly backoff?: string;
   readonly maxTokens?: string;
+  readonly maxResponseBytes?: string;
   readonly temperature?: string;
   readonly out?: string;
   readonly resume?: boolean;
@@ -159,6 +160,7 @@ export async function runEvalCommand(flags: EvalFlags, reporter: Reporter): Prom
     timeoutMs: get("timeout"),
     retries: get("retries"),
     backoffMs: get("backoff"),
+    maxResponseBytes: get("maxResponseBytes"),
     resultsFile,
     resume: flags.resume === true,
     countTokens,

@@ -8,6 +8,7 @@
  * verdict: a refused key, an unknown model, a timeout, the budget).
  */
 import { type ToolApi, toolDefinition } from "@strictwire/codec";
+import { DEFAULT_MAX_RESPONSE_BYTES } from "@strictwire/codec/http";
 import { API_NAMES, type Api, type ProbeResult, probeTools, type SentTool } from "@strictwire/eval";
 import { apiKey, missingKeyMessage } from "../api-key.js";
 import { endpointFor } from "../endpoint.js";
@@ -24,6 +25,7 @@ export interface ProbeFlags {
   readonly maxTokens?: string;
   readonly timeout?: string;
   readonly retries?: string;
+  readonly maxResponseBytes?: string;
 }
 
 const TOOL_API: Readonly<Record<Api, ToolApi>> = {
@@ -56,6 +58,7 @@ export async function runProbeCommand(
     ["max-tokens", flags.maxTokens, 16, 1],
     ["timeout", flags.timeout, 60_000, 1],
     ["retries", flags.retries, 2, 0],
+    ["max-response-bytes", flags.maxResponseBytes, DEFAULT_MAX_RESPONSE_BYTES, 1],
   ] as const) {
     const n = count(name, raw, fallback, min);
     if (typeof n === "string") return bad(n);
@@ -100,6 +103,7 @@ export async function runProbeCommand(
     ...(Number.isNaN(maxRequests) ? {} : { maxRequests }),
     timeoutMs: numbers.timeout as number,
     retries: numbers.retries as number,
+    maxResponseBytes: numbers["max-response-bytes"] as number,
   });
 
   const refused = report.results.some((r) => r.verdict === "refused");
