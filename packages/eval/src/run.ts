@@ -461,9 +461,9 @@ async function replaceFile(file: string, text: string): Promise<void> {
 }
 
 /**
- * Whether a results file holds no trial and nothing but eval's own lines: run
- * lines (the provenance every run writes first), blank lines, and a torn last
- * line. Such a file is what a run that stopped before any trial leaves behind;
+ * Whether a results file holds no trial and nothing but eval's own lines: one
+ * or more run lines (the provenance every run writes first), blank lines, and
+ * a torn last line. Such a file is what a run that stopped before any trial leaves behind;
  * anything else (a trial, a line eval would not write) is kept.
  */
 export async function holdsNoTrial(file: string): Promise<boolean> {
@@ -471,6 +471,8 @@ export async function holdsNoTrial(file: string): Promise<boolean> {
   if (!read.ok) return false;
   const lines = new TextDecoder().decode(read.value).split("\n");
   const last = lines.length - 1;
+  // An empty file is not eval's: every run writes its run line first.
+  if (lines.every((line) => line.trim() === "")) return false;
   return lines.every((line, i) => {
     if (line.trim() === "") return true;
     try {
