@@ -70,6 +70,43 @@ const tooLarge = (status: number, maxBytes: number, seen: string): { ok: false; 
 });
 
 /**
+ * A response's body, read as it arrives and counted: refused by its
+ * Content-Length when that is over the cap, else as soon as the bytes read
+ * pass it (the stream is then cancelled; `fetchText` also aborts the request).
+ * Decoded as Response.text() decodes: UTF-8, a malformed sequence replaced.
+ */
+export async function readResponseText(response: Response, maxBytes: number): Promise<Result<string, HttpReadError>> {
+  const { status } = response;
+  const declared = Number(response.headers.get("content-length") ?? Number.NaN);
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    await response.body?.cancel().catch(() => undefined);
+    return tooLarge(status, maxBytes, `of ${declared} bytes (by its Content-Length) is over`);
+  }
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (response.body !== null) {
+    const reader = response.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > maxBytes) {
+        await reader.cancel().catch(() => undefined);
+        return tooLarge(status, maxBytes, "is over");
+      }
+      chunks.push(value);
+    }
+  }
+  const whole = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    whole.set(c, at);
+    at += c.byteLength;
+  }
+  return { ok: true, value: new TextDecoder().decode(whole) };
+}
+
+/**
  * One request, its body read within the cap. Resolves to a Result for what
  * the server answered (a body, a redirect, a body over the cap); rejects, as
  * fetch does, when the request fails (a refused connection, the signal
@@ -106,35 +143,9 @@ export async function fetchText(url: string, init: FetchTextInit = {}): Promise<
         },
       };
     }
-    const declared = Number(response.headers.get("content-length") ?? Number.NaN);
-    if (Number.isFinite(declared) && declared > maxBytes) {
-      controller.abort();
-      return tooLarge(status, maxBytes, `of ${declared} bytes (by its Content-Length) is over`);
-    }
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    if (response.body !== null) {
-      const reader = response.body.getReader();
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        size += value.byteLength;
-        if (size > maxBytes) {
-          controller.abort();
-          await reader.cancel().catch(() => undefined);
-          return tooLarge(status, maxBytes, "is over");
-        }
-        chunks.push(value);
-      }
-    }
-    const whole = new Uint8Array(size);
-    let at = 0;
-    for (const c of chunks) {
-      whole.set(c, at);
-      at += c.byteLength;
-    }
-    // As Response.text() decodes: UTF-8, a malformed sequence replaced, a BOM dropped.
-    return { ok: true, value: { status, headers: response.headers, text: new TextDecoder().decode(whole) } };
+    const read = await readResponseText(response, maxBytes);
+    if (!read.ok) controller.abort();
+    return read.ok ? { ok: true, value: { status, headers: response.headers, text: read.value } } : read;
   } finally {
     outer?.removeEventListener("abort", relay);
   }
