@@ -9,7 +9,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createOpenAI } from "@ai-sdk/openai";
-import { aiSdkMiddleware, aiSdkTool, compileCodec } from "@strictwire/codec";
+import { type AiSdkRefusal, aiSdkMiddleware, aiSdkSourceInput, aiSdkTool, compileCodec } from "@strictwire/codec";
 import { generateText, type LanguageModelMiddleware, stepCountIs, streamText, wrapLanguageModel } from "ai";
 import * as ai7 from "ai-v7";
 import { MockLanguageModelV4 } from "ai-v7/test";
@@ -42,8 +42,9 @@ const REFUSED = {
 } as const;
 const VALID = '{"id":"c-1","tags":["a"],"note":"hi"}';
 
-/** What the server answers the first request of a turn with: one call whose arguments are `args`. */
+/** What the server answers the first request of a turn with: one call of `toolName` whose arguments are `args`. */
 let args = VALID;
+let toolName = "update_contact";
 /** The tool messages the model was sent back, in order. */
 let toolMessages: string[] = [];
 let origin = "";
@@ -66,14 +67,14 @@ function frame(delta: Record<string, unknown>, finish: string | null = null): st
 
 function answer(res: ServerResponse, body: { stream?: boolean; messages: { role: string; content: unknown }[] }) {
   const tool = body.messages.filter((m) => m.role === "tool");
-  const call = { id: "call_1", type: "function", function: { name: "update_contact", arguments: args } };
+  const call = { id: "call_1", type: "function", function: { name: toolName, arguments: args } };
   if (tool.length > 0) toolMessages.push(...tool.map((m) => String(m.content)));
   if (body.stream === true) {
     res.writeHead(200, { "content-type": "text/event-stream" });
     if (tool.length > 0) res.write(frame({ role: "assistant", content: "done" }) + frame({}, "stop"));
     else {
       res.write(frame({ role: "assistant", content: null }));
-      res.write(frame({ tool_calls: [{ index: 0, ...call, function: { name: "update_contact", arguments: "" } }] }));
+      res.write(frame({ tool_calls: [{ index: 0, ...call, function: { name: toolName, arguments: "" } }] }));
       // The arguments in three deltas, as a provider streams them.
       const third = Math.ceil(args.length / 3);
       for (let i = 0; i < args.length; i += third) {
@@ -115,6 +116,7 @@ beforeEach(() => {
   executed = [];
   toolMessages = [];
   args = VALID;
+  toolName = "update_contact";
 });
 
 const tools = {
@@ -220,5 +222,68 @@ describe("aiSdkMiddleware types and ai 7", () => {
     expect(executed).toEqual([]);
     const error = result.steps[0]!.content.find((p) => p.type === "tool-error");
     expect(error !== undefined && String(error.error)).toContain(feedbackOf(text));
+  });
+});
+
+describe("aiSdkSourceInput (the streamText transform) refuses what decode refuses", () => {
+  it.each(Object.entries(REFUSED))(
+    "%s: onRefusal with decode's code, no more deltas shown",
+    async (_, [text, code]) => {
+      args = text;
+      const refusals: AiSdkRefusal[] = [];
+      const result = streamText({
+        model: base(),
+        tools,
+        prompt: "update",
+        stopWhen: stepCountIs(1),
+        maxRetries: 0,
+        experimental_transform: aiSdkSourceInput(codecs, { onRefusal: (r) => refusals.push(r) }),
+      });
+      await result.consumeStream();
+      expect(refusals.map((r) => [r.toolCallId, r.toolName, r.error.code])).toEqual([
+        ["call_1", "update_contact", code],
+      ]);
+    },
+  );
+});
+
+describe("aiSdkTool's onInputDelta", () => {
+  const optional = compileCodec(
+    {
+      type: "object",
+      properties: { id: { type: "string" }, email: { type: "string" } },
+      required: ["id"],
+      additionalProperties: false,
+    },
+    { name: "set_email", target: "openai" },
+  );
+  if (!optional.ok) throw new Error(optional.error.message);
+  const wire = '{"id":"ada","email":{"state":"present","value":"ada@example.com"}}';
+
+  it("receives the partial SOURCE value, never the wire text", async () => {
+    toolName = "set_email";
+    args = wire;
+    const partials: unknown[] = [];
+    const ids: string[] = [];
+    const set_email = aiSdkTool(optional.value, {
+      execute: async () => "ok",
+      onInputDelta: ({ partial, toolCallId }) => {
+        ids.push(toolCallId);
+        partials.push(structuredClone(partial));
+      },
+    });
+    const result = streamText({
+      model: base(),
+      tools: { set_email },
+      prompt: "set",
+      stopWhen: stepCountIs(1),
+      maxRetries: 0,
+    });
+    await result.consumeStream();
+    expect(partials.length).toBeGreaterThan(0);
+    expect(new Set(ids)).toEqual(new Set(["call_1"]));
+    // The last partial is the decoded value; none shows the wire's {"state": ...} wrapper.
+    expect(partials.at(-1)).toStrictEqual({ id: "ada", email: "ada@example.com" });
+    expect(JSON.stringify(partials)).not.toContain("state");
   });
 });

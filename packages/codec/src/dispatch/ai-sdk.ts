@@ -142,6 +142,18 @@ function sourceInputDeltas<T>(
   };
 }
 
+/** How many calls' texts a middleware keeps, to show the model its calls as written. */
+const KEPT_TEXTS = 1024;
+
+/** A model's text as a JSON value (a provider writes a call's input with JSON.stringify); undefined if not JSON. */
+function jsonValue(text: string): { readonly value: unknown } | undefined {
+  try {
+    return { value: JSON.parse(text) as unknown };
+  } catch {
+    return undefined;
+  }
+}
+
 /** A tool call as the language model gives it (the fields of ai 6's v3 and ai 7's v4 specification). */
 interface ModelToolCall {
   readonly type: "tool-call";
@@ -153,6 +165,7 @@ interface ModelToolCall {
 /** The language-model middleware `aiSdkMiddleware` gives, for `wrapLanguageModel({ model, middleware })`. */
 export interface AiSdkMiddleware<V extends "v3" | "v4"> {
   readonly specificationVersion: V;
+  transformParams<P>(options: { readonly params: P }): Promise<P>;
   wrapGenerate<R extends { readonly content: readonly unknown[] }>(options: {
     readonly doGenerate: () => PromiseLike<R>;
   }): Promise<R>;
@@ -189,21 +202,50 @@ export interface AiSdkMiddlewareOptions<V extends "v3" | "v4"> {
  * itself, and tools not in `codecs`, pass unchanged. `tool-input-delta`
  * parts pass unchanged (display only: `aiSdkSourceInput` shows them in the
  * source form and refuses early).
+ *
+ * Later requests: the SDK keeps a call's validated (decoded) value as its
+ * input in the history, and `{}` for a call it refused. `transformParams`
+ * puts back, for every call this middleware handed on (the last 1,024 by
+ * id), the model's own text as its JSON value, so the model is shown its
+ * calls as it wrote them (the wire form; a repeated name once).
  */
 export function aiSdkMiddleware<V extends "v3" | "v4" = "v3">(
   codecs: ToolCodecs,
   options: AiSdkMiddlewareOptions<V> = {},
 ): AiSdkMiddleware<V> {
+  /** The text of each call handed on, by id, oldest first. */
+  const texts = new Map<string, string>();
   const sealed = (part: unknown): unknown => {
     if (!isPlainObject(part) || part.type !== "tool-call" || part.providerExecuted === true) return part;
-    const call = part as unknown as ModelToolCall;
+    const call = part as unknown as ModelToolCall & { readonly toolCallId?: unknown };
     if (typeof call.input !== "string" || call.input.trim() === "" || !Object.hasOwn(codecs, call.toolName)) {
       return part;
     }
+    if (typeof call.toolCallId === "string") {
+      texts.delete(call.toolCallId);
+      texts.set(call.toolCallId, call.input);
+      if (texts.size > KEPT_TEXTS) texts.delete(texts.keys().next().value!);
+    }
     return { ...call, input: JSON.stringify(call.input) };
+  };
+  /** A prompt's tool-call part of a call handed on, with the model's text as its input. */
+  const restored = (part: unknown): unknown => {
+    if (!isPlainObject(part) || part.type !== "tool-call" || typeof part.toolCallId !== "string") return part;
+    const text = texts.get(part.toolCallId);
+    const value = text === undefined ? undefined : jsonValue(text);
+    return value === undefined ? part : { ...part, input: value.value };
   };
   return {
     specificationVersion: options.specificationVersion ?? ("v3" as V),
+    async transformParams({ params }) {
+      if (texts.size === 0 || !isPlainObject(params) || !Array.isArray(params.prompt)) return params;
+      const prompt = params.prompt.map((message: unknown) =>
+        isPlainObject(message) && message.role === "assistant" && Array.isArray(message.content)
+          ? { ...message, content: message.content.map(restored) }
+          : message,
+      );
+      return { ...params, prompt } as typeof params;
+    },
     async wrapGenerate({ doGenerate }) {
       const result = await doGenerate();
       return { ...result, content: result.content.map(sealed) };
@@ -236,11 +278,21 @@ export function aiSdkWireMessages<M>(messages: readonly M[], codecs: ToolCodecs)
     const content = message.content.map((part: unknown) => {
       if (!isPlainObject(part) || part.type !== "tool-call" || typeof part.toolName !== "string") return part;
       const codec = Object.hasOwn(codecs, part.toolName) ? codecs[part.toolName] : undefined;
-      const wire = codec?.encode(part.input);
-      if (wire === undefined || !wire.ok) return part;
+      if (codec === undefined) return part;
+      const wire = codec.encode(part.input);
+      if (!wire.ok) return part;
       changed = true;
       return { ...part, input: wire.value };
     });
     return changed ? ({ ...message, content } as M) : message;
   });
+}
+
+/** A model's text as a JSON value (the SDK writes a call's input with JSON.stringify); undefined if it is not JSON. */
+function textValue(text: string): { readonly value: unknown } | undefined {
+  try {
+    return { value: JSON.parse(text) as unknown };
+  } catch {
+    return undefined;
+  }
 }
