@@ -57,7 +57,6 @@ export interface AiSdkInputDeltaOptions {
 export interface AiSdkInputTextDelta {
   readonly inputTextDelta: string;
   readonly toolCallId: string;
-  readonly [option: string]: unknown;
 }
 
 /** A tool's other fields, passed through as they are; `inputSchema` and `strict` are the adapter's. */
@@ -286,13 +285,4 @@ export function aiSdkWireMessages<M>(messages: readonly M[], codecs: ToolCodecs)
     });
     return changed ? ({ ...message, content } as M) : message;
   });
-}
-
-/** A model's text as a JSON value (the SDK writes a call's input with JSON.stringify); undefined if it is not JSON. */
-function textValue(text: string): { readonly value: unknown } | undefined {
-  try {
-    return { value: JSON.parse(text) as unknown };
-  } catch {
-    return undefined;
-  }
 }
