@@ -201,6 +201,32 @@ describe("strictTool's timeout through the SDK's invokeFunctionTool", () => {
   });
 });
 
+describe("strictTool keeps decode's promises on the text the SDK hands invoke", () => {
+  it.each([
+    [
+      "a repeated member name",
+      '{"id":"ada","id":"bob","email":{"state":"absent"},"phone":{"state":"absent"}}',
+      "duplicate-key",
+    ],
+    ["a lone surrogate", '{"id":"\\ud800","email":{"state":"absent"},"phone":{"state":"absent"}}', "invalid-utf8"],
+    ["the depth limit", `{"id":${"[".repeat(70)}${"]".repeat(70)}}`, "too-deep"],
+    ["the node limit", `{"id":[${Array(25_000).fill(1).join(",")}]}`, "too-many-nodes"],
+    ["the byte limit", `{"id":"${"x".repeat(1_100_000)}"}`, "input-too-large"],
+  ])("%s: refused with decode's feedback through the SDK's invokeFunctionTool", async (_, text, code) => {
+    const executed: Contact[] = [];
+    const tool = made({}, executed);
+    const toolCall = { type: "function_call", callId: "c1", name: "update_contact", arguments: text } as const;
+    const out = await invokeFunctionTool({
+      tool: tool as never,
+      runContext: new RunContext(),
+      input: text,
+      details: { toolCall },
+    });
+    expect(String(out)).toContain(`(${code}`);
+    expect(executed).toEqual([]);
+  });
+});
+
 describe("strictTool refuses what it cannot pass on", () => {
   it.each([
     ["outputSchema", { outputSchema: { type: "object", properties: {} } }],

@@ -146,6 +146,18 @@ describe("the AI SDK without aiSdkMiddleware", () => {
     await generateText({ model: base(), tools, prompt: "update", stopWhen: stepCountIs(2), maxRetries: 0 });
     expect(executed).toEqual([{ id: "c-1", tags: [], note: "x" }]);
   });
+
+  // What the codec can still check on the value the SDK parsed: its depth and node count, not what only the text shows.
+  it.each([
+    ["a lone surrogate", true],
+    ["the byte limit", true],
+    ["the depth limit", false],
+    ["the node limit", false],
+  ] as const)("%s: runs %s", async (promise, runs) => {
+    args = REFUSED[promise][0];
+    await generateText({ model: base(), tools, prompt: "update", stopWhen: stepCountIs(2), maxRetries: 0 });
+    expect(executed.length).toBe(runs ? 1 : 0);
+  });
 });
 
 describe.each([
@@ -265,11 +277,20 @@ describe("aiSdkTool's onInputDelta", () => {
     args = wire;
     const partials: unknown[] = [];
     const ids: string[] = [];
+    const available: unknown[] = [];
+    const approvals: unknown[] = [];
     const set_email = aiSdkTool(optional.value, {
       execute: async () => "ok",
       onInputDelta: ({ partial, toolCallId }) => {
         ids.push(toolCallId);
         partials.push(structuredClone(partial));
+      },
+      onInputAvailable: ({ input }: { input: unknown }) => {
+        available.push(input);
+      },
+      needsApproval: (input: unknown) => {
+        approvals.push(input);
+        return false;
       },
     });
     const result = streamText({
@@ -285,5 +306,8 @@ describe("aiSdkTool's onInputDelta", () => {
     // The last partial is the decoded value; none shows the wire's {"state": ...} wrapper.
     expect(partials.at(-1)).toStrictEqual({ id: "ada", email: "ada@example.com" });
     expect(JSON.stringify(partials)).not.toContain("state");
+    // The SDK's own hooks after validation receive the decoded value (the caller's onInputAvailable still called).
+    expect(available).toStrictEqual([{ id: "ada", email: "ada@example.com" }]);
+    expect(approvals).toStrictEqual([{ id: "ada", email: "ada@example.com" }]);
   });
 });
