@@ -91,6 +91,14 @@ export type AiSdkTool<T, F> = Omit<F, "inputSchema" | "strict" | "onInputDelta">
  * outputs; it warns and drops it for others), `@ai-sdk/google` as
  * `toolConfig.functionCallingConfig.mode: "VALIDATED"`. The description
  * defaults to the bundle's.
+ *
+ * The tool alone validates the value the SDK's own JSON.parse built: a
+ * repeated member name has already been merged (the last one wins), and a
+ * lone surrogate or the byte limit go unchecked. `aiSdkMiddleware(codecs)`
+ * on the model is what keeps decode's promises on the raw text.
+ * `onInputDelta` receives the partial SOURCE value (`partial`), not the
+ * wire text; `execute`, `needsApproval` and `onInputAvailable` the decoded
+ * value.
  */
 export function aiSdkTool<T, const F extends AiSdkToolFields<T>>(codec: Codec<T>, fields: F): AiSdkTool<T, F> {
   const description = fields.description ?? codec.bundle.description;
