@@ -361,7 +361,7 @@ describe("the first-key rule's unconfirmed readings", () => {
 
   it("says which reading a wire depends on, and where", () => {
     const tagged = codecFor({ type: "object", properties: { s: { type: "string" } } }).wire as Json;
-    expect(firstKeyReadings(tagged)).toEqual([
+    expect(firstKeyReadings(tagged as never)).toEqual([
       { reading: "shared-name-constants", path: "/properties/s", member: "state" },
     ]);
     // A wire as an earlier version compiled it: the discriminator behind a reference.
@@ -381,10 +381,10 @@ describe("the first-key rule's unconfirmed readings", () => {
         Y: { type: "object", properties: { kind: { const: "y" } }, required: ["kind"], additionalProperties: false },
       },
     };
-    expect(firstKeyReadings(old)).toEqual([{ reading: "constant-behind-ref", path: "/properties/u", member: "kind" }]);
+    expect(firstKeyReadings(old as never)).toEqual([{ reading: "constant-behind-ref", path: "/properties/u", member: "kind" }]);
     // Branches that lead with different names depend on neither reading.
     const apart = codecFor({ type: "object", properties: { u: credentials } }, {}).wire as Json;
-    expect(firstKeyReadings(apart).filter((r) => r.path.startsWith("/properties/u/"))).toEqual([]);
+    expect(firstKeyReadings(apart as never).filter((r) => r.path.startsWith("/properties/u/"))).toEqual([]);
   });
 
   it("check advises which reading a tool depends on, on OpenAI only", () => {
