@@ -381,7 +381,9 @@ describe("the first-key rule's unconfirmed readings", () => {
         Y: { type: "object", properties: { kind: { const: "y" } }, required: ["kind"], additionalProperties: false },
       },
     };
-    expect(firstKeyReadings(old as never)).toEqual([{ reading: "constant-behind-ref", path: "/properties/u", member: "kind" }]);
+    expect(firstKeyReadings(old as never)).toEqual([
+      { reading: "constant-behind-ref", path: "/properties/u", member: "kind" },
+    ]);
     // Branches that lead with different names depend on neither reading.
     const apart = codecFor({ type: "object", properties: { u: credentials } }, {}).wire as Json;
     expect(firstKeyReadings(apart as never).filter((r) => r.path.startsWith("/properties/u/"))).toEqual([]);
