@@ -201,6 +201,8 @@ function buildProgram(io: Io, setExit: (code: ExitCode) => void): Command {
       "a tool's input schema larger than this passes through uncompiled (default 1048576)",
     )
     .option("--compile-workers <n>", "worker threads compiling tools (default: CPUs, at most 4)")
+    .option("--decode-timeout <ms>", "time one call's decode may take before the call is refused (default 5000)")
+    .option("--compile-memory <mb>", "heap one compile worker may hold before it is stopped (default 512)")
     .action(async (command: string[], flags: McpProxyFlags) => {
       const { runMcpProxy } = await import("./commands/mcp-proxy.js");
       setExit(await runMcpProxy(command, flags, io));
