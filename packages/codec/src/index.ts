@@ -1,5 +1,16 @@
 // Dispatch (guarded calls, provider tool results, Standard Schema, AI SDK) and the types emitter.
-export { type StrictFunctionTool, type StrictToolOptions, strictTool } from "./agents.js";
+export {
+  type AgentCallDetails,
+  type AgentGuardrailOutput,
+  type AgentInputGuardrail,
+  type AgentInputGuardrailData,
+  type AgentOutputGuardrail,
+  type AgentOutputGuardrailData,
+  type AgentToolCall,
+  type StrictFunctionTool,
+  type StrictToolOptions,
+  strictTool,
+} from "./agents.js";
 export {
   BUNDLE_FORMAT,
   type Bundle,
@@ -12,9 +23,14 @@ export { Codec, type DecodeOptions, type RawArguments, type WireValue } from "./
 export { type CompileOptions, compile, compileCodec } from "./compile.js";
 export {
   type AiSdkExecuteOptions,
+  type AiSdkInputDeltaOptions,
+  type AiSdkInputTextDelta,
+  type AiSdkMiddleware,
+  type AiSdkMiddlewareOptions,
   type AiSdkTool,
   type AiSdkToolFields,
   aiSdkInputSchema,
+  aiSdkMiddleware,
   aiSdkTool,
   aiSdkWireMessages,
 } from "./dispatch/ai-sdk.js";
@@ -39,7 +55,7 @@ export {
 } from "./dispatch/guard.js";
 export type { StandardCodecProps, StandardCodecSchema } from "./dispatch/standard.js";
 export { type EmitTypesOptions, emitTypes } from "./emit/types.js";
-export type { CodecError, ErrorCode, Issue, PathStep, Result } from "./errors.js";
+export type { Breach, CodecError, ErrorCode, Issue, PathStep, Result, RuleKeyword, RuleParams } from "./errors.js";
 export { PARSE_CODES } from "./errors.js";
 // Errors as words: for logs, for whoever must act, for --json; one formatter for every package.
 export {
