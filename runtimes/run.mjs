@@ -337,6 +337,7 @@ async function chromium(project) {
     return cells;
   } finally {
     await context?.close();
+    server.closeAllConnections();
     server.close();
     rmSync(profile, { recursive: true, force: true });
   }
