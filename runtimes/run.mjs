@@ -125,6 +125,12 @@ function firstLines(text, n = 3) {
     .slice(0, 400);
 }
 
+/** A cell's detail on its line: one line, at most 200 characters. */
+function oneLine(detail) {
+  const text = String(detail).replaceAll(/\s+/g, " ").trim();
+  return text.length > 200 ? `${text.slice(0, 199)}…` : text;
+}
+
 /** Node, Bun, Deno: the installed packages as they are, no bundler. */
 async function host(project, command, args, codegen) {
   const out = await child(command, [...args, "host.mjs", codegen], { cwd: project });
@@ -383,7 +389,7 @@ async function main() {
         const outcome = cells[name] ?? { status: "FAIL", detail: "did not run" };
         const status = outcome.status in counts && outcome.status !== "FAIL" ? outcome.status : "FAIL";
         counts[status]++;
-        console.log(`${runtime.name} · ${name} · ${status} ${String(outcome.detail).replaceAll("\n", " ")}`);
+        console.log(`${runtime.name} · ${name} · ${status} ${oneLine(outcome.detail)}`);
       }
       timings.push(`${runtime.name} ${((Date.now() - t) / 1000).toFixed(1)} s`);
     }
