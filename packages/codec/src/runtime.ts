@@ -41,10 +41,19 @@ export interface StandaloneRuntime {
   readonly re2: typeof re2;
 }
 
-export const standaloneRuntime: StandaloneRuntime = Object.freeze({
+/**
+ * The same pieces one by one: a module of this version imports only those its
+ * validators call, so a bundler leaves out the rest (the RE2 engine, unless a
+ * tool has a pattern; the formats, unless it has a format).
+ */
+export const ucs2length: (text: string) => number = /* @__PURE__ */ cjsDefault(ucs2lengthModule);
+export { duplicateItems, fullFormats, jsonEqual as equal, re2 };
+
+/** All of them in one object: what modules written before the pieces were exported import. */
+export const standaloneRuntime: StandaloneRuntime = /* @__PURE__ */ Object.freeze({
   equal: jsonEqual,
   duplicateItems,
-  ucs2length: cjsDefault(ucs2lengthModule),
+  ucs2length,
   fullFormats,
   re2,
 });
