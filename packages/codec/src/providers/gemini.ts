@@ -40,7 +40,17 @@ import type {
   RequestSettings,
   RequestTool,
 } from "./api.js";
-import { type Call, Calls, checkedTool, inputText, listOf, named, streams, streamViolation, stringOr } from "./shared.js";
+import {
+  type Call,
+  Calls,
+  checkedTool,
+  inputText,
+  listOf,
+  named,
+  streams,
+  streamViolation,
+  stringOr,
+} from "./shared.js";
 
 // ---- shapes -------------------------------------------------------------------
 

@@ -109,7 +109,10 @@ export function responsesCallStreams<S extends DeltaSink>(
       const text = calls.textOf(call);
       for (const other of [announced.get(call), typeof restated === "string" ? restated : undefined]) {
         if (other !== undefined && other !== "" && other !== text) {
-          calls.refuse(call, streamViolation("the streamed argument deltas and the arguments the stream restates disagree"));
+          calls.refuse(
+            call,
+            streamViolation("the streamed argument deltas and the arguments the stream restates disagree"),
+          );
         }
       }
     }

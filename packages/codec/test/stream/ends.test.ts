@@ -39,10 +39,22 @@ function recorded(shape: Shape, sizes: readonly number[]): Event[] {
     case "openai-responses": {
       const item = (n: number) => ({ type: "function_call", id: `fc_${n}`, call_id: `call_${n}`, name: "get_weather" });
       const call = (n: number, text: string): Event[] => [
-        { type: "response.output_item.added", output_index: n, item: { ...item(n), arguments: "", status: "in_progress" } },
-        ...split(text, sizes).map((delta) => ({ type: "response.function_call_arguments.delta", item_id: `fc_${n}`, delta })),
+        {
+          type: "response.output_item.added",
+          output_index: n,
+          item: { ...item(n), arguments: "", status: "in_progress" },
+        },
+        ...split(text, sizes).map((delta) => ({
+          type: "response.function_call_arguments.delta",
+          item_id: `fc_${n}`,
+          delta,
+        })),
         { type: "response.function_call_arguments.done", item_id: `fc_${n}`, arguments: text },
-        { type: "response.output_item.done", output_index: n, item: { ...item(n), arguments: text, status: "completed" } },
+        {
+          type: "response.output_item.done",
+          output_index: n,
+          item: { ...item(n), arguments: text, status: "completed" },
+        },
       ];
       return [
         { type: "response.created", response: { id: "resp_1", status: "in_progress", output: [] } },
@@ -65,7 +77,11 @@ function recorded(shape: Shape, sizes: readonly number[]): Event[] {
     }
     case "anthropic": {
       const call = (index: number, text: string): Event[] => [
-        { type: "content_block_start", index, content_block: { type: "tool_use", id: `toolu_${index}`, name: "get_weather", input: {} } },
+        {
+          type: "content_block_start",
+          index,
+          content_block: { type: "tool_use", id: `toolu_${index}`, name: "get_weather", input: {} },
+        },
         ...split(text, sizes).map((partial_json) => ({
           type: "content_block_delta",
           index,
@@ -192,7 +208,11 @@ describe("adapters fail closed and say why", () => {
   it("Anthropic: one reader across two messages keeps both calls at block index 0", () => {
     const message = (n: number): Event[] => [
       { type: "message_start", message: { id: `msg_${n}`, type: "message", role: "assistant", content: [] } },
-      { type: "content_block_start", index: 0, content_block: { type: "tool_use", id: `toolu_${n}`, name: "get_weather", input: {} } },
+      {
+        type: "content_block_start",
+        index: 0,
+        content_block: { type: "tool_use", id: `toolu_${n}`, name: "get_weather", input: {} },
+      },
       { type: "content_block_delta", index: 0, delta: { type: "input_json_delta", partial_json: WIRES[n - 1]! } },
       { type: "content_block_stop", index: 0 },
       { type: "message_stop" },
@@ -294,9 +314,15 @@ describe("adapters fail closed and say why", () => {
 
   it("Vertex AI partialArgs are refused with what to turn off, never assembled", () => {
     const streams = streamCalls("gemini", codecs);
-    const chunk = (functionCall: Event): Event => ({ candidates: [{ content: { role: "model", parts: [{ functionCall }] } }] });
+    const chunk = (functionCall: Event): Event => ({
+      candidates: [{ content: { role: "model", parts: [{ functionCall }] } }],
+    });
     const updates = [
-      chunk({ name: "get_weather", partialArgs: [{ jsonPath: "$.city", stringValue: "Par", willContinue: true }], willContinue: true }),
+      chunk({
+        name: "get_weather",
+        partialArgs: [{ jsonPath: "$.city", stringValue: "Par", willContinue: true }],
+        willContinue: true,
+      }),
       chunk({ partialArgs: [{ jsonPath: "$.city", stringValue: "is" }], willContinue: false }),
     ].flatMap((e) => [...streams.event(e)]);
     expect(updates).toHaveLength(2);
@@ -312,7 +338,10 @@ describe("adapters fail closed and say why", () => {
     );
     if (!anthropicCodec.ok) throw new Error(anthropicCodec.error.message);
     const definition = toolDefinition(anthropicCodec.value.bundle, "anthropic", { eagerInputStreaming: true });
-    expect(definition).toMatchObject({ ok: true, value: { name: "get_weather", strict: true, eager_input_streaming: true } });
+    expect(definition).toMatchObject({
+      ok: true,
+      value: { name: "get_weather", strict: true, eager_input_streaming: true },
+    });
     const plain = toolDefinition(anthropicCodec.value.bundle, "anthropic");
     expect(plain.ok && "eager_input_streaming" in plain.value).toBe(false);
     // Not an option of the OpenAI APIs: refused, never dropped.
@@ -325,8 +354,16 @@ describe("adapters fail closed and say why", () => {
     const deltas = ['{"city": "Par', 'is", "city', '": "Rome"}'];
     const events: Event[] = [
       { type: "message_start", message: { id: "m", type: "message", role: "assistant", content: [] } },
-      { type: "content_block_start", index: 0, content_block: { type: "tool_use", id: "toolu_e", name: "get_weather", input: {} } },
-      ...deltas.map((partial_json) => ({ type: "content_block_delta", index: 0, delta: { type: "input_json_delta", partial_json } })),
+      {
+        type: "content_block_start",
+        index: 0,
+        content_block: { type: "tool_use", id: "toolu_e", name: "get_weather", input: {} },
+      },
+      ...deltas.map((partial_json) => ({
+        type: "content_block_delta",
+        index: 0,
+        delta: { type: "input_json_delta", partial_json },
+      })),
     ];
     const byEvent = events.map((e) => streams.event(e));
     // Refused in the delta that repeats the name, before the text ends.
