@@ -1,5 +1,16 @@
 // Dispatch (guarded calls, provider tool results, Standard Schema, AI SDK) and the types emitter.
-export { type StrictFunctionTool, type StrictToolOptions, strictTool } from "./agents.js";
+export {
+  type AgentCallDetails,
+  type AgentGuardrailOutput,
+  type AgentInputGuardrail,
+  type AgentInputGuardrailData,
+  type AgentOutputGuardrail,
+  type AgentOutputGuardrailData,
+  type AgentToolCall,
+  type StrictFunctionTool,
+  type StrictToolOptions,
+  strictTool,
+} from "./agents.js";
 export {
   BUNDLE_FORMAT,
   type Bundle,
@@ -12,9 +23,14 @@ export { Codec, type DecodeOptions, type RawArguments, type WireValue } from "./
 export { type CompileOptions, compile, compileCodec } from "./compile.js";
 export {
   type AiSdkExecuteOptions,
+  type AiSdkInputDeltaOptions,
+  type AiSdkInputTextDelta,
+  type AiSdkMiddleware,
+  type AiSdkMiddlewareOptions,
   type AiSdkTool,
   type AiSdkToolFields,
   aiSdkInputSchema,
+  aiSdkMiddleware,
   aiSdkTool,
   aiSdkWireMessages,
 } from "./dispatch/ai-sdk.js";
@@ -151,6 +167,7 @@ export {
   FACT_KINDS,
   type Fact,
   type FactKind,
+  type FirstKeyReading,
   type GrammarEstimate,
   type LimitFinding,
   type LimitName,
