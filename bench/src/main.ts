@@ -4,7 +4,7 @@
  *   pnpm bench                      every section, tables on stdout (progress on stderr)
  *   pnpm bench --quick              a reduced set (well under two minutes)
  *   pnpm bench --quick --json       the reduced set, ONE JSON object on stdout
- *   pnpm bench --only parse,decode  some sections (decode, encode, parse, streaming, compile,
+ *   pnpm bench --only parse,decode  some sections (decode, encode, parse, streaming, stream-scaling, compile,
  *                                   growth, coldstart, memory, expansion, arguments, comparison,
  *                                   classify)
  *   pnpm bench --only classify      classify at log scale: 10 MB, 100 MB and 1 GB of generated
@@ -37,6 +37,7 @@ import { renderDecode, renderEncode, runDecode, runEncode } from "./sections/dec
 import { expansionInputs, MODES, renderExpansion, runExpansion } from "./sections/expansion.js";
 import { PARSE_SIZES, renderParse, runParse } from "./sections/parse.js";
 import { renderColdStart, renderMemory, runColdStart, runMemory } from "./sections/process.js";
+import { renderStreamScaling, runStreamScaling, SCALING_GOAL } from "./sections/stream-scaling.js";
 import { renderStreamDecoder, renderStreaming, runStreamDecoder, runStreaming } from "./sections/streaming.js";
 import type { ComparisonOptions } from "./stats.js";
 
@@ -52,6 +53,8 @@ export const GOALS = {
   compactArgumentTokens: 1.25,
   // Issue 28: streaming a call in deltas of 1-8 characters over one parse of the whole text.
   streamingVsParse: 2.0,
+  // Issue 42: total time of a stream in one-character deltas against its length, log-log slope.
+  streamScalingSlope: SCALING_GOAL,
 };
 
 const SECTIONS = [
@@ -59,6 +62,7 @@ const SECTIONS = [
   "encode",
   "parse",
   "streaming",
+  "stream-scaling",
   "compile",
   "growth",
   "coldstart",
@@ -68,7 +72,17 @@ const SECTIONS = [
   "comparison",
   "classify",
 ];
-const QUICK_SECTIONS = ["decode", "parse", "streaming", "compile", "coldstart", "expansion", "arguments", "classify"];
+const QUICK_SECTIONS = [
+  "decode",
+  "parse",
+  "streaming",
+  "stream-scaling",
+  "compile",
+  "coldstart",
+  "expansion",
+  "arguments",
+  "classify",
+];
 
 interface Args {
   quick: boolean;
@@ -369,6 +383,17 @@ async function main(): Promise<void> {
     out.classify = r;
   }
 
+  if (sections.has("stream-scaling")) {
+    progress("stream-scaling...");
+    const r = runStreamScaling(args.quick ? 3 : 7);
+    print(renderStreamScaling(r));
+    out.streamScaling = {
+      goal: r.goal,
+      slopes: Object.fromEntries(r.rows.map((row) => [row.key, row.slope])),
+      rows: r.rows.map((row) => ({ texts: row.label, slope: row.slope, points: row.points })),
+    };
+  }
+
   const goals: Record<string, boolean> = {};
   if (typeof out.decodeVsBaseline === "number") goals.decode = out.decodeVsBaseline <= GOALS.decodeVsBaseline;
   const references = out.decodeReferences as { floor: number } | undefined;
@@ -386,6 +411,11 @@ async function main(): Promise<void> {
   if (streamDecoder !== undefined) {
     goals.streamDecoderCalls = streamDecoder.calls <= GOALS.streamingVsParse;
     goals.streamDecoder100KB = streamDecoder.large <= GOALS.streamingVsParse;
+  }
+  const scaling = out.streamScaling as { slopes: Record<string, number> } | undefined;
+  if (scaling !== undefined) {
+    for (const [key, slope] of Object.entries(scaling.slopes))
+      goals[`streamScaling${key[0]!.toUpperCase()}${key.slice(1)}`] = slope <= GOALS.streamScalingSlope;
   }
   const exp = out.expansion as Record<string, { tokens: number }> | undefined;
   if (exp !== undefined) {

@@ -62,7 +62,7 @@ import { isPlainObject, setOwn } from "../json.js";
 import { IncrementalParser } from "../parse/incremental.js";
 import { MAX_DEPTH_LIMIT } from "../parse/parser.js";
 import { originalPath } from "../wire/paths.js";
-import { bestFit, type Candidates, fillerFor, requiredOf, WireCandidates } from "./refusal.js";
+import { bestFit, type Candidates, fillerFor, type PrefixMatch, requiredOf, WireCandidates } from "./refusal.js";
 import type { StreamDecoder, StreamStep } from "./types.js";
 
 /**
@@ -157,6 +157,11 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
   private keptDepth = 0;
   /** A number or literal was being read at the last push (its type is checked once, at its start). */
   private wasReading = false;
+  /** The string being written matched against the const and enum strings its place allows (nameFits: the name). */
+  private stringMatch:
+    | { holder: object | undefined; step: string | number | undefined; candidates: Candidates; match: PrefixMatch }
+    | undefined;
+  private nameMatch: { container: object; count: number; candidates: Candidates; match: PrefixMatch } | undefined;
   /** The text length when `opened*` was found. */
   private checkedAt = -1;
   /** The text length from which a completion is decoded again (refuseForWire). */
@@ -362,7 +367,7 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
     // A name growing in the object the last walk ended in (nothing opened or closed since): checked there, no walk.
     const n = this.openedCount;
     if (this.keptDepth < n || n === 0 || Array.isArray(this.openedContainers[n - 1])) return true;
-    if (!this.openedCandidates[n - 1]!.namePossible(prefix)) {
+    if (!this.nameFits(this.openedCandidates[n - 1]!, this.openedContainers[n - 1]!, prefix)) {
       this.impossibleAt = [...this.spinePath(n - 1), prefix];
       this.checkedAt = this.written;
     }
@@ -421,7 +426,9 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
           if (name !== undefined) return own.at(name).empty ? [...this.spinePath(i), name] : undefined;
           // A member name being written that no declared name begins with.
           const prefix = parser.namePrefix;
-          return prefix !== undefined && !own.namePossible(prefix) ? [...this.spinePath(i), prefix] : undefined;
+          return prefix !== undefined && !this.nameFits(own, value, prefix)
+            ? [...this.spinePath(i), prefix]
+            : undefined;
         }
         const step = parser.stepAt(i);
         reached = own.at(step);
@@ -432,12 +439,55 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
       if (found !== undefined) return found;
       // The scalar being read, or the root not yet started.
       if (typeof value === "string") {
-        this.stringFree = reached!.allowing("string").anyString;
-        return reached!.stringPossible(value) ? undefined : this.spinePath(length);
+        const strings = reached!.allowing("string");
+        this.stringFree = strings.anyString;
+        if (this.stringFree) {
+          parser.trackAppended = false;
+          return undefined;
+        }
+        // The string is known by where it is written: the matcher made for it reads only what it gained since.
+        const holder = length === 0 ? undefined : containers[length - 1];
+        const step = length === 0 ? undefined : parser.stepAt(length - 1);
+        let m = this.stringMatch;
+        let added: string;
+        if (m === undefined || m.holder !== holder || m.step !== step || m.candidates !== strings) {
+          m = { holder, step, candidates: strings, match: strings.stringMatch()! };
+          this.stringMatch = m;
+          parser.trackAppended = true;
+          parser.takeAppended();
+          added = value;
+        } else added = parser.takeAppended();
+        const whole = value;
+        return m.match.grow(added, () => whole) ? undefined : this.spinePath(length);
       }
       const type = parser.readingType;
       return type !== undefined && reached!.allowing(type).empty ? this.spinePath(length) : undefined;
     }
+  }
+
+  /**
+   * Whether a member name being written in `container` may still be one its
+   * candidates declare. The name is known by its container and the count of
+   * names the text completed before it, so a push compares only what it added.
+   */
+  private nameFits(candidates: Candidates, container: object, prefix: string): boolean {
+    const parser = this.parser;
+    const count = parser.membersRead;
+    let m = this.nameMatch;
+    let added: string;
+    if (m === undefined || m.container !== container || m.count !== count || m.candidates !== candidates) {
+      const match = candidates.nameMatch();
+      if (match === undefined) {
+        parser.trackAppended = false;
+        return true;
+      }
+      m = { container, count, candidates, match };
+      this.nameMatch = m;
+      parser.trackAppended = true;
+      parser.takeAppended();
+      added = prefix;
+    } else added = parser.takeAppended();
+    return m.match.grow(added, () => prefix);
   }
 
   /** The parser's spine, its first `n` steps. */
