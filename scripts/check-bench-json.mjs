@@ -46,6 +46,8 @@ if (doc !== undefined) {
     "streamDecoder.large",
     "streamDecoder.largeFloor",
   ];
+  for (const text of ["enumValue", "memberName", "longString", "containers", "anyJson"])
+    wanted.push(`streamScaling.slopes.${text}`);
   for (const mode of ["tagged", "compact", "factored"])
     wanted.push(`expansion.${mode}.bytes`, `expansion.${mode}.tokens`);
   for (const form of ["tagged", "compact", "factored"]) wanted.push(`argumentTokens.${form}`);

@@ -115,7 +115,7 @@ export {
   aiSdkSourceInput,
 } from "./stream/ai-sdk.js";
 export { type CallUpdate, type StreamedCalls, type StreamProvider, streamCalls } from "./stream/calls.js";
-export type { StreamDecoder, StreamStep } from "./stream/types.js";
+export type { MemberState, StreamDecoder, StreamStep } from "./stream/types.js";
 export {
   type GeminiToolConfig,
   type GeminiTools,
