@@ -45,6 +45,10 @@ if (doc !== undefined) {
     "streamDecoder.calls",
     "streamDecoder.large",
     "streamDecoder.largeFloor",
+    "streamDecoder.callsVsFloor",
+    "streamDecoder.largeVsFloor",
+    "streamDecoder.anyJsonVsFloor",
+    "streamDecoder.callsAiSdkPartial",
   ];
   for (const text of ["enumValue", "memberName", "longString", "containers", "anyJson"])
     wanted.push(`streamScaling.slopes.${text}`);

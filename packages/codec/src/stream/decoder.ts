@@ -324,7 +324,8 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
    */
   private step(changed: boolean): StreamStep {
     const parser = this.parser;
-    if (!this.rootComplete && this.shown !== undefined && parser.openCount === 0 && !parser.readingString) {
+    // The whole value is complete once nothing is open (asked in that order: most pushes leave a container open).
+    if (parser.openCount === 0 && !this.rootComplete && this.shown !== undefined && !parser.readingString) {
       this.rootComplete = true;
       this.completedNow.push(undefined, "");
     }
@@ -332,19 +333,7 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
       // Something completed: a step of its own, its pointers made when first read.
       const pairs = this.completedNow;
       this.completedNow = [];
-      let pointers: readonly string[] | undefined;
-      const pointersOf = (): readonly string[] => {
-        pointers ??= Object.freeze(this.pointersOf(pairs));
-        return pointers;
-      };
-      return Object.freeze({
-        ok: true as const,
-        value: this.shown,
-        changed,
-        get completed() {
-          return pointersOf();
-        },
-      });
+      return Object.freeze(new CompletedStep(this.shown, changed, this, pairs));
     }
     if (this.steps === undefined || this.steps.unchanged.value !== this.shown) {
       const value = this.shown;
@@ -357,7 +346,7 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
   }
 
   /** The pointers of (holder, key) pairs; a holder no longer shown (a union's branch replaced) is left out. */
-  private pointersOf(pairs: readonly (object | string | number | undefined)[]): string[] {
+  pointersOf(pairs: readonly (object | string | number | undefined)[]): string[] {
     const out: string[] = [];
     for (let i = 0; i < pairs.length; i += 2) {
       const holder = pairs[i] as object | undefined;
@@ -917,6 +906,33 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
 }
 
 const NONE: readonly string[] = Object.freeze([]);
+
+/**
+ * An ok step of a push that completed members (frozen): their pointers are
+ * made when `completed` is first read. What makes them is private (#): the
+ * step's own members are those of every step.
+ */
+class CompletedStep {
+  readonly ok = true as const;
+  readonly #decoder: CodecStreamDecoder<unknown>;
+  readonly #pairs: readonly (object | string | number | undefined)[];
+  #pointers: readonly string[] | undefined;
+
+  constructor(
+    readonly value: unknown,
+    readonly changed: boolean,
+    decoder: CodecStreamDecoder<unknown>,
+    pairs: readonly (object | string | number | undefined)[],
+  ) {
+    this.#decoder = decoder;
+    this.#pairs = pairs;
+  }
+
+  get completed(): readonly string[] {
+    this.#pointers ??= Object.freeze(this.#decoder.pointersOf(this.#pairs));
+    return this.#pointers;
+  }
+}
 
 /** Read once per codec: the wire schema does not change. */
 const wireCandidates = new WeakMap<object, WireCandidates>();
