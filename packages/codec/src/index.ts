@@ -1,5 +1,16 @@
 // Dispatch (guarded calls, provider tool results, Standard Schema, AI SDK) and the types emitter.
-export { type StrictFunctionTool, type StrictToolOptions, strictTool } from "./agents.js";
+export {
+  type AgentCallDetails,
+  type AgentGuardrailOutput,
+  type AgentInputGuardrail,
+  type AgentInputGuardrailData,
+  type AgentOutputGuardrail,
+  type AgentOutputGuardrailData,
+  type AgentToolCall,
+  type StrictFunctionTool,
+  type StrictToolOptions,
+  strictTool,
+} from "./agents.js";
 export {
   BUNDLE_FORMAT,
   type Bundle,
@@ -12,9 +23,14 @@ export { Codec, type DecodeOptions, type RawArguments, type WireValue } from "./
 export { type CompileOptions, compile, compileCodec } from "./compile.js";
 export {
   type AiSdkExecuteOptions,
+  type AiSdkInputDeltaOptions,
+  type AiSdkInputTextDelta,
+  type AiSdkMiddleware,
+  type AiSdkMiddlewareOptions,
   type AiSdkTool,
   type AiSdkToolFields,
   aiSdkInputSchema,
+  aiSdkMiddleware,
   aiSdkTool,
   aiSdkWireMessages,
 } from "./dispatch/ai-sdk.js";
@@ -37,23 +53,9 @@ export {
   type ToolCallInfo,
   type ToolHandler,
 } from "./dispatch/guard.js";
-export type {
-  AnthropicContentBlockLike,
-  AnthropicMessageLike,
-  AnthropicToolResultBlock,
-  AnthropicToolResultMessage,
-  ChatCompletionLike,
-  ChatToolMessage,
-  GeminiFunctionResponseContent,
-  GeminiFunctionResponsePart,
-  GeminiResponseLike,
-  ResponsesFunctionCallOutput,
-  ResponsesOutputItemLike,
-  ResponsesResponseLike,
-} from "./dispatch/providers.js";
 export type { StandardCodecProps, StandardCodecSchema } from "./dispatch/standard.js";
 export { type EmitTypesOptions, emitTypes } from "./emit/types.js";
-export type { CodecError, ErrorCode, Issue, PathStep, Result } from "./errors.js";
+export type { Breach, CodecError, ErrorCode, Issue, PathStep, Result, RuleKeyword, RuleParams } from "./errors.js";
 export { PARSE_CODES } from "./errors.js";
 // Errors as words: for logs, for whoever must act, for --json; one formatter for every package.
 export {
@@ -100,6 +102,39 @@ export {
 } from "./ir/nodes.js";
 export { loadBundle } from "./load.js";
 export { DEFAULT_PARSE_LIMITS, MAX_DEPTH_LIMIT, type ParseLimits } from "./parse/parser.js";
+// Provider APIs: each one's tool definitions, response shapes and tool results (providers/, one module each).
+export type {
+  AnthropicContentBlockLike,
+  AnthropicMessageLike,
+  AnthropicToolResultBlock,
+  AnthropicToolResultMessage,
+} from "./providers/anthropic.js";
+export {
+  type GeminiFunctionDeclaration,
+  type GeminiFunctionResponseContent,
+  type GeminiFunctionResponsePart,
+  type GeminiResponseLike,
+  type GeminiToolConfig,
+  type GeminiTools,
+  type GeminiToolsOptions,
+  geminiToolConfig,
+  geminiTools,
+} from "./providers/gemini.js";
+export {
+  type ProviderApi,
+  type ProviderApiName,
+  providerApi,
+  type ToolApi,
+  type ToolDefinitions,
+  type ToolResults,
+  toolDefinition,
+} from "./providers/lookup.js";
+export type { ChatCompletionLike, ChatToolMessage } from "./providers/openai-chat.js";
+export type {
+  ResponsesFunctionCallOutput,
+  ResponsesOutputItemLike,
+  ResponsesResponseLike,
+} from "./providers/openai-responses.js";
 export type { SchemaResources } from "./schema/resources.js";
 export {
   codecFromModule,
@@ -114,16 +149,15 @@ export {
   type AiSdkStreamPart,
   aiSdkSourceInput,
 } from "./stream/ai-sdk.js";
-export { type CallUpdate, type StreamedCalls, type StreamProvider, streamCalls } from "./stream/calls.js";
-export type { MemberState, StreamDecoder, StreamStep } from "./stream/types.js";
 export {
-  type GeminiToolConfig,
-  type GeminiTools,
-  type GeminiToolsOptions,
-  geminiToolConfig,
-  geminiTools,
-} from "./targets/gemini-tools.js";
-// Targets: each provider's tool definition for a bundle, and the limits of a tool set sent together.
+  type CallUpdate,
+  type StreamedCalls,
+  type StreamingApi,
+  type StreamProvider,
+  streamCalls,
+} from "./stream/calls.js";
+export type { MemberState, StreamDecoder, StreamStep } from "./stream/types.js";
+// Targets: each provider's strict mode, and the limits of a tool set sent together.
 export {
   type Advisory,
   type CompiledTool,
@@ -133,7 +167,6 @@ export {
   FACT_KINDS,
   type Fact,
   type FactKind,
-  type GeminiFunctionDeclaration,
   type GrammarEstimate,
   type LimitFinding,
   type LimitName,
@@ -141,11 +174,8 @@ export {
   type TargetLimits,
   type TargetName,
   type TargetProfile,
-  type ToolApi,
-  type ToolDefinitions,
   type ToolSetLimits,
   targetProfile,
-  toolDefinition,
   toolSetAdvisories,
 } from "./targets/index.js";
 export { re2 as linearRegExp } from "./validate/regexp.js";

@@ -8,19 +8,18 @@
  * profiles' rules are read from documentation, SDK code and public error
  * texts; a probe is the one fact about this key, this model, today.
  */
-import type { Api, SentTool } from "./arms.js";
-import { geminiRequest } from "./gemini.js";
+import type { RequestTool } from "@strictwire/codec/providers";
 import { postJson } from "./http.js";
-import { authHeaders, requestUrl } from "./providers.js";
-import type { Json, JsonObject } from "./suite.js";
+import { type ExchangeApiName, exchangeOf } from "./providers.js";
+import type { JsonObject } from "./suite.js";
 
 export interface ProbeOptions {
-  readonly api: Api;
+  readonly api: ExchangeApiName;
   readonly endpoint: string;
   readonly key: string;
   readonly model: string;
   /** The tools as sent: the wire schema as `parameters`, strict on. */
-  readonly tools: readonly SentTool[];
+  readonly tools: readonly RequestTool[];
   /** Output tokens per request: the probe needs the request accepted, not an answer. */
   readonly maxTokens?: number;
   /** Stop before sending more requests than this, retries included. */
@@ -66,45 +65,22 @@ export type ProbeResult = {
 );
 
 export interface ProbeReport {
-  readonly api: Api;
+  readonly api: ExchangeApiName;
   readonly model: string;
   readonly results: readonly ProbeResult[];
   /** Requests sent, retries included. */
   readonly requests: number;
 }
 
-const FORCED: Readonly<Record<Exclude<Api, "gemini">, (name: string | undefined) => Json>> = {
-  chat: (name) => (name === undefined ? "required" : { type: "function", function: { name } }),
-  responses: (name) => (name === undefined ? "required" : { type: "function", name }),
-  anthropic: (name) => (name === undefined ? { type: "any" } : { type: "tool", name }),
-};
-
-function envelope(api: Exclude<Api, "gemini">, t: SentTool): JsonObject {
-  const named: JsonObject =
-    t.description !== undefined ? { name: t.name, description: t.description } : { name: t.name };
-  if (api === "chat") return { type: "function", function: { ...named, parameters: t.parameters, strict: true } };
-  if (api === "responses") return { type: "function", ...named, parameters: t.parameters, strict: true };
-  return { ...named, input_schema: t.parameters, strict: true };
-}
-
 /** The request for `tools`, the call forced to `only` when given (to any of them otherwise). */
 export function probeRequest(
-  api: Api,
+  api: ExchangeApiName,
   model: string,
   maxTokens: number,
-  tools: readonly SentTool[],
+  tools: readonly RequestTool[],
   only?: string,
 ): JsonObject {
-  const user = only === undefined ? "Call one of the tools." : `Call ${only}.`;
-  if (api === "gemini") {
-    const strict = tools.map((t) => ({ ...t, strict: true }));
-    return geminiRequest({ model, maxTokens, temperature: 0 }, undefined, user, strict, only ? [only] : undefined);
-  }
-  const base = { model, tools: tools.map((t) => envelope(api, t)), tool_choice: FORCED[api](only) };
-  if (api === "chat") return { ...base, messages: [{ role: "user", content: user }], max_completion_tokens: maxTokens };
-  if (api === "responses")
-    return { ...base, input: [{ role: "user", content: user }], max_output_tokens: maxTokens, store: false };
-  return { ...base, messages: [{ role: "user", content: user }], max_tokens: maxTokens };
+  return exchangeOf(api).probe(model, maxTokens, tools, only) as JsonObject;
 }
 
 /** The provider's error text: `error.message` in every API's error body (Gemini adds `error.status`). */
@@ -143,7 +119,7 @@ export async function probeTools(o: ProbeOptions): Promise<ProbeReport> {
     requests += 1;
     return true;
   };
-  const plan: { tool: string; tools: readonly SentTool[]; only?: string }[] = o.tools.map((t) => ({
+  const plan: { tool: string; tools: readonly RequestTool[]; only?: string }[] = o.tools.map((t) => ({
     tool: t.name,
     tools: [t],
     only: t.name,
@@ -153,7 +129,8 @@ export async function probeTools(o: ProbeOptions): Promise<ProbeReport> {
   const results: ProbeResult[] = [];
   for (const p of plan) {
     const body = probeRequest(o.api, o.model, maxTokens, p.tools, p.only);
-    const out = await postJson(requestUrl(o.api, o.endpoint, o.model), authHeaders(o.api, o.key), body, {
+    const exchange = exchangeOf(o.api);
+    const out = await postJson(exchange.url(o.endpoint, o.model), exchange.headers(o.key), body, {
       timeoutMs: o.timeoutMs ?? 60_000,
       retries: o.retries ?? 2,
       backoffMs: o.backoffMs ?? 1000,

@@ -7,8 +7,9 @@
  * environment (a bad flag, a missing key, a bundle that does not load, or no
  * verdict: a refused key, an unknown model, a timeout, the budget).
  */
-import { type ToolApi, toolDefinition } from "@strictwire/codec";
-import { API_NAMES, type Api, type ProbeResult, probeTools, type SentTool } from "@strictwire/eval";
+import { toolDefinition } from "@strictwire/codec";
+import type { RequestTool } from "@strictwire/codec/providers";
+import { API_NAMES, type ExchangeApiName, exchangeApi, type ProbeResult, probeTools } from "@strictwire/eval";
 import { apiKey, missingKeyMessage } from "../api-key.js";
 import { endpointFor } from "../endpoint.js";
 import { EXIT_OK, EXIT_REJECTED, EXIT_USAGE, type ExitCode, usage } from "../failure.js";
@@ -26,13 +27,6 @@ export interface ProbeFlags {
   readonly retries?: string;
 }
 
-const TOOL_API: Readonly<Record<Api, ToolApi>> = {
-  chat: "openai-chat",
-  responses: "openai-responses",
-  anthropic: "anthropic",
-  gemini: "gemini",
-};
-
 function count(flag: string, raw: string | undefined, fallback: number | undefined, min: number): number | string {
   if (raw === undefined) return fallback ?? Number.NaN;
   const n = Number(raw);
@@ -47,8 +41,9 @@ export async function runProbeCommand(
   reporter: Reporter,
 ): Promise<ExitCode> {
   const bad = (message: string): ExitCode => reporter.fail(usage(message).error);
-  const api = (flags.api ?? "chat") as Api;
-  if (!API_NAMES.includes(api)) return bad(`--api must be one of ${API_NAMES.join(", ")}`);
+  const api = (flags.api ?? "chat") as ExchangeApiName;
+  const providerApi = exchangeApi(api);
+  if (providerApi === undefined) return bad(`--api must be one of ${API_NAMES.join(", ")}`);
   if (flags.model === undefined || flags.model.trim() === "") return bad("--model is required");
   const numbers: Record<string, number> = {};
   for (const [name, raw, fallback, min] of [
@@ -67,12 +62,12 @@ export async function runProbeCommand(
 
   const single = oneStdin(files);
   if (!single.ok) return reporter.fail(single.error);
-  const tools: SentTool[] = [];
+  const tools: RequestTool[] = [];
   for (const file of files) {
     const codec = await readCodec(file, reporter);
     if (!codec.ok) return reporter.fail(codec.error);
     // The wire is sent as compiled, so it must be compiled for this API's target.
-    const definition = toolDefinition(codec.value.bundle, TOOL_API[api]);
+    const definition = toolDefinition(codec.value.bundle, providerApi);
     if (!definition.ok) return bad(`${file}: ${definition.error.message}`);
     if (tools.some((t) => t.name === codec.value.name))
       return bad(`two bundles are tool ${codec.value.name}: a request holds each tool once`);
