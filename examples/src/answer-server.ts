@@ -287,7 +287,6 @@ const anthropic: Renderer = {
       if (s.kind === "cut-stream") return frames;
       frames.push(event("content_block_stop", { index: 0 }));
     }
-    if (s.kind === "cut-stream") return frames;
     frames.push(
       event("message_delta", {
         delta: { stop_reason: ANTHROPIC_STOP[s.kind], stop_sequence: null },

@@ -6,9 +6,8 @@
  * decode), so `outputType: codec` sends the strict wire and gives the
  * decoded answer. Run against the local Responses stand-in.
  */
-import { Agent, OpenAIProvider, Runner, setTracingDisabled } from "@openai/agents";
+import { Agent, type JsonSchemaDefinition, OpenAIProvider, Runner, setTracingDisabled } from "@openai/agents";
 import { type Codec, compileCodec } from "@strictwire/codec";
-import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Triage } from "../src/answer-schema.js";
 import { type AnswerServer, startAnswerServer } from "../src/answer-server.js";
@@ -34,8 +33,12 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 function runner(): Runner {
-  const openAIClient = new OpenAI({ apiKey: "sk-offline", baseURL: `${server.origin}/v1`, maxRetries: 0 });
-  return new Runner({ modelProvider: new OpenAIProvider({ openAIClient, useResponses: true }) });
+  const modelProvider = new OpenAIProvider({
+    apiKey: "sk-offline",
+    baseURL: `${server.origin}/v1`,
+    useResponses: true,
+  });
+  return new Runner({ modelProvider });
 }
 
 describe("the Agents SDK with a codec as outputType", () => {
@@ -46,7 +49,8 @@ describe("the Agents SDK with a codec as outputType", () => {
     const agent = new Agent({ name: "triage", instructions: "Triage the ticket.", outputType: codec });
     const result = await runner().run(agent, "The printer jams on page 2.");
     expect(result.finalOutput).toStrictEqual(VALUE);
-    const format = (server.requests.at(-1)?.body.text as { format: Record<string, unknown> }).format;
+    const body = server.requests.at(-1)?.body ?? {};
+    const format = (body.text as { format: Record<string, unknown> }).format;
     expect(format).toMatchObject({ type: "json_schema", strict: true });
     expect(format.schema).toEqual(codec.wire);
   });
@@ -69,7 +73,9 @@ describe("the Agents SDK with a codec as outputType", () => {
   it("the wire as a JSON Schema outputType, then decode on finalOutput: decode's own feedback", async () => {
     const wire = codec.encode(VALUE);
     if (!wire.ok) throw new Error(wire.error.message);
-    const outputType = { type: "json_schema" as const, name: "triage", strict: true, schema: codec.wire };
+    // The wire is a strict JSON Schema object, which the SDK's type spells more narrowly.
+    const schema = codec.wire as JsonSchemaDefinition["schema"];
+    const outputType: JsonSchemaDefinition = { type: "json_schema", name: "triage", strict: true, schema };
     const agent = new Agent({ name: "triage", instructions: "Triage the ticket.", outputType });
     server.script = { kind: "answer", text: JSON.stringify(wire.value) };
     const good = await runner().run(agent, "The printer jams on page 2.");

@@ -1,8 +1,16 @@
 // Dispatch (guarded calls, provider tool results, Standard Schema, AI SDK) and the types emitter.
 export { type StrictFunctionTool, type StrictToolOptions, strictTool } from "./agents.js";
-// Structured outputs: the answer itself held to the wire, whole and streamed; the AI SDK's Output.
 export { AiSdkAnswerError, type AiSdkOutput, type AiSdkOutputOptions, aiSdkOutput } from "./answer/ai-sdk.js";
 export type { AnswerNaming } from "./answer/answer.js";
+export {
+  decodeOutput,
+  type OutputApi,
+  type OutputFormats,
+  outputFormat,
+  outputMessage,
+  outputRepairMessage,
+  streamOutput,
+} from "./answer/outputs.js";
 export type { AnswerUpdate, StreamedAnswer } from "./answer/stream.js";
 export {
   BUNDLE_FORMAT,
@@ -148,6 +156,7 @@ export {
   type ToolApi,
   type ToolDefinitions,
   type ToolSetLimits,
+  type ToolSetOptions,
   targetProfile,
   toolDefinition,
   toolSetAdvisories,

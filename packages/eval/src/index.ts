@@ -14,7 +14,9 @@ export { GEMINI_ENDPOINT, geminiRequest, readGeminiReply } from "./gemini.js";
 export { type HttpOptions, type HttpOutcome, postJson, retryAfterMs } from "./http.js";
 export { loadPeerArms } from "./peers.js";
 export {
+  answerProbeRequest,
   errorText,
+  type ProbeAnswer,
   type ProbeOptions,
   type ProbeReport,
   type ProbeResult,

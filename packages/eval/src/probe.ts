@@ -21,6 +21,11 @@ export interface ProbeOptions {
   readonly model: string;
   /** The tools as sent: the wire schema as `parameters`, strict on. */
   readonly tools: readonly SentTool[];
+  /**
+   * Answer formats (structured outputs) to probe instead of tools: one request
+   * each, carrying only that format.
+   */
+  readonly answers?: readonly ProbeAnswer[];
   /** Output tokens per request: the probe needs the request accepted, not an answer. */
   readonly maxTokens?: number;
   /** Stop before sending more requests than this, retries included. */
@@ -28,6 +33,12 @@ export interface ProbeOptions {
   readonly timeoutMs?: number;
   readonly retries?: number;
   readonly backoffMs?: number;
+}
+
+/** An answer format to probe: its name and the request member(s) `outputFormat` wrote for the API. */
+export interface ProbeAnswer {
+  readonly name: string;
+  readonly format: JsonObject;
 }
 
 /** Error texts of rules the providers enforce, as quoted in public threads (docs/targets.md has the sources). */
@@ -107,6 +118,21 @@ export function probeRequest(
   return { ...base, messages: [{ role: "user", content: user }], max_tokens: maxTokens };
 }
 
+/** The request asking for an answer held to `format` (the API's structured-output member(s)), no tool. */
+export function answerProbeRequest(api: Api, model: string, maxTokens: number, format: JsonObject): JsonObject {
+  const user = [{ role: "user", content: "Answer in the format given." }];
+  if (api === "gemini") {
+    const config = typeof format.generationConfig === "object" ? (format.generationConfig as JsonObject) : {};
+    return {
+      contents: [{ role: "user", parts: [{ text: "Answer in the format given." }] }],
+      generationConfig: { ...config, temperature: 0, maxOutputTokens: maxTokens },
+    };
+  }
+  if (api === "chat") return { model, ...format, messages: user, max_completion_tokens: maxTokens };
+  if (api === "responses") return { model, ...format, input: user, max_output_tokens: maxTokens, store: false };
+  return { model, ...format, messages: user, max_tokens: maxTokens };
+}
+
 /** The provider's error text: `error.message` in every API's error body (Gemini adds `error.status`). */
 export function errorText(body: unknown, key: string): string {
   const error = typeof body === "object" && body !== null ? (body as { error?: unknown }).error : undefined;
@@ -143,16 +169,20 @@ export async function probeTools(o: ProbeOptions): Promise<ProbeReport> {
     requests += 1;
     return true;
   };
-  const plan: { tool: string; tools: readonly SentTool[]; only?: string }[] = o.tools.map((t) => ({
+  const plan: { tool: string; tools: readonly SentTool[]; only?: string; answer?: JsonObject }[] = o.tools.map((t) => ({
     tool: t.name,
     tools: [t],
     only: t.name,
   }));
   if (o.tools.length > 1) plan.push({ tool: "*", tools: o.tools });
+  for (const a of o.answers ?? []) plan.push({ tool: a.name, tools: [], answer: a.format });
 
   const results: ProbeResult[] = [];
   for (const p of plan) {
-    const body = probeRequest(o.api, o.model, maxTokens, p.tools, p.only);
+    const body =
+      p.answer !== undefined
+        ? answerProbeRequest(o.api, o.model, maxTokens, p.answer)
+        : probeRequest(o.api, o.model, maxTokens, p.tools, p.only);
     const out = await postJson(requestUrl(o.api, o.endpoint, o.model), authHeaders(o.api, o.key), body, {
       timeoutMs: o.timeoutMs ?? 60_000,
       retries: o.retries ?? 2,

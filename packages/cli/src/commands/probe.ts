@@ -7,8 +7,8 @@
  * environment (a bad flag, a missing key, a bundle that does not load, or no
  * verdict: a refused key, an unknown model, a timeout, the budget).
  */
-import { type ToolApi, toolDefinition } from "@strictwire/codec";
-import { API_NAMES, type Api, type ProbeResult, probeTools, type SentTool } from "@strictwire/eval";
+import { outputFormat, type ToolApi, toolDefinition } from "@strictwire/codec";
+import { API_NAMES, type Api, type ProbeAnswer, type ProbeResult, probeTools, type SentTool } from "@strictwire/eval";
 import { apiKey, missingKeyMessage } from "../api-key.js";
 import { endpointFor } from "../endpoint.js";
 import { EXIT_OK, EXIT_REJECTED, EXIT_USAGE, type ExitCode, usage } from "../failure.js";
@@ -24,6 +24,8 @@ export interface ProbeFlags {
   readonly maxTokens?: string;
   readonly timeout?: string;
   readonly retries?: string;
+  /** The bundles are answer formats (structured outputs), not tools. */
+  readonly outputFormat?: boolean;
 }
 
 const TOOL_API: Readonly<Record<Api, ToolApi>> = {
@@ -68,9 +70,17 @@ export async function runProbeCommand(
   const single = oneStdin(files);
   if (!single.ok) return reporter.fail(single.error);
   const tools: SentTool[] = [];
+  const answers: ProbeAnswer[] = [];
   for (const file of files) {
     const codec = await readCodec(file, reporter);
     if (!codec.ok) return reporter.fail(codec.error);
+    if (flags.outputFormat === true) {
+      // The API's answer format around the wire, as the library would send it.
+      const format = outputFormat(codec.value, TOOL_API[api]);
+      if (!format.ok) return bad(`${file}: ${format.error.message}`);
+      answers.push({ name: codec.value.name, format: format.value as unknown as ProbeAnswer["format"] });
+      continue;
+    }
     // The wire is sent as compiled, so it must be compiled for this API's target.
     const definition = toolDefinition(codec.value.bundle, TOOL_API[api]);
     if (!definition.ok) return bad(`${file}: ${definition.error.message}`);
@@ -96,6 +106,7 @@ export async function runProbeCommand(
     key,
     model: flags.model,
     tools,
+    ...(answers.length > 0 ? { answers } : {}),
     maxTokens: numbers["max-tokens"] as number,
     ...(Number.isNaN(maxRequests) ? {} : { maxRequests }),
     timeoutMs: numbers.timeout as number,
@@ -140,4 +151,5 @@ function render(results: readonly ProbeResult[], reporter: Reporter): string {
     .join("\n");
 }
 
-const label = (r: ProbeResult): string => (r.tool === "*" ? `all ${r.tools.length} tools together` : r.tool);
+const label = (r: ProbeResult): string =>
+  r.tool === "*" ? `all ${r.tools.length} tools together` : r.tools.length === 0 ? `${r.tool} (answer format)` : r.tool;

@@ -15,6 +15,7 @@ import { type CodecError, ok, type Result } from "../errors.js";
 import { fail } from "../feedback/format.js";
 import type { JsonObject } from "../json.js";
 import type { TargetName } from "../targets/profile.js";
+import type { CompiledTool } from "../targets/tools.js";
 
 /** How the answer is named in the request (OpenAI's `name`, at most 64 of a-z, A-Z, 0-9, _ and -). */
 export interface AnswerNaming {
@@ -67,14 +68,13 @@ export interface AnswerSlot {
 
 const OPENAI_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
-/** The request member(s) for `codec`'s wire as this API's answer format. */
+/** The request member(s) for a compiled schema's wire (a bundle, or a codec's) as this API's answer format. */
 export function answerFormat(
   slot: AnswerSlot,
   api: string,
-  codec: Codec<unknown>,
+  bundle: CompiledTool,
   naming: AnswerNaming = {},
 ): Result<JsonObject> {
-  const bundle = codec.bundle;
   // A fine-tuned model's wire is sent through the same APIs.
   const target = bundle.options.target === "openai-finetuned" ? "openai" : bundle.options.target;
   if (target !== slot.target) {

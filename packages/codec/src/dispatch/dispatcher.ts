@@ -12,11 +12,15 @@
  * Like guardedCall, it checks shape, not permission: it does not authenticate,
  * authorise or sandbox anything.
  */
+import type { AnswerNaming } from "../answer/answer.js";
+import { type OutputApi, type OutputFormats, outputFormat } from "../answer/outputs.js";
 import type { Codec, RawArguments } from "../codec.js";
 import { type CodecError, ok, type Result } from "../errors.js";
-import { callText } from "../feedback/format.js";
+import { callText, fail } from "../feedback/format.js";
 import { type GeminiTools, type GeminiToolsOptions, geminiTools } from "../targets/gemini-tools.js";
+import { describeFinding } from "../targets/limits.js";
 import { type ToolApi, type ToolDefinitions, toolDefinition } from "../targets/tools.js";
+import { checkToolSet } from "../targets/toolset.js";
 import { describeHandlerError, type GuardOptions, runHandler, type ToolCallInfo, type ToolHandler } from "./guard.js";
 import {
   type AnthropicMessageLike,
@@ -131,6 +135,25 @@ export class Dispatcher<C extends ToolCodecs> {
       [...this.byName.values()].map(({ codec }) => codec.bundle),
       options,
     );
+  }
+
+  /**
+   * The answer format (structured outputs) of a request that also sends these
+   * tools: `outputFormat`'s, refused ("target-limit") when the tools and the
+   * answer together cross the target's per-request caps (Anthropic counts the
+   * optional and union parameters of both).
+   */
+  outputFormat<A extends OutputApi>(codec: Codec<unknown>, api: A, naming?: AnswerNaming): Result<OutputFormats[A]> {
+    const format = outputFormat(codec, api, naming);
+    if (!format.ok) return format;
+    const given = codec.bundle.options.target;
+    const target = given === "openai-finetuned" ? "openai" : given;
+    const tools = [...this.byName.values()].map(({ codec: tool }) => tool.bundle);
+    const finding = checkToolSet(tools, target, { output: codec.bundle })[0];
+    if (finding !== undefined) {
+      return fail("target-limit", finding.path, `${finding.limit}: ${describeFinding(finding, target)}`);
+    }
+    return format;
   }
 
   // ---- responses in, tool results out --------------------------------------

@@ -10,4 +10,4 @@ export {
   type ToolDefinitions,
   toolDefinition,
 } from "./tools.js";
-export { type Advisory, checkToolSet, toolSetAdvisories } from "./toolset.js";
+export { type Advisory, checkToolSet, type ToolSetOptions, toolSetAdvisories } from "./toolset.js";
