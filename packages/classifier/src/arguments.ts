@@ -33,7 +33,7 @@ const failed = (code: ArgumentsErrorCode, message: string, path = ""): ParsedArg
  */
 export function parseArguments(raw: unknown, limits: Partial<ParseLimits> = {}): ParsedArguments {
   if (raw === null || raw === undefined) return failed("absent", "the arguments field is absent");
-  // Some SDKs, and Anthropic's tool_use blocks, hand back a parsed object.
+  // Some SDKs, and the APIs that give a call's input as an object (Anthropic, Gemini), hand back a parsed object.
   if (isPlainObject(raw)) return { ok: true, value: raw };
   if (typeof raw !== "string") return failed("not-an-object", `arguments parsed to ${typeName(raw)}, not an object`);
   if (raw.trim() === "") return { ok: true, value: {} };

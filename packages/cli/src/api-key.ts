@@ -1,21 +1,14 @@
 /**
  * The API key for a provider API, from the environment: STRICTWIRE_API_KEY
- * first, then the provider's own variable. Never printed, logged or written;
- * only sent in the request's auth header.
+ * first, then the provider's own variable (its module's `exchange.keyVariable`).
+ * Never printed, logged or written; only sent in the request's auth header.
  */
-import type { Api } from "@strictwire/eval";
+import { type ExchangeApiName, exchangeOf } from "@strictwire/eval";
 
-const PROVIDER_VARIABLE: Readonly<Record<Api, string>> = {
-  chat: "OPENAI_API_KEY",
-  responses: "OPENAI_API_KEY",
-  anthropic: "ANTHROPIC_API_KEY",
-  gemini: "GEMINI_API_KEY",
-};
-
-export function apiKey(env: Readonly<Record<string, string | undefined>>, api: Api): string | undefined {
-  const key = env.STRICTWIRE_API_KEY || env[PROVIDER_VARIABLE[api]];
+export function apiKey(env: Readonly<Record<string, string | undefined>>, api: ExchangeApiName): string | undefined {
+  const key = env.STRICTWIRE_API_KEY || env[exchangeOf(api).keyVariable];
   return key === undefined || key === "" ? undefined : key;
 }
 
-export const missingKeyMessage = (api: Api): string =>
-  `no API key: set STRICTWIRE_API_KEY (or ${PROVIDER_VARIABLE[api]})`;
+export const missingKeyMessage = (api: ExchangeApiName): string =>
+  `no API key: set STRICTWIRE_API_KEY (or ${exchangeOf(api).keyVariable})`;

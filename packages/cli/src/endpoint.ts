@@ -4,10 +4,10 @@
  * every command that talks to a provider.
  */
 import type { Result } from "@strictwire/codec";
-import { type Api, DEFAULT_ENDPOINTS } from "@strictwire/eval";
+import { type ExchangeApiName, exchangeOf } from "@strictwire/eval";
 
-export function endpointFor(flag: string | undefined, api: Api): Result<string, string> {
-  const endpoint = flag ?? DEFAULT_ENDPOINTS[api];
+export function endpointFor(flag: string | undefined, api: ExchangeApiName): Result<string, string> {
+  const endpoint = flag ?? exchangeOf(api).endpoint;
   try {
     const u = new URL(endpoint);
     if (u.protocol === "http:" || u.protocol === "https:") return { ok: true, value: endpoint };

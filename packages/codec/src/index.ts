@@ -8,6 +8,7 @@ export {
   type OutputFormats,
   outputFormat,
   outputMessage,
+  outputProbeRequest,
   outputRepairMessage,
   streamOutput,
 } from "./answer/outputs.js";
@@ -49,20 +50,6 @@ export {
   type ToolCallInfo,
   type ToolHandler,
 } from "./dispatch/guard.js";
-export type {
-  AnthropicContentBlockLike,
-  AnthropicMessageLike,
-  AnthropicToolResultBlock,
-  AnthropicToolResultMessage,
-  ChatCompletionLike,
-  ChatToolMessage,
-  GeminiFunctionResponseContent,
-  GeminiFunctionResponsePart,
-  GeminiResponseLike,
-  ResponsesFunctionCallOutput,
-  ResponsesOutputItemLike,
-  ResponsesResponseLike,
-} from "./dispatch/providers.js";
 export type { StandardCodecProps, StandardCodecSchema } from "./dispatch/standard.js";
 export { type EmitTypesOptions, emitTypes } from "./emit/types.js";
 export type { CodecError, ErrorCode, Issue, PathStep, Result } from "./errors.js";
@@ -112,6 +99,39 @@ export {
 } from "./ir/nodes.js";
 export { loadBundle } from "./load.js";
 export { DEFAULT_PARSE_LIMITS, MAX_DEPTH_LIMIT, type ParseLimits } from "./parse/parser.js";
+// Provider APIs: each one's tool definitions, response shapes and tool results (providers/, one module each).
+export type {
+  AnthropicContentBlockLike,
+  AnthropicMessageLike,
+  AnthropicToolResultBlock,
+  AnthropicToolResultMessage,
+} from "./providers/anthropic.js";
+export {
+  type GeminiFunctionDeclaration,
+  type GeminiFunctionResponseContent,
+  type GeminiFunctionResponsePart,
+  type GeminiResponseLike,
+  type GeminiToolConfig,
+  type GeminiTools,
+  type GeminiToolsOptions,
+  geminiToolConfig,
+  geminiTools,
+} from "./providers/gemini.js";
+export {
+  type ProviderApi,
+  type ProviderApiName,
+  providerApi,
+  type ToolApi,
+  type ToolDefinitions,
+  type ToolResults,
+  toolDefinition,
+} from "./providers/lookup.js";
+export type { ChatCompletionLike, ChatToolMessage } from "./providers/openai-chat.js";
+export type {
+  ResponsesFunctionCallOutput,
+  ResponsesOutputItemLike,
+  ResponsesResponseLike,
+} from "./providers/openai-responses.js";
 export type { SchemaResources } from "./schema/resources.js";
 export {
   codecFromModule,
@@ -126,16 +146,15 @@ export {
   type AiSdkStreamPart,
   aiSdkSourceInput,
 } from "./stream/ai-sdk.js";
-export { type CallUpdate, type StreamedCalls, type StreamProvider, streamCalls } from "./stream/calls.js";
-export type { StreamDecoder, StreamStep } from "./stream/types.js";
 export {
-  type GeminiToolConfig,
-  type GeminiTools,
-  type GeminiToolsOptions,
-  geminiToolConfig,
-  geminiTools,
-} from "./targets/gemini-tools.js";
-// Targets: each provider's tool definition for a bundle, and the limits of a tool set sent together.
+  type CallUpdate,
+  type StreamedCalls,
+  type StreamingApi,
+  type StreamProvider,
+  streamCalls,
+} from "./stream/calls.js";
+export type { StreamDecoder, StreamStep } from "./stream/types.js";
+// Targets: each provider's strict mode, and the limits of a tool set sent together.
 export {
   type Advisory,
   type CompiledTool,
@@ -145,7 +164,6 @@ export {
   FACT_KINDS,
   type Fact,
   type FactKind,
-  type GeminiFunctionDeclaration,
   type GrammarEstimate,
   type LimitFinding,
   type LimitName,
@@ -153,12 +171,9 @@ export {
   type TargetLimits,
   type TargetName,
   type TargetProfile,
-  type ToolApi,
-  type ToolDefinitions,
   type ToolSetLimits,
   type ToolSetOptions,
   targetProfile,
-  toolDefinition,
   toolSetAdvisories,
 } from "./targets/index.js";
 export { re2 as linearRegExp } from "./validate/regexp.js";

@@ -11,18 +11,14 @@ import {
   type Result,
   type TagSpelling,
 } from "@strictwire/codec";
+import type { RequestTool } from "@strictwire/codec/providers";
+import type { Api, ExchangeApiName } from "./providers.js";
 import type { Json, JsonObject, Tool } from "./suite.js";
 
-export type Api = "chat" | "responses" | "anthropic" | "gemini";
-export const API_NAMES: readonly Api[] = ["chat", "responses", "anthropic", "gemini"];
+export type { Api, SentTool } from "./providers.js";
 
-/** What is sent as the tool, whatever the provider's envelope. */
-export interface SentTool {
-  readonly name: string;
-  readonly description?: string;
-  readonly parameters: JsonObject;
-  readonly strict: boolean;
-}
+/** The `--api` names the harness documents (each an API's name or earlier spelling; `exchangeApi` takes any). */
+export const API_NAMES: readonly Api[] = ["chat", "responses", "anthropic", "gemini"];
 
 export interface ArmDecodeError {
   readonly code: string;
@@ -32,7 +28,8 @@ export interface ArmDecodeError {
 
 /** One workflow's tool as an arm sends it, with the way back to the contract's value. */
 export interface ArmTool {
-  readonly tool: SentTool;
+  /** What is sent as the tool, whatever the provider's envelope. */
+  readonly tool: RequestTool;
   /** Peer converters' normalisers may be asynchronous. */
   decode(argumentsText: string): Result<Json, ArmDecodeError> | Promise<Result<Json, ArmDecodeError>>;
 }
@@ -41,8 +38,8 @@ export interface Arm {
   readonly name: string;
   readonly summary: string;
   /** Why this arm cannot run against this API, if it cannot. */
-  unavailable(api: Api): string | undefined;
-  prepare(tool: Tool, api: Api): Result<ArmTool, ArmDecodeError>;
+  unavailable(api: ExchangeApiName): string | undefined;
+  prepare(tool: Tool, api: ExchangeApiName): Result<ArmTool, ArmDecodeError>;
 }
 
 const asDecodeError = (e: CodecError): ArmDecodeError => ({ code: e.code, message: e.message, feedback: e.feedback });
@@ -149,7 +146,7 @@ export function describePresence(wire: JsonObject): JsonObject {
   return walk(wire) as JsonObject;
 }
 
-const anthropicOnly = (api: Api): string | undefined =>
+const anthropicOnly = (api: ExchangeApiName): string | undefined =>
   api === "anthropic" ? undefined : "provider-native optional members exist only for --api anthropic";
 
 export const BUILTIN_ARMS: readonly Arm[] = [

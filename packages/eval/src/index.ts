@@ -10,11 +10,9 @@ export {
   type SentTool,
 } from "./arms.js";
 export { renderChart, shade } from "./chart.js";
-export { GEMINI_ENDPOINT, geminiRequest, readGeminiReply } from "./gemini.js";
 export { type HttpOptions, type HttpOutcome, postJson, retryAfterMs } from "./http.js";
 export { loadPeerArms } from "./peers.js";
 export {
-  answerProbeRequest,
   errorText,
   type ProbeAnswer,
   type ProbeOptions,
@@ -36,10 +34,18 @@ export {
   buildRequest,
   CLARIFY_TOOL,
   DEFAULT_ENDPOINTS,
+  type ExchangeApi,
+  type ExchangeApiName,
+  exchangeApi,
+  exchangeOf,
+  GEMINI_ENDPOINT,
+  geminiRequest,
   REFUSE_TOOL,
+  readGeminiReply,
   readReply,
   repairRequest,
   type Settings,
+  type ToolCall,
 } from "./providers.js";
 export { REDACTED, redact, redactDeep } from "./redact.js";
 export {

@@ -8,22 +8,21 @@
  * profiles' rules are read from documentation, SDK code and public error
  * texts; a probe is the one fact about this key, this model, today.
  */
-import type { Api, SentTool } from "./arms.js";
-import { geminiRequest } from "./gemini.js";
+import type { RequestTool } from "@strictwire/codec/providers";
 import { postJson } from "./http.js";
-import { authHeaders, requestUrl } from "./providers.js";
-import type { Json, JsonObject } from "./suite.js";
+import { type ExchangeApiName, exchangeOf } from "./providers.js";
+import type { JsonObject } from "./suite.js";
 
 export interface ProbeOptions {
-  readonly api: Api;
+  readonly api: ExchangeApiName;
   readonly endpoint: string;
   readonly key: string;
   readonly model: string;
   /** The tools as sent: the wire schema as `parameters`, strict on. */
-  readonly tools: readonly SentTool[];
+  readonly tools: readonly RequestTool[];
   /**
-   * Answer formats (structured outputs) to probe instead of tools: one request
-   * each, carrying only that format.
+   * Answer formats (structured outputs) to probe besides the tools: one
+   * request each, as the codec's `outputProbeRequest` wrote it.
    */
   readonly answers?: readonly ProbeAnswer[];
   /** Output tokens per request: the probe needs the request accepted, not an answer. */
@@ -35,10 +34,10 @@ export interface ProbeOptions {
   readonly backoffMs?: number;
 }
 
-/** An answer format to probe: its name and the request member(s) `outputFormat` wrote for the API. */
+/** An answer format to probe: its name and the whole request asking for an answer in it. */
 export interface ProbeAnswer {
   readonly name: string;
-  readonly format: JsonObject;
+  readonly request: JsonObject;
 }
 
 /** Error texts of rules the providers enforce, as quoted in public threads (docs/targets.md has the sources). */
@@ -77,60 +76,22 @@ export type ProbeResult = {
 );
 
 export interface ProbeReport {
-  readonly api: Api;
+  readonly api: ExchangeApiName;
   readonly model: string;
   readonly results: readonly ProbeResult[];
   /** Requests sent, retries included. */
   readonly requests: number;
 }
 
-const FORCED: Readonly<Record<Exclude<Api, "gemini">, (name: string | undefined) => Json>> = {
-  chat: (name) => (name === undefined ? "required" : { type: "function", function: { name } }),
-  responses: (name) => (name === undefined ? "required" : { type: "function", name }),
-  anthropic: (name) => (name === undefined ? { type: "any" } : { type: "tool", name }),
-};
-
-function envelope(api: Exclude<Api, "gemini">, t: SentTool): JsonObject {
-  const named: JsonObject =
-    t.description !== undefined ? { name: t.name, description: t.description } : { name: t.name };
-  if (api === "chat") return { type: "function", function: { ...named, parameters: t.parameters, strict: true } };
-  if (api === "responses") return { type: "function", ...named, parameters: t.parameters, strict: true };
-  return { ...named, input_schema: t.parameters, strict: true };
-}
-
 /** The request for `tools`, the call forced to `only` when given (to any of them otherwise). */
 export function probeRequest(
-  api: Api,
+  api: ExchangeApiName,
   model: string,
   maxTokens: number,
-  tools: readonly SentTool[],
+  tools: readonly RequestTool[],
   only?: string,
 ): JsonObject {
-  const user = only === undefined ? "Call one of the tools." : `Call ${only}.`;
-  if (api === "gemini") {
-    const strict = tools.map((t) => ({ ...t, strict: true }));
-    return geminiRequest({ model, maxTokens, temperature: 0 }, undefined, user, strict, only ? [only] : undefined);
-  }
-  const base = { model, tools: tools.map((t) => envelope(api, t)), tool_choice: FORCED[api](only) };
-  if (api === "chat") return { ...base, messages: [{ role: "user", content: user }], max_completion_tokens: maxTokens };
-  if (api === "responses")
-    return { ...base, input: [{ role: "user", content: user }], max_output_tokens: maxTokens, store: false };
-  return { ...base, messages: [{ role: "user", content: user }], max_tokens: maxTokens };
-}
-
-/** The request asking for an answer held to `format` (the API's structured-output member(s)), no tool. */
-export function answerProbeRequest(api: Api, model: string, maxTokens: number, format: JsonObject): JsonObject {
-  const user = [{ role: "user", content: "Answer in the format given." }];
-  if (api === "gemini") {
-    const config = typeof format.generationConfig === "object" ? (format.generationConfig as JsonObject) : {};
-    return {
-      contents: [{ role: "user", parts: [{ text: "Answer in the format given." }] }],
-      generationConfig: { ...config, temperature: 0, maxOutputTokens: maxTokens },
-    };
-  }
-  if (api === "chat") return { model, ...format, messages: user, max_completion_tokens: maxTokens };
-  if (api === "responses") return { model, ...format, input: user, max_output_tokens: maxTokens, store: false };
-  return { model, ...format, messages: user, max_tokens: maxTokens };
+  return exchangeOf(api).probe(model, maxTokens, tools, only) as JsonObject;
 }
 
 /** The provider's error text: `error.message` in every API's error body (Gemini adds `error.status`). */
@@ -169,21 +130,22 @@ export async function probeTools(o: ProbeOptions): Promise<ProbeReport> {
     requests += 1;
     return true;
   };
-  const plan: { tool: string; tools: readonly SentTool[]; only?: string; answer?: JsonObject }[] = o.tools.map((t) => ({
-    tool: t.name,
-    tools: [t],
-    only: t.name,
-  }));
+  const plan: { tool: string; tools: readonly RequestTool[]; only?: string; request?: JsonObject }[] = o.tools.map(
+    (t) => ({
+      tool: t.name,
+      tools: [t],
+      only: t.name,
+    }),
+  );
   if (o.tools.length > 1) plan.push({ tool: "*", tools: o.tools });
-  for (const a of o.answers ?? []) plan.push({ tool: a.name, tools: [], answer: a.format });
+
+  for (const a of o.answers ?? []) plan.push({ tool: a.name, tools: [], request: a.request });
 
   const results: ProbeResult[] = [];
   for (const p of plan) {
-    const body =
-      p.answer !== undefined
-        ? answerProbeRequest(o.api, o.model, maxTokens, p.answer)
-        : probeRequest(o.api, o.model, maxTokens, p.tools, p.only);
-    const out = await postJson(requestUrl(o.api, o.endpoint, o.model), authHeaders(o.api, o.key), body, {
+    const body = p.request ?? probeRequest(o.api, o.model, maxTokens, p.tools, p.only);
+    const exchange = exchangeOf(o.api);
+    const out = await postJson(exchange.url(o.endpoint, o.model), exchange.headers(o.key), body, {
       timeoutMs: o.timeoutMs ?? 60_000,
       retries: o.retries ?? 2,
       backoffMs: o.backoffMs ?? 1000,

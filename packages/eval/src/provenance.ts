@@ -7,7 +7,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { Api } from "./arms.js";
+import type { ExchangeApiName } from "./providers.js";
 
 export interface Provenance {
   readonly type: "run";
@@ -18,7 +18,7 @@ export interface Provenance {
   readonly endpointHost: string;
   /** The host is this machine (localhost, 127.0.0.0/8, ::1): whatever answers there is not a provider's model. */
   readonly loopback: boolean;
-  readonly api: Api;
+  readonly api: ExchangeApiName;
   /** The model name as sent in every request. */
   readonly model: string;
   readonly suite: { readonly digest: string; readonly scenarios: number };

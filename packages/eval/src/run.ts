@@ -4,18 +4,11 @@
  */
 import { appendFile, readFile } from "node:fs/promises";
 import type { Result } from "@strictwire/codec";
-import type { Api, Arm, ArmTool } from "./arms.js";
+import type { Reply, RequestSettings } from "@strictwire/codec/providers";
+import type { Arm, ArmTool } from "./arms.js";
 import { postJson } from "./http.js";
 import { endpointHost, isLoopback, type Provenance, strictwireCommit, strictwireVersion } from "./provenance.js";
-import {
-  authHeaders,
-  buildRequest,
-  type Reply,
-  readReply,
-  repairRequest,
-  requestUrl,
-  type Settings,
-} from "./providers.js";
+import { buildRequest, type ExchangeApiName, exchangeApi, exchangeOf } from "./providers.js";
 import { redact, redactDeep } from "./redact.js";
 import { type Judgement, judge, type Observed } from "./score.js";
 import { prng, shuffle } from "./stats.js";
@@ -25,10 +18,10 @@ export interface RunOptions {
   readonly suite: Suite;
   readonly oracle: Oracle;
   readonly arms: readonly Arm[];
-  readonly api: Api;
+  readonly api: ExchangeApiName;
   readonly endpoint: string;
   readonly key: string;
-  readonly settings: Settings;
+  readonly settings: RequestSettings;
   readonly repeat: number;
   readonly seed: number;
   readonly concurrency: number;
@@ -72,7 +65,7 @@ export interface TrialRecord {
   readonly workflow: string;
   readonly category: string;
   readonly repetition: number;
-  readonly api: Api;
+  readonly api: ExchangeApiName;
   readonly model: string;
   readonly unsupported?: string;
   readonly first?: AttemptRecord;
@@ -174,6 +167,7 @@ const runError = (code: RunError["code"], message: string): { ok: false; error: 
 });
 
 export async function runEval(o: RunOptions): Promise<Result<RunOutcome, RunError>> {
+  const exchange = exchangeOf(o.api);
   const earlier = o.resume ? await readFinished(o.resultsFile) : { ok: true as const, value: { trials: [], runs: [] } };
   if (!earlier.ok) return earlier;
   const previous = earlier.value.trials;
@@ -200,7 +194,8 @@ export async function runEval(o: RunOptions): Promise<Result<RunOutcome, RunErro
       "results-file",
       `${o.resultsFile} holds trials of another suite (${otherSuite.suite.digest}); resume with the same suite, or use another --out`,
     );
-  const other = previous.find((r) => r.model !== o.settings.model || r.api !== o.api);
+  // Any spelling of the same API resumes it.
+  const other = previous.find((r) => r.model !== o.settings.model || exchangeApi(r.api) !== exchangeApi(o.api));
   if (other !== undefined)
     return runError(
       "results-file",
@@ -259,7 +254,7 @@ export async function runEval(o: RunOptions): Promise<Result<RunOutcome, RunErro
     };
     reserved += estimate;
     try {
-      return await postJson(requestUrl(o.api, o.endpoint, o.settings.model), authHeaders(o.api, o.key), body, {
+      return await postJson(exchange.url(o.endpoint, o.settings.model), exchange.headers(o.key), body, {
         timeoutMs: o.timeoutMs,
         retries: o.retries,
         backoffMs: o.backoffMs,
@@ -310,7 +305,7 @@ export async function runEval(o: RunOptions): Promise<Result<RunOutcome, RunErro
         feedback: "",
       };
     }
-    const reply: Reply | undefined = http.status === 200 ? readReply(o.api, http.body) : undefined;
+    const reply: Reply | undefined = http.status === 200 ? exchange.reply(http.body) : undefined;
     if (reply === undefined) {
       // A provider may quote the request back: redacted first, then cut, so no part of the key survives the cut.
       const message = errorText(http.body, o.key);
@@ -388,7 +383,7 @@ export async function runEval(o: RunOptions): Promise<Result<RunOutcome, RunErro
     const first = await attempt(p.scenario, workflow, armTool, body);
     if (first === undefined) return undefined;
     if (o.repair === 1 && first.call !== undefined && first.call.call !== undefined) {
-      const again = repairRequest(o.api, body, first.reply, first.call.call, first.call.feedback);
+      const again = exchange.repair(body, first.reply, first.call.call, first.call.feedback) as typeof body;
       const second = await attempt(p.scenario, workflow, armTool, again);
       if (second === undefined) return undefined; // the budget stopped the repair: the whole trial runs again on resume
       return { ...base, first: first.record, repair: second.record };

@@ -14,17 +14,18 @@ import {
   type DispatchOptions,
   type GeminiToolConfig,
   geminiToolConfig,
-  type ToolApi,
+  type ProviderApi,
   type ToolCodecs,
   type ToolDefinitions,
   type ToolHandler,
   toolDefinition,
 } from "@strictwire/codec";
+import { providerModule } from "@strictwire/codec/providers";
 import { DEFAULT_COMPILE_BUDGET } from "./compile-pool.js";
 import { type ListError, type ListLimits, listAllTools } from "./listing.js";
 import { type CompiledTool, compileTool, type StrictOptions } from "./tools.js";
 
-export interface StrictMcpToolsOptions<A extends ToolApi> {
+export interface StrictMcpToolsOptions<A extends ProviderApi> {
   /** The provider API the definitions are for; it fixes the target. */
   readonly api: A;
   readonly presence?: StrictOptions["presence"];
@@ -36,7 +37,7 @@ export interface StrictMcpToolsOptions<A extends ToolApi> {
   readonly maxSchemaBytes?: number;
 }
 
-export interface StrictMcpTools<A extends ToolApi> {
+export interface StrictMcpTools<A extends ProviderApi> {
   /** The strict definitions to send with the request, in the server's order. */
   readonly tools: ToolDefinitions[A][];
   /**
@@ -54,19 +55,12 @@ export interface StrictMcpTools<A extends ToolApi> {
   readonly stopped?: ListError;
 }
 
-const TARGET: Readonly<Record<ToolApi, NonNullable<StrictOptions["target"]>>> = {
-  "openai-responses": "openai",
-  "openai-chat": "openai",
-  anthropic: "anthropic",
-  gemini: "gemini",
-};
-
-export async function strictMcpTools<A extends ToolApi>(
+export async function strictMcpTools<A extends ProviderApi>(
   client: Client,
   options: StrictMcpToolsOptions<A>,
 ): Promise<StrictMcpTools<A>> {
   const strict: StrictOptions = {
-    target: TARGET[options.api],
+    target: providerModule(options.api).target,
     ...(options.presence !== undefined ? { presence: options.presence } : {}),
   };
   const byKey = new Map<string, CompiledTool & { kind: "strict" }>();

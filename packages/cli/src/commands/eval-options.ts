@@ -3,7 +3,7 @@
  * reads its defaults and bounds from it, so the help cannot name a default
  * the run does not use.
  */
-import { API_NAMES, DEFAULT_ARMS, DEFAULT_ENDPOINTS } from "@strictwire/eval";
+import { API_NAMES, DEFAULT_ARMS, exchangeOf } from "@strictwire/eval";
 import { type Command, Option } from "commander";
 
 /** A number flag: its lowest value, and whether it must be whole. */
@@ -28,7 +28,7 @@ export const EVAL_OPTIONS: readonly EvalOption[] = [
   { flag: "--api <api>", description: API_NAMES.join(", "), default: "chat" },
   {
     flag: "--endpoint <url>",
-    description: `the API's base URL (default: ${[...new Set(Object.values(DEFAULT_ENDPOINTS))].join(" or ")}, by --api)`,
+    description: `the API's base URL (default: ${[...new Set(API_NAMES.map((api) => exchangeOf(api).endpoint))].join(" or ")}, by --api)`,
   },
   { flag: "--model <name>", description: "the model to evaluate (required)" },
   { flag: "--suite <dir>", description: "a suite folder (default: the bundled core suite)" },

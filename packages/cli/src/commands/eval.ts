@@ -7,10 +7,11 @@ import { access } from "node:fs/promises";
 import { basename, dirname, extname, join } from "node:path";
 import {
   API_NAMES,
-  type Api,
   type Arm,
   BUILTIN_ARMS,
   BUNDLED_SUITE,
+  type ExchangeApiName,
+  exchangeApi,
   loadOracle,
   loadPeerArms,
   loadSuite,
@@ -74,8 +75,9 @@ function flagValue(flags: EvalFlags, key: string): string | undefined {
 
 export async function runEvalCommand(flags: EvalFlags, reporter: Reporter): Promise<ExitCode> {
   const bad = (message: string): ExitCode => reporter.fail(usage(message).error);
-  const api = flagValue(flags, "api") as Api;
-  if (!API_NAMES.includes(api)) return bad(`--api must be one of ${API_NAMES.join(", ")}`);
+  // Any name or earlier spelling of an API the harness calls; the run records it as given.
+  const api = flagValue(flags, "api") as ExchangeApiName;
+  if (exchangeApi(api) === undefined) return bad(`--api must be one of ${API_NAMES.join(", ")}`);
   if (flags.model === undefined || flags.model.trim() === "") return bad("--model is required");
   const nums = new Map<string, number>();
   for (const o of EVAL_OPTIONS) {

@@ -7,8 +7,16 @@
  * environment (a bad flag, a missing key, a bundle that does not load, or no
  * verdict: a refused key, an unknown model, a timeout, the budget).
  */
-import { outputFormat, type ToolApi, toolDefinition } from "@strictwire/codec";
-import { API_NAMES, type Api, type ProbeAnswer, type ProbeResult, probeTools, type SentTool } from "@strictwire/eval";
+import { outputFormat, outputProbeRequest, toolDefinition } from "@strictwire/codec";
+import type { RequestTool } from "@strictwire/codec/providers";
+import {
+  API_NAMES,
+  type ExchangeApiName,
+  exchangeApi,
+  type ProbeAnswer,
+  type ProbeResult,
+  probeTools,
+} from "@strictwire/eval";
 import { apiKey, missingKeyMessage } from "../api-key.js";
 import { endpointFor } from "../endpoint.js";
 import { EXIT_OK, EXIT_REJECTED, EXIT_USAGE, type ExitCode, usage } from "../failure.js";
@@ -28,13 +36,6 @@ export interface ProbeFlags {
   readonly outputFormat?: boolean;
 }
 
-const TOOL_API: Readonly<Record<Api, ToolApi>> = {
-  chat: "openai-chat",
-  responses: "openai-responses",
-  anthropic: "anthropic",
-  gemini: "gemini",
-};
-
 function count(flag: string, raw: string | undefined, fallback: number | undefined, min: number): number | string {
   if (raw === undefined) return fallback ?? Number.NaN;
   const n = Number(raw);
@@ -49,8 +50,9 @@ export async function runProbeCommand(
   reporter: Reporter,
 ): Promise<ExitCode> {
   const bad = (message: string): ExitCode => reporter.fail(usage(message).error);
-  const api = (flags.api ?? "chat") as Api;
-  if (!API_NAMES.includes(api)) return bad(`--api must be one of ${API_NAMES.join(", ")}`);
+  const api = (flags.api ?? "chat") as ExchangeApiName;
+  const providerApi = exchangeApi(api);
+  if (providerApi === undefined) return bad(`--api must be one of ${API_NAMES.join(", ")}`);
   if (flags.model === undefined || flags.model.trim() === "") return bad("--model is required");
   const numbers: Record<string, number> = {};
   for (const [name, raw, fallback, min] of [
@@ -69,20 +71,21 @@ export async function runProbeCommand(
 
   const single = oneStdin(files);
   if (!single.ok) return reporter.fail(single.error);
-  const tools: SentTool[] = [];
+  const tools: RequestTool[] = [];
   const answers: ProbeAnswer[] = [];
   for (const file of files) {
     const codec = await readCodec(file, reporter);
     if (!codec.ok) return reporter.fail(codec.error);
     if (flags.outputFormat === true) {
-      // The API's answer format around the wire, as the library would send it.
-      const format = outputFormat(codec.value, TOOL_API[api]);
+      // The API's answer format around the wire, as the library sends it, in a minimal request.
+      const format = outputFormat(codec.value, providerApi);
       if (!format.ok) return bad(`${file}: ${format.error.message}`);
-      answers.push({ name: codec.value.name, format: format.value as unknown as ProbeAnswer["format"] });
+      const request = outputProbeRequest(providerApi, flags.model, numbers["max-tokens"] as number, format.value);
+      answers.push({ name: codec.value.name, request });
       continue;
     }
     // The wire is sent as compiled, so it must be compiled for this API's target.
-    const definition = toolDefinition(codec.value.bundle, TOOL_API[api]);
+    const definition = toolDefinition(codec.value.bundle, providerApi);
     if (!definition.ok) return bad(`${file}: ${definition.error.message}`);
     if (tools.some((t) => t.name === codec.value.name))
       return bad(`two bundles are tool ${codec.value.name}: a request holds each tool once`);

@@ -5,10 +5,10 @@
  *   streamText({ model, prompt, output: aiSdkOutput(codec) })     // partialOutputStream: source-form partials
  *
  * The SDK sends `responseFormat` (the wire) to its provider, which spells it
- * as its API does (`@ai-sdk/openai`: a strict `json_schema`; `@ai-sdk/anthropic`:
- * `output_config.format`; `@ai-sdk/google`: its own OpenAPI translation in
- * `responseSchema`, not `responseJsonSchema`, so Gemini holds the answer to
- * less than the wire there; decode still holds it to the contract). The final
+ * as its API does (`@ai-sdk/openai` and `@ai-sdk/anthropic` send the wire as
+ * the API's strict answer format; `@ai-sdk/google` sends its own OpenAPI
+ * translation of it, so Gemini holds the answer to less than the wire there;
+ * decode still holds it to the contract: docs/structured-outputs.md). The final
  * parse is `decode`; the partial parse feeds the text to the codec's stream
  * decoder, so a partial shows the source form, never a tag or an entry array.
  *

@@ -2,7 +2,7 @@
  * Structured outputs: the model's answer itself held to the wire, the other
  * door of strict mode. Provider-neutral: what each API calls its answer
  * format, where its answer text is and how it says the answer was refused,
- * cut or blocked live in that API's module (`providers/`), in its answer
+ * cut or blocked live in that API's module (`providers/`), in its `answer`
  * slot; this module turns a slot's reading into decode's result or a typed
  * error, and never throws on a hostile response.
  *
@@ -13,9 +13,8 @@
 import type { Codec } from "../codec.js";
 import { type CodecError, ok, type Result } from "../errors.js";
 import { fail } from "../feedback/format.js";
-import type { JsonObject } from "../json.js";
-import type { TargetName } from "../targets/profile.js";
-import type { CompiledTool } from "../targets/tools.js";
+import type { AnswerRead, AnswerSlot } from "../providers/api.js";
+import type { CompiledTool, TargetName } from "../targets/profile.js";
 
 /** How the answer is named in the request (OpenAI's `name`, at most 64 of a-z, A-Z, 0-9, _ and -). */
 export interface AnswerNaming {
@@ -24,64 +23,22 @@ export interface AnswerNaming {
   readonly description?: string;
 }
 
-/** What a provider API's module reads out of one whole response. */
-export type AnswerRead =
-  /** The answer's text, as the provider ended it. */
-  | { readonly kind: "text"; readonly text: string }
-  /** The model declined, in its own words (OpenAI's `refusal`), or by a stop reason (Anthropic's "refusal"). */
-  | { readonly kind: "refused"; readonly message: string }
-  /** The provider cut the answer (the token limit); `reason` is its own word for it. */
-  | { readonly kind: "cut"; readonly reason: string }
-  /** A safety filter stopped the answer (Gemini's SAFETY and its kin, OpenAI's content_filter). */
-  | { readonly kind: "blocked"; readonly reason: string }
-  /** The response holds no answer text (a tool call instead, an empty message, not a response at all). */
-  | { readonly kind: "none"; readonly reason: string };
-
-/**
- * What a provider API's stream events say about the answer, read one event
- * at a time. `end` is the provider's own end of the answer: the only signal
- * after which a value is given.
- */
-export type AnswerSignal =
-  | { readonly kind: "text"; readonly delta: string }
-  /** Part of the model's refusal text (OpenAI streams it apart from the answer). */
-  | { readonly kind: "refusal"; readonly delta: string }
-  | { readonly kind: "end" }
-  /** The provider ended the answer otherwise: refused, cut, blocked or with no answer. */
-  | { readonly kind: "ended"; readonly read: Exclude<AnswerRead, { readonly kind: "text" }> };
-
-/** One provider API's answer slot: everything about structured outputs that API spells its own way. */
-export interface AnswerSlot {
-  /** The target whose wire this API takes. */
-  readonly target: TargetName;
-  /** The request member(s) to spread into the body; `strict` false only for a bundle sent non-strict. */
-  format(wire: JsonObject, naming: { name: string; description?: string }, strict: boolean): Result<JsonObject>;
-  /** Reads a whole response; never throws. */
-  read(response: unknown): AnswerRead;
-  /** A reader of one stream's events, in order; never throws. */
-  events(): (event: unknown) => readonly AnswerSignal[];
-  /** The assistant's answer as the history holds it: the wire text the model wrote. */
-  answerMessage(text: string): JsonObject;
-  /** A user turn carrying feedback on a refused answer, for a repair turn. */
-  repairMessage(feedback: string): JsonObject;
-}
-
 const OPENAI_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** The request member(s) for a compiled schema's wire (a bundle, or a codec's) as this API's answer format. */
-export function answerFormat(
-  slot: AnswerSlot,
-  api: string,
+export function answerFormat<F>(
+  slot: AnswerSlot<F>,
+  api: { readonly name: string; readonly target: TargetName },
   bundle: CompiledTool,
   naming: AnswerNaming = {},
-): Result<JsonObject> {
+): Result<F> {
   // A fine-tuned model's wire is sent through the same APIs.
   const target = bundle.options.target === "openai-finetuned" ? "openai" : bundle.options.target;
-  if (target !== slot.target) {
+  if (target !== api.target) {
     return fail(
       "invalid-options",
       "",
-      `${bundle.name} was compiled for the ${bundle.options.target} target; compile it with target "${slot.target}" for ${api}`,
+      `${bundle.name} was compiled for the ${bundle.options.target} target; compile it with target "${api.target}" for ${api.name}`,
     );
   }
   const name = naming.name ?? bundle.name;
@@ -89,15 +46,16 @@ export function answerFormat(
     return fail("invalid-options", "", `answer name ${JSON.stringify(name)}: use 1-64 of a-z, A-Z, 0-9, _ and -`);
   }
   const description = naming.description ?? bundle.description;
-  return slot.format(
+  const format = slot.format(
     bundle.wire,
     description === undefined ? { name } : { name, description },
     bundle.nonStrict === undefined,
   );
+  return typeof format === "string" ? fail("invalid-options", "", format) : ok(format);
 }
 
 /** decode's result for the answer a whole response holds, or the typed error saying why there is none. */
-export function decodeAnswer<T>(slot: AnswerSlot, codec: Codec<T>, response: unknown): Result<T> {
+export function decodeAnswer<T>(slot: AnswerSlot<unknown>, codec: Codec<T>, response: unknown): Result<T> {
   const read = readGuarded(slot, response);
   return read.kind === "text" ? codec.decode(read.text) : { ok: false, error: answerError(read) };
 }
@@ -126,7 +84,7 @@ export function answerText<T>(codec: Codec<T>, value: T): Result<string> {
   return wire.ok ? ok(JSON.stringify(wire.value)) : wire;
 }
 
-function readGuarded(slot: AnswerSlot, response: unknown): AnswerRead {
+function readGuarded(slot: AnswerSlot<unknown>, response: unknown): AnswerRead {
   try {
     return slot.read(response);
   } catch {

@@ -3,49 +3,34 @@
  * as the API's answer format, the answer of a whole response decoded, a
  * stream's answer decoded as it arrives, and the answer or its repair
  * feedback put back into the history. Each API's spelling is its module's
- * answer slot.
+ * `answer` slot (providers/), found through the registry.
  */
 import { Codec } from "../codec.js";
-import { ok, type Result } from "../errors.js";
+import { type CodecError, ok, type Result } from "../errors.js";
 import { fail } from "../feedback/format.js";
 import type { JsonObject } from "../json.js";
-import type { CompiledTool } from "../targets/tools.js";
-import { type AnswerNaming, type AnswerSlot, answerFormat, answerText, decodeAnswer } from "./answer.js";
-import {
-  type AnthropicOutputFormat,
-  anthropicAnswer,
-  type ChatOutputFormat,
-  chatAnswer,
-  type GeminiOutputFormat,
-  geminiAnswer,
-  type ResponsesOutputFormat,
-  responsesAnswer,
-} from "./slots-draft.js";
+import type { AnswerSlot, ProviderApiModule } from "../providers/api.js";
+import { type OutputApi, type OutputFormats, PROVIDER_API_NAMES, providerModule } from "../providers/lookup.js";
+import type { CompiledTool } from "../targets/profile.js";
+import { type AnswerNaming, answerFormat, answerText, decodeAnswer } from "./answer.js";
 import { type StreamedAnswer, streamAnswer } from "./stream.js";
 
-/** The request member(s) each API's answer format is, by API. */
-export interface OutputFormats {
-  readonly "openai-chat": ChatOutputFormat;
-  readonly "openai-responses": ResponsesOutputFormat;
-  readonly anthropic: AnthropicOutputFormat;
-  readonly gemini: GeminiOutputFormat;
+export type { OutputApi, OutputFormats };
+
+/** The module of `api` and its answer slot, when `api` names an API that has structured outputs. */
+function slotOf(api: string): { module: ProviderApiModule; slot: AnswerSlot<unknown> } | undefined {
+  if (!(PROVIDER_API_NAMES as readonly string[]).includes(api)) return undefined;
+  const module = providerModule(api as OutputApi) as ProviderApiModule;
+  return module.answer === undefined ? undefined : { module, slot: module.answer };
 }
 
-export type OutputApi = keyof OutputFormats;
-
-const SLOTS: Readonly<Record<OutputApi, AnswerSlot>> = {
-  "openai-chat": chatAnswer,
-  "openai-responses": responsesAnswer,
-  anthropic: anthropicAnswer,
-  gemini: geminiAnswer,
-};
-
-function slotOf(api: OutputApi): AnswerSlot | undefined {
-  return Object.hasOwn(SLOTS, api) ? SLOTS[api] : undefined;
-}
-
-function unknownApi(api: unknown): { readonly ok: false; readonly error: import("../errors.js").CodecError } {
-  return fail("invalid-options", "", `unknown API ${JSON.stringify(api)}: use one of ${Object.keys(SLOTS).join(", ")}`);
+function unknownApi(api: unknown): { readonly ok: false; readonly error: CodecError } {
+  const names = PROVIDER_API_NAMES.filter((n) => slotOf(n) !== undefined);
+  return fail(
+    "invalid-options",
+    "",
+    `no structured outputs for API ${JSON.stringify(api)}: use one of ${names.join(", ")}`,
+  );
 }
 
 /**
@@ -57,36 +42,52 @@ export function outputFormat<A extends OutputApi>(
   api: A,
   naming: AnswerNaming = {},
 ): Result<OutputFormats[A]> {
-  const slot = slotOf(api);
-  if (slot === undefined) return unknownApi(api);
+  const found = slotOf(api);
+  if (found === undefined) return unknownApi(api);
   const bundle = compiled instanceof Codec ? compiled.bundle : compiled;
   // The slot of `api` writes the members OutputFormats names for it.
-  return answerFormat(slot, api, bundle, naming) as unknown as Result<OutputFormats[A]>;
+  return answerFormat(found.slot, found.module, bundle, naming) as Result<OutputFormats[A]>;
 }
 
 /** The decoded answer of a whole `api` response, or the typed error saying why there is none. Never throws. */
 export function decodeOutput<T>(codec: Codec<T>, api: OutputApi, response: unknown): Result<T> {
-  const slot = slotOf(api);
-  return slot === undefined ? unknownApi(api) : decodeAnswer(slot, codec, response);
+  const found = slotOf(api);
+  return found === undefined ? unknownApi(api) : decodeAnswer(found.slot, codec, response);
 }
 
 /** Reads one `api` stream's events and decodes its answer as it arrives (see answer/stream.ts). */
 export function streamOutput(codec: Codec<unknown>, api: OutputApi): StreamedAnswer {
-  const slot = slotOf(api);
-  if (slot === undefined) throw new TypeError(`unknown API ${JSON.stringify(api)}`);
-  return streamAnswer(slot, codec);
+  const found = slotOf(api);
+  // Only a caller outside TypeScript can pass another name.
+  if (found === undefined) throw new TypeError(unknownApi(api).error.message);
+  return streamAnswer(found.slot, codec);
 }
 
 /** An answer kept as its decoded value, as the assistant message `api`'s history holds: in the wire form. */
 export function outputMessage<T>(codec: Codec<T>, api: OutputApi, value: T): Result<JsonObject> {
-  const slot = slotOf(api);
-  if (slot === undefined) return unknownApi(api);
+  const found = slotOf(api);
+  if (found === undefined) return unknownApi(api);
   const text = answerText(codec, value);
-  return text.ok ? ok(slot.answerMessage(text.value)) : text;
+  return text.ok ? ok(found.slot.answerMessage(text.value)) : text;
 }
 
 /** The user turn asking for a refused answer again, with decode's feedback. */
 export function outputRepairMessage(api: OutputApi, error: { readonly feedback: string }): Result<JsonObject> {
-  const slot = slotOf(api);
-  return slot === undefined ? unknownApi(api) : ok(slot.repairMessage(error.feedback));
+  const found = slotOf(api);
+  return found === undefined ? unknownApi(api) : ok(found.slot.repairMessage(error.feedback));
+}
+
+/**
+ * A minimal request asking `api` for an answer in `format` (what `outputFormat`
+ * gave), for the probe: no tool, a tiny output cap.
+ */
+export function outputProbeRequest<A extends OutputApi>(
+  api: A,
+  model: string,
+  maxTokens: number,
+  format: OutputFormats[A],
+): JsonObject {
+  const found = slotOf(api);
+  if (found === undefined) throw new TypeError(unknownApi(api).error.message);
+  return found.slot.probe(model, maxTokens, format);
 }

@@ -10,8 +10,9 @@
  */
 import type { Codec } from "../codec.js";
 import type { CodecError, Result } from "../errors.js";
+import type { AnswerRead, AnswerSignal, AnswerSlot } from "../providers/api.js";
 import type { StreamDecoder } from "../stream/types.js";
-import { type AnswerRead, type AnswerSignal, type AnswerSlot, answerError } from "./answer.js";
+import { answerError } from "./answer.js";
 
 /** What changed for the answer. Only `decoded` with `result.ok` is a value to act on. */
 export type AnswerUpdate =
@@ -43,7 +44,7 @@ export interface StreamedAnswer {
 }
 
 /** Reads one stream of `slot`'s API and decodes its answer with `codec`. */
-export function streamAnswer(slot: AnswerSlot, codec: Codec<unknown>): StreamedAnswer {
+export function streamAnswer(slot: AnswerSlot<unknown>, codec: Codec<unknown>): StreamedAnswer {
   return new AnswerStream(slot.events(), codec.streamDecoder());
 }
 

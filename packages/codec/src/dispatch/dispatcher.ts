@@ -13,33 +13,37 @@
  * authorise or sandbox anything.
  */
 import type { AnswerNaming } from "../answer/answer.js";
-import { type OutputApi, type OutputFormats, outputFormat } from "../answer/outputs.js";
+import { outputFormat } from "../answer/outputs.js";
 import type { Codec, RawArguments } from "../codec.js";
 import { type CodecError, ok, type Result } from "../errors.js";
 import { callText, fail } from "../feedback/format.js";
-import { type GeminiTools, type GeminiToolsOptions, geminiTools } from "../targets/gemini-tools.js";
-import { describeFinding } from "../targets/limits.js";
-import { type ToolApi, type ToolDefinitions, toolDefinition } from "../targets/tools.js";
-import { checkToolSet } from "../targets/toolset.js";
-import { describeHandlerError, type GuardOptions, runHandler, type ToolCallInfo, type ToolHandler } from "./guard.js";
+import { type AnthropicMessageLike, type AnthropicToolResultMessage, anthropic } from "../providers/anthropic.js";
+import type { AnsweredCall, ExtractedCalls, ProviderApiModule, RawCall } from "../providers/api.js";
 import {
-  type AnthropicMessageLike,
-  type AnthropicToolResultBlock,
-  type AnthropicToolResultMessage,
-  anthropicCalls,
-  type ChatCompletionLike,
-  type ChatToolMessage,
-  chatCalls,
-  type ExtractedCalls,
   type GeminiFunctionResponseContent,
-  type GeminiFunctionResponsePart,
   type GeminiResponseLike,
-  geminiCalls,
-  type RawCall,
+  type GeminiTools,
+  type GeminiToolsOptions,
+  gemini,
+  geminiTools,
+} from "../providers/gemini.js";
+import {
+  type OutputApi,
+  type OutputFormats,
+  type ProviderApi,
+  type ProviderResponses,
+  providerModule,
+  type ToolDefinitions,
+  type ToolResults,
+  toolDefinition,
+} from "../providers/lookup.js";
+import { type ChatCompletionLike, type ChatToolMessage, openaiChat } from "../providers/openai-chat.js";
+import {
+  openaiResponses,
   type ResponsesFunctionCallOutput,
   type ResponsesResponseLike,
-  responsesCalls,
-} from "./providers.js";
+} from "../providers/openai-responses.js";
+import { describeHandlerError, type GuardOptions, runHandler, type ToolCallInfo, type ToolHandler } from "./guard.js";
 
 /** Codecs by tool name; each key must be its codec's name. */
 export type ToolCodecs = Readonly<Record<string, Codec<unknown>>>;
@@ -115,7 +119,7 @@ export class Dispatcher<C extends ToolCodecs> {
    * does not accept. For Gemini these are bare declarations, and a request
    * carrying only them is not strict: send `geminiTools()` instead.
    */
-  tools<A extends ToolApi>(api: A): Result<ToolDefinitions[A][]> {
+  tools<A extends ProviderApi>(api: A): Result<ToolDefinitions[A][]> {
     const out: ToolDefinitions[A][] = [];
     for (const { codec } of this.byName.values()) {
       const definition = toolDefinition(codec.bundle, api);
@@ -139,53 +143,55 @@ export class Dispatcher<C extends ToolCodecs> {
 
   /**
    * The answer format (structured outputs) of a request that also sends these
-   * tools: `outputFormat`'s, refused ("target-limit") when the tools and the
-   * answer together cross the target's per-request caps (Anthropic counts the
-   * optional and union parameters of both).
+   * tools: `outputFormat`'s, refused (`invalid-options`) for a codec compiled
+   * for another target than the tools'. Whether the tools and the answer fit
+   * the per-request caps together is a build-time question (measuring a wire
+   * is compile-side code): `checkToolSet(tools, target, { output })`, or
+   * `strictwire check … --answer`.
    */
   outputFormat<A extends OutputApi>(codec: Codec<unknown>, api: A, naming?: AnswerNaming): Result<OutputFormats[A]> {
-    const format = outputFormat(codec, api, naming);
-    if (!format.ok) return format;
-    const given = codec.bundle.options.target;
-    const target = given === "openai-finetuned" ? "openai" : given;
-    const tools = [...this.byName.values()].map(({ codec: tool }) => tool.bundle);
-    const finding = checkToolSet(tools, target, { output: codec.bundle })[0];
-    if (finding !== undefined) {
-      return fail("target-limit", finding.path, `${finding.limit}: ${describeFinding(finding, target)}`);
+    const target = codec.bundle.options.target;
+    for (const { codec: tool } of this.byName.values()) {
+      if (tool.bundle.options.target !== target) {
+        return fail(
+          "invalid-options",
+          "",
+          `the answer format ${codec.name} was compiled for ${target}, the tool ${tool.name} for ${tool.bundle.options.target}: one request has one target`,
+        );
+      }
     }
-    return format;
+    return outputFormat(codec, api, naming);
   }
 
   // ---- responses in, tool results out --------------------------------------
 
+  /**
+   * Any provider API's response (by its name in the registry): the tool
+   * results, in that API's own message format, to add to the next request.
+   */
+  async answer<A extends ProviderApi>(api: A, response: ProviderResponses[A]): Promise<Dispatched<ToolResults[A]>> {
+    const module = providerModule(api) as unknown as ProviderApiModule<
+      A,
+      unknown,
+      ProviderResponses[A],
+      ToolResults[A]
+    >;
+    return this.dispatch(module.calls(response), (calls) => module.results(calls));
+  }
+
   /** OpenAI Responses: `function_call_output` items to add to the next request's `input`. */
   async responses(response: ResponsesResponseLike): Promise<Dispatched<ResponsesFunctionCallOutput>> {
-    return this.dispatch(responsesCalls(response), (calls) =>
-      calls.map((c) => ({ type: "function_call_output", call_id: c.id, output: c.output })),
-    );
+    return this.dispatch(openaiResponses.calls(response), openaiResponses.results);
   }
 
   /** OpenAI Chat Completions: `tool` messages to append after the assistant message. */
   async chat(completion: ChatCompletionLike): Promise<Dispatched<ChatToolMessage>> {
-    return this.dispatch(chatCalls(completion), (calls) =>
-      calls.map((c) => ({ role: "tool", tool_call_id: c.id, content: c.output })),
-    );
+    return this.dispatch(openaiChat.calls(completion), openaiChat.results);
   }
 
   /** Anthropic Messages: one user message of `tool_result` blocks (none when there were no calls). */
   async anthropic(message: AnthropicMessageLike): Promise<Dispatched<AnthropicToolResultMessage>> {
-    return this.dispatch(anthropicCalls(message), (calls) => {
-      if (calls.length === 0) return [];
-      const content = calls.map(
-        (c): AnthropicToolResultBlock => ({
-          type: "tool_result",
-          tool_use_id: c.id,
-          content: c.output,
-          ...(c.ok ? {} : { is_error: true as const }),
-        }),
-      );
-      return [{ role: "user", content }];
-    });
+    return this.dispatch(anthropic.calls(message), anthropic.results);
   }
 
   /**
@@ -194,20 +200,7 @@ export class Dispatcher<C extends ToolCodecs> {
    * call answers under `error`, a successful one under `output`.
    */
   async gemini(response: GeminiResponseLike): Promise<Dispatched<GeminiFunctionResponseContent>> {
-    return this.dispatch(geminiCalls(response), (calls) => {
-      if (calls.length === 0) return [];
-      const parts = calls.map(
-        (c): GeminiFunctionResponsePart => ({
-          functionResponse: {
-            // A call Gemini gave no id is matched by name and order; an invented id would be refused.
-            ...(c.id !== "" ? { id: c.id } : {}),
-            name: c.name,
-            response: c.ok ? { output: c.output } : { error: c.output },
-          },
-        }),
-      );
-      return [{ role: "user", parts }];
-    });
+    return this.dispatch(gemini.calls(response), gemini.results);
   }
 
   /** One call, outside any provider response: the same checks, one report. */
@@ -219,7 +212,7 @@ export class Dispatcher<C extends ToolCodecs> {
 
   private async dispatch<M>(
     extracted: ExtractedCalls,
-    toMessages: (answerable: (CallReport & { readonly id: string })[]) => M[],
+    toMessages: (answerable: readonly AnsweredCall[]) => M[],
   ): Promise<Dispatched<M>> {
     // Concurrently: calls in one turn are independent by the providers' own contract.
     const calls = await Promise.all(extracted.calls.map((c) => this.run(c, extracted.truncation)));

@@ -11,17 +11,18 @@
  */
 import type { Codec } from "../codec.js";
 import type { CodecError, Result } from "../errors.js";
-import {
-  anthropicCallStreams,
-  type CallStreams,
-  chatCompletionsCallStreams,
-  type DeltaSink,
-  responsesCallStreams,
-} from "./providers.js";
+import type { CallStreamsReader, DeltaSink } from "../providers/api.js";
+import { type ProviderApiName, type ProviderApiWith, providerModule } from "../providers/lookup.js";
 import type { StreamDecoder } from "./types.js";
 
-/** The provider APIs whose stream events `streamCalls` reads. */
-export type StreamProvider = "responses" | "chat-completions" | "anthropic";
+/** The provider APIs whose stream events `streamCalls` reads: those whose module has a stream reader. */
+export type StreamingApi = ProviderApiWith<"callStreams">;
+
+/**
+ * @deprecated since 0.2: use StreamingApi (a ProviderApi). The earlier
+ * spellings "responses" and "chat-completions" are still accepted.
+ */
+export type StreamProvider = ProviderApiName<StreamingApi>;
 
 /** What changed for one call. */
 export type CallUpdate =
@@ -41,18 +42,20 @@ export interface StreamedCalls {
   finish(): readonly CallUpdate[];
 }
 
-const OPENERS: Readonly<
-  Record<StreamProvider, <S extends DeltaSink>(open: (call: { id: string; name: string }) => S) => CallStreams<S>>
-> = {
-  responses: responsesCallStreams,
-  "chat-completions": chatCompletionsCallStreams,
-  anthropic: anthropicCallStreams,
-};
-
-/** Reads `provider`'s stream events and decodes each tool call with the codec of its name in `codecs`. */
-export function streamCalls(provider: StreamProvider, codecs: Readonly<Record<string, Codec<unknown>>>): StreamedCalls {
+/**
+ * Reads `api`'s stream events (its module's reader; an earlier spelling is
+ * accepted) and decodes each tool call with the codec of its name in `codecs`.
+ */
+export function streamCalls(
+  api: ProviderApiName<StreamingApi>,
+  codecs: Readonly<Record<string, Codec<unknown>>>,
+): StreamedCalls {
   let updates: CallUpdate[] = [];
-  const streams = OPENERS[provider](({ id, name }): DeltaSink => {
+  const reader: CallStreamsReader | undefined = (providerModule(api) as { callStreams?: CallStreamsReader })
+    .callStreams;
+  // Only a caller outside TypeScript can name an API with no stream reader.
+  if (reader === undefined) throw new TypeError(`the ${api} API has no stream reader`);
+  const streams = reader(({ id, name }): DeltaSink => {
     const codec = Object.hasOwn(codecs, name) ? codecs[name] : undefined;
     if (codec === undefined) {
       updates.push({ kind: "unknown-tool", id, name });

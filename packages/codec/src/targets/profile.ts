@@ -3,7 +3,7 @@
  * what it limits. Each fact records where it came from and when it was read,
  * so a profile can be updated when a provider changes.
  */
-import type { JsonType } from "../json.js";
+import type { JsonObject, JsonType } from "../json.js";
 
 export type TargetName = "openai" | "openai-finetuned" | "anthropic" | "gemini";
 
@@ -115,4 +115,19 @@ export interface TargetProfile {
   readonly toolSet: ToolSetLimits;
   readonly spelling: Spelling;
   readonly facts: readonly Fact[];
+}
+
+/**
+ * What the targets, and the provider APIs' tool definitions, read of a
+ * compiled tool. A bundle is one (the bundle format sits above the targets
+ * and is not imported here): pass a bundle.
+ */
+export interface CompiledTool {
+  readonly name: string;
+  readonly description?: string;
+  /** The strict schema the model is given. */
+  readonly wire: JsonObject;
+  readonly options: { readonly target: TargetName };
+  /** Present when the tool is sent with strict mode off (`bundle.nonStrict`). */
+  readonly nonStrict?: { readonly limit: string; readonly reason: string };
 }

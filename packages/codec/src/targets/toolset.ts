@@ -7,9 +7,8 @@
 import { firstKeyClashes } from "./first-key.js";
 import { describeGrammar, estimateGrammar, type GrammarEstimate } from "./grammar.js";
 import { type LimitFinding, measureTool, requestFindings, schemaFindings } from "./limits.js";
-import type { TargetName } from "./profile.js";
+import type { CompiledTool, TargetName } from "./profile.js";
 import { targetProfile } from "./registry.js";
-import type { CompiledTool } from "./tools.js";
 
 /** What else a request sends besides its tools. */
 export interface ToolSetOptions {

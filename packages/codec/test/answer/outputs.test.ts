@@ -5,9 +5,11 @@
  * and the conversation going on (the answer in the wire form, a repair turn).
  */
 import {
+  checkToolSet,
   compileCodec,
   createDispatcher,
   decodeOutput,
+  describeFinding,
   type OutputApi,
   outputFormat,
   outputMessage,
@@ -121,17 +123,35 @@ describe("outputFormat", () => {
   });
 });
 
-describe("one budget per request: the dispatcher's outputFormat", () => {
-  it("counts the answer's optional parameters with the tools' (Anthropic)", () => {
+describe("one budget per request", () => {
+  it("checkToolSet counts the answer's optional parameters with the tools' (Anthropic), not as a strict tool", () => {
     const tool = codecFor("anthropic", optionals(15));
-    const dispatcher = createDispatcher({ triage: tool }, { triage: async () => "done" });
-    const fits = codecFor("anthropic", optionals(9));
-    expect(dispatcher.outputFormat(fits, "anthropic").ok).toBe(true);
+    expect(checkToolSet([tool.bundle], "anthropic", { output: codecFor("anthropic", optionals(9)).bundle })).toEqual(
+      [],
+    );
     const crosses = codecFor("anthropic", optionals(10));
     expect(outputFormat(crosses, "anthropic").ok).toBe(true);
-    expect(dispatcher.outputFormat(crosses, "anthropic")).toMatchObject({
+    const findings = checkToolSet([tool.bundle], "anthropic", { output: crosses.bundle });
+    expect(findings).toEqual([
+      expect.objectContaining({
+        limit: "maxOptionalParameters",
+        measured: 25,
+        max: 24,
+        scope: "request",
+        tool: "triage (answer format)",
+      }),
+    ]);
+    expect(describeFinding(findings[0]!, "anthropic")).toContain("25 optional parameters");
+  });
+
+  it("the dispatcher's outputFormat: the fragment, refused for a codec of another target than its tools'", () => {
+    const dispatcher = createDispatcher({ triage: codecFor("anthropic") }, { triage: async () => "done" });
+    expect(dispatcher.outputFormat(codecFor("anthropic"), "anthropic")).toEqual(
+      outputFormat(codecFor("anthropic"), "anthropic"),
+    );
+    expect(dispatcher.outputFormat(codecFor("openai"), "openai-chat")).toMatchObject({
       ok: false,
-      error: { code: "target-limit", message: expect.stringContaining("25 optional parameters") },
+      error: { code: "invalid-options", message: expect.stringContaining("one request has one target") },
     });
   });
 });

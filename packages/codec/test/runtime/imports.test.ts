@@ -8,6 +8,7 @@
 import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { mkdir, mkdtemp, rm, rmdir, writeFile } from "node:fs/promises";
+import { builtinModules } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, expect, test } from "vitest";
@@ -174,6 +175,40 @@ test("the run-time modules load nothing of the compiler: dispatch/, the codec, t
   }
   // The walk does follow imports: the compile side's own entry reaches the builder.
   expect([...loads(join(src, "agents.ts"))].some((f) => f.endsWith("compile.ts"))).toBe(true);
+});
+
+/** The packages a source file loads at run time (bare value imports: "ajv", "node:fs"). */
+function packagesLoaded(file: string): string[] {
+  const text = readFileSync(file, "utf8");
+  return [...text.matchAll(/^(?:import|export)\s+(?!type\s)[^;]*?from\s+"([^".][^"]*)";/gms)].map(
+    (m) => m[1] as string,
+  );
+}
+
+test("the provider API modules load no compiler, no ajv and no Node built-in", () => {
+  const src = join(HERE, "..", "..", "src");
+  const dir = join(src, "providers");
+  const compileSide = [
+    /\/compile\.ts$/,
+    /\/ir\/build\.ts$/,
+    /\/wire\/assemble\.ts$/,
+    /\/decode\/generate\.ts$/,
+    /\/schema\//,
+  ];
+  const builtins = new Set(builtinModules);
+  const banned = (name: string) => name.startsWith("ajv") || name.startsWith("node:") || builtins.has(name);
+  const modules = readdirSync(dir).filter((f) => f.endsWith(".ts"));
+  expect(modules).toContain("registry.ts");
+  for (const f of modules) {
+    const reached = [...loads(join(dir, f))].map((r) => r.replaceAll("\\", "/"));
+    expect(
+      reached.filter((r) => compileSide.some((p) => p.test(r))),
+      f,
+    ).toEqual([]);
+    expect(reached.flatMap(packagesLoaded).filter(banned), f).toEqual([]);
+  }
+  // The reading does see packages: the equality keyword loads ajv.
+  expect(packagesLoaded(join(src, "validate", "equality.ts")).some(banned)).toBe(true);
 });
 
 /** Every relative import a source file writes, type-only ones too (a type is a dependency of the design). */

@@ -4,12 +4,10 @@
  */
 import { describe, expect, it } from "vitest";
 import { IncrementalParser } from "../../src/parse/incremental.js";
-import {
-  anthropicCallStreams,
-  chatCompletionsCallStreams,
-  type DeltaSink,
-  responsesCallStreams,
-} from "../../src/stream/providers.js";
+import { anthropicCallStreams } from "../../src/providers/anthropic.js";
+import type { DeltaSink } from "../../src/providers/api.js";
+import { chatCompletionsCallStreams } from "../../src/providers/openai-chat.js";
+import { responsesCallStreams } from "../../src/providers/openai-responses.js";
 
 /** A sink that records what it was given, around an incremental parser. */
 class Recorder implements DeltaSink {

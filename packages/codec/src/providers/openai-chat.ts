@@ -1,0 +1,266 @@
+/**
+ * OpenAI Chat Completions (`client.chat.completions.create`): everything
+ * strictwire knows of it. Tools are `{ type: "function", function: { name,
+ * parameters, strict } }`; calls are choice 0's `message.tool_calls`,
+ * answered by `tool` messages naming `tool_call_id`; a cut is
+ * `finish_reason` "length" or "content_filter". Structured outputs:
+ * `response_format` of type `json_schema`; the answer is choice 0's
+ * `message.content`, a refusal its `message.refusal`.
+ *
+ * Stream chunks: `choices[].delta.tool_calls[]` with `index`; the first
+ * fragment of an index carries `id` and `function.name`, every one may carry
+ * `function.arguments` text. A choice's calls end when the choice has a
+ * `finish_reason`, or at finish().
+ */
+import { isPlainObject, type JsonObject } from "../json.js";
+import type {
+  AnsweredCall,
+  AnswerRead,
+  AnswerSignal,
+  AnswerSlot,
+  CallStreams,
+  DeltaSink,
+  Exchange,
+  ExtractedCalls,
+  ProviderApiModule,
+  RawCall,
+  ReplyCall,
+  RequestTool,
+} from "./api.js";
+import { type Call, Calls, isStrict, listOf, named, streams, stringOr, usageOf } from "./shared.js";
+
+// ---- shapes -------------------------------------------------------------------
+
+export interface OpenAIChatTool {
+  readonly type: "function";
+  readonly function: {
+    readonly name: string;
+    readonly description?: string;
+    readonly parameters: JsonObject;
+    readonly strict: boolean;
+  };
+}
+
+/** An OpenAI Chat Completions response (`client.chat.completions.create`); choice 0 is read. */
+export interface ChatCompletionLike {
+  readonly choices: readonly { readonly finish_reason?: unknown; readonly message?: unknown }[];
+}
+
+/** `response_format` of a Chat Completions request: the answer held to `schema`. */
+export interface ChatOutputFormat {
+  readonly response_format: {
+    readonly type: "json_schema";
+    readonly json_schema: {
+      readonly name: string;
+      readonly description?: string;
+      readonly schema: JsonObject;
+      readonly strict: boolean;
+    };
+  };
+}
+
+/** A Chat Completions tool message answering one tool call. */
+export interface ChatToolMessage {
+  role: "tool";
+  tool_call_id: string;
+  content: string;
+}
+
+// ---- reading ------------------------------------------------------------------
+
+/**
+ * Choice 0 only: with n > 1 the choices are alternative replies, not calls of
+ * one turn, and the one that goes back into the conversation is choice 0.
+ */
+export function chatCalls(completion: ChatCompletionLike): ExtractedCalls {
+  const choice = listOf(completion.choices)[0];
+  if (!isPlainObject(choice)) return { calls: [], truncation: undefined };
+  const finish = choice.finish_reason;
+  const truncation = finish === "length" || finish === "content_filter" ? finish : undefined;
+  const message = isPlainObject(choice.message) ? choice.message : {};
+  const calls: RawCall[] = [];
+  for (const call of listOf(message.tool_calls)) {
+    if (!isPlainObject(call)) continue;
+    // A custom (free-text) tool call needs an answer too, or the next request is refused.
+    const fn = isPlainObject(call.function) ? call.function : isPlainObject(call.custom) ? call.custom : {};
+    const custom = call.type === "custom";
+    calls.push({
+      id: stringOr(call.id),
+      name: stringOr(fn.name),
+      kind: custom ? "custom" : "function",
+      arguments: custom ? fn.input : fn.arguments,
+      cutOff: false,
+    });
+  }
+  return { calls, truncation };
+}
+
+export function chatResults(calls: readonly AnsweredCall[]): ChatToolMessage[] {
+  return calls.map((c) => ({ role: "tool", tool_call_id: c.id, content: c.output }));
+}
+
+/** OpenAI Chat Completions stream chunks. */
+export function chatCompletionsCallStreams<S extends DeltaSink>(
+  open: (call: { id: string; name: string }) => S,
+): CallStreams<S> {
+  const calls = new Calls(open);
+  // Each choice's calls, ended together when the choice finishes.
+  const byChoice = new Map<number, Call<S>[]>();
+  return streams(calls, (chunk) => {
+    let last: Call<S> | undefined;
+    for (const choice of Array.isArray(chunk.choices) ? chunk.choices : []) {
+      if (!isPlainObject(choice)) continue;
+      const choiceIndex = typeof choice.index === "number" ? choice.index : 0;
+      const delta = choice.delta;
+      const toolCalls = isPlainObject(delta) && Array.isArray(delta.tool_calls) ? delta.tool_calls : [];
+      for (const fragment of toolCalls) {
+        if (!isPlainObject(fragment) || typeof fragment.index !== "number") continue;
+        const key = `${choiceIndex}:${fragment.index}`;
+        const fn = isPlainObject(fragment.function) ? fragment.function : {};
+        let call = calls.get(key);
+        if (call === undefined && typeof fragment.id === "string" && typeof fn.name === "string") {
+          call = calls.start(key, fragment.id, fn.name);
+          if (call !== undefined) byChoice.set(choiceIndex, [...(byChoice.get(choiceIndex) ?? []), call]);
+        }
+        if (call !== undefined && typeof fn.arguments === "string") calls.push(call, fn.arguments);
+        last = call ?? last;
+      }
+      if (typeof choice.finish_reason === "string") {
+        for (const call of byChoice.get(choiceIndex) ?? []) last = calls.end(call) ?? last;
+      }
+    }
+    return last;
+  });
+}
+
+// ---- structured outputs ---------------------------------------------------------
+
+/**
+ * Choice 0 only (as for tool calls). `message.refusal` is the model's refusal
+ * (`ChatCompletionMessage.refusal` in the `openai` SDK's types).
+ */
+function chatAnswer(response: unknown): AnswerRead {
+  if (!isPlainObject(response)) return { kind: "none", reason: "not a chat completion" };
+  const choice = listOf(response.choices)[0];
+  if (!isPlainObject(choice)) return { kind: "none", reason: "no choice" };
+  const message = isPlainObject(choice.message) ? choice.message : {};
+  const finish = choice.finish_reason;
+  if (typeof message.refusal === "string" && message.refusal !== "")
+    return { kind: "refused", message: message.refusal };
+  if (finish === "length") return { kind: "cut", reason: "length" };
+  if (finish === "content_filter") return { kind: "blocked", reason: "content_filter" };
+  if (typeof message.content === "string" && message.content !== "") return { kind: "text", text: message.content };
+  return { kind: "none", reason: typeof finish === "string" ? `finish_reason ${finish}` : "no content" };
+}
+
+/** Choice 0's `delta.content` and `delta.refusal`; its `finish_reason` "stop" ends the answer. */
+function chatAnswerEvents(): (event: unknown) => readonly AnswerSignal[] {
+  return (chunk) => {
+    if (!isPlainObject(chunk)) return [];
+    const out: AnswerSignal[] = [];
+    for (const choice of listOf(chunk.choices)) {
+      if (!isPlainObject(choice) || (choice.index !== undefined && choice.index !== 0)) continue;
+      const delta = isPlainObject(choice.delta) ? choice.delta : {};
+      if (typeof delta.content === "string") out.push({ kind: "text", delta: delta.content });
+      if (typeof delta.refusal === "string") out.push({ kind: "refusal", delta: delta.refusal });
+      const finish = choice.finish_reason;
+      if (finish === "stop") out.push({ kind: "end" });
+      else if (finish === "length") out.push({ kind: "ended", read: { kind: "cut", reason: "length" } });
+      else if (finish === "content_filter") {
+        out.push({ kind: "ended", read: { kind: "blocked", reason: "content_filter" } });
+      } else if (typeof finish === "string") {
+        out.push({ kind: "ended", read: { kind: "none", reason: `finish_reason ${finish}` } });
+      }
+    }
+    return out;
+  };
+}
+
+const answer: AnswerSlot<ChatOutputFormat> = {
+  format: (schema, { name, description }, strict) => ({
+    response_format: {
+      type: "json_schema",
+      json_schema: { name, ...(description !== undefined ? { description } : {}), schema, strict },
+    },
+  }),
+  read: chatAnswer,
+  events: chatAnswerEvents,
+  answerMessage: (text) => ({ role: "assistant", content: text }),
+  repairMessage: (feedback) => ({ role: "user", content: feedback }),
+  probe: (model, maxTokens, format) => ({
+    model,
+    ...format,
+    messages: [{ role: "user", content: "Answer in the format given." }],
+    max_completion_tokens: maxTokens,
+  }),
+};
+
+// ---- the HTTP exchange --------------------------------------------------------
+
+function requestTool(t: RequestTool, strict = t.strict): JsonObject {
+  return { type: "function", function: { ...named(t), parameters: t.parameters, strict } };
+}
+
+const exchange: Exchange = {
+  endpoint: "https://api.openai.com/v1",
+  keyVariable: "OPENAI_API_KEY",
+  url: (endpoint) => `${endpoint.replace(/\/+$/, "")}/chat/completions`,
+  headers: (key) => ({ authorization: `Bearer ${key}` }),
+  request: (s, system, user, tools) => ({
+    model: s.model,
+    messages: [
+      { role: "system", content: system },
+      { role: "user", content: user },
+    ],
+    tools: tools.map((t) => requestTool(t)),
+    tool_choice: "required",
+    parallel_tool_calls: false,
+    temperature: s.temperature,
+    max_completion_tokens: s.maxTokens,
+  }),
+  repair(first, reply, call, feedback) {
+    const choices = isPlainObject(reply) ? (reply.choices as { message: unknown }[]) : [];
+    const messages = [
+      ...(first.messages as unknown[]),
+      choices[0]?.message,
+      ...chatResults([{ id: call.id, name: call.name, ok: false, output: feedback }]),
+    ];
+    return { ...first, messages } as JsonObject;
+  },
+  probe: (model, maxTokens, tools, only) => ({
+    model,
+    tools: tools.map((t) => requestTool(t, true)),
+    tool_choice: only === undefined ? "required" : { type: "function", function: { name: only } },
+    messages: [{ role: "user", content: only === undefined ? "Call one of the tools." : `Call ${only}.` }],
+    max_completion_tokens: maxTokens,
+  }),
+  reply(body) {
+    if (!isPlainObject(body)) return undefined;
+    const choice = Array.isArray(body.choices) ? body.choices[0] : undefined;
+    if (!isPlainObject(choice) || !isPlainObject(choice.message)) return undefined;
+    const read = chatCalls(body as unknown as ChatCompletionLike);
+    // A custom (free-text) tool call carries no `function`: not a call of a declared function.
+    const calls = read.calls.flatMap((c): ReplyCall[] =>
+      c.kind !== "custom" && c.name !== undefined
+        ? [{ id: c.id ?? "", name: c.name, arguments: String(c.arguments ?? "") }]
+        : [],
+    );
+    return { calls, usage: usageOf(body.usage, "prompt_tokens", "completion_tokens") };
+  },
+};
+
+export const openaiChat = {
+  name: "openai-chat",
+  spellings: ["chat-completions", "chat"],
+  target: "openai",
+  tool: (b): OpenAIChatTool => ({
+    type: "function",
+    function: { ...named(b), parameters: b.wire, strict: isStrict(b) },
+  }),
+  calls: chatCalls,
+  holds: (response) => Array.isArray(response.choices),
+  results: chatResults,
+  callStreams: chatCompletionsCallStreams,
+  exchange,
+  answer,
+} as const satisfies ProviderApiModule<"openai-chat", OpenAIChatTool, ChatCompletionLike, ChatToolMessage>;
