@@ -65,6 +65,52 @@ export const PARSE_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
 /** One step of a path: a member name, or an array index (a member named "0" stays the string "0"). */
 export type PathStep = string | number;
 
+/** A bound a value is held to (ajv's `limit`); a type, so that it reads as a plain record. */
+type Limit = { readonly limit: number };
+
+/**
+ * Each schema rule strictwire words, with the parameters its breach carries
+ * (the validator's names). A keyword added here without its words in
+ * `feedback/rules.ts` (`WORDING`) fails to compile.
+ */
+export interface RuleParams {
+  readonly type: { readonly type: string | readonly string[] };
+  readonly enum: { readonly allowedValues: readonly unknown[] };
+  readonly const: { readonly allowedValue: unknown };
+  readonly minimum: Limit;
+  readonly maximum: Limit;
+  readonly exclusiveMinimum: Limit;
+  readonly exclusiveMaximum: Limit;
+  readonly multipleOf: { readonly multipleOf: number };
+  readonly minLength: Limit;
+  readonly maxLength: Limit;
+  readonly pattern: { readonly pattern: string };
+  readonly format: { readonly format: string };
+  readonly minItems: Limit;
+  readonly maxItems: Limit;
+  readonly items: Limit;
+  readonly additionalItems: Limit;
+  readonly unevaluatedItems: Limit;
+  readonly uniqueItems: { readonly i: number; readonly j: number };
+  readonly contains: { readonly minContains?: number; readonly maxContains?: number };
+  readonly minProperties: Limit;
+  readonly maxProperties: Limit;
+  readonly not: Readonly<Record<string, never>>;
+  readonly "false schema": Readonly<Record<string, never>>;
+  readonly required: { readonly missingProperty: string };
+  readonly dependentRequired: { readonly property: string; readonly missingProperty: string };
+  readonly dependencies: { readonly property: string; readonly missingProperty: string };
+  readonly additionalProperties: { readonly additionalProperty: string };
+  readonly unevaluatedProperties: { readonly unevaluatedProperty: string };
+}
+
+export type RuleKeyword = keyof RuleParams;
+
+/** One schema rule broken: its keyword and its typed parameters, one variant per keyword. */
+export type Breach = {
+  readonly [K in RuleKeyword]: { readonly keyword: K; readonly params: RuleParams[K] };
+}[RuleKeyword];
+
 /**
  * One problem, in the terms of the value it was found in. Issues form a
  * tree: the issue of a union the value failed (a presence tag's two forms,
@@ -80,8 +126,8 @@ export interface Issue {
   readonly message: string;
   /** Where in the checked schema the rule lives (a validator's schema path), for diagnosis. */
   readonly schemaPath?: string;
-  /** The rule's parameters as the validator reported them (the bound, the allowed values). */
-  readonly params?: Readonly<Record<string, unknown>>;
+  /** The schema rule broken, with its parameters typed by keyword, when it is one strictwire words. */
+  readonly rule?: Breach;
   /** What to do about it, when the producer knows (a parse problem's rule to follow). */
   readonly hint?: string;
   /** A union's alternatives: each branch's own issues, by branch index. */

@@ -52,7 +52,7 @@ export {
 } from "./dispatch/guard.js";
 export type { StandardCodecProps, StandardCodecSchema } from "./dispatch/standard.js";
 export { type EmitTypesOptions, emitTypes } from "./emit/types.js";
-export type { CodecError, ErrorCode, Issue, PathStep, Result } from "./errors.js";
+export type { Breach, CodecError, ErrorCode, Issue, PathStep, Result, RuleKeyword, RuleParams } from "./errors.js";
 export { PARSE_CODES } from "./errors.js";
 // Errors as words: for logs, for whoever must act, for --json; one formatter for every package.
 export {

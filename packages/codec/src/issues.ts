@@ -5,7 +5,7 @@
 import type { ErrorObject } from "ajv";
 import { type Issue, pointerJoin } from "./errors.js";
 import { issueList } from "./feedback/format.js";
-import { issueMessage, keyRuleMessage } from "./feedback/rules.js";
+import { breachOf, issueMessage, keyRuleMessage } from "./feedback/rules.js";
 
 /** ajv errors as Issues; `required` and extra members point at the member itself. */
 export function toIssues(errors: readonly ErrorObject[] | null | undefined): Issue[] {
@@ -22,7 +22,8 @@ export function toIssues(errors: readonly ErrorObject[] | null | undefined): Iss
       continue;
     let path = e.instancePath;
     const params = e.params as Record<string, unknown>;
-    let message = issueMessage(e.keyword, params, e.message ?? e.keyword);
+    const rule = breachOf(e.keyword, params);
+    let message = issueMessage(rule, e.message ?? e.keyword);
     // A key rule (propertyNames) fails at the object: say which key broke it.
     const key = (e as { propertyName?: unknown }).propertyName;
     if (typeof key === "string" && e.keyword !== "propertyNames") {
@@ -30,12 +31,9 @@ export function toIssues(errors: readonly ErrorObject[] | null | undefined): Iss
       message = keyRuleMessage(key, message);
     }
     // A member rule points at the member itself.
-    if (e.keyword === "required" && typeof params.missingProperty === "string") {
-      path = pointerJoin(path, params.missingProperty);
-    } else if (e.keyword === "additionalProperties" && typeof params.additionalProperty === "string") {
-      path = pointerJoin(path, params.additionalProperty);
-    }
-    issues.push({ path, keyword: e.keyword, message, schemaPath: e.schemaPath, params });
+    if (rule?.keyword === "required") path = pointerJoin(path, rule.params.missingProperty);
+    else if (rule?.keyword === "additionalProperties") path = pointerJoin(path, rule.params.additionalProperty);
+    issues.push({ path, keyword: e.keyword, message, schemaPath: e.schemaPath, ...(rule ? { rule } : {}) });
   }
   // Same complaint from two branches: both kept, so diagnosis can tell the branches apart.
   return dedupeIssues(issues, true);

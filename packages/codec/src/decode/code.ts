@@ -32,7 +32,7 @@ const RESERVED = new Set(
 
 export class Name {
   readonly id: string;
-  /** @internal made by a Scope */
+  /** Made by a Scope only (the mint is module-private). */
   constructor(mint: typeof MINT, id: string) {
     if (mint !== MINT) throw new Error("strictwire: a Name comes from a Scope");
     if (!IDENTIFIER.test(id) || RESERVED.has(id)) throw new Error(`strictwire: ${JSON.stringify(id)} is no identifier`);
@@ -44,7 +44,7 @@ export class Name {
 export class Code {
   /** Text that is code as it stands (the template's own, or literals made here), and names. */
   readonly items: readonly (string | Name)[];
-  /** @internal made by `_` and `join` */
+  /** Made by `_` and `join` only (the mint is module-private). */
   constructor(mint: typeof MINT, items: readonly (string | Name)[]) {
     if (mint !== MINT) throw new Error("strictwire: Code comes from the _ template");
     this.items = items;

@@ -113,9 +113,8 @@ function allowedAcross(branches: readonly Branch[], member: string): unknown[] {
   for (const b of branches) {
     for (const i of b.issues) {
       if (i.path !== member) continue;
-      const p = i.params ?? {};
-      if (i.keyword === "const") out.push(p.allowedValue);
-      if (i.keyword === "enum" && Array.isArray(p.allowedValues)) out.push(...p.allowedValues);
+      if (i.rule?.keyword === "const") out.push(i.rule.params.allowedValue);
+      if (i.rule?.keyword === "enum") out.push(...i.rule.params.allowedValues);
     }
   }
   return out.filter((v, k) => out.findIndex((w) => JSON.stringify(w) === JSON.stringify(v)) === k);
@@ -240,7 +239,11 @@ function replacementFor(
     const tag = wrongTag.issues[0]!;
     const name = pointerTokens(tag.path).at(-1) ?? "";
     const want =
-      tag.keyword === "const" ? tag.params?.allowedValue : (tag.params?.allowedValues as unknown[] | undefined)?.[0];
+      tag.rule?.keyword === "const"
+        ? tag.rule.params.allowedValue
+        : tag.rule?.keyword === "enum"
+          ? tag.rule.params.allowedValues[0]
+          : undefined;
     const hint = said({
       path: tag.path,
       keyword: tag.keyword ?? "const",

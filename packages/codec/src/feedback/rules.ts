@@ -3,7 +3,10 @@
  * ajv, in `issues.ts`) and the classifier's findings are both worded here,
  * so a rule reads the same wherever strictwire reports it.
  */
+import type { Breach, RuleKeyword, RuleParams } from "../errors.js";
 import { isPlainObject } from "../json.js";
+
+type Limit = RuleParams["minimum"];
 
 /** One rule broken: the schema keyword, its parameters as the validator gave them, the value it judged. */
 export interface RuleBreach {
@@ -42,12 +45,151 @@ function count(data: unknown): number {
   return typeof data === "string" ? Array.from(data).length : 0;
 }
 
-function containsText(params: Record<string, unknown>): string {
-  const min = typeof params.minContains === "number" ? params.minContains : 1;
-  if (typeof params.maxContains === "number") {
-    return `between ${min} and ${params.maxContains} item(s) must match the contains schema`;
-  }
+function containsText(p: RuleParams["contains"]): string {
+  const min = p.minContains ?? 1;
+  if (p.maxContains !== undefined) return `between ${min} and ${p.maxContains} item(s) must match the contains schema`;
   return min <= 1 ? "no item matches the contains schema" : `fewer than ${min} items match the contains schema`;
+}
+
+// ---- a validator's parameters, typed ---------------------------------------
+
+type Reader<K extends RuleKeyword> = (p: Readonly<Record<string, unknown>>) => RuleParams[K] | undefined;
+
+const str = (v: unknown): v is string => typeof v === "string";
+const num = (v: unknown): v is number => typeof v === "number";
+const limit = (p: Readonly<Record<string, unknown>>) => (num(p.limit) ? { limit: p.limit } : undefined);
+const none = () => ({});
+const dependent = (p: Readonly<Record<string, unknown>>) =>
+  str(p.property) && str(p.missingProperty) ? { property: p.property, missingProperty: p.missingProperty } : undefined;
+
+/** How each keyword's parameters are read from a validator's untyped record; undefined when they are not that shape. */
+const PARAMS: { readonly [K in RuleKeyword]: Reader<K> } = {
+  type: (p) => (str(p.type) || (Array.isArray(p.type) && p.type.every(str)) ? { type: p.type } : undefined),
+  enum: (p) => (Array.isArray(p.allowedValues) ? { allowedValues: p.allowedValues } : undefined),
+  const: (p) => (Object.hasOwn(p, "allowedValue") ? { allowedValue: p.allowedValue } : undefined),
+  minimum: limit,
+  maximum: limit,
+  exclusiveMinimum: limit,
+  exclusiveMaximum: limit,
+  multipleOf: (p) => (num(p.multipleOf) ? { multipleOf: p.multipleOf } : undefined),
+  minLength: limit,
+  maxLength: limit,
+  pattern: (p) => (str(p.pattern) ? { pattern: p.pattern } : undefined),
+  format: (p) => (str(p.format) ? { format: p.format } : undefined),
+  minItems: limit,
+  maxItems: limit,
+  items: limit,
+  additionalItems: limit,
+  unevaluatedItems: limit,
+  uniqueItems: (p) => (num(p.i) && num(p.j) ? { i: p.i, j: p.j } : undefined),
+  contains: (p) => ({
+    ...(num(p.minContains) ? { minContains: p.minContains } : {}),
+    ...(num(p.maxContains) ? { maxContains: p.maxContains } : {}),
+  }),
+  minProperties: limit,
+  maxProperties: limit,
+  not: none,
+  "false schema": none,
+  required: (p) => (str(p.missingProperty) ? { missingProperty: p.missingProperty } : undefined),
+  dependentRequired: dependent,
+  dependencies: dependent,
+  additionalProperties: (p) => (str(p.additionalProperty) ? { additionalProperty: p.additionalProperty } : undefined),
+  unevaluatedProperties: (p) =>
+    str(p.unevaluatedProperty) ? { unevaluatedProperty: p.unevaluatedProperty } : undefined,
+};
+
+/** A validator's (keyword, params) as a typed breach, when strictwire words that keyword and the params fit it. */
+export function breachOf(keyword: string, params: unknown): Breach | undefined {
+  if (!Object.hasOwn(PARAMS, keyword) || !isPlainObject(params)) return undefined;
+  const k = keyword as RuleKeyword;
+  const typed = (PARAMS[k] as Reader<RuleKeyword>)(params);
+  return typed === undefined ? undefined : ({ keyword: k, params: typed } as Breach);
+}
+
+// ---- the words ------------------------------------------------------------
+
+/**
+ * Each keyword's words. A rule about a value says what the value broke
+ * (`value`: "0 is less than the minimum of 1", after "path: "); a rule about
+ * a member names the member (`member`: missing, or not declared). `issue` is
+ * the codec's own shorter wording for its issues, where it has one (a model
+ * reads these, with the value added by diagnosis); otherwise the validator's.
+ */
+type Wording<K extends RuleKeyword> = (
+  | { readonly value: (p: RuleParams[K], data: unknown) => string; readonly member?: undefined }
+  | {
+      readonly member: (p: RuleParams[K]) => { readonly member: string; readonly text: string };
+      readonly value?: undefined;
+    }
+) & { readonly issue?: (p: RuleParams[K]) => string };
+
+const tooFew = (what: string) => (p: Limit, data: unknown) =>
+  `${count(data)} ${what}, fewer than the minimum of ${p.limit}`;
+const tooMany = (what: string) => (p: Limit, data: unknown) =>
+  `${count(data)} ${what}, more than the maximum of ${p.limit}`;
+const extra = (p: Limit, data: unknown) => `${count(data)} item(s), more than the ${p.limit} the schema declares`;
+const undeclared = "not declared, and the schema forbids extra keys";
+
+const WORDING: { readonly [K in RuleKeyword]: Wording<K> } = {
+  type: {
+    value: (p, data) =>
+      `expected ${(typeof p.type === "string" ? p.type.split(",") : p.type).join(" or ")}, got ${typeName(data)}`,
+    issue: (p) => `must be ${typeList(p.type)}`,
+  },
+  enum: {
+    value: (p, data) => `${displayValue(data)} is not one of the ${p.allowedValues.length} declared value(s)`,
+    issue: (p) => `must be one of ${JSON.stringify(p.allowedValues).slice(0, 200)}`,
+  },
+  const: {
+    value: (p, data) => `${displayValue(data)} is not the declared constant ${displayValue(p.allowedValue)}`,
+    issue: (p) => `must be ${JSON.stringify(p.allowedValue).slice(0, 200)}`,
+  },
+  minimum: { value: (p, data) => `${displayValue(data)} is less than the minimum of ${p.limit}` },
+  maximum: { value: (p, data) => `${displayValue(data)} is greater than the maximum of ${p.limit}` },
+  exclusiveMinimum: { value: (p, data) => `${displayValue(data)} must be greater than ${p.limit}` },
+  exclusiveMaximum: { value: (p, data) => `${displayValue(data)} must be less than ${p.limit}` },
+  multipleOf: { value: (p, data) => `${displayValue(data)} is not a multiple of ${p.multipleOf}` },
+  minLength: {
+    value: (p, data) => `${displayValue(data)} has ${count(data)} character(s), fewer than the minimum of ${p.limit}`,
+  },
+  maxLength: {
+    value: (p, data) => `${displayValue(data)} has ${count(data)} character(s), more than the maximum of ${p.limit}`,
+  },
+  pattern: { value: (p, data) => `${displayValue(data)} does not match the pattern ${p.pattern}` },
+  format: { value: (p, data) => `${displayValue(data)} is not a valid ${p.format}` },
+  minItems: { value: tooFew("item(s)") },
+  maxItems: { value: tooMany("item(s)") },
+  items: { value: extra },
+  additionalItems: { value: extra },
+  unevaluatedItems: { value: extra },
+  uniqueItems: {
+    value: (p) => `items [${p.j}] and [${p.i}] are equal, and the schema requires unique items`,
+  },
+  contains: { value: containsText },
+  minProperties: { value: tooFew("key(s)") },
+  maxProperties: { value: tooMany("key(s)") },
+  not: { value: () => "matches a schema it is declared not to match (not)" },
+  "false schema": { value: () => "not allowed here (the schema for it is false)" },
+  required: {
+    member: (p) => ({ member: p.missingProperty, text: "required and missing" }),
+    issue: (p) => `${JSON.stringify(p.missingProperty)} is required and missing`,
+  },
+  dependentRequired: { member: dependentText },
+  dependencies: { member: dependentText },
+  additionalProperties: {
+    member: (p) => ({ member: p.additionalProperty, text: undeclared }),
+    issue: () => "not declared, and the schema forbids extra members",
+  },
+  unevaluatedProperties: { member: (p) => ({ member: p.unevaluatedProperty, text: undeclared }) },
+};
+
+function dependentText(p: RuleParams["dependentRequired"]): { member: string; text: string } {
+  return { member: p.missingProperty, text: `required because ${JSON.stringify(p.property)} is present, and missing` };
+}
+
+/** The words a breach has, by its keyword (one typed lookup: the table holds a wording per keyword). */
+function wordingOf<K extends RuleKeyword>(b: { readonly keyword: K }): Wording<K> {
+  return WORDING[b.keyword];
 }
 
 /**
@@ -55,60 +197,10 @@ function containsText(params: Record<string, unknown>): string {
  * the rule and its bound ("0 is less than the minimum of 1").
  */
 export function ruleSentence(error: RuleBreach): string {
-  const p = error.params;
-  const data = error.data;
-  const shown = displayValue(data);
-  const limit = String(p.limit);
-  switch (error.keyword) {
-    case "type": {
-      const types = Array.isArray(p.type) ? p.type.map(String) : String(p.type).split(",");
-      return `expected ${types.join(" or ")}, got ${typeName(data)}`;
-    }
-    case "enum":
-      return `${shown} is not one of the ${Array.isArray(p.allowedValues) ? p.allowedValues.length : "?"} declared value(s)`;
-    case "const":
-      return `${shown} is not the declared constant ${displayValue(p.allowedValue)}`;
-    case "minimum":
-      return `${shown} is less than the minimum of ${limit}`;
-    case "maximum":
-      return `${shown} is greater than the maximum of ${limit}`;
-    case "exclusiveMinimum":
-      return `${shown} must be greater than ${limit}`;
-    case "exclusiveMaximum":
-      return `${shown} must be less than ${limit}`;
-    case "multipleOf":
-      return `${shown} is not a multiple of ${String(p.multipleOf)}`;
-    case "minLength":
-      return `${shown} has ${count(data)} character(s), fewer than the minimum of ${limit}`;
-    case "maxLength":
-      return `${shown} has ${count(data)} character(s), more than the maximum of ${limit}`;
-    case "pattern":
-      return `${shown} does not match the pattern ${String(p.pattern)}`;
-    case "format":
-      return `${shown} is not a valid ${String(p.format)}`;
-    case "minItems":
-      return `${count(data)} item(s), fewer than the minimum of ${limit}`;
-    case "maxItems":
-      return `${count(data)} item(s), more than the maximum of ${limit}`;
-    case "items":
-    case "additionalItems":
-    case "unevaluatedItems":
-      return `${count(data)} item(s), more than the ${limit} the schema declares`;
-    case "uniqueItems":
-      return `items [${String(p.j)}] and [${String(p.i)}] are equal, and the schema requires unique items`;
-    case "contains":
-      return containsText(p);
-    case "minProperties":
-      return `${count(data)} key(s), fewer than the minimum of ${limit}`;
-    case "maxProperties":
-      return `${count(data)} key(s), more than the maximum of ${limit}`;
-    case "not":
-      return "matches a schema it is declared not to match (not)";
-    case "false schema":
-      return "not allowed here (the schema for it is false)";
-    default:
-      return `${error.message ?? "is invalid"} (${error.keyword})`;
-  }
+  const breach = breachOf(error.keyword, error.params);
+  const value = breach === undefined ? undefined : wordingOf(breach).value;
+  if (breach === undefined || value === undefined) return `${error.message ?? "is invalid"} (${error.keyword})`;
+  return (value as (p: unknown, data: unknown) => string)(breach.params, error.data);
 }
 
 /**
@@ -119,44 +211,21 @@ export function memberRuleSentence(
   keyword: string,
   params: Readonly<Record<string, unknown>>,
 ): { readonly member: string; readonly text: string } | undefined {
-  switch (keyword) {
-    case "required":
-      return { member: String(params.missingProperty), text: "required and missing" };
-    case "dependentRequired":
-    case "dependencies":
-      return {
-        member: String(params.missingProperty),
-        text: `required because ${JSON.stringify(params.property)} is present, and missing`,
-      };
-    case "additionalProperties":
-      return { member: String(params.additionalProperty), text: "not declared, and the schema forbids extra keys" };
-    case "unevaluatedProperties":
-      return { member: String(params.unevaluatedProperty), text: "not declared, and the schema forbids extra keys" };
-    default:
-      return undefined;
-  }
+  const breach = breachOf(keyword, params);
+  const member = breach === undefined ? undefined : wordingOf(breach).member;
+  return member === undefined
+    ? undefined
+    : (member as (p: unknown) => { member: string; text: string })(breach!.params);
 }
 
 /**
- * The codec's wording of an ajv error for its own issues (a model reads
- * these, with the value added by diagnosis): the member named for a member
- * rule, the allowed values listed, a key rule naming the key.
+ * The codec's wording of a validator's error for its own issues: the member
+ * named for a member rule, the allowed values listed, a key rule naming the
+ * key; the validator's own words for the rest.
  */
-export function issueMessage(keyword: string, params: Readonly<Record<string, unknown>>, ajvMessage: string): string {
-  if (keyword === "required" && typeof params.missingProperty === "string") {
-    return `${JSON.stringify(params.missingProperty)} is required and missing`;
-  }
-  if (keyword === "additionalProperties" && typeof params.additionalProperty === "string") {
-    return "not declared, and the schema forbids extra members";
-  }
-  if (keyword === "enum" && Array.isArray(params.allowedValues)) {
-    return `must be one of ${JSON.stringify(params.allowedValues).slice(0, 200)}`;
-  }
-  if (keyword === "const") return `must be ${JSON.stringify(params.allowedValue).slice(0, 200)}`;
-  if (keyword === "type" && (typeof params.type === "string" || Array.isArray(params.type))) {
-    return `must be ${typeList(params.type)}`;
-  }
-  return ajvMessage;
+export function issueMessage(breach: Breach | undefined, validatorMessage: string): string {
+  const issue = breach === undefined ? undefined : wordingOf(breach).issue;
+  return issue === undefined ? validatorMessage : (issue as (p: unknown) => string)(breach!.params);
 }
 
 const TYPE_WORDS: Readonly<Record<string, string>> = {
