@@ -4,22 +4,29 @@
  * answers with a recorded turn of five parallel tool calls. Each tool is
  * `aiSdkTool(codec, ...)`: strict on (the server refuses a tool sent without
  * it, as OpenAI would let it through unconstrained), the SDK sends the wire
- * schema, and `execute` receives the decoded original value. Calls that
- * break the contract, and the unknown tool, go back to the model as the
- * SDK's tool errors, carrying strictwire's feedback.
+ * schema, and `execute` receives the decoded original value. The model is
+ * wrapped in `aiSdkMiddleware(codecs)`, so each call's raw text is decoded
+ * (a call that repeats a member name is refused, where the SDK's own
+ * JSON.parse would run it with the last value). Calls that break the
+ * contract, and the unknown tool, go back to the model as the SDK's tool
+ * errors, carrying strictwire's feedback.
  *
  *   pnpm --filter @strictwire/examples ai-sdk
  */
 import { createOpenAI } from "@ai-sdk/openai";
-import { aiSdkTool, aiSdkWireMessages } from "@strictwire/codec";
-import { generateText, stepCountIs } from "ai";
+import { aiSdkMiddleware, aiSdkTool, aiSdkWireMessages } from "@strictwire/codec";
+import { generateText, stepCountIs, wrapLanguageModel } from "ai";
 import { readRecording, startReplay } from "./replay-server.js";
 import { handlers, toolSet } from "./tools.js";
 
 const server = await startReplay(readRecording("ai-sdk"));
 try {
-  const model = createOpenAI({ baseURL: `${server.origin}/v1`, apiKey: "sk-offline-example" }).chat("gpt-4.1");
   const codecs = toolSet("openai");
+  // The middleware hands each call's raw text to its codec: decode's checks, not the SDK's JSON.parse.
+  const model = wrapLanguageModel({
+    model: createOpenAI({ baseURL: `${server.origin}/v1`, apiKey: "sk-offline-example" }).chat("gpt-4.1"),
+    middleware: aiSdkMiddleware(codecs),
+  });
   const { get_weather, update_contact } = codecs;
   const tools = {
     get_weather: aiSdkTool(get_weather, {

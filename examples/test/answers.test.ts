@@ -27,7 +27,9 @@ import { type Reply, Thread, Triage } from "../src/answer-schema.js";
 import { type AnswerScript, type AnswerServer, startAnswerServer } from "../src/answer-server.js";
 
 type Target = "openai" | "anthropic" | "gemini";
-const TARGET: Readonly<Record<OutputApi, Target>> = {
+/** The APIs whose own SDKs this file drives (Bedrock Converse: packages/codec/test/answer/bedrock-converse.test.ts). */
+type SdkApi = Exclude<OutputApi, "bedrock-converse">;
+const TARGET: Readonly<Record<SdkApi, Target>> = {
   "openai-chat": "openai",
   "openai-responses": "openai",
   anthropic: "anthropic",
@@ -97,7 +99,7 @@ const google = () =>
   new GoogleGenAI({ apiKey: "offline", httpOptions: { baseUrl: server.origin, apiVersion: "v1beta" } });
 
 /** One whole request through `api`'s SDK, the codec's answer format spread in; the SDK's response. */
-async function ask(api: OutputApi, codec: Codec<unknown>): Promise<unknown> {
+async function ask(api: SdkApi, codec: Codec<unknown>): Promise<unknown> {
   const format = outputFormat(codec, api);
   if (!format.ok) throw new Error(format.error.message);
   const f = format.value as never as Record<string, never>;
@@ -127,7 +129,7 @@ async function ask(api: OutputApi, codec: Codec<unknown>): Promise<unknown> {
 }
 
 /** One streamed request through `api`'s SDK; every update the answer gave, in order. */
-async function askStreamed(api: OutputApi, codec: Codec<unknown>): Promise<AnswerUpdate[]> {
+async function askStreamed(api: SdkApi, codec: Codec<unknown>): Promise<AnswerUpdate[]> {
   const format = outputFormat(codec, api);
   if (!format.ok) throw new Error(format.error.message);
   const f = format.value as never as Record<string, never>;
@@ -173,7 +175,7 @@ async function askStreamed(api: OutputApi, codec: Codec<unknown>): Promise<Answe
 }
 
 /** The strict answer format as the request carried it. */
-function sentFormat(api: OutputApi): unknown {
+function sentFormat(api: SdkApi): unknown {
   const body = server.requests.at(-1)?.body ?? {};
   switch (api) {
     case "openai-chat":
@@ -187,7 +189,7 @@ function sentFormat(api: OutputApi): unknown {
   }
 }
 
-function expectStrictFormat(api: OutputApi, codec: Codec<unknown>): void {
+function expectStrictFormat(api: SdkApi, codec: Codec<unknown>): void {
   const sent = sentFormat(api);
   switch (api) {
     case "openai-chat":
@@ -236,7 +238,7 @@ function expectSubset(partial: unknown, final: unknown): void {
   }
 }
 
-const APIS: readonly OutputApi[] = ["openai-chat", "openai-responses", "anthropic", "gemini"];
+const APIS: readonly SdkApi[] = ["openai-chat", "openai-responses", "anthropic", "gemini"];
 
 describe.each(APIS)("structured outputs through %s's SDK", (api) => {
   const target = TARGET[api];

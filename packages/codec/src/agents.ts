@@ -9,7 +9,16 @@ import { type CompileOptions, compileCodec } from "./compile.js";
 import { type AgentToolOptions, agentTool, type StrictFunctionTool } from "./dispatch/agents.js";
 import type { Result } from "./errors.js";
 
-export type { StrictFunctionTool } from "./dispatch/agents.js";
+export type {
+  AgentCallDetails,
+  AgentGuardrailOutput,
+  AgentInputGuardrail,
+  AgentInputGuardrailData,
+  AgentOutputGuardrail,
+  AgentOutputGuardrailData,
+  AgentToolCall,
+  StrictFunctionTool,
+} from "./dispatch/agents.js";
 
 export interface StrictToolOptions<S, T> extends AgentToolOptions<T> {
   /** A Zod 4 schema, any Standard JSON Schema, a JSON Schema, or a compiled codec. */

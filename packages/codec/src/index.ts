@@ -1,5 +1,4 @@
 // Dispatch (guarded calls, provider tool results, Standard Schema, AI SDK) and the types emitter.
-export { type StrictFunctionTool, type StrictToolOptions, strictTool } from "./agents.js";
 export { AiSdkAnswerError, type AiSdkOutput, type AiSdkOutputOptions, aiSdkOutput } from "./answer/ai-sdk.js";
 export type { AnswerNaming } from "./answer/answer.js";
 export {
@@ -14,6 +13,18 @@ export {
 } from "./answer/outputs.js";
 export type { AnswerUpdate, StreamedAnswer } from "./answer/stream.js";
 export {
+  type AgentCallDetails,
+  type AgentGuardrailOutput,
+  type AgentInputGuardrail,
+  type AgentInputGuardrailData,
+  type AgentOutputGuardrail,
+  type AgentOutputGuardrailData,
+  type AgentToolCall,
+  type StrictFunctionTool,
+  type StrictToolOptions,
+  strictTool,
+} from "./agents.js";
+export {
   BUNDLE_FORMAT,
   type Bundle,
   type BundleOptions,
@@ -25,9 +36,14 @@ export { Codec, type DecodeOptions, type RawArguments, type WireValue } from "./
 export { type CompileOptions, compile, compileCodec } from "./compile.js";
 export {
   type AiSdkExecuteOptions,
+  type AiSdkInputDeltaOptions,
+  type AiSdkInputTextDelta,
+  type AiSdkMiddleware,
+  type AiSdkMiddlewareOptions,
   type AiSdkTool,
   type AiSdkToolFields,
   aiSdkInputSchema,
+  aiSdkMiddleware,
   aiSdkTool,
   aiSdkWireMessages,
 } from "./dispatch/ai-sdk.js";

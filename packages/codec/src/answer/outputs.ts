@@ -89,5 +89,7 @@ export function outputProbeRequest<A extends OutputApi>(
 ): JsonObject {
   const found = slotOf(api);
   if (found === undefined) throw new TypeError(unknownApi(api).error.message);
+  // Only the APIs the probe calls (those with an exchange) write one.
+  if (found.slot.probe === undefined) throw new TypeError(`${api} has no probe request`);
   return found.slot.probe(model, maxTokens, format);
 }

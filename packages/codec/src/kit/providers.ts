@@ -87,6 +87,7 @@ export {
   responsesCalls,
   responsesResults,
 } from "../providers/openai-responses.js";
+export type { ConverseOutputFormat } from "../providers/bedrock-converse.js";
 export * from "../providers/registry.js";
 export {
   type CallUpdate,

@@ -185,8 +185,11 @@ export interface AnswerSlot<Format = JsonObject> {
   answerMessage(text: string): JsonObject;
   /** A user turn carrying feedback on a refused answer, for a repair turn. */
   repairMessage(feedback: string): JsonObject;
-  /** A minimal request asking for an answer in `format` (the probe's): no tool, a tiny output cap. */
-  probe(model: string, maxTokens: number, format: Format): JsonObject;
+  /**
+   * A minimal request asking for an answer in `format` (the probe's): no tool,
+   * a tiny output cap. Where the API has an `exchange` (the probe calls it).
+   */
+  probe?(model: string, maxTokens: number, format: Format): JsonObject;
 }
 
 // ---- the module ---------------------------------------------------------------

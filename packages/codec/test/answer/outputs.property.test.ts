@@ -1,5 +1,5 @@
 /**
- * Structured outputs round-trip in all four response shapes: for fixture and
+ * Structured outputs round-trip in all five response shapes (the four APIs and Bedrock Converse): for fixture and
  * generated schemas, a valid value encoded as the answer's text, put in a
  * whole response and in a stream of the API's events (split at random),
  * comes back exactly through decodeOutput and streamOutput; every streamed
@@ -22,12 +22,13 @@ import { runs, type Schema, schemaArb, valueArb } from "../../testkit/arbitrarie
 import { schemaFixtures } from "../../testkit/fixtures.js";
 import { canonical } from "../../testkit/same.js";
 
-const APIS: readonly OutputApi[] = ["openai-chat", "openai-responses", "anthropic", "gemini"];
+const APIS: readonly OutputApi[] = ["openai-chat", "openai-responses", "anthropic", "gemini", "bedrock-converse"];
 const TARGET = {
   "openai-chat": "openai",
   "openai-responses": "openai",
   anthropic: "anthropic",
   gemini: "gemini",
+  "bedrock-converse": "anthropic",
 } as const;
 
 /** A whole response of `api` whose answer is `text`, ended as the provider ends an answer. */
@@ -46,6 +47,8 @@ function whole(api: OutputApi, text: string): unknown {
       return { stop_reason: "end_turn", content: [{ type: "text", text }] };
     case "gemini":
       return { candidates: [{ finishReason: "STOP", content: { role: "model", parts: [{ text }] } }] };
+    case "bedrock-converse":
+      return { output: { message: { role: "assistant", content: [{ text }] } }, stopReason: "end_turn" };
   }
 }
 
@@ -89,6 +92,12 @@ function events(api: OutputApi, deltas: readonly string[], ended: boolean): unkn
           },
         ],
       }));
+    case "bedrock-converse":
+      return [
+        { messageStart: { role: "assistant" } },
+        ...deltas.map((text) => ({ contentBlockDelta: { contentBlockIndex: 0, delta: { text } } })),
+        ...(ended ? [{ contentBlockStop: { contentBlockIndex: 0 } }, { messageStop: { stopReason: "end_turn" } }] : []),
+      ];
   }
 }
 
@@ -173,7 +182,7 @@ function roundTrip(codec: Codec<unknown>, api: OutputApi, value: unknown, cuts: 
   return true;
 }
 
-describe("structured outputs round-trip in all four shapes", () => {
+describe("structured outputs round-trip in all five shapes", () => {
   it("every fixture's valid values, whole and streamed", { timeout: 240_000 }, () => {
     let checked = 0;
     for (const fixture of schemaFixtures()) {

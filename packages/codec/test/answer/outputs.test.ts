@@ -18,12 +18,13 @@ import {
 } from "@strictwire/codec";
 import { describe, expect, it } from "vitest";
 
-const APIS: readonly OutputApi[] = ["openai-chat", "openai-responses", "anthropic", "gemini"];
+const APIS: readonly OutputApi[] = ["openai-chat", "openai-responses", "anthropic", "gemini", "bedrock-converse"];
 const TARGET = {
   "openai-chat": "openai",
   "openai-responses": "openai",
   anthropic: "anthropic",
   gemini: "gemini",
+  "bedrock-converse": "anthropic",
 } as const;
 
 const SCHEMA = {
@@ -97,7 +98,7 @@ describe("outputFormat", () => {
       ok: false,
       error: { code: "invalid-options" },
     });
-    expect(outputFormat(codecFor("openai"), "bedrock" as OutputApi)).toMatchObject({
+    expect(outputFormat(codecFor("openai"), "no-such-api" as OutputApi)).toMatchObject({
       ok: false,
       error: { code: "invalid-options" },
     });

@@ -1,0 +1,40 @@
+/**
+ * Which of decode's promises hold on the mcp-proxy path (docs/targets.md, "Which promises hold on which
+ * path"): the proxy decodes each call's arguments as the downstream transport's JSON.parse left them,
+ * written back as text, so a lone surrogate and the depth, node and byte limits are refused as decode
+ * refuses them, and the upstream is never called. (A repeated member name is merged by that JSON.parse
+ * before the proxy sees the message: docs/security.md says so.)
+ */
+import { describe, expect, it } from "vitest";
+import { connectProxy, HOSTILE_SERVER } from "./support/proxy.js";
+
+function textOf(result: unknown): string {
+  const content = (result as { content?: { type: string; text?: string }[] }).content ?? [];
+  return content.map((c) => c.text ?? "").join("");
+}
+
+const nested = (depth: number): unknown => (depth === 0 ? "x" : [nested(depth - 1)]);
+
+describe("mcp-proxy keeps decode's promises on the arguments it is sent", () => {
+  it.each([
+    ["a lone surrogate", { text: "\ud800", times: { state: "absent" } }, "invalid-utf8"],
+    ["the depth limit", { text: nested(80), times: { state: "absent" } }, "too-deep"],
+    ["the node limit", { text: Array(25_000).fill(1), times: { state: "absent" } }, "too-many-nodes"],
+    ["the byte limit", { text: "x".repeat(1_100_000), times: { state: "absent" } }, "input-too-large"],
+  ])(
+    "refuses %s with decode's code, never calling the upstream",
+    async (_, args, code) => {
+      const proxy = await connectProxy([], [process.execPath, HOSTILE_SERVER, "wide", "2"]);
+      try {
+        await proxy.client.listTools();
+        const result = await proxy.client.callTool({ name: "echo", arguments: args as Record<string, unknown> });
+        expect(result.isError, JSON.stringify(result).slice(0, 300)).toBe(true);
+        expect(textOf(result)).toContain(`(${code}`);
+        expect(result.structuredContent).toBeUndefined();
+      } finally {
+        await proxy.client.close();
+      }
+    },
+    60_000,
+  );
+});
