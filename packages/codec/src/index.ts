@@ -1,4 +1,17 @@
 // Dispatch (guarded calls, provider tool results, Standard Schema, AI SDK) and the types emitter.
+
+export {
+  type AgentCallDetails,
+  type AgentGuardrailOutput,
+  type AgentInputGuardrail,
+  type AgentInputGuardrailData,
+  type AgentOutputGuardrail,
+  type AgentOutputGuardrailData,
+  type AgentToolCall,
+  type StrictFunctionTool,
+  type StrictToolOptions,
+  strictTool,
+} from "./agents.js";
 export { AiSdkAnswerError, type AiSdkOutput, type AiSdkOutputOptions, aiSdkOutput } from "./answer/ai-sdk.js";
 export type { AnswerNaming } from "./answer/answer.js";
 export {
@@ -12,18 +25,6 @@ export {
   streamOutput,
 } from "./answer/outputs.js";
 export type { AnswerUpdate, StreamedAnswer } from "./answer/stream.js";
-export {
-  type AgentCallDetails,
-  type AgentGuardrailOutput,
-  type AgentInputGuardrail,
-  type AgentInputGuardrailData,
-  type AgentOutputGuardrail,
-  type AgentOutputGuardrailData,
-  type AgentToolCall,
-  type StrictFunctionTool,
-  type StrictToolOptions,
-  strictTool,
-} from "./agents.js";
 export {
   BUNDLE_FORMAT,
   type Bundle,

@@ -37,6 +37,7 @@ export type {
   RequestTool,
   StreamedCall,
 } from "../providers/api.js";
+export type { ConverseOutputFormat } from "../providers/bedrock-converse.js";
 export {
   type GeminiFunctionDeclaration,
   type GeminiFunctionResponseContent,
@@ -87,7 +88,6 @@ export {
   responsesCalls,
   responsesResults,
 } from "../providers/openai-responses.js";
-export type { ConverseOutputFormat } from "../providers/bedrock-converse.js";
 export * from "../providers/registry.js";
 export {
   type CallUpdate,

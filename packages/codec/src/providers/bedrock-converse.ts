@@ -33,10 +33,10 @@
  */
 import { isPlainObject, type JsonObject } from "../json.js";
 import type {
+  AnsweredCall,
   AnswerRead,
   AnswerSignal,
   AnswerSlot,
-  AnsweredCall,
   CallStreams,
   DeltaSink,
   ExtractedCalls,
@@ -178,7 +178,10 @@ function answerEnd(stop: unknown): AnswerSignal {
   if (typeof stop === "string" && ANSWER_BLOCKED.has(stop)) {
     return { kind: "ended", read: { kind: "blocked", reason: stop } };
   }
-  return { kind: "ended", read: { kind: "none", reason: typeof stop === "string" ? `stopReason ${stop}` : "no stopReason" } };
+  return {
+    kind: "ended",
+    read: { kind: "none", reason: typeof stop === "string" ? `stopReason ${stop}` : "no stopReason" },
+  };
 }
 
 function converseAnswer(response: unknown): AnswerRead {
