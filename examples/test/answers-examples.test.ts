@@ -44,7 +44,14 @@ function isSubset(partial: unknown, final: unknown): boolean {
 }
 
 describe("structured-output examples", { timeout: 120_000 }, () => {
-  for (const file of ["openai-chat.ts", "openai-responses.ts", "anthropic.ts", "gemini.ts", "ai-sdk.ts"]) {
+  for (const file of [
+    "openai-chat.ts",
+    "openai-responses.ts",
+    "anthropic.ts",
+    "gemini.ts",
+    "bedrock.ts",
+    "ai-sdk.ts",
+  ]) {
     it(file, async () => {
       const out = await example(file);
       // Exact: `due` absent (no key at all), `assignee` and `team` null, the map an object, the tuple an array.
