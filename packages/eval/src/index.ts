@@ -64,6 +64,7 @@ export {
 export {
   type AttemptRecord,
   type Finished,
+  holdsNoTrial,
   type RunError,
   type RunOptions,
   type RunOutcome,

@@ -8,6 +8,7 @@
  * verdict: a refused key, an unknown model, a timeout, the budget).
  */
 import { outputFormat, outputProbeRequest, toolDefinition } from "@strictwire/codec";
+import { DEFAULT_MAX_RESPONSE_BYTES } from "@strictwire/codec/http";
 import type { RequestTool } from "@strictwire/codec/providers";
 import {
   API_NAMES,
@@ -34,6 +35,7 @@ export interface ProbeFlags {
   readonly retries?: string;
   /** The bundles are answer formats (structured outputs), not tools. */
   readonly outputFormat?: boolean;
+  readonly maxResponseBytes?: string;
 }
 
 function count(flag: string, raw: string | undefined, fallback: number | undefined, min: number): number | string {
@@ -60,6 +62,7 @@ export async function runProbeCommand(
     ["max-tokens", flags.maxTokens, 16, 1],
     ["timeout", flags.timeout, 60_000, 1],
     ["retries", flags.retries, 2, 0],
+    ["max-response-bytes", flags.maxResponseBytes, DEFAULT_MAX_RESPONSE_BYTES, 1],
   ] as const) {
     const n = count(name, raw, fallback, min);
     if (typeof n === "string") return bad(n);
@@ -114,6 +117,7 @@ export async function runProbeCommand(
     ...(Number.isNaN(maxRequests) ? {} : { maxRequests }),
     timeoutMs: numbers.timeout as number,
     retries: numbers.retries as number,
+    maxResponseBytes: numbers["max-response-bytes"] as number,
   });
 
   const refused = report.results.some((r) => r.verdict === "refused");
