@@ -170,7 +170,7 @@ export {
   type StreamProvider,
   streamCalls,
 } from "./stream/calls.js";
-export type { StreamDecoder, StreamStep } from "./stream/types.js";
+export type { MemberState, StreamDecoder, StreamStep } from "./stream/types.js";
 // Targets: each provider's strict mode, and the limits of a tool set sent together.
 export {
   type Advisory,

@@ -21,7 +21,8 @@
  *   event-stream framing: `contentBlockStart.start.toolUse` (`toolUseId`,
  *   `name`) at `contentBlockIndex` opens a call; `contentBlockDelta.delta.toolUse.input`
  *   (text) feeds it; `contentBlockStop` ends it; `messageStop` (with its
- *   `stopReason`) ends every call still open. A toolUse block ended with no
+ *   `stopReason`) cuts every call still open: the provider never ended it, so
+ *   it is never decoded (streamCalls' `cut`). A toolUse block ended with no
  *   input delta had no arguments: `{}` is pushed, as for Anthropic.
  * - Structured outputs: `outputConfig.textFormat`, `{ type: "json_schema",
  *   structure: { jsonSchema: { schema, name, description } } }` with the schema
@@ -160,7 +161,7 @@ export function converseCallStreams<S extends DeltaSink>(
       if (call !== undefined && call.pushed === 0) calls.push(call, "{}");
       return calls.end(call);
     }
-    // The message is over, whatever its stop reason: a call still open gets no more input.
+    // The message is over, whatever its stop reason: a call still open was never ended, and is cut.
     if (isPlainObject(e.messageStop)) calls.finish();
     return undefined;
   });
