@@ -20,6 +20,7 @@ import { canonical } from "../../packages/codec/testkit/same.js";
 import { mutatePlan, resign } from "./bundle.js";
 import { COMPILE_CODES, ENCODE_CODES, LOAD_CODES } from "./codes.js";
 import { type Findings, repro, thrownSignature } from "./findings.js";
+import { hooks } from "./hooks.js";
 import { httpBody } from "./http-body.js";
 import {
   Dice,
@@ -666,4 +667,5 @@ export const TARGETS: readonly Runnable[] = [
   runnable(bundleText),
   runnable(bundlePlan),
   httpBody,
+  hooks,
 ];
