@@ -56,6 +56,7 @@ if (doc !== undefined) {
   checkArgumentBreakdown(doc.argumentTokensDetail);
   checkPeers(doc.decodePeersDetail);
   checkClassify(doc.classify);
+  checkBundleSize(doc.bundleSize);
   if (problems.length === 0) {
     const met = doc.goals?.met ?? {};
     process.stdout.write(
@@ -127,6 +128,16 @@ function checkPeers(detail) {
     if (d !== undefined && doc.decodePeers?.[peer] !== d.geomean)
       problems.push(`decodePeers.${peer}: expected decodePeersDetail.${peer}.geomean`);
   }
+}
+
+/** The browser bundle's figures: sizes in bytes, the one with a pattern the larger (the RE2 engine in it). */
+function checkBundleSize(b) {
+  for (const path of ["runtime", "noPattern", "pattern"])
+    for (const member of ["minified", "gzip"]) ratio(`bundleSize.${path}.${member}`);
+  if (b !== undefined && !(b.pattern?.gzip > b.noPattern?.gzip))
+    problems.push(
+      "bundleSize: the tool with a pattern should weigh more than the one without (RE2 comes in only then)",
+    );
 }
 
 if (problems.length > 0) {

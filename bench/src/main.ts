@@ -6,7 +6,7 @@
  *   pnpm bench --quick --json       the reduced set, ONE JSON object on stdout
  *   pnpm bench --only parse,decode  some sections (decode, encode, parse, streaming, compile,
  *                                   growth, coldstart, memory, expansion, arguments, comparison,
- *                                   classify)
+ *                                   classify, bundle)
  *   pnpm bench --only classify      classify at log scale: 10 MB, 100 MB and 1 GB of generated
  *                                   logs (--quick: 10 MB only), one worker and every CPU
  *   pnpm bench --out FILE           also write every figure as JSON to FILE (bench/results/ is git-ignored)
@@ -23,6 +23,7 @@ import { progress, setQuiet } from "./format.js";
 import { preparePeers } from "./peers.js";
 import { renderAiSdkStream, runAiSdkStream } from "./sections/ai-sdk-stream.js";
 import { argumentsJson, renderArguments, runArguments } from "./sections/arguments.js";
+import { renderBundleSizes, runBundleSizes } from "./sections/bundle.js";
 import { CLASSIFY_GOALS, CLASSIFY_SIZES, renderClassify, runClassifyScale } from "./sections/classify.js";
 import {
   comparisonJson,
@@ -67,8 +68,19 @@ const SECTIONS = [
   "arguments",
   "comparison",
   "classify",
+  "bundle",
 ];
-const QUICK_SECTIONS = ["decode", "parse", "streaming", "compile", "coldstart", "expansion", "arguments", "classify"];
+const QUICK_SECTIONS = [
+  "decode",
+  "parse",
+  "streaming",
+  "compile",
+  "coldstart",
+  "expansion",
+  "arguments",
+  "classify",
+  "bundle",
+];
 
 interface Args {
   quick: boolean;
@@ -369,6 +381,13 @@ async function main(): Promise<void> {
     out.classify = r;
   }
 
+  if (sections.has("bundle")) {
+    progress("browser bundle sizes...");
+    const r = runBundleSizes();
+    print(renderBundleSizes(r));
+    out.bundleSize = r;
+  }
+
   const goals: Record<string, boolean> = {};
   if (typeof out.decodeVsBaseline === "number") goals.decode = out.decodeVsBaseline <= GOALS.decodeVsBaseline;
   const references = out.decodeReferences as { floor: number } | undefined;
@@ -404,6 +423,8 @@ async function main(): Promise<void> {
     goals.classifyPerCore = classify.callsPerCpuSecondOneWorker >= CLASSIFY_GOALS.callsPerSecondPerCore;
     if (classify.cores > 1) goals.classifyScaling = classify.scaling >= CLASSIFY_GOALS.scaling;
   }
+  const bundleSize = out.bundleSize as ReturnType<typeof runBundleSizes> | undefined;
+  if (bundleSize !== undefined) goals.browserBundle = bundleSize.noPattern.gzip <= bundleSize.goal;
   out.goals = { targets: { ...GOALS, classify: CLASSIFY_GOALS }, met: goals };
   print(
     `## Goals\n\n${Object.entries(goals)

@@ -29,6 +29,7 @@ export const ERROR_CODES = [
   "expansion-limit",
   "schema-too-large",
   "target-limit",
+  "code-generation-unavailable",
   "invalid-bundle",
   "digest-mismatch",
   "unsupported-format",
@@ -61,6 +62,7 @@ export const LOAD_CODES: ReadonlySet<string> = new Set<ErrorCode>([
   "invalid-bundle",
   "digest-mismatch",
   "unsupported-format",
+  "code-generation-unavailable",
 ]);
 
 /** Codes compile may return. */
@@ -75,6 +77,7 @@ export const COMPILE_CODES: ReadonlySet<string> = new Set<ErrorCode>([
   "expansion-limit",
   "schema-too-large",
   "target-limit",
+  "code-generation-unavailable",
 ]);
 
 /** Codes encode may return. */

@@ -41,6 +41,7 @@ import { embedResources, Resources, type SchemaResources } from "./schema/resour
 import { checkSchemaLimits, TARGET_NAMES, type TargetName, targetProfile } from "./targets/index.js";
 import { toSpelling } from "./targets/spelling.js";
 import { metaValidator, toIssues } from "./validate/ajv.js";
+import { whereCodeMayBeGenerated } from "./validate/codegen.js";
 import { Validators } from "./validate/validators.js";
 import { measureValue } from "./value-limits.js";
 import { wireSchema } from "./wire/assemble.js";
@@ -106,7 +107,7 @@ const NAME = /^[A-Za-z0-9_-]{1,64}$/;
 export function compile(schema: unknown, options: CompileOptions = {}): Result<Bundle> {
   const input = readSchemaInput(schema);
   if (!input.ok) return input;
-  const r = compileInternal(input.value.json, options);
+  const r = whereCodeMayBeGenerated(() => compileInternal(input.value.json, options));
   return r.ok ? ok(r.value.bundle) : r;
 }
 
@@ -123,7 +124,7 @@ export function compileCodec<T = unknown>(schema: unknown, options?: CompileOpti
 export function compileCodec<T = unknown>(schema: unknown, options: CompileOptions = {}): Result<Codec<T>> {
   const input = readSchemaInput(schema);
   if (!input.ok) return input;
-  const r = compileInternal(input.value.json, options);
+  const r = whereCodeMayBeGenerated(() => compileInternal(input.value.json, options));
   if (!r.ok) return r;
   const plan = r.value.bundle.plan;
   const codec = new Codec<T>(r.value.bundle, r.value.validators, () => compileDecoder(plan));

@@ -36,6 +36,7 @@ export type ErrorCode =
   | "expansion-limit"
   | "schema-too-large"
   | "target-limit"
+  | "code-generation-unavailable"
   // bundle
   | "invalid-bundle"
   | "digest-mismatch"

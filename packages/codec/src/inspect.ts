@@ -9,6 +9,7 @@ import { constructOf } from "./constructs/registry.js";
 import type { Child } from "./ir/children.js";
 import type { KeySchema, Node, Presence, RelaxedConstraint, UnionRule } from "./ir/nodes.js";
 import type { JsonValue } from "./json.js";
+import { utf8Length } from "./parse/utf8.js";
 
 export interface InspectOptions {
   /** Counts the tokens of a JSON text; sizes carry no token count without it. */
@@ -120,7 +121,7 @@ export function compileOptionsOf(bundle: Bundle): CompileOptions {
 
 function sizeOf(value: JsonValue, countTokens: InspectOptions["countTokens"]): Size {
   const text = JSON.stringify(value);
-  const bytes = Buffer.byteLength(text, "utf8");
+  const bytes = utf8Length(text);
   return countTokens === undefined ? { bytes } : { bytes, tokens: countTokens(text) };
 }
 

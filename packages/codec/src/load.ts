@@ -8,6 +8,7 @@ import { adapterFor } from "./schema/adapters.js";
 import { inPlaceLoop } from "./schema/loops.js";
 import { prepareSource } from "./schema/prepare.js";
 import { Resources } from "./schema/resources.js";
+import { whereCodeMayBeGenerated } from "./validate/codegen.js";
 import { type FastValidator, Validators } from "./validate/validators.js";
 
 /** First-error validators compiled ahead of time from one bundle (a module standaloneModule wrote). */
@@ -27,6 +28,10 @@ export function loadBundle<T = unknown>(
   input: string | Uint8Array | unknown,
   options: LoadOptions = {},
 ): Result<Codec<T>> {
+  return whereCodeMayBeGenerated(() => loadChecked<T>(input, options));
+}
+
+function loadChecked<T>(input: string | Uint8Array | unknown, options: LoadOptions): Result<Codec<T>> {
   const read = readBundle(input);
   if (!read.ok) return read;
   const bundle = read.value;

@@ -25,6 +25,8 @@ import type { FastValidator } from "./validate/validators.js";
 
 export { BUNDLE_FORMAT, type Bundle, type BundleOptions } from "./bundle/bundle.js";
 export type { Checks, DecodeOptions, RawArguments, WireValue } from "./codec.js";
+// A precompiled tool as an AI SDK tool, on runtimes where nothing may be compiled (a Worker, the Edge).
+export { type AiSdkTool, type AiSdkToolFields, aiSdkTool } from "./dispatch/ai-sdk.js";
 export type { CodecError, ErrorCode, Issue, Result } from "./errors.js";
 export { parseJson } from "./feedback/parse.js";
 export { DEFAULT_PARSE_LIMITS, MAX_DEPTH_LIMIT, type ParseLimits } from "./parse/parser.js";
@@ -41,10 +43,19 @@ export interface StandaloneRuntime {
   readonly re2: typeof re2;
 }
 
-export const standaloneRuntime: StandaloneRuntime = Object.freeze({
+/**
+ * The same pieces one by one: a module of this version imports only those its
+ * validators call, so a bundler leaves out the rest (the RE2 engine, unless a
+ * tool has a pattern; the formats, unless it has a format).
+ */
+export const ucs2length: (text: string) => number = /* @__PURE__ */ cjsDefault(ucs2lengthModule);
+export { duplicateItems, fullFormats, jsonEqual as equal, re2 };
+
+/** All of them in one object: what modules written before the pieces were exported import. */
+export const standaloneRuntime: StandaloneRuntime = /* @__PURE__ */ Object.freeze({
   equal: jsonEqual,
   duplicateItems,
-  ucs2length: cjsDefault(ucs2lengthModule),
+  ucs2length,
   fullFormats,
   re2,
 });

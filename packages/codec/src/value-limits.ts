@@ -6,13 +6,14 @@
 import { ok, type Result } from "./errors.js";
 import { fail } from "./feedback/format.js";
 import type { ParseLimits } from "./parse/parser.js";
+import { utf8Length } from "./parse/utf8.js";
 
 export function measureValue(
   value: unknown,
   limits: ParseLimits,
   text?: string,
 ): Result<{ nodes: number; depth: number }> {
-  if (text !== undefined && Buffer.byteLength(text) > limits.maxBytes) {
+  if (text !== undefined && utf8Length(text) > limits.maxBytes) {
     return fail("input-too-large", "", `more than ${limits.maxBytes} bytes of JSON`);
   }
   const stack: [unknown, number][] = [[value, 0]];

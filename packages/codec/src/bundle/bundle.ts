@@ -3,7 +3,8 @@
  * time. Plain JSON, versioned, with a digest over everything else in it.
  * The digest detects damage and accidental edits; it is not a signature.
  */
-import { createHash } from "node:crypto";
+import { sha256 } from "@noble/hashes/sha2.js";
+import { bytesToHex } from "@noble/hashes/utils.js";
 import type { AbsenceSpelling, Plan, TagSpelling } from "../ir/nodes.js";
 import { canonicalJson, type JsonObject, type JsonValue } from "../json.js";
 import type { ParseLimits } from "../parse/parser.js";
@@ -92,7 +93,12 @@ export interface Bundle {
 
 export type UnsignedBundle = Omit<Bundle, "digest">;
 
+/**
+ * SHA-256 over the canonical JSON's UTF-8 bytes. A portable synchronous hash,
+ * not node:crypto (absent on the web, Workers and the Edge) nor Web Crypto
+ * (asynchronous); the bytes are the same, so every digest written before stays.
+ */
 export function digestOf(bundle: UnsignedBundle | Bundle): string {
   const { digest: _ignored, ...rest } = bundle as Bundle;
-  return `sha256-${createHash("sha256").update(canonicalJson(rest)).digest("hex")}`;
+  return `sha256-${bytesToHex(sha256(new TextEncoder().encode(canonicalJson(rest))))}`;
 }

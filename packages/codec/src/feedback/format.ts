@@ -40,6 +40,7 @@ const AUDIENCE: Readonly<Record<ErrorCode, Audience>> = {
   "expansion-limit": "author",
   "schema-too-large": "author",
   "target-limit": "author",
+  "code-generation-unavailable": "caller",
   "invalid-bundle": "caller",
   "digest-mismatch": "caller",
   "unsupported-format": "caller",

@@ -55,6 +55,7 @@
  */
 import type { Result } from "../errors.js";
 import { DEFAULT_PARSE_LIMITS, type ParseLimits, type ParseRefusal, parseText } from "./parser.js";
+import { utf8Length } from "./utf8.js";
 
 // What the next character may be.
 const VALUE = 0; // a value (after ':' or an array's ',', or at the root)
@@ -247,13 +248,13 @@ export class IncrementalParser {
   /**
    * Whether the text is now over the byte limit, asked only once it could be
    * (a UTF-16 code unit is at most 3 bytes): the text so far is counted once,
-   * natively, then each later delta here.
+   * with utf8Length, then each later delta here.
    */
   private overLimit(delta: string): boolean {
     if (!this.counting) {
       this.counting = true;
       const text = this.written;
-      this.bytes = Buffer.byteLength(text, "utf8");
+      this.bytes = utf8Length(text);
       this.lastWasHigh = isHigh(text.charCodeAt(text.length - 1));
       return this.bytes > this.maxBytes;
     }
@@ -264,9 +265,9 @@ export class IncrementalParser {
   private counting = false;
 
   /**
-   * UTF-8 bytes so far, as Buffer.byteLength counts them (a lone surrogate is
+   * UTF-8 bytes so far, as utf8Length counts them (a lone surrogate is
    * a 3-byte replacement character), pairs split between deltas included.
-   * Counted here: a native call per short delta costs more than the loop.
+   * Counted here, carrying a high surrogate split from its pair across deltas.
    */
   private countBytes(delta: string): number {
     let bytes = this.bytes;

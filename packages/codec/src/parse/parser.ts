@@ -26,7 +26,7 @@ import { isWellFormed } from "./chars.js";
 import type { Problem } from "./describe.js";
 import { DEFER, NATIVE_FIRST_UP_TO, parseNative } from "./native.js";
 import { type ScanFailure, type ScanOptions, scanJson } from "./scanner.js";
-import { firstInvalidUtf8, utf8Offset } from "./utf8.js";
+import { firstInvalidUtf8, utf8Length, utf8Offset } from "./utf8.js";
 
 export interface ParseLimits {
   /** UTF-8 bytes of the whole input. */
@@ -160,7 +160,7 @@ function tryJsonParse(text: string): unknown {
 /** Decided without scanning when the length alone settles it: a UTF-16 code unit is 1 to 3 UTF-8 bytes. */
 export function exceedsUtf8Bytes(s: string, maxBytes: number): boolean {
   if (s.length > maxBytes) return true;
-  return s.length * 3 > maxBytes && Buffer.byteLength(s, "utf8") > maxBytes;
+  return s.length * 3 > maxBytes && utf8Length(s) > maxBytes;
 }
 
 function decodeUtf8(bytes: Uint8Array): string | Refusal {

@@ -1,4 +1,33 @@
-/** UTF-8 helpers for the error path: they run only after a parse has failed. */
+/**
+ * UTF-8 helpers in plain code, the same on every runtime (no Buffer): the
+ * byte length that the limits count, and the error path's offsets.
+ */
+
+/**
+ * Bytes of s encoded as UTF-8, counted as Buffer.byteLength and TextEncoder
+ * count them: a surrogate pair is 4 bytes, a lone surrogate is the 3-byte
+ * replacement character it is encoded as.
+ */
+export function utf8Length(s: string): number {
+  const n = s.length;
+  // One byte per code unit, then what each unit past ASCII adds.
+  let bytes = n;
+  for (let i = 0; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) continue;
+    if (c < 0x800) {
+      bytes += 1;
+      continue;
+    }
+    // Three bytes, or a pair's four over two units (the low surrogate is skipped).
+    bytes += 2;
+    if (c <= 0xdbff && c >= 0xd800 && i + 1 < n) {
+      const next = s.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) i++;
+    }
+  }
+  return bytes;
+}
 
 /**
  * Offset of the first byte that starts an ill-formed UTF-8 sequence, by the

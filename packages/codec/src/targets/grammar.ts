@@ -9,6 +9,7 @@
  * as one refused alone; past 6,000 it is within a fifth of it.
  */
 import type { JsonObject } from "../json.js";
+import { utf8Length } from "../parse/utf8.js";
 
 /** Bytes of the smallest schema publicly reported refused alone. */
 export const GRAMMAR_REFUSED_BYTES = 7_354;
@@ -26,7 +27,7 @@ export interface GrammarEstimate {
 export function estimateGrammar(
   tools: readonly { readonly name: string; readonly wire: JsonObject }[],
 ): GrammarEstimate {
-  const perTool = tools.map((t) => ({ tool: t.name, bytes: Buffer.byteLength(JSON.stringify(t.wire), "utf8") }));
+  const perTool = tools.map((t) => ({ tool: t.name, bytes: utf8Length(JSON.stringify(t.wire)) }));
   const bytes = perTool.reduce((n, t) => n + t.bytes, 0);
   const level = bytes >= GRAMMAR_REFUSED_BYTES ? "over" : bytes >= GRAMMAR_ADVISORY_BYTES ? "near" : "fine";
   return { bytes, perTool, level };

@@ -68,6 +68,11 @@ export { describeIssues, toIssues } from "../issues.js";
 
 const metaValidators: Partial<Record<ValidatorFamily, AnyAjv>> = {};
 
+/** Drops the shared instances: one that saw code generation refused keeps a half-compiled meta-schema. */
+export function forgetMetaValidators(): void {
+  for (const family of Object.keys(metaValidators) as ValidatorFamily[]) delete metaValidators[family];
+}
+
 /** One shared instance per family, used only for validateSchema (it keeps no schemas). */
 export function metaValidator(family: ValidatorFamily): AnyAjv {
   let ajv = metaValidators[family];

@@ -9,6 +9,7 @@ import type { Issue } from "../errors.js";
 import type { JsonObject } from "../json.js";
 import type { PreparedSource } from "../schema/prepare.js";
 import { type AnyAjv, createAjv, toIssues } from "./ajv.js";
+import { isCodeGenerationRefused } from "./codegen.js";
 
 export type Compiled<T> = { ok: true; value: T } | { ok: false; reason: string; pattern: boolean; tooLarge: boolean };
 
@@ -45,6 +46,8 @@ export class Validators {
       const wireValidate = wireAjv.compile(wire);
       return { ok: true, value: new Validators(prepared, wire, sourceAjv, { fast: source }, { fast: wireValidate }) };
     } catch (error) {
+      // The runtime's refusal, not the schema's fault: the caller reports it as such.
+      if (isCodeGenerationRefused(error)) throw error;
       const message = error instanceof Error ? error.message : String(error);
       return {
         ok: false,
@@ -68,17 +71,27 @@ export class Validators {
 
   /** Issues, or undefined when the original contract accepts the value. */
   checkSource(value: unknown): Issue[] | undefined {
-    if (this.sourcePair.fast(value)) return undefined;
-    this.sourcePair.diagnose ??= this.diagnostic("source").compile(this.prepared.schema);
-    this.sourcePair.diagnose(value);
-    return toIssues(this.sourcePair.diagnose.errors ?? this.sourcePair.fast.errors);
+    return this.check("source", this.sourcePair, this.prepared.schema, value);
   }
 
   checkWire(value: unknown): Issue[] | undefined {
-    if (this.wirePair.fast(value)) return undefined;
-    this.wirePair.diagnose ??= this.diagnostic("wire").compile(this.wireSchema);
-    this.wirePair.diagnose(value);
-    return toIssues(this.wirePair.diagnose.errors ?? this.wirePair.fast.errors);
+    return this.check("wire", this.wirePair, this.wireSchema, value);
+  }
+
+  private check(which: "source" | "wire", pair: Pair, schema: unknown, value: unknown): Issue[] | undefined {
+    if (pair.fast(value)) return undefined;
+    if (pair.diagnose === undefined) {
+      try {
+        pair.diagnose = this.diagnostic(which).compile(schema as object | boolean);
+      } catch (error) {
+        if (!isCodeGenerationRefused(error)) throw error;
+        // Compiled at start-up, decoding in a request (workerd): the first error alone describes the rejection.
+        delete this.diagnosticAjv[which];
+        return toIssues(pair.fast.errors);
+      }
+    }
+    pair.diagnose(value);
+    return toIssues(pair.diagnose.errors ?? pair.fast.errors);
   }
 
   /** Whether the value satisfies every source location named (space-separated pointers); undefined if unknown. */
@@ -99,7 +112,12 @@ export class Validators {
         this.sourceAjv ??= sourceAjvFor(this.prepared);
         // Already URI-encoded by the builder, so that no pointer holds a raw space.
         v = this.sourceAjv.compile({ $ref: `${this.prepared.id}#${pointer}` });
-      } catch {
+      } catch (error) {
+        if (isCodeGenerationRefused(error)) {
+          // Unknown for now, not for ever: where code may be generated later, it is tried again.
+          this.sourceAjv = undefined;
+          return undefined;
+        }
         v = null;
       }
       this.branches.set(pointer, v);

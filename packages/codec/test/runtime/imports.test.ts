@@ -269,3 +269,76 @@ test("a construct reaches its children through the walk it is given, never by im
   // The reading does see imports: the registry's users outside constructs/ are found.
   expect(imports(join(src, "stream", "decoder.ts")).some((f) => f.endsWith("/constructs/registry.ts"))).toBe(true);
 });
+
+/**
+ * Every module a source file reaches, through relative imports of any kind
+ * (type-only, re-exports, dynamic `import()`), with the package specifiers
+ * they name: the whole graph a bundler or a type checker would read.
+ */
+function graph(file: string, seen = new Map<string, string[]>()): Map<string, string[]> {
+  if (seen.has(file)) return seen;
+  const text = readFileSync(file, "utf8");
+  const specifiers = [
+    ...[...text.matchAll(/^(?:import|export)\s[^;]*?from\s+"([^"]+)";/gms)].map((m) => m[1]!),
+    ...[...text.matchAll(/^import\s+"([^"]+)";/gm)].map((m) => m[1]!),
+    ...[...text.matchAll(/\bimport\(\s*"([^"]+)"\s*\)/g)].map((m) => m[1]!),
+  ];
+  seen.set(
+    file,
+    specifiers.filter((s) => !s.startsWith(".")),
+  );
+  for (const s of specifiers) {
+    if (s.startsWith(".")) graph(resolve(dirname(file), s.replace(/\.js$/, ".ts")), seen);
+  }
+  return seen;
+}
+
+/** Code with comments taken out: a comment may name Buffer, code may not. */
+const code = (text: string): string => text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/(^|[^:"'\\])\/\/.*$/gm, "$1");
+
+test("the run-time graph names no Node built-in: no node: module, no Buffer, no process", async () => {
+  const { builtinModules } = await import("node:module");
+  const src = join(HERE, "..", "..", "src");
+  const inDir = (d: string) => {
+    try {
+      return readdirSync(join(src, d))
+        .filter((f) => f.endsWith(".ts"))
+        .map((f) => join(src, d, f));
+    } catch {
+      return [];
+    }
+  };
+  // The runtime entry (what a generated module imports), the stream decoder, the dispatcher, the provider readers.
+  const roots = [
+    join(src, "runtime.ts"),
+    join(src, "stream", "decoder.ts"),
+    join(src, "kit", "providers.ts"),
+    ...inDir("dispatch"),
+    ...inDir("stream"),
+    ...inDir("providers"),
+  ];
+  const reached = new Map<string, string[]>();
+  for (const root of roots) graph(root, reached);
+  const builtins = new Set(builtinModules);
+  const offending: string[] = [];
+  for (const [file, packages] of reached) {
+    const name = file.replaceAll("\\", "/").replace(/^.*\/src\//, "");
+    for (const p of packages)
+      if (p.startsWith("node:") || builtins.has(p.split("/")[0]!)) offending.push(`${name} imports ${p}`);
+    const body = code(readFileSync(file, "utf8"));
+    for (const m of body.matchAll(/(?<![.\w$])(Buffer|process)\b/g)) offending.push(`${name} names ${m[1]}`);
+  }
+  expect(offending).toEqual([]);
+  // The walk reaches what it must: the digest, the parser, the compile side behind loadJsonBundle's import().
+  const names = [...reached.keys()].map((f) => f.replaceAll("\\", "/"));
+  for (const must of ["/bundle/bundle.ts", "/parse/incremental.ts", "/value-limits.ts", "/load.ts"]) {
+    expect(
+      names.some((f) => f.endsWith(must)),
+      must,
+    ).toBe(true);
+  }
+  // And it sees what it looks for: the file helpers import node:fs and name Buffer and process.
+  const files = graph(join(src, "kit", "files.ts"));
+  expect([...files.values()].flat().some((p) => p.startsWith("node:"))).toBe(true);
+  expect(code(readFileSync(join(src, "kit", "files.ts"), "utf8"))).toMatch(/(?<![.\w$])Buffer\b/);
+});

@@ -1,0 +1,108 @@
+/**
+ * The run-time path's portable parts give what Node's built-ins gave: the
+ * digest is node:crypto's SHA-256 byte for byte (bundles written before still
+ * load), and the UTF-8 length the limits count is Buffer.byteLength's, lone
+ * surrogates included.
+ */
+import { createHash } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { digestOf, type UnsignedBundle } from "../../src/bundle/bundle.js";
+import { loadBundle } from "../../src/index.js";
+import { canonicalJson } from "../../src/json.js";
+import { IncrementalParser } from "../../src/parse/incremental.js";
+import { utf8Length } from "../../src/parse/utf8.js";
+
+const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "..", "fixtures", "bundles");
+
+/** Strings of UTF-16 code units drawn so that lone and paired surrogates are common. */
+const codeUnits = fc
+  .array(
+    fc.oneof(
+      fc.integer({ min: 0, max: 0x7f }),
+      fc.integer({ min: 0x80, max: 0x7ff }),
+      fc.integer({ min: 0x800, max: 0xffff }),
+      fc.integer({ min: 0xd800, max: 0xdbff }),
+      fc.integer({ min: 0xdc00, max: 0xdfff }),
+    ),
+    { maxLength: 64 },
+  )
+  .map((units) => String.fromCharCode(...units));
+
+describe("utf8Length", () => {
+  it("is Buffer.byteLength over random strings, lone surrogates included", () => {
+    fc.assert(
+      fc.property(fc.oneof(codeUnits, fc.string({ unit: "binary" })), (s) => {
+        expect(utf8Length(s)).toBe(Buffer.byteLength(s, "utf8"));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it("counts the edge cases as Buffer does", () => {
+    for (const s of [
+      "",
+      "a",
+      "é",
+      "€",
+      "😀",
+      "\ud800",
+      "\udc00",
+      "a\ud800",
+      "\ud800a",
+      "\ud800\ud800\udc00",
+      "\udc00\ud800",
+    ]) {
+      expect(utf8Length(s), JSON.stringify(s)).toBe(Buffer.byteLength(s, "utf8"));
+    }
+  });
+
+  it("the streaming parser refuses at the byte it refused at with Buffer: 2, 3 and 4-byte characters", () => {
+    const text = '"é€😀"';
+    expect(Buffer.byteLength(text, "utf8")).toBe(11);
+    const over = new IncrementalParser({ maxBytes: 10, maxNodes: 10, maxDepth: 4 }).push(text);
+    expect(over.ok ? "accepted" : over.error.code).toBe("input-too-large");
+    expect(new IncrementalParser({ maxBytes: 11, maxNodes: 10, maxDepth: 4 }).push(text).ok).toBe(true);
+  });
+});
+
+describe("the bundle digest", () => {
+  it("is node:crypto's SHA-256 over the canonical JSON, for random members", () => {
+    fc.assert(
+      fc.property(fc.dictionary(fc.string(), fc.jsonValue()), fc.string({ unit: "binary" }), (extra, name) => {
+        const bundle = { ...extra, name, format: "strictwire/bundle@5" } as unknown as UnsignedBundle;
+        const expected = `sha256-${createHash("sha256").update(canonicalJson(bundle)).digest("hex")}`;
+        expect(digestOf(bundle)).toBe(expected);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("every fixture bundle, each written by an earlier version, still loads and decodes its calls", () => {
+    const files = readdirSync(FIXTURES).filter((f) => f.endsWith(".json"));
+    // Formats 2 to 4, and one written by format 5's code before the digest left node:crypto.
+    expect(files).toContain("create-event-recurrence.format-5.json");
+    for (const file of files) {
+      const fixture = JSON.parse(readFileSync(join(FIXTURES, file), "utf8")) as {
+        bundle: { digest: string };
+        calls: { text: string; value: unknown }[];
+      };
+      const loaded = loadBundle(JSON.stringify(fixture.bundle));
+      if (!loaded.ok) throw new Error(`${file}: ${loaded.error.code} ${loaded.error.message}`);
+      expect(fixture.calls.length, file).toBeGreaterThan(0);
+      for (const call of fixture.calls)
+        expect(loaded.value.decode(call.text), file).toStrictEqual({ ok: true, value: call.value });
+    }
+  });
+
+  it("a bundle whose member changed no longer matches its digest: the comparison can fail", () => {
+    const fixture = JSON.parse(readFileSync(join(FIXTURES, "create-event-recurrence.format-5.json"), "utf8")) as {
+      bundle: Record<string, unknown>;
+    };
+    const loaded = loadBundle(JSON.stringify({ ...fixture.bundle, description: "Create a calendar event!" }));
+    expect(loaded.ok ? "loaded" : loaded.error.code).toBe("digest-mismatch");
+  });
+});

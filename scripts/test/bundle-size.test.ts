@@ -1,0 +1,137 @@
+/**
+ * A precompiled tool bundled for the browser (esbuild, --platform=browser,
+ * minified): within the size budget, without the compiler, with the RE2
+ * engine only when the tool has a pattern, and running where only the web's
+ * globals exist (no Buffer, no process, no node: module). Modules written by
+ * an earlier version bundle and run too.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { createContext, runInContext } from "node:vm";
+import { build } from "esbuild";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { compile, standaloneModule } from "../../packages/codec/src/index.js";
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
+
+interface Case {
+  tool: string;
+  pattern: boolean;
+  module: string;
+  minified: number;
+  gzip: number;
+  compileSide: string[];
+  re2: boolean;
+}
+
+describe("the size script", () => {
+  let out: { budget: number; runtime: { gzip: number }; cases: Case[]; failures: string[] };
+  beforeAll(() => {
+    // As CI runs it: a child process on the built package.
+    out = JSON.parse(
+      execFileSync(process.execPath, [join(ROOT, "scripts", "bundle-size.mjs"), "--json"], { encoding: "utf8" }),
+    );
+  });
+
+  it("holds the budget, and no bundle holds the compiler", () => {
+    expect(out.failures).toEqual([]);
+    const plain = out.cases.find((c) => c.module === "current" && !c.pattern)!;
+    expect(plain.gzip).toBeLessThanOrEqual(out.budget);
+    for (const c of out.cases) expect(c.compileSide, `${c.tool} ${c.module}`).toEqual([]);
+  });
+
+  it("the RE2 engine comes in only with a pattern", () => {
+    const current = out.cases.filter((c) => c.module === "current");
+    expect(current.map((c) => [c.pattern, c.re2])).toEqual([
+      [false, false],
+      [true, true],
+    ]);
+    // And it weighs: the tool with a pattern is the heavier by far.
+    expect(current[1]!.gzip).toBeGreaterThan(current[0]!.gzip + 20_000);
+  });
+});
+
+describe("a bundled tool where only the web's globals exist", () => {
+  const fixture = (name: string) =>
+    JSON.parse(readFileSync(join(ROOT, "fixtures", "schemas", `${name}.json`), "utf8")) as {
+      schema: unknown;
+      valid: unknown[];
+    };
+  let dir: string;
+  beforeAll(() => {
+    mkdirSync(join(ROOT, "scripts", ".tmp"), { recursive: true });
+    dir = mkdtempSync(join(ROOT, "scripts", ".tmp", "web-"));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** The module bundled as one script, run in a context that has TextEncoder and TextDecoder and nothing of Node. */
+  async function inWebContext(moduleFile: string) {
+    const entry = join(dir, `entry-${Math.random().toString(36).slice(2)}.mjs`);
+    writeFileSync(
+      entry,
+      `import { load } from ${JSON.stringify(moduleFile.replaceAll("\\", "/"))};\n` +
+        "const codec = load();\n" +
+        "export const ok = codec.ok;\n" +
+        "export const decode = (text) => codec.value.decode(text);\n" +
+        // Values cross into the context as JSON: an object of another realm is no plain JSON object to encode.
+        "export const encode = (json) => codec.value.encode(JSON.parse(json));\n" +
+        "export const stream = (pieces) => { const s = codec.value.streamDecoder(); for (const p of pieces) s.push(p); return s.end(); };\n" +
+        "export const globals = { Buffer: typeof Buffer, process: typeof process };\n",
+    );
+    const result = await build({
+      entryPoints: [entry],
+      bundle: true,
+      minify: true,
+      platform: "browser",
+      format: "iife",
+      globalName: "tool",
+      write: false,
+      logLevel: "silent",
+    });
+    const context = createContext({ TextEncoder, TextDecoder });
+    runInContext(result.outputFiles[0]!.text, context);
+    return context.tool as {
+      ok: boolean;
+      decode: (text: string) => { ok: boolean; value?: unknown; error?: { code: string } };
+      encode: (json: string) => { ok: boolean; value?: unknown };
+      stream: (pieces: string[]) => { ok: boolean; value?: unknown };
+      globals: { Buffer: string; process: string };
+    };
+  }
+
+  for (const [name, earlier] of [
+    ["create-event-recurrence", false],
+    ["create-shipment-refs", false],
+    ["create-event-recurrence", true],
+  ] as const) {
+    it(`${name}, ${earlier ? "the module an earlier version wrote" : "a module of this version"}: encode, decode, stream, refuse`, async () => {
+      let file = join(ROOT, "fixtures", "modules", `${name}.bundle@5.mjs`);
+      if (!earlier) {
+        const bundle = compile(fixture(name).schema, { name: name.replaceAll("-", "_") });
+        if (!bundle.ok) throw new Error(bundle.error.message);
+        const text = standaloneModule(bundle.value);
+        if (!text.ok) throw new Error(text.error.message);
+        file = join(dir, `${name}.mjs`);
+        writeFileSync(file, text.value);
+      }
+      const tool = await inWebContext(file);
+      expect(tool.globals).toEqual({ Buffer: "undefined", process: "undefined" });
+      expect(tool.ok).toBe(true);
+      for (const value of fixture(name).valid) {
+        const wire = tool.encode(JSON.stringify(value));
+        expect(wire.ok).toBe(true);
+        const text = JSON.stringify(wire.value);
+        // The context's objects are of another realm: compare as JSON.
+        expect(JSON.parse(JSON.stringify(tool.decode(text)))).toEqual({ ok: true, value });
+        const half = Math.floor(text.length / 2);
+        expect(JSON.parse(JSON.stringify(tool.stream([text.slice(0, half), text.slice(half)])))).toEqual({
+          ok: true,
+          value,
+        });
+      }
+      expect(tool.decode('{"nonsense": true}').error?.code).toBe("wire-violation");
+    });
+  }
+});
