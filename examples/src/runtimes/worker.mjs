@@ -10,8 +10,8 @@
  * recorded server.
  */
 import { createOpenAI } from "@ai-sdk/openai";
-import { aiSdkTool } from "@strictwire/codec/runtime";
-import { generateText, stepCountIs } from "ai";
+import { aiSdkMiddleware, aiSdkTool } from "@strictwire/codec/runtime";
+import { generateText, stepCountIs, wrapLanguageModel } from "ai";
 import * as getWeather from "./tools/get_weather.tool.mjs";
 import * as updateContact from "./tools/update_contact.tool.mjs";
 
@@ -41,7 +41,12 @@ export default {
   async fetch(request, env) {
     if (request.method !== "POST") return new Response('POST {"prompt": ...}', { status: 405 });
     const { prompt } = await request.json();
-    const model = createOpenAI({ baseURL: env.OPENAI_BASE_URL, apiKey: env.OPENAI_API_KEY }).chat("gpt-4.1");
+    // The middleware hands each call's raw text to its codec: decode's checks (a repeated member name
+    // refused), not the SDK's JSON.parse.
+    const model = wrapLanguageModel({
+      model: createOpenAI({ baseURL: env.OPENAI_BASE_URL, apiKey: env.OPENAI_API_KEY }).chat("gpt-4.1"),
+      middleware: aiSdkMiddleware({ get_weather: weather.value, update_contact: contact.value }),
+    });
     const result = await generateText({ model, tools, prompt, stopWhen: stepCountIs(3) });
     const calls = (result.steps[0]?.content ?? [])
       .filter((part) => part.type === "tool-result" || part.type === "tool-error")
