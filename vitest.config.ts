@@ -3,7 +3,11 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   // Tests import workspace packages straight from their TypeScript sources.
-  ssr: { resolve: { conditions: ["strictwire-source", ...defaultServerConditions] } },
+  // Vitest hands these to Node as --conditions, so "module" (a bundler's condition) is left out: with it,
+  // Node loads a package's bundler build (the AWS SDK's has import paths without extensions).
+  ssr: {
+    resolve: { conditions: ["strictwire-source", ...defaultServerConditions.filter((c) => c !== "module")] },
+  },
   resolve: { conditions: ["strictwire-source"] },
   test: {
     include: [

@@ -44,7 +44,7 @@ function positive(name: string, text: string | undefined, fallback: number): num
   return n;
 }
 
-function main(argv: readonly string[]): number {
+async function main(argv: readonly string[]): Promise<number> {
   let args: ReturnType<typeof parse>;
   try {
     args = parse(argv);
@@ -81,7 +81,7 @@ function main(argv: readonly string[]): number {
   }
 
   process.stderr.write(`fuzz: seed ${options.seed}\n`);
-  const report = runFuzz(options);
+  const report = await runFuzz(options);
   const groups = report.findings.all();
   const unknown = report.findings.unknown();
 
@@ -140,4 +140,4 @@ function parse(argv: readonly string[]) {
   });
 }
 
-process.exitCode = main(process.argv.slice(2));
+process.exitCode = await main(process.argv.slice(2));

@@ -12,6 +12,9 @@
  * and there imports from ESM and CommonJS, typechecks a TypeScript file under
  * moduleResolution nodenext, bundler and node10, runs `npx strictwire
  * --version` and one compile/decode round trip through the installed CLI.
+ *
+ * `packAndInstall` is the packing and the fresh install alone, for other
+ * checks of the tarballs (the runtime matrix, runtimes/run.mjs).
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -20,15 +23,16 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const work = mkdtempSync(join(tmpdir(), "strictwire-pack-"));
 const keep = process.env.STRICTWIRE_KEEP_PACK === "1";
 
 function sh(cmd, args, cwd, options = {}) {
   return execFileSync(cmd, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], ...options });
 }
 
+let log = (text) => console.log(text);
+
 function step(text) {
-  console.log(`pack-test: ${text}`);
+  log(`pack-test: ${text}`);
 }
 
 /** Every package a user could install: packages/<name>/package.json without `private: true`. */
@@ -161,32 +165,30 @@ const RESOLUTIONS = [
   { name: "node10", module: "commonjs", moduleResolution: "node10" },
 ];
 
-function main() {
-  const started = Date.now();
+/**
+ * Packs every publishable package into `work`/tarballs and installs the tarballs, with `extra` package
+ * specs, into a fresh npm project at `work`/project. Returns the project's folder and the packages.
+ * `progress` receives the lines this prints (to the console unless given).
+ */
+export function packAndInstall(work, extra = [], progress = log) {
+  log = progress;
   const packages = publishable();
   const tarballs = join(work, "tarballs");
   const project = join(work, "project");
   mkdirSync(tarballs);
   mkdirSync(project);
   const paths = packages.map((p) => pack(p, tarballs));
-
   writeFileSync(join(project, "package.json"), JSON.stringify({ name: "consumer", private: true, version: "0.0.0" }));
+  step(`npm install of ${paths.length} tarballs into ${project}`);
+  sh("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", ...paths, ...extra], project);
+  return { project, packages };
+}
+
+function main(work) {
+  const started = Date.now();
   const typescript = JSON.parse(readFileSync(join(root, "node_modules/typescript/package.json"), "utf8")).version;
   const nodeTypes = JSON.parse(readFileSync(join(root, "node_modules/@types/node/package.json"), "utf8")).version;
-  step(`npm install of ${paths.length} tarballs into ${project}`);
-  sh(
-    "npm",
-    [
-      "install",
-      "--no-audit",
-      "--no-fund",
-      "--loglevel=error",
-      ...paths,
-      `typescript@${typescript}`,
-      `@types/node@${nodeTypes}`,
-    ],
-    project,
-  );
+  const { project, packages } = packAndInstall(work, [`typescript@${typescript}`, `@types/node@${nodeTypes}`]);
 
   writeFileSync(join(project, "esm.mjs"), ESM);
   writeFileSync(join(project, "cjs.cjs"), CJS);
@@ -247,12 +249,15 @@ function main() {
   step(`ok in ${((Date.now() - started) / 1000).toFixed(1)} s (${packages.map((p) => p.manifest.name).join(", ")})`);
 }
 
-try {
-  main();
-} catch (error) {
-  console.error(`pack-test: FAILED: ${error.message}`);
-  process.exitCode = 1;
-} finally {
-  if (keep) console.log(`pack-test: kept ${work}`);
-  else rmSync(work, { recursive: true, force: true });
+if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const work = mkdtempSync(join(tmpdir(), "strictwire-pack-"));
+  try {
+    main(work);
+  } catch (error) {
+    console.error(`pack-test: FAILED: ${error.message}`);
+    process.exitCode = 1;
+  } finally {
+    if (keep) console.log(`pack-test: kept ${work}`);
+    else rmSync(work, { recursive: true, force: true });
+  }
 }

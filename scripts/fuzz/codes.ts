@@ -16,6 +16,7 @@ export const ERROR_CODES = [
   "duplicate-entry",
   "entry-shadows-field",
   "contract-violation",
+  "stream-violation",
   "invalid-value",
   "undeclared-member",
   "exceeds-decoder-limits",

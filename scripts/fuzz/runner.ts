@@ -45,7 +45,7 @@ export function selectTargets(names?: readonly string[]): Runnable[] {
   return TARGETS.filter((t) => names.includes(t.name));
 }
 
-export function runFuzz(options: FuzzOptions): FuzzReport {
+export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
   const log = options.log ?? (() => undefined);
   const started = performance.now();
   const pool = buildPool({ ...options.pool, seed: options.seed });
@@ -57,7 +57,7 @@ export function runFuzz(options: FuzzOptions): FuzzReport {
   const totalWeight = targets.reduce((n, t) => n + t.weight, 0);
   const runs: TargetRun[] = [];
 
-  targets.forEach((target, index) => {
+  for (const [index, target] of targets.entries()) {
     const share = target.weight / totalWeight;
     const numRuns =
       options.timeMs === undefined ? Math.max(1, Math.round((options.count ?? 1000) * share)) : 2 ** 31 - 1;
@@ -76,7 +76,7 @@ export function runFuzz(options: FuzzOptions): FuzzReport {
         });
       }
     });
-    fc.check(property, {
+    await fc.check(property, {
       numRuns,
       seed: options.seed + index,
       ...(options.timeMs !== undefined
@@ -86,7 +86,7 @@ export function runFuzz(options: FuzzOptions): FuzzReport {
     const ms = performance.now() - t0;
     runs.push({ name: target.name, cases, ms, slowestMs });
     log(`${target.name}: ${cases} cases in ${(ms / 1000).toFixed(1)} s (slowest ${slowestMs.toFixed(0)} ms)`);
-  });
+  }
 
   const cases = runs.reduce((n, r) => n + r.cases, 0);
   return { seed: options.seed, poolSize: pool.length, poolMs, runs, cases, ms: performance.now() - started, findings };

@@ -20,6 +20,7 @@ import { canonical } from "../../packages/codec/testkit/same.js";
 import { mutatePlan, resign } from "./bundle.js";
 import { COMPILE_CODES, ENCODE_CODES, LOAD_CODES } from "./codes.js";
 import { type Findings, repro, thrownSignature } from "./findings.js";
+import { httpBody } from "./http-body.js";
 import {
   Dice,
   FRAGMENTS,
@@ -624,8 +625,8 @@ export interface Runnable {
   readonly name: string;
   readonly description: string;
   readonly weight: number;
-  /** A property that checks one case per run and always holds; `onCase` hears each case's duration. */
-  property(ctx: TargetContext, onCase: (ms: number, input: unknown) => void): fc.IProperty<[unknown]>;
+  /** A property that checks one case per run and always holds; `onCase` hears each case's duration. Async for I/O targets. */
+  property(ctx: TargetContext, onCase: (ms: number, input: unknown) => void): fc.IRawProperty<[unknown]>;
 }
 
 export function runnable<T>(target: Target<T>): Runnable {
@@ -664,4 +665,5 @@ export const TARGETS: readonly Runnable[] = [
   runnable(limits),
   runnable(bundleText),
   runnable(bundlePlan),
+  httpBody,
 ];

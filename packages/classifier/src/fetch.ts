@@ -1,13 +1,15 @@
 /**
  * Read-only fetch of stored responses: GET {base}/responses/{id}. Bounded in
- * time per request, retried on 429 and 5xx, a few at a time, results in the
- * order of the ids. The key goes into one header and nowhere else: no message
+ * time and in bytes per request (the body is read within a cap, and a
+ * redirect is never followed: @strictwire/codec/http), retried on 429 and
+ * 5xx, a few at a time, results in the order of the ids. The key goes into one header and nowhere else: no message
  * built here contains it, and no response body is ever echoed (an API's 401
  * body can quote part of the key).
  */
 
 import { setTimeout as sleep } from "node:timers/promises";
 import { parseJson, type Result } from "@strictwire/codec";
+import { DEFAULT_MAX_RESPONSE_BYTES, fetchText } from "@strictwire/codec/http";
 import { isPlainObject } from "@strictwire/codec/schema";
 import { DOCUMENT_LIMITS } from "./input.js";
 import { errorMessage } from "./json.js";
@@ -24,6 +26,8 @@ export interface FetchTuning {
   readonly maxRetryWaitMs?: number | undefined;
   /** The first backoff; each later one doubles. */
   readonly baseDelayMs?: number | undefined;
+  /** Bytes of one response body read at most; a longer body fails its id. */
+  readonly maxResponseBytes?: number | undefined;
 }
 
 export interface FetchOptions extends FetchTuning {
@@ -40,6 +44,7 @@ export const DEFAULT_TUNING: ResolvedTuning = Object.freeze({
   concurrency: 4,
   maxRetryWaitMs: 30_000,
   baseDelayMs: 500,
+  maxResponseBytes: DEFAULT_MAX_RESPONSE_BYTES,
 });
 
 export type FetchOutcome =
@@ -66,6 +71,7 @@ function tuningOf(options: FetchTuning): ResolvedTuning {
     concurrency: setting(options.concurrency, DEFAULT_TUNING.concurrency, 1),
     maxRetryWaitMs: setting(options.maxRetryWaitMs, DEFAULT_TUNING.maxRetryWaitMs, 0),
     baseDelayMs: setting(options.baseDelayMs, DEFAULT_TUNING.baseDelayMs, 0),
+    maxResponseBytes: setting(options.maxResponseBytes, DEFAULT_TUNING.maxResponseBytes, 0),
   };
 }
 
@@ -119,8 +125,7 @@ interface Context {
   readonly stop: AbortSignal;
 }
 
-async function readBody(id: string, response: Response): Promise<FetchOutcome> {
-  const text = await response.text();
+function readBody(id: string, text: string): FetchOutcome {
   const parsed = parseJson(text, DOCUMENT_LIMITS);
   if (!parsed.ok) return { id, kind: "failed", reason: `the body is not JSON (${parsed.error.code})` };
   if (!isPlainObject(parsed.value)) return { id, kind: "failed", reason: "the body is not a JSON object" };
@@ -135,9 +140,18 @@ async function fetchOne(id: string, context: Context): Promise<Attempt> {
     const limit = deadline(tuning.timeoutMs);
     try {
       const signal = AbortSignal.any([limit.signal, stop]);
-      const response = await fetch(context.url(id), { headers: context.headers, signal });
-      if (response.ok) return await readBody(id, response);
-      await response.body?.cancel();
+      const read = await fetchText(context.url(id), {
+        headers: context.headers,
+        signal,
+        maxBytes: tuning.maxResponseBytes,
+      });
+      // Neither is retried: the same server would answer the same way.
+      if (!read.ok) {
+        const raise = read.error.code === "response-too-large" ? " (--max-response-bytes raises it)" : "";
+        return { id, kind: "failed", reason: `${read.error.message}${raise}` };
+      }
+      const response = read.value;
+      if (response.status >= 200 && response.status < 300) return readBody(id, response.text);
       if (response.status === 404) return { id, kind: "not-found" };
       if (response.status === 401 || response.status === 403) return { kind: "auth", status: response.status };
       if (!shouldRetry(response.status)) return { id, kind: "failed", reason: `HTTP ${response.status}` };

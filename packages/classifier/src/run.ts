@@ -10,6 +10,7 @@
  */
 import { stat } from "node:fs/promises";
 import type { ParseLimits } from "@strictwire/codec";
+import { redactKey } from "@strictwire/codec/http";
 import { loadBundlesDir, readTextFile } from "./bundles.js";
 import { type CallState, FINDINGS } from "./classify.js";
 import type { ToolCodec } from "./codecs.js";
@@ -76,7 +77,7 @@ export const EXIT_USAGE = 2;
 /** Defence in depth: whatever a message quotes, the key itself never reaches an output. */
 function redacting(io: RunIO, secret: string | undefined): RunIO {
   if (!secret) return io;
-  const clean = (text: string): string => text.replaceAll(secret, "[redacted]");
+  const clean = (text: string): string => redactKey(text, secret);
   return { ...io, stdout: (text) => io.stdout(clean(text)), stderr: (text) => io.stderr(clean(text)) };
 }
 

@@ -5,6 +5,7 @@
  * validators, and compile has no use for the classifier.
  */
 import { readFileSync } from "node:fs";
+import { DEFAULT_MAX_RESPONSE_BYTES } from "@strictwire/codec/http";
 import { Command, CommanderError, Option } from "commander";
 import type { CheckFlags } from "./commands/check.js";
 import type { ClassifyFlags } from "./commands/classify.js";
@@ -168,6 +169,10 @@ function buildProgram(io: Io, setExit: (code: ExitCode) => void): Command {
     )
     .option("--show-all", "also list the calls that can be used")
     .option(
+      "--max-response-bytes <n>",
+      `with --ids: bytes of one stored response read at most (default ${DEFAULT_MAX_RESPONSE_BYTES})`,
+    )
+    .option(
       "--workers <n>",
       "threads to classify --responses on (default: one per CPU; 1 classifies in the main thread)",
     )
@@ -196,6 +201,8 @@ function buildProgram(io: Io, setExit: (code: ExitCode) => void): Command {
       "a tool's input schema larger than this passes through uncompiled (default 1048576)",
     )
     .option("--compile-workers <n>", "worker threads compiling tools (default: CPUs, at most 4)")
+    .option("--decode-timeout <ms>", "time one call's decode may take before the call is refused (default 5000)")
+    .option("--compile-memory <mb>", "heap one compile worker may hold before it is stopped (default 512)")
     .action(async (command: string[], flags: McpProxyFlags) => {
       const { runMcpProxy } = await import("./commands/mcp-proxy.js");
       setExit(await runMcpProxy(command, flags, io));
@@ -228,6 +235,7 @@ function buildProgram(io: Io, setExit: (code: ExitCode) => void): Command {
     .option("--max-tokens <n>", "maximum output tokens per request", "16")
     .option("--timeout <ms>", "per request", "60000")
     .option("--retries <n>", "retries on 429, 5xx and timeouts", "2")
+    .option("--max-response-bytes <n>", "bytes of one response body read at most", String(DEFAULT_MAX_RESPONSE_BYTES))
     .addOption(json())
     .action(async (files: string[], flags: ProbeFlags & JsonFlag) => {
       const { runProbeCommand } = await import("./commands/probe.js");

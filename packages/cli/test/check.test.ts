@@ -55,8 +55,33 @@ describe("check: a set that fits", () => {
         { name: "b", input: files[1] },
       ],
       findings: [],
-      advisories: [],
+      // Optional members travel as presence tags: told apart by the constants of a shared first member.
+      advisories: ["a", "b"].map((tool, i) => ({
+        kind: "firstKeyReading",
+        tool,
+        reading: "shared-name-constants",
+        path: expect.stringMatching(/^\/properties\//),
+        member: "state",
+        sites: 3,
+        message: expect.stringContaining("undocumented reading"),
+        probe: `strictwire probe ${files[i]} --api responses --model <model>`,
+      })),
     });
+  });
+
+  test("a wire that passes OpenAI's first-key rule only by an unconfirmed reading: advised, with the probe that settles it", async () => {
+    const files = await bundles(
+      { a: schemaWith(3), closed: { type: "object", properties: { s: { type: "string" } }, required: ["s"] } },
+      "openai",
+    );
+    const run = await strictwire(["check", ...files]);
+    expect(run.code).toBe(0);
+    const lines = run.stdout.trimEnd().split("\n");
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(
+      /^firstKeyReading {2}a passes OpenAI's first-key rule only by an undocumented reading of it, that branches may share a first member name when its constants differ: .* share their first member state, told apart by its constants; .*: strictwire probe \S+a\.bundle\.json --api responses --model <model>$/,
+    );
+    expect(lines[1]).toBe("this set of 2 tools fits the openai target's limits");
   });
 
   test("Anthropic's grammar size: an advisory past 6,000 bytes of strict schemas, never a rejection", async () => {

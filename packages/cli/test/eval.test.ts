@@ -221,35 +221,48 @@ describe("strictwire eval", () => {
     expect(run.stderr).not.toMatch(/\n\s+at /);
   });
 
-  it("no key, an unreachable endpoint, and results that exist without --resume exit 2", async () => {
+  it("no key, an unreachable endpoint, and results that exist without --resume exit 2", {
+    timeout: 120_000,
+  }, async () => {
     const dir = await tempDir();
     const noKey = await strictwire(["eval", "--api", "anthropic", "--model", "m"], { cwd: dir });
     expect(noKey.code).toBe(2);
     expect(noKey.stderr).toMatch(/no API key: set STRICTWIRE_API_KEY \(or ANTHROPIC_API_KEY\)/);
 
     const out = join(dir, "r.jsonl");
-    const unreachable = await strictwire(
-      [
-        "eval",
-        "--api",
-        "responses",
-        "--model",
-        "m",
-        "--endpoint",
-        "http://127.0.0.1:9/v1",
-        "--retries",
-        "0",
-        "--arms",
-        "control",
-        "--out",
-        out,
-        "--json",
-      ],
-      { env: { STRICTWIRE_API_KEY: KEY } },
-    );
+    const unreachableArgs = [
+      "eval",
+      "--api",
+      "responses",
+      "--model",
+      "m",
+      "--endpoint",
+      "http://127.0.0.1:9/v1",
+      "--retries",
+      "0",
+      "--arms",
+      "control",
+      "--out",
+      out,
+      "--json",
+    ];
+    const unreachable = await strictwire(unreachableArgs, { env: { STRICTWIRE_API_KEY: KEY } });
     expect(unreachable.code).toBe(2);
     expect(JSON.parse(unreachable.stdout)).toMatchObject({ ok: false, error: { code: "unreachable" } });
     expect(unreachable.stderr).toMatch(/cannot reach http:\/\/127\.0\.0\.1:9\/v1/);
+
+    // The same command again: the file it left holds no trial, so it is replaced, not "exists".
+    const again = await strictwire(unreachableArgs, { env: { STRICTWIRE_API_KEY: KEY } });
+    expect(again.code).toBe(2);
+    expect(JSON.parse(again.stdout)).toMatchObject({ ok: false, error: { code: "unreachable" } });
+    expect((await readFile(out, "utf8")).trim().split("\n")).toHaveLength(1);
+
+    // With a budget that ends the retries: unreachable too, not 0 with 0 trials.
+    const budget = await strictwire([...unreachableArgs, "--retries", "3", "--backoff", "1", "--max-requests", "2"], {
+      env: { STRICTWIRE_API_KEY: KEY },
+    });
+    expect(budget.code).toBe(2);
+    expect(JSON.parse(budget.stdout)).toMatchObject({ ok: false, error: { code: "unreachable" } });
 
     await writeFile(out, "");
     const exists = await strictwire(["eval", "--model", "m", "--out", out], { env: { STRICTWIRE_API_KEY: KEY } });

@@ -21,6 +21,8 @@ export type ErrorCode =
   | "duplicate-entry"
   | "entry-shadows-field"
   | "contract-violation"
+  // streaming: the provider's stream broke its own protocol (a call id twice, arguments that disagree)
+  | "stream-violation"
   // encode
   | "invalid-value"
   | "undeclared-member"

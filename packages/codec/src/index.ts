@@ -167,6 +167,7 @@ export {
   FACT_KINDS,
   type Fact,
   type FactKind,
+  type FirstKeyReading,
   type GrammarEstimate,
   type LimitFinding,
   type LimitName,

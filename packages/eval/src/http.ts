@@ -3,14 +3,20 @@
  * (honouring Retry-After). Plain fetch, on purpose: the providers' SDKs retry
  * on their own, which would send requests the budget never saw. A redirect is
  * never followed: fetch would re-send the body and every header but
- * Authorization to wherever it points (Anthropic's x-api-key included).
+ * Authorization to wherever it points (Anthropic's x-api-key included). The
+ * body is read within a cap (@strictwire/codec/http, shared with the
+ * classifier): an endless or huge body fails the request and is not retried.
  */
+import { DEFAULT_MAX_RESPONSE_BYTES, fetchText } from "@strictwire/codec/http";
+
 export interface HttpOptions {
   readonly timeoutMs: number;
   readonly retries: number;
   readonly backoffMs: number;
   /** Asked before every attempt, retries included; false stops without sending. */
   readonly mayAttempt: () => boolean;
+  /** Bytes of response body read at most (DEFAULT_MAX_RESPONSE_BYTES); a longer body fails the request, not retried. */
+  readonly maxResponseBytes?: number;
 }
 
 export type HttpOutcome =
@@ -23,13 +29,18 @@ export type HttpOutcome =
     }
   | {
       readonly kind: "failed";
-      readonly reason: "timeout" | "network" | "not-json" | "redirect";
+      readonly reason: "timeout" | "network" | "not-json" | "redirect" | "too-large";
       readonly message: string;
       readonly attempts: number;
       readonly latencyMs: number;
       readonly status?: number;
     }
-  | { readonly kind: "stopped"; readonly attempts: number };
+  | {
+      readonly kind: "stopped";
+      readonly attempts: number;
+      /** Why the attempt before the stop failed, when one did: the budget ended a retry, not the first try. */
+      readonly after?: { readonly reason: "timeout" | "network"; readonly message: string };
+    };
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
@@ -41,16 +52,6 @@ export function retryAfterMs(header: string | null, now = Date.now()): number | 
   return Number.isFinite(ms) ? Math.min(Math.max(ms, 0), 120_000) : undefined;
 }
 
-/** Where a redirect points, as host[:port] only (a Location may carry credentials or a path worth keeping out of files). */
-function redirectHost(from: string, location: string | null): string | undefined {
-  if (location === null) return undefined;
-  try {
-    return new URL(location, from).host;
-  } catch {
-    return undefined;
-  }
-}
-
 export async function postJson(
   url: string,
   headers: Record<string, string>,
@@ -58,40 +59,38 @@ export async function postJson(
   o: HttpOptions,
 ): Promise<HttpOutcome> {
   let attempts = 0;
+  let after: { reason: "timeout" | "network"; message: string } | undefined;
   for (;;) {
-    if (!o.mayAttempt()) return { kind: "stopped", attempts };
+    if (!o.mayAttempt()) return { kind: "stopped", attempts, ...(after !== undefined ? { after } : {}) };
     attempts += 1;
     const started = performance.now();
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), o.timeoutMs);
     let retryable: { delay: number } | undefined;
     try {
-      const res = await fetch(url, {
+      const read = await fetchText(url, {
         method: "POST",
         headers: { "content-type": "application/json", ...headers },
         body: JSON.stringify(body),
         signal: controller.signal,
-        redirect: "manual",
+        maxBytes: o.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
       });
-      if (res.status >= 300 && res.status < 400) {
-        await res.body?.cancel().catch(() => undefined);
-        const to = redirectHost(url, res.headers.get("location"));
+      if (!read.ok)
         return {
           kind: "failed",
-          reason: "redirect",
-          message: `HTTP ${res.status} redirect${to !== undefined ? ` to ${to}` : ""}, not followed`,
+          reason: read.error.code === "redirect" ? "redirect" : "too-large",
+          message: read.error.message,
           attempts,
           latencyMs: performance.now() - started,
-          status: res.status,
+          status: read.error.status,
         };
-      }
-      const text = await res.text();
+      const res = read.value;
       const latencyMs = performance.now() - started;
       if ((res.status === 429 || res.status >= 500) && attempts <= o.retries) {
         retryable = { delay: retryAfterMs(res.headers.get("retry-after")) ?? o.backoffMs * 2 ** (attempts - 1) };
       } else {
         try {
-          return { kind: "response", status: res.status, body: JSON.parse(text) as unknown, attempts, latencyMs };
+          return { kind: "response", status: res.status, body: JSON.parse(res.text) as unknown, attempts, latencyMs };
         } catch {
           return {
             kind: "failed",
@@ -106,12 +105,11 @@ export async function postJson(
     } catch (error) {
       const latencyMs = performance.now() - started;
       const timedOut = controller.signal.aborted;
-      if (attempts > o.retries) {
-        const cause = (error as { cause?: { code?: string } }).cause?.code;
-        return timedOut
-          ? { kind: "failed", reason: "timeout", message: `no answer within ${o.timeoutMs} ms`, attempts, latencyMs }
-          : { kind: "failed", reason: "network", message: cause ?? (error as Error).message, attempts, latencyMs };
-      }
+      const cause = (error as { cause?: { code?: string } }).cause?.code;
+      after = timedOut
+        ? { reason: "timeout", message: `no answer within ${o.timeoutMs} ms` }
+        : { reason: "network", message: cause ?? (error as Error).message };
+      if (attempts > o.retries) return { kind: "failed", ...after, attempts, latencyMs };
       retryable = { delay: o.backoffMs * 2 ** (attempts - 1) };
     } finally {
       clearTimeout(timer);

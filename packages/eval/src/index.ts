@@ -63,6 +63,7 @@ export {
 export {
   type AttemptRecord,
   type Finished,
+  holdsNoTrial,
   type RunError,
   type RunOptions,
   type RunOutcome,

@@ -11,6 +11,7 @@
 import type { RequestTool } from "@strictwire/codec/providers";
 import { postJson } from "./http.js";
 import { type ExchangeApiName, exchangeOf } from "./providers.js";
+import { redact } from "./redact.js";
 import type { JsonObject } from "./suite.js";
 
 export interface ProbeOptions {
@@ -27,6 +28,8 @@ export interface ProbeOptions {
   readonly timeoutMs?: number;
   readonly retries?: number;
   readonly backoffMs?: number;
+  /** Bytes of one response body read at most (DEFAULT_MAX_RESPONSE_BYTES of @strictwire/codec/http). */
+  readonly maxResponseBytes?: number;
 }
 
 /** Error texts of rules the providers enforce, as quoted in public threads (docs/targets.md has the sources). */
@@ -57,7 +60,7 @@ export type ProbeResult = {
     }
   | {
       readonly verdict: "failed";
-      /** "auth" (401/403), "not-found" (404: model or endpoint), "http", "timeout", "network", "not-json", "budget". */
+      /** "auth" (401/403), "not-found" (404: model or endpoint), "http", "timeout", "network", "not-json", "redirect", "too-large" (a body over the cap), "budget". */
       readonly reason: string;
       readonly message: string;
       readonly status?: number;
@@ -107,10 +110,6 @@ function keyRefused(body: unknown): boolean {
   );
 }
 
-function redact(text: string, key: string): string {
-  return key.length >= 4 ? text.split(key).join("[redacted]") : text;
-}
-
 export async function probeTools(o: ProbeOptions): Promise<ProbeReport> {
   const maxTokens = o.maxTokens ?? 16;
   let requests = 0;
@@ -135,6 +134,7 @@ export async function probeTools(o: ProbeOptions): Promise<ProbeReport> {
       retries: o.retries ?? 2,
       backoffMs: o.backoffMs ?? 1000,
       mayAttempt,
+      ...(o.maxResponseBytes !== undefined ? { maxResponseBytes: o.maxResponseBytes } : {}),
     });
     const names = p.tools.map((t) => t.name);
     const head = { tool: p.tool, tools: names };
@@ -142,7 +142,15 @@ export async function probeTools(o: ProbeOptions): Promise<ProbeReport> {
       results.push({ ...head, verdict: "failed", reason: "budget", message: "not sent: --max-requests reached" });
     } else if (out.kind === "failed") {
       const status = out.status !== undefined ? { status: out.status } : {};
-      results.push({ ...head, verdict: "failed", reason: out.reason, message: redact(out.message, o.key), ...status });
+      const hint =
+        out.reason === "too-large" ? "; raise the cap with --max-response-bytes if the endpoint is trusted" : "";
+      results.push({
+        ...head,
+        verdict: "failed",
+        reason: out.reason,
+        message: redact(out.message, o.key) + hint,
+        ...status,
+      });
     } else if (out.status >= 200 && out.status < 300) {
       results.push({ ...head, verdict: "accepted", status: out.status });
     } else if ((out.status === 400 || out.status === 422) && !keyRefused(out.body)) {

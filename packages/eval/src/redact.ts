@@ -1,14 +1,17 @@
 /**
  * Keeping the key out of everything written. A server may echo anything
- * (error text, the model's arguments, a model name): every string of a record
- * is redacted before it is kept, and text is redacted before it is cut, so a
- * key straddling the cut cannot survive in part.
+ * (error text, the model's arguments, a model name), whole or in part: every
+ * string of a record is redacted before it is kept, and text is redacted
+ * before it is cut, so a key straddling the cut cannot survive in part. The
+ * redactor is the one probe and classify use too (@strictwire/codec/http).
  */
+import { REDACTED, redactKey } from "@strictwire/codec/http";
 
-export const REDACTED = "[key]";
+export { REDACTED };
 
+/** The text with every echo of the key (a run of 8 or more of its characters; a shorter key as a whole token) replaced. */
 export function redact(text: string, key: string): string {
-  return key === "" ? text : text.split(key).join(REDACTED);
+  return redactKey(text, key);
 }
 
 /** A copy with the key redacted from every string, member names included. */

@@ -308,7 +308,10 @@ export function renderMarkdown(report: Report, records: readonly TrialRecord[], 
     const a = r.first;
     if (a === undefined) return `unsupported: ${r.unsupported ?? ""}`;
     if (!a.accepted) return `not accepted: ${a.error ?? ""}`;
-    return `${a.toolName ?? "(no call)"} ${code(esc(a.argumentsText ?? ""))}${a.decodeError ? ` → ${a.decodeError.code}` : ""}`;
+    // No arguments text, no code span: an empty one renders as two literal backticks.
+    const args = a.argumentsText ?? "";
+    const shown = args.trim() === "" ? "" : ` ${code(esc(args))}`;
+    return `${a.toolName ?? "(no call)"}${shown}${a.decodeError ? ` → ${a.decodeError.code}` : ""}`;
   };
   for (const a of report.arms) {
     if (a.arm === "control") continue;

@@ -4,6 +4,7 @@
  */
 import { appendFile, readFile } from "node:fs/promises";
 import type { Result } from "@strictwire/codec";
+import { readFileCapped, writeFileAtomic } from "@strictwire/codec/files";
 import type { Reply, RequestSettings } from "@strictwire/codec/providers";
 import type { Arm, ArmTool } from "./arms.js";
 import { postJson } from "./http.js";
@@ -33,8 +34,15 @@ export interface RunOptions {
   readonly timeoutMs: number;
   readonly retries: number;
   readonly backoffMs: number;
+  /** Bytes of one response body read at most (DEFAULT_MAX_RESPONSE_BYTES of @strictwire/codec/http). */
+  readonly maxResponseBytes?: number;
   readonly resultsFile: string;
   readonly resume: boolean;
+  /**
+   * The results file is a leftover holding no trial (see `holdsNoTrial`): it is
+   * replaced, atomically, rather than appended to.
+   */
+  readonly replace?: boolean;
   readonly countTokens: (text: string) => number;
   readonly onTrial?: (done: number, total: number) => void;
 }
@@ -83,7 +91,7 @@ export interface RunOutcome {
 }
 
 export interface RunError {
-  readonly code: "usage" | "unreachable" | "unauthorized" | "redirected" | "results-file";
+  readonly code: "usage" | "unreachable" | "unauthorized" | "redirected" | "response-too-large" | "results-file";
   readonly path: string;
   readonly message: string;
   readonly feedback: string;
@@ -232,6 +240,13 @@ export async function runEval(o: RunOptions): Promise<Result<RunOutcome, RunErro
   const cost = (u: { input: number; output: number } | undefined): number =>
     u === undefined || o.price === undefined ? 0 : (u.input * o.price.input + u.output * o.price.output) / 1e6;
 
+  const unreachable = (message: string): RunError => ({
+    code: "unreachable",
+    path: "",
+    message: `cannot reach ${withoutCredentials(o.endpoint)} (${redact(message, o.key)})`,
+    feedback: "",
+  });
+
   /** Sends one request within the budget; undefined when the budget stopped it. */
   const send = async (body: Record<string, unknown>) => {
     const estimate =
@@ -259,6 +274,7 @@ export async function runEval(o: RunOptions): Promise<Result<RunOutcome, RunErro
         retries: o.retries,
         backoffMs: o.backoffMs,
         mayAttempt,
+        ...(o.maxResponseBytes !== undefined ? { maxResponseBytes: o.maxResponseBytes } : {}),
       });
     } finally {
       reserved -= estimate;
@@ -268,7 +284,11 @@ export async function runEval(o: RunOptions): Promise<Result<RunOutcome, RunErro
   /** One request and its judgement; undefined when the run stopped before sending it. */
   const attempt = async (scenario: Scenario, workflow: Workflow, armTool: ArmTool, body: Record<string, unknown>) => {
     const http = await send(body);
-    if (http.kind === "stopped") return undefined;
+    if (http.kind === "stopped") {
+      // The budget ended the retries of a first request that never connected: unreachable, as without a budget.
+      if (http.after?.reason === "network" && !anyAnswer) fatal = unreachable(http.after.message);
+      return undefined;
+    }
     const expected = o.oracle.expected.get(scenario.id) ?? { action: "update" as const };
     const notAccepted = (error: string, status?: number): AttemptRecord => ({
       accepted: false,
@@ -287,11 +307,12 @@ export async function runEval(o: RunOptions): Promise<Result<RunOutcome, RunErro
           message: `the endpoint answered with a redirect (${redact(http.message, o.key)}); the key is never sent on to another location: give the final base URL as --endpoint`,
           feedback: "",
         };
-      else if (http.reason === "network" && !anyAnswer)
+      else if (http.reason === "network" && !anyAnswer) fatal = unreachable(http.message);
+      else if (http.reason === "too-large")
         fatal = {
-          code: "unreachable",
+          code: "response-too-large",
           path: "",
-          message: `cannot reach ${withoutCredentials(o.endpoint)} (${redact(http.message, o.key)})`,
+          message: `the endpoint's ${redact(http.message, o.key)}; raise the cap with --max-response-bytes if the endpoint is trusted`,
           feedback: "",
         };
       return { record: notAccepted(`${http.reason}: ${http.message}`, http.status), reply: undefined, call: undefined };
@@ -408,7 +429,8 @@ export async function runEval(o: RunOptions): Promise<Result<RunOutcome, RunErro
     }
   };
   try {
-    writes = appendFile(o.resultsFile, `${JSON.stringify(provenance)}\n`);
+    const head = `${JSON.stringify(provenance)}\n`;
+    writes = o.replace === true ? replaceFile(o.resultsFile, head) : appendFile(o.resultsFile, head);
     await writes;
     await Promise.all(Array.from({ length: Math.max(1, o.concurrency) }, worker));
   } catch (error) {
@@ -427,6 +449,38 @@ export async function runEval(o: RunOptions): Promise<Result<RunOutcome, RunErro
     },
   };
 }
+
+async function replaceFile(file: string, text: string): Promise<void> {
+  const written = writeFileAtomic(file, text);
+  if (!written.ok) throw new Error(written.error.message);
+}
+
+/**
+ * Whether a results file holds no trial and nothing but eval's own lines: one
+ * or more run lines (the provenance every run writes first), blank lines, and
+ * a torn last line. Such a file is what a run that stopped before any trial leaves behind;
+ * anything else (a trial, a line eval would not write) is kept.
+ */
+export async function holdsNoTrial(file: string): Promise<boolean> {
+  const read = await readFileCapped(file, LEFTOVER_BYTES);
+  if (!read.ok) return false;
+  const lines = new TextDecoder().decode(read.value).split("\n");
+  const last = lines.length - 1;
+  // An empty file is not eval's: every run writes its run line first.
+  if (lines.every((line) => line.trim() === "")) return false;
+  return lines.every((line, i) => {
+    if (line.trim() === "") return true;
+    try {
+      const r = JSON.parse(line) as { type?: unknown };
+      return typeof r === "object" && r !== null && r.type === "run";
+    } catch {
+      return i === last && line.startsWith('{"type":"run"');
+    }
+  });
+}
+
+/** Run lines are small: a file larger than this holds more than a leftover would. */
+const LEFTOVER_BYTES = 1024 * 1024;
 
 function errorText(body: unknown, key: string): string {
   if (typeof body !== "object" || body === null) return "";

@@ -126,4 +126,23 @@ describe("the Markdown report", () => {
     );
     expect(ticked).toContain("- Model: `` a`b `` as sent");
   });
+
+  it("a call with no arguments text shows its name alone, not an empty code span (literal backticks)", () => {
+    const arms = ["control", "tagged"];
+    const o = outcome(arms, ["a"]);
+    const records = o.records.map((r, i) => ({
+      ...r,
+      first: { ...r.first!, toolName: i % 2 === 0 ? "ask_clarification" : "refuse_request", argumentsText: "" },
+    }));
+    const markdown = renderMarkdown(summarise({ ...o, records }, arms), records, "t");
+    const rows = markdown.split("\n").filter((l) => l.startsWith("| a-"));
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) {
+      expect(row).not.toContain("`");
+      expect(row).toMatch(/\| (ask_clarification|refuse_request) \| (ask_clarification|refuse_request) \|$/);
+    }
+    const withArgs = records.map((r) => ({ ...r, first: { ...r.first, argumentsText: '{"question":"?"}' } }));
+    const shown = renderMarkdown(summarise({ ...o, records: withArgs }, arms), withArgs, "t");
+    expect(shown).toMatch(/\| (ask_clarification|refuse_request) `\{"question":"\?"\}` \|/);
+  });
 });

@@ -5,6 +5,7 @@
  * names. No key or model is needed.
  */
 import { afterEach, describe, expect, it } from "vitest";
+import { type Hostile, type HostileServer, settled, startHostileServer } from "../../codec/test/kit/hostile-server.js";
 import { type Api, probeTools, type SentTool } from "../src/index.js";
 import { ACCEPTED, type ProbeAnswer, type ProbeServer, REFUSALS, startProbeServer } from "./probe-server.js";
 
@@ -12,7 +13,9 @@ const KEY = "sk-probe-DO-NOT-LEAK-7f3a";
 const servers: ProbeServer[] = [];
 afterEach(async () => {
   for (const s of servers.splice(0)) await s.close();
+  for (const s of hostileServers.splice(0)) await s.close();
 });
+const hostileServers: HostileServer[] = [];
 
 const tool = (name: string): SentTool => ({
   name,
@@ -164,5 +167,83 @@ describe("probe verdicts: the provider's own refusal, and the rule it names", ()
     expect(report.requests).toBe(1);
     expect(report.results.map((r) => r.verdict)).toEqual(["accepted", "failed", "failed"]);
     expect(report.results[1]).toMatchObject({ reason: "budget" });
+  });
+});
+
+describe("probe against hostile bodies and echoes (issue 43)", () => {
+  const hostile = async (how: Hostile) => {
+    const s = await startHostileServer(how, 5000);
+    hostileServers.push(s);
+    return s;
+  };
+  const probeAt = (url: string, key = KEY, maxResponseBytes = 64 * 1024) =>
+    probeTools({
+      api: "chat",
+      endpoint: `${url}/v1`,
+      key,
+      model: "m-1",
+      tools: [tool("find_user")],
+      retries: 2,
+      backoffMs: 1,
+      maxResponseBytes,
+    });
+
+  it("an endless body fails at the cap, naming it, is not retried, and the connection is closed", async () => {
+    const s = await hostile({ kind: "endless" });
+    const report = await probeAt(s.url);
+    expect(report.results[0]).toMatchObject({ verdict: "failed", reason: "too-large", status: 200 });
+    expect(report.results[0]?.verdict === "failed" && report.results[0].message).toContain(
+      `over the cap of ${64 * 1024} bytes`,
+    );
+    expect(report.requests).toBe(1);
+    await settled(s);
+    expect(s.closedByClient).toEqual([true]);
+  });
+
+  it("a body one byte over the cap fails; one of exactly the cap is read", async () => {
+    const over = await hostile({ kind: "sized", bytes: 1001, declare: false, status: 400 });
+    expect((await probeAt(over.url, KEY, 1000)).results[0]).toMatchObject({ verdict: "failed", reason: "too-large" });
+    const body = JSON.stringify({ error: { message: "x" } });
+    const exact = await hostile({ kind: "sized", bytes: body.length, prefix: body, status: 400 });
+    expect((await probeAt(exact.url, KEY, body.length)).results[0]).toMatchObject({ verdict: "refused", message: "x" });
+  });
+
+  it("a redirect is not followed", async () => {
+    const target = await hostile({ kind: "sized", bytes: 2, fill: "{}" });
+    const s = await hostile({ kind: "redirect", status: 308, location: `${target.url}/v1/chat/completions` });
+    const report = await probeAt(s.url);
+    expect(report.results[0]).toMatchObject({ verdict: "failed", reason: "redirect", status: 308 });
+    expect(target.hits).toEqual([]);
+  });
+
+  it("an echoed prefix, suffix or middle of the key is redacted; a short key only as a whole token", async () => {
+    const key = "sk-proj-SECRETKEY1234567890abcdefghij";
+    const echo = `Incorrect API key provided: ${key.slice(0, 14)}****${key.slice(-6)}; also ${key.slice(10, 22)} and ${key.slice(-10)}`;
+    const server = await startProbeServer(() => ({ status: 401, body: { error: { message: echo } } }));
+    servers.push(server);
+    const run = (k: string) =>
+      probeTools({
+        api: "chat",
+        endpoint: `${server.url}/v1`,
+        key: k,
+        model: "m",
+        tools: [tool("find_user")],
+        retries: 0,
+      });
+    const text = JSON.stringify(await run(key));
+    for (let i = 0; i + 8 <= key.length; i++) expect(text).not.toContain(key.slice(i, i + 8));
+    expect(text).toContain("Incorrect API key provided: [redacted]****");
+    // With a key of one character, the words around it are not cut up.
+    const short = await startProbeServer(() => ({ status: 401, body: { error: { message: "key x for gpt-x" } } }));
+    servers.push(short);
+    const shortReport = await probeTools({
+      api: "chat",
+      endpoint: `${short.url}/v1`,
+      key: "x",
+      model: "gpt-x",
+      tools: [tool("find_user")],
+      retries: 0,
+    });
+    expect(shortReport.results[0]).toMatchObject({ message: "key [redacted] for gpt-x" });
   });
 });

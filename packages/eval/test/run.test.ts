@@ -1,12 +1,14 @@
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { checkToolSet, compile } from "@strictwire/codec";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { type Hostile, type HostileServer, settled, startHostileServer } from "../../codec/test/kit/hostile-server.js";
 import {
   type Api,
   BUILTIN_ARMS,
   BUNDLED_SUITE,
+  holdsNoTrial,
   loadOracle,
   loadSuite,
   type Oracle,
@@ -44,8 +46,10 @@ beforeAll(async () => {
   oracle = o.value;
 });
 
+const hostileServers: HostileServer[] = [];
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => s.close()));
+  await Promise.all(hostileServers.splice(0).map((s) => s.close()));
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
@@ -384,11 +388,11 @@ describe("running safely", () => {
     expect(file).not.toContain(KEY.slice(0, KEY.length / 2));
     expect(file).not.toContain(KEY.slice(KEY.length / 2));
     const refused = byScenario(run.value.records, "control", "invalid-01").first;
-    expect(refused?.argumentsText).toBe('{"reason":"you sent [key]"}');
-    expect(refused?.answeredModel).toBe("echo [key]");
+    expect(refused?.argumentsText).toBe('{"reason":"you sent [redacted]"}');
+    expect(refused?.answeredModel).toBe("echo [redacted]");
     expect(refused?.judgement.correct).toBe(true);
     const failed = byScenario(run.value.records, "control", "null-01").first;
-    expect(failed?.error).toMatch(/^HTTP 400: x+\[key\]/);
+    expect(failed?.error).toMatch(/^HTTP 400: x+\[redacted\]/);
   });
 
   it("an unreachable endpoint is a run error, not a score", async () => {
@@ -440,5 +444,123 @@ describe("the oracle never reaches a request", () => {
       for (const t of oracleTexts) expect(seen.text).not.toContain(t);
       expect(seen.text).not.toMatch(/"expected"|"action":"(update|clarify|reject)"/);
     }
+  });
+});
+
+describe("hostile bodies, echoes, the budget on an unreachable endpoint, a leftover results file (issue 43)", () => {
+  const hostile = async (how: Hostile) => {
+    const s = await startHostileServer(how, 5000);
+    hostileServers.push(s);
+    return s;
+  };
+  const at = (url: string) => ({ url }) as Loopback;
+
+  it.each(APIS)("an endless body stops the run with response-too-large, naming the cap (%s)", async (api) => {
+    const s = await hostile({ kind: "endless" });
+    const o = await options(at(s.url), api, { suite: only("null-01"), arms: arms("control"), maxResponseBytes: 65536 });
+    const run = await runEval(o);
+    expect(run).toMatchObject({ ok: false, error: { code: "response-too-large", path: "" } });
+    if (!run.ok) expect(run.error.message).toContain("over the cap of 65536 bytes");
+    expect(s.hits).toHaveLength(1);
+    await settled(s);
+    expect(s.closedByClient).toEqual([true]);
+    // Not a trial: nothing but the run's provenance line was written.
+    expect((await readFile(o.resultsFile, "utf8")).trim().split("\n")).toHaveLength(1);
+  });
+
+  it("a body over the cap is refused by its Content-Length and without one", async () => {
+    for (const declare of [true, false]) {
+      const s = await hostile({ kind: "sized", bytes: 70_000, declare });
+      const run = await runEval(
+        await options(at(s.url), "chat", { suite: only("null-01"), arms: arms("control"), maxResponseBytes: 65536 }),
+      );
+      expect(run).toMatchObject({ ok: false, error: { code: "response-too-large" } });
+    }
+  });
+
+  it("a redirect stops the run (no redirect followed by the capped reader either)", async () => {
+    const target = await hostile({ kind: "sized", bytes: 2, fill: "{}" });
+    const s = await hostile({ kind: "redirect", status: 302, location: `${target.url}/v1/chat/completions` });
+    const run = await runEval(await options(at(s.url), "chat", { suite: only("null-01"), arms: arms("control") }));
+    expect(run).toMatchObject({ ok: false, error: { code: "redirected" } });
+    expect(target.hits).toEqual([]);
+  });
+
+  it("--max-requests that ends the retries against an unreachable endpoint is still unreachable", async () => {
+    const server = await serve(() => ({ kind: "hang" }));
+    const url = server.url;
+    await server.close();
+    servers.length = 0;
+    for (const maxRequests of [1, 2, 3]) {
+      const run = await runEval(
+        await options(at(url), "chat", { suite: only("null-01", "null-02"), retries: 3, backoffMs: 1, maxRequests }),
+      );
+      expect(run).toMatchObject({ ok: false, error: { code: "unreachable" } });
+    }
+  });
+
+  it("echoed prefixes, suffixes and middles of the key never reach the results file", async () => {
+    const key = "sk-proj-SECRETKEY1234567890abcdefghij";
+    const pieces = [key.slice(0, 12), key.slice(-9), key.slice(11, 23)];
+    const server = await serve((seen) =>
+      scenarioOf(seen)?.id === "null-01"
+        ? { kind: "status", status: 400, body: { error: { message: `bad key ${pieces[0]}…${pieces[1]}` } } }
+        : {
+            kind: "calls",
+            model: `gpt-${pieces[2]}-mini`,
+            calls: [{ name: "refuse_request", arguments: JSON.stringify({ reason: `you sent ${pieces.join(" ")}` }) }],
+          },
+    );
+    const o = await options(server, "chat", { suite: only("null-01", "invalid-01"), arms: arms("control"), key });
+    const run = await runEval(o);
+    if (!run.ok) expect.unreachable(run.error.message);
+    const file = await readFile(o.resultsFile, "utf8");
+    for (let i = 0; i + 8 <= key.length; i++) expect(file).not.toContain(key.slice(i, i + 8));
+    const refused = byScenario(run.value.records, "control", "invalid-01").first;
+    expect(refused?.answeredModel).toBe("gpt-[redacted]-mini");
+    expect(refused?.argumentsText).toBe('{"reason":"you sent [redacted] [redacted] [redacted]"}');
+  });
+
+  it("with a one-character key, a model named gpt-x stays gpt-x in the records and the provenance", async () => {
+    const server = await serve(() => ({
+      kind: "calls",
+      model: "gpt-x",
+      calls: [{ name: "refuse_request", arguments: JSON.stringify({ reason: "x" }) }],
+    }));
+    const o = await options(server, "chat", {
+      suite: only("invalid-01"),
+      arms: arms("control"),
+      key: "x",
+      settings: { model: "gpt-x", maxTokens: 256, temperature: 0 },
+    });
+    const run = await runEval(o);
+    if (!run.ok) expect.unreachable(run.error.message);
+    expect(run.value.provenance.model).toBe("gpt-x");
+    expect(run.value.records[0]?.model).toBe("gpt-x");
+    expect(run.value.records[0]?.first?.answeredModel).toBe("gpt-x");
+    // The key standing alone as a value is still taken out.
+    expect(run.value.records[0]?.first?.argumentsText).toBe('{"reason":"[redacted]"}');
+  });
+
+  it("a leftover results file holding no trial is replaced, atomically; one holding a trial is not", async () => {
+    const server = await serve(() => ({
+      kind: "calls",
+      calls: [{ name: "refuse_request", arguments: '{"reason":"r"}' }],
+    }));
+    const o = await options(server, "chat", { suite: only("invalid-01"), arms: arms("control") });
+    const stale = `${JSON.stringify({ type: "run", date: "earlier" })}\n{"type":"run","da`;
+    await writeFile(o.resultsFile, stale);
+    expect(await holdsNoTrial(o.resultsFile)).toBe(true);
+    const run = await runEval({ ...o, replace: true });
+    if (!run.ok) expect.unreachable(run.error.message);
+    const lines = (await readFile(o.resultsFile, "utf8")).trim().split("\n");
+    expect(lines.map((l) => (JSON.parse(l) as { type: string }).type)).toEqual(["run", "trial"]);
+    expect(lines[0]).not.toContain("earlier");
+    expect(await holdsNoTrial(o.resultsFile)).toBe(false);
+    // A file eval did not write is not a leftover either.
+    await writeFile(o.resultsFile, "my notes\n");
+    expect(await holdsNoTrial(o.resultsFile)).toBe(false);
+    await writeFile(o.resultsFile, "\n");
+    expect(await holdsNoTrial(o.resultsFile)).toBe(false);
   });
 });

@@ -72,18 +72,36 @@ export class ToolCatalogue {
     return this.byName.get(name);
   }
 
-  /** Decode a call for a strict tool; its codec is compiled again if the worker that held it was stopped. */
+  /**
+   * Decode a call for a strict tool. Its codec is compiled again if the worker
+   * that held it was stopped; if a listing replaced the tool meanwhile (its codec
+   * let go), the call is decoded with the tool as now listed, never the old one.
+   */
   async decode(proxied: ProxiedTool & { kind: "strict" }, text: string): Promise<Result<Record<string, unknown>>> {
-    for (let attempt = 0; attempt < 2; attempt++) {
-      const decoded = await this.pool.decode(proxied.key, text);
+    const name = JSON.stringify(proxied.tool.name);
+    let current: ProxiedTool & { kind: "strict" } = proxied;
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const decoded = await this.pool.decode(current.key, text);
       if (decoded !== "lost") return decoded;
       // The workers stop with the proxy (an upstream gone): a closing proxy answers nothing more.
       if (this.closed) throw new McpError(ErrorCode.ConnectionClosed, "the proxy is closing");
-      const again = await this.compile(proxied.key, proxied.tool, true);
+      const listed = this.byName.get(proxied.tool.name);
+      if (listed === undefined) return refused("invalid-value", `the upstream no longer lists the tool ${name}`);
+      if (listed.kind !== "strict")
+        return refused(
+          "invalid-value",
+          `the upstream changed the tool ${name}, which is no longer strict: list the tools again`,
+        );
+      if (listed.key !== current.key) {
+        // Changed since the call found it: the tool as listed now is the contract.
+        current = listed;
+        continue;
+      }
+      // Unchanged, its codec was on a stopped worker: compiled again on a live one.
+      const again = await this.compile(current.key, current.tool, true);
       if (again.kind !== "strict") break;
     }
-    const message = `strictwire could not check these arguments: the tool's codec could not be compiled again`;
-    return { ok: false, error: { code: "schema-too-large", path: "", message, feedback: message } };
+    return refused("schema-too-large", "the tool's codec could not be compiled again");
   }
 
   /** Ask for a listing; settles when one that started after this call has completed. Never rejects. */
@@ -198,4 +216,9 @@ export class ToolCatalogue {
       .digest("hex");
     return { digest, bytes: Buffer.byteLength(schema) };
   }
+}
+
+function refused(code: CodecError["code"], why: string): Result<Record<string, unknown>> {
+  const message = `strictwire could not check these arguments: ${why}`;
+  return { ok: false, error: { code, path: "", message, feedback: message } };
 }

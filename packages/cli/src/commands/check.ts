@@ -17,7 +17,7 @@ import {
 import { type ErrorView, EXIT_OK, EXIT_REJECTED, type ExitCode, type Outcome, succeed, usage } from "../failure.js";
 import { plural } from "../format.js";
 import { isStdin, oneStdin, STDIN_LABEL } from "../input.js";
-import type { Reporter } from "../report.js";
+import { PROGRAM, type Reporter } from "../report.js";
 import { readCodec } from "./bundle-input.js";
 
 export interface CheckFlags {
@@ -58,11 +58,11 @@ export async function runCheck(files: readonly string[], flags: CheckFlags, repo
     target.value,
   ).map((f) => ({ ...f, input: inputOf.get(f.tool) ?? "", message: describeFinding(f, target.value) }));
   const fits = findings.length === 0;
-  // Advice (Anthropic's unpublished grammar size): reported, never a rejection.
+  // Advice (Anthropic's unpublished grammar size, a first-key reading to confirm): reported, never a rejection.
   const advisories = toolSetAdvisories(
     tools.map((t) => t.bundle),
     target.value,
-  );
+  ).map((a) => (a.kind === "firstKeyReading" ? { ...a, probe: probeCommand(inputOf.get(a.tool) ?? "") } : a));
 
   if (reporter.json) {
     const first = findings[0];
@@ -114,6 +114,12 @@ function targetFor(tools: readonly Tool[], flag: TargetName | undefined): Outcom
   );
 }
 
+/** The command that asks OpenAI whether it takes the tool (its key from OPENAI_API_KEY). */
+function probeCommand(input: string): string {
+  const file = /^[\w./@%+=:,-]+$/.test(input) ? input : `'${input.replaceAll("'", "'\\''")}'`;
+  return `${PROGRAM} probe ${file} --api responses --model <model>`;
+}
+
 function limitError(f: Finding): ErrorView {
   const message = `${f.limit}: ${f.message}`;
   return { code: "target-limit", path: f.path, message, feedback: message };
@@ -128,7 +134,9 @@ function render(
 ): string {
   const s = reporter.out;
   const set = `this set of ${plural(tools, "tool")}`;
-  const advice = advisories.map((a) => `${s.yellow(a.kind)}  ${a.message}`);
+  const advice = advisories.map(
+    (a) => `${s.yellow(a.kind)}  ${a.message}${"probe" in a ? `: ${a.probe as string}` : ""}`,
+  );
   if (findings.length === 0) return [...advice, `${set} fits the ${target} target's limits`].join("\n");
   const width = findings.reduce((w, f) => Math.max(w, f.limit.length), 0);
   const lines = [...findings.map((f) => `${s.red(f.limit.padEnd(width))}  ${f.message}`), ...advice];

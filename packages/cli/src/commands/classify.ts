@@ -8,6 +8,7 @@ import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import { runClassify } from "@strictwire/classifier";
+import { DEFAULT_MAX_RESPONSE_BYTES } from "@strictwire/codec/http";
 import { classifyProgress } from "../classify-progress.js";
 import { type ExitCode, errorCode, notFound, systemReason, unreadable, usage } from "../failure.js";
 import { isStdin, STDIN_LABEL } from "../input.js";
@@ -20,6 +21,7 @@ export interface ClassifyFlags {
   readonly bundles?: string;
   readonly showAll?: boolean;
   readonly workers?: string;
+  readonly maxResponseBytes?: string;
 }
 
 /** Reads a little ahead of the classifying: large enough that a read is cheap. */
@@ -74,6 +76,11 @@ function workerCount(given: string | undefined): number | undefined {
   return /^[1-9]\d{0,3}$/.test(given) ? Number(given) : undefined;
 }
 
+function byteCap(given: string | undefined): number | undefined {
+  if (given === undefined) return DEFAULT_MAX_RESPONSE_BYTES;
+  return /^[1-9]\d{0,15}$/.test(given) && Number.isSafeInteger(Number(given)) ? Number(given) : undefined;
+}
+
 export async function runClassifyCommand(flags: ClassifyFlags, reporter: Reporter): Promise<ExitCode> {
   // The classifier reports its own failures on stderr only, with --json too; the CLI's match them.
   const refuse = (failure: { readonly exit: ExitCode } & Parameters<typeof failureLine>[0]): ExitCode => {
@@ -90,6 +97,14 @@ export async function runClassifyCommand(flags: ClassifyFlags, reporter: Reporte
   const workers = workerCount(flags.workers);
   if (workers === undefined) {
     const code = refuse(usage(`--workers takes a whole number from 1 to 9999, not '${flags.workers}'`).error);
+    reporter.note(usageHint(reporter.command));
+    return code;
+  }
+  const maxResponseBytes = byteCap(flags.maxResponseBytes);
+  if (maxResponseBytes === undefined) {
+    const code = refuse(
+      usage(`--max-response-bytes takes a whole number of at least 1, not '${flags.maxResponseBytes}'`).error,
+    );
     reporter.note(usageHint(reporter.command));
     return code;
   }
@@ -116,6 +131,7 @@ export async function runClassifyCommand(flags: ClassifyFlags, reporter: Reporte
       showAll: flags.showAll === true,
       json: reporter.json,
       workers,
+      fetch: { maxResponseBytes },
     },
     {
       stdout: (text) => {

@@ -3,6 +3,8 @@
  * reads its defaults and bounds from it, so the help cannot name a default
  * the run does not use.
  */
+
+import { DEFAULT_MAX_RESPONSE_BYTES } from "@strictwire/codec/http";
 import { API_NAMES, DEFAULT_ARMS, exchangeOf } from "@strictwire/eval";
 import { type Command, Option } from "commander";
 
@@ -61,6 +63,12 @@ export const EVAL_OPTIONS: readonly EvalOption[] = [
     description: "first retry delay when the server gives no Retry-After",
     default: "1000",
     number: whole(0),
+  },
+  {
+    flag: "--max-response-bytes <n>",
+    description: "bytes of one response body read at most; a longer one stops the run",
+    default: String(DEFAULT_MAX_RESPONSE_BYTES),
+    number: whole(1),
   },
   { flag: "--max-tokens <n>", description: "maximum output tokens per request", default: "1024", number: whole(1) },
   { flag: "--temperature <t>", description: "sampling temperature", default: "0", number: real(0) },

@@ -12,6 +12,7 @@ import {
   BUNDLED_SUITE,
   type ExchangeApiName,
   exchangeApi,
+  holdsNoTrial,
   loadOracle,
   loadPeerArms,
   loadSuite,
@@ -54,6 +55,7 @@ export interface EvalFlags {
   readonly retries?: string;
   readonly backoff?: string;
   readonly maxTokens?: string;
+  readonly maxResponseBytes?: string;
   readonly temperature?: string;
   readonly out?: string;
   readonly resume?: boolean;
@@ -127,12 +129,16 @@ export async function runEvalCommand(flags: EvalFlags, reporter: Reporter): Prom
   if (!oracle.ok) return reporter.fail(envFailure(oracle.error.code, oracle.error.message));
 
   const resultsFile = flagValue(flags, "out") ?? "strictwire-eval.jsonl";
+  let replace = false;
   if (flags.resume !== true) {
     const exists = await access(resultsFile).then(
       () => true,
       () => false,
     );
-    if (exists) return bad(`${resultsFile} exists: add --resume to continue that run, or choose another --out`);
+    // What a run that stopped before its first trial leaves (its run line only) holds nothing to resume: replaced.
+    if (exists && !(await holdsNoTrial(resultsFile)))
+      return bad(`${resultsFile} exists: add --resume to continue that run, or choose another --out`);
+    replace = exists;
   }
   // Before any request is paid for: the results are appended to, and the report replaces, a regular file only.
   for (const output of flags.report !== undefined ? [resultsFile, flags.report] : [resultsFile]) {
@@ -161,8 +167,10 @@ export async function runEvalCommand(flags: EvalFlags, reporter: Reporter): Prom
     timeoutMs: get("timeout"),
     retries: get("retries"),
     backoffMs: get("backoff"),
+    maxResponseBytes: get("maxResponseBytes"),
     resultsFile,
     resume: flags.resume === true,
+    replace,
     countTokens,
     onTrial: (done, all) => bar.show(done, `of ${all} trials`),
   });

@@ -26,6 +26,8 @@ export interface McpProxyFlags {
   readonly compileTimeout?: string;
   readonly maxSchemaBytes?: string;
   readonly compileWorkers?: string;
+  readonly decodeTimeout?: string;
+  readonly compileMemory?: string;
 }
 
 export async function runMcpProxy(command: readonly string[], flags: McpProxyFlags, io: Io): Promise<ExitCode> {
@@ -81,6 +83,8 @@ function budgetFlags(flags: McpProxyFlags): Pick<ProxyOptions, "list" | "compile
     ["--compile-timeout", flags.compileTimeout, (n) => (compile.timeoutMs = n)],
     ["--max-schema-bytes", flags.maxSchemaBytes, (n) => (compile.maxSchemaBytes = n)],
     ["--compile-workers", flags.compileWorkers, (n) => (compile.workers = n)],
+    ["--decode-timeout", flags.decodeTimeout, (n) => (compile.decodeTimeoutMs = n)],
+    ["--compile-memory", flags.compileMemory, (n) => (compile.memoryMb = n)],
   ];
   for (const [name, text, set] of read) {
     if (text === undefined) continue;

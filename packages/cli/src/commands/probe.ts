@@ -8,6 +8,7 @@
  * verdict: a refused key, an unknown model, a timeout, the budget).
  */
 import { toolDefinition } from "@strictwire/codec";
+import { DEFAULT_MAX_RESPONSE_BYTES } from "@strictwire/codec/http";
 import type { RequestTool } from "@strictwire/codec/providers";
 import { API_NAMES, type ExchangeApiName, exchangeApi, type ProbeResult, probeTools } from "@strictwire/eval";
 import { apiKey, missingKeyMessage } from "../api-key.js";
@@ -25,6 +26,7 @@ export interface ProbeFlags {
   readonly maxTokens?: string;
   readonly timeout?: string;
   readonly retries?: string;
+  readonly maxResponseBytes?: string;
 }
 
 function count(flag: string, raw: string | undefined, fallback: number | undefined, min: number): number | string {
@@ -51,6 +53,7 @@ export async function runProbeCommand(
     ["max-tokens", flags.maxTokens, 16, 1],
     ["timeout", flags.timeout, 60_000, 1],
     ["retries", flags.retries, 2, 0],
+    ["max-response-bytes", flags.maxResponseBytes, DEFAULT_MAX_RESPONSE_BYTES, 1],
   ] as const) {
     const n = count(name, raw, fallback, min);
     if (typeof n === "string") return bad(n);
@@ -95,6 +98,7 @@ export async function runProbeCommand(
     ...(Number.isNaN(maxRequests) ? {} : { maxRequests }),
     timeoutMs: numbers.timeout as number,
     retries: numbers.retries as number,
+    maxResponseBytes: numbers["max-response-bytes"] as number,
   });
 
   const refused = report.results.some((r) => r.verdict === "refused");

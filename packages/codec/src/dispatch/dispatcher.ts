@@ -16,7 +16,7 @@ import type { Codec, RawArguments } from "../codec.js";
 import { type CodecError, ok, type Result } from "../errors.js";
 import { callText } from "../feedback/format.js";
 import { type AnthropicMessageLike, type AnthropicToolResultMessage, anthropic } from "../providers/anthropic.js";
-import type { AnsweredCall, ExtractedCalls, ProviderApiModule, RawCall } from "../providers/api.js";
+import type { AnsweredCall, ExtractedCalls, ProviderApiModule, RawCall, ToolOptions } from "../providers/api.js";
 import {
   type GeminiFunctionResponseContent,
   type GeminiResponseLike,
@@ -115,10 +115,10 @@ export class Dispatcher<C extends ToolCodecs> {
    * does not accept. For Gemini these are bare declarations, and a request
    * carrying only them is not strict: send `geminiTools()` instead.
    */
-  tools<A extends ProviderApi>(api: A): Result<ToolDefinitions[A][]> {
+  tools<A extends ProviderApi>(api: A, options: ToolOptions = {}): Result<ToolDefinitions[A][]> {
     const out: ToolDefinitions[A][] = [];
     for (const { codec } of this.byName.values()) {
-      const definition = toolDefinition(codec.bundle, api);
+      const definition = toolDefinition(codec.bundle, api, options);
       if (!definition.ok) return definition;
       out.push(definition.value);
     }

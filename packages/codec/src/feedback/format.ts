@@ -27,6 +27,7 @@ const AUDIENCE: Readonly<Record<ErrorCode, Audience>> = {
   "duplicate-entry": "model",
   "entry-shadows-field": "model",
   "contract-violation": "model",
+  "stream-violation": "caller",
   "invalid-value": "caller",
   "undeclared-member": "caller",
   "exceeds-decoder-limits": "caller",
@@ -70,6 +71,8 @@ const AUTHOR_ADVICE: Readonly<Partial<Record<ErrorCode, string>>> = {
 /** What the calling program can do about each of its own errors. */
 const CALLER_ADVICE: Readonly<Partial<Record<ErrorCode, string>>> = {
   "invalid-options": "Correct the option named.",
+  "stream-violation":
+    "The provider's stream broke its own protocol for this call: do not act on it; send the request again, and report the stream if it recurs.",
   "invalid-value": "The value breaks the tool's own schema: correct the value before encoding it.",
   "undeclared-member": "Remove the member, or declare it in the schema and compile again.",
   "exceeds-decoder-limits": "Send a smaller value, or compile with larger `limits`.",

@@ -9,7 +9,12 @@
  * `name`) at `index` opens a call; `content_block_delta` with an
  * `input_json_delta` (`partial_json`) feeds it; `content_block_stop` ends
  * it. A tool_use block streamed with no delta has the input its start
- * carried (`{}` for no arguments), which is pushed as its text.
+ * carried (`{}` for no arguments), which is pushed as its text. Indexes start
+ * again in each message (`message_start`), so one reader can follow a whole
+ * conversation's streams. Fine-grained tool streaming (`eager_input_streaming`
+ * on a tool: `toolDefinition(bundle, "anthropic", { eagerInputStreaming: true })`)
+ * streams the same events, without the API's own check that the deltas form
+ * JSON: the stream decoder's early refusal is that check.
  */
 import { isPlainObject, type JsonObject } from "../json.js";
 import type {
@@ -31,6 +36,8 @@ export interface AnthropicTool {
   readonly description?: string;
   readonly input_schema: JsonObject;
   readonly strict: boolean;
+  /** Fine-grained tool streaming, when asked for (`ToolOptions.eagerInputStreaming`). */
+  readonly eager_input_streaming?: true;
 }
 
 /** An Anthropic Messages API response (`client.messages.create`). */
@@ -103,9 +110,15 @@ export function anthropicCallStreams<S extends DeltaSink>(
   const calls = new Calls(open);
   // A tool_use block's input at its start, pushed at its stop when no delta came.
   const startInput = new Map<Call<S>, unknown>();
+  // Block indexes start again at 0 in each message: a call is named by its message and its index.
+  let message = 0;
   return streams(calls, (e) => {
+    if (e.type === "message_start") {
+      message++;
+      return undefined;
+    }
     if (typeof e.index !== "number") return undefined;
-    const key = String(e.index);
+    const key = `${message}:${e.index}`;
     if (e.type === "content_block_start") {
       const block = e.content_block;
       if (!isPlainObject(block) || block.type !== "tool_use") return undefined;
@@ -185,7 +198,13 @@ export const anthropic = {
   name: "anthropic",
   spellings: [],
   target: "anthropic",
-  tool: (b): AnthropicTool => ({ ...named(b), input_schema: b.wire, strict: isStrict(b) }),
+  tool: (b, options): AnthropicTool => ({
+    ...named(b),
+    input_schema: b.wire,
+    strict: isStrict(b),
+    ...(options?.eagerInputStreaming === true ? { eager_input_streaming: true } : {}),
+  }),
+  toolOptions: ["eagerInputStreaming"],
   calls: anthropicCalls,
   holds: (response) => Array.isArray(response.content),
   results: anthropicResults,

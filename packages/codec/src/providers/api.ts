@@ -13,6 +13,7 @@
  * response" event (the stop reason a stream ends with: `response.completed`,
  * a choice's `finish_reason`, `message_delta.stop_reason`, `messageStop`).
  */
+import type { CodecError } from "../errors.js";
 import type { JsonObject } from "../json.js";
 import type { CompiledTool, TargetName } from "../targets/profile.js";
 
@@ -61,10 +62,20 @@ export interface AnsweredCall {
 
 // ---- stream events ----------------------------------------------------------
 
-/** What receives one call's argument text. */
+/**
+ * What receives one call's argument text. `end` comes only at the provider's
+ * own end of the call (its stop event); a call the stream left open gets
+ * `cut` instead, and a call the stream broke the protocol for gets `refuse`
+ * first (its text can no longer be trusted, whatever it says).
+ */
 export interface DeltaSink {
   push(delta: string): unknown;
+  /** The provider ended the call: its text is whole. */
   end(): unknown;
+  /** The stream ended (or was cut) without the provider ending the call: never a call to act on. */
+  cut?(): unknown;
+  /** The stream broke its own protocol for this call (a repeated id, arguments that disagree): never a call to act on. */
+  refuse?(error: CodecError): unknown;
 }
 
 export interface StreamedCall<S extends DeltaSink> {
@@ -74,13 +85,16 @@ export interface StreamedCall<S extends DeltaSink> {
   readonly sink: S;
   /** The text pushed so far, in characters. */
   readonly pushed: number;
+  /** No more text comes: the provider ended the call, or the stream did (`cut`). */
   readonly ended: boolean;
+  /** The stream ended without the provider ending this call. */
+  readonly cut: boolean;
 }
 
 export interface CallStreams<S extends DeltaSink> {
   /** Reads one stream event; the call it opened, fed or ended, if any. */
   event(event: unknown): StreamedCall<S> | undefined;
-  /** The stream is over: ends every call still open. */
+  /** The stream is over: every call still open is cut (the provider never ended it), never ended. */
   finish(): void;
   /** Every call opened so far, in the order they opened. */
   readonly calls: readonly StreamedCall<S>[];
@@ -139,6 +153,17 @@ export interface Exchange {
 
 // ---- the module ---------------------------------------------------------------
 
+/** Options of a tool definition that only some APIs have (`toolOptions` says which). */
+export interface ToolOptions {
+  /**
+   * Anthropic's fine-grained tool streaming (`eager_input_streaming`): the
+   * input streams without the API's check that it forms JSON, so a malformed
+   * call reaches the client; the stream decoder refuses it at the first
+   * impossible character.
+   */
+  readonly eagerInputStreaming?: boolean;
+}
+
 /**
  * One provider API. `Tool` is its tool definition, `Response` what its reader
  * is typed to take (an SDK's own response type fits), `Result` one message of
@@ -151,7 +176,9 @@ export interface ProviderApiModule<Name extends string = string, Tool = unknown,
   /** The strict-mode profile its wire schemas follow (targets/). */
   readonly target: TargetName;
   /** The tool definition of a tool compiled for `target` (registry.ts checks the target). */
-  tool(bundle: CompiledTool): Tool;
+  tool(bundle: CompiledTool, options?: ToolOptions): Tool;
+  /** The tool-definition options this API has; any other is refused (`invalid-options`), never dropped. */
+  readonly toolOptions?: readonly (keyof ToolOptions)[];
   /** The calls of one response, and whether it was cut off. */
   calls(response: Response): ExtractedCalls;
   /** Whether a stored response of unknown API is this API's (`storedCalls` asks each in registry order). */

@@ -3,7 +3,15 @@
  * carry the wire under `parametersJsonSchema` (never `parameters`: the two are
  * mutually exclusive); calls are candidate 0's `functionCall` parts (args as
  * an object), answered by one user turn of `functionResponse` parts; a cut is
- * `finishReason` "MAX_TOKENS". No stream reader yet.
+ * `finishReason` "MAX_TOKENS".
+ *
+ * Streams (`streamGenerateContent`, the SDK's `generateContentStream`): each
+ * chunk is a response whose `functionCall` parts are whole calls (args as an
+ * object), each opened, given its text and ended at once; the call a
+ * MAX_TOKENS chunk ends in is cut instead. Vertex AI's streamed arguments
+ * (`streamFunctionCallArguments`: `partialArgs` as JSON-path deltas with
+ * `willContinue`) are not read: such a call is refused (`stream-violation`)
+ * with what to turn off, never assembled by guesswork.
  *
  * Gemini's strict mode lives in the request, not in the declaration: function
  * calls are held to the declared schema by constrained decoding only when
@@ -22,6 +30,8 @@ import { isPlainObject, type JsonObject } from "../json.js";
 import type { CompiledTool } from "../targets/profile.js";
 import type {
   AnsweredCall,
+  CallStreams,
+  DeltaSink,
   Exchange,
   ExtractedCalls,
   ProviderApiModule,
@@ -30,7 +40,17 @@ import type {
   RequestSettings,
   RequestTool,
 } from "./api.js";
-import { checkedTool, listOf, named, stringOr } from "./shared.js";
+import {
+  type Call,
+  Calls,
+  checkedTool,
+  inputText,
+  listOf,
+  named,
+  streams,
+  streamViolation,
+  stringOr,
+} from "./shared.js";
 
 // ---- shapes -------------------------------------------------------------------
 
@@ -160,6 +180,55 @@ export function geminiCalls(response: GeminiResponseLike): ExtractedCalls {
   return { calls, truncation };
 }
 
+// ---- streams --------------------------------------------------------------------
+
+export function geminiCallStreams<S extends DeltaSink>(
+  open: (call: { id: string; name: string }) => S,
+): CallStreams<S> {
+  const calls = new Calls(open);
+  let chunk = 0;
+  // A Vertex call streamed in partialArgs: its later parts carry no name and belong to it.
+  let partial: Call<S> | undefined;
+  return streams(calls, (response) => {
+    const candidate = listOf(response.candidates)[0];
+    if (!isPlainObject(candidate)) return undefined;
+    const at = chunk++;
+    const content = isPlainObject(candidate.content) ? candidate.content : {};
+    const parts = listOf(content.parts);
+    const cutAt = candidate.finishReason === "MAX_TOKENS" ? parts.length - 1 : -1;
+    let last: Call<S> | undefined;
+    parts.forEach((part, i) => {
+      if (!isPlainObject(part) || !isPlainObject(part.functionCall)) return;
+      const fc = part.functionCall;
+      const streamed = fc.partialArgs !== undefined || fc.willContinue !== undefined;
+      if (streamed && typeof fc.name !== "string") {
+        // A continuation of the Vertex call already refused: it ends when the stream says so.
+        if (fc.willContinue === false) last = calls.end(partial) ?? last;
+        return;
+      }
+      if (typeof fc.name !== "string") return;
+      const call = calls.start(`${at}:${i}`, typeof fc.id === "string" ? fc.id : "", fc.name);
+      if (call === undefined) return;
+      last = call;
+      if (streamed) {
+        calls.refuse(
+          call,
+          streamViolation(
+            "Vertex AI streamed this call's arguments as partialArgs, which strictwire does not assemble: turn streamFunctionCallArguments off (whole calls per chunk are read)",
+          ),
+        );
+        partial = call;
+        if (fc.willContinue !== true) calls.end(call);
+        return;
+      }
+      calls.push(call, inputText(fc.args));
+      if (i === cutAt) calls.cut(call);
+      else calls.end(call);
+    });
+    return last;
+  });
+}
+
 /** One user turn of `functionResponse` parts (none when there were no calls); a failed call answers under `error`. */
 export function geminiResults(calls: readonly AnsweredCall[]): GeminiFunctionResponseContent[] {
   if (calls.length === 0) return [];
@@ -253,6 +322,7 @@ export const gemini = {
   calls: geminiCalls,
   holds: (response) => Array.isArray(response.candidates),
   results: geminiResults,
+  callStreams: geminiCallStreams,
   exchange,
 } as const satisfies ProviderApiModule<
   "gemini",

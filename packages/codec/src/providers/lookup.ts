@@ -6,7 +6,7 @@
 import type { Result } from "../errors.js";
 import { isPlainObject } from "../json.js";
 import type { CompiledTool } from "../targets/profile.js";
-import type { ExtractedCalls, ProviderApiModule } from "./api.js";
+import type { ExtractedCalls, ProviderApiModule, ToolOptions } from "./api.js";
 import * as registry from "./registry.js";
 import { checkedTool } from "./shared.js";
 
@@ -68,10 +68,15 @@ export function providerModule(api: ProviderApiName): Modules[ProviderApi] {
  * A compiled tool as the API's tool definition: the wire schema under the key
  * and in the envelope the API expects, strict mode on where the API has it. A
  * tool compiled for another target is refused (`invalid-options`): its wire
- * may use what this API does not accept.
+ * may use what this API does not accept; so is an option the API does not
+ * have (`eagerInputStreaming` is Anthropic's).
  */
-export function toolDefinition<A extends ProviderApi>(bundle: CompiledTool, api: A): Result<ToolDefinitions[A]> {
-  return checkedTool(providerModule(api) as unknown as ProviderApiModule<string, ToolDefinitions[A]>, bundle);
+export function toolDefinition<A extends ProviderApi>(
+  bundle: CompiledTool,
+  api: A,
+  options: ToolOptions = {},
+): Result<ToolDefinitions[A]> {
+  return checkedTool(providerModule(api) as unknown as ProviderApiModule<string, ToolDefinitions[A]>, bundle, options);
 }
 
 /**

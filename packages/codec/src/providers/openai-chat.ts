@@ -8,7 +8,8 @@
  * Stream chunks: `choices[].delta.tool_calls[]` with `index`; the first
  * fragment of an index carries `id` and `function.name`, every one may carry
  * `function.arguments` text. A choice's calls end when the choice has a
- * `finish_reason`, or at finish().
+ * `finish_reason`; with "length" or "content_filter" the last of them is cut,
+ * not ended, and a stream that stops before any `finish_reason` ends none.
  */
 import { isPlainObject, type JsonObject } from "../json.js";
 import type {
@@ -108,7 +109,13 @@ export function chatCompletionsCallStreams<S extends DeltaSink>(
         last = call ?? last;
       }
       if (typeof choice.finish_reason === "string") {
-        for (const call of byChoice.get(choiceIndex) ?? []) last = calls.end(call) ?? last;
+        // A choice's calls come one after another: only the last can be the one a cut (the token
+        // limit, a content filter) ended in, and it is cut, never ended.
+        const open = byChoice.get(choiceIndex) ?? [];
+        const cutReason = choice.finish_reason === "length" || choice.finish_reason === "content_filter";
+        open.forEach((call, k) => {
+          last = (cutReason && k === open.length - 1 ? calls.cut(call) : calls.end(call)) ?? last;
+        });
       }
     }
     return last;

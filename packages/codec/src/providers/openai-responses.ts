@@ -8,8 +8,12 @@
  * Stream events: `response.output_item.added` with a `function_call` item
  * (its `id`, `call_id`, `name`) opens a call; `response.function_call_arguments.delta`
  * (`item_id`, `delta`) feeds it; `response.function_call_arguments.done`
- * (`item_id`, `arguments`) ends it. The deltas are the text; `done`'s
- * `arguments` is pushed only when no delta came.
+ * (`item_id`, `arguments`), or else `response.output_item.done` with the
+ * item, ends it. The text is given once, whichever event carries it: the
+ * deltas when any came, otherwise the `arguments` the item or `done` carries;
+ * an event that restates the arguments must agree with the deltas, or the
+ * call is refused (`stream-violation`), never silently resolved. A `call_id`
+ * given to two items refuses both.
  */
 import { isPlainObject, type JsonObject } from "../json.js";
 import type {
@@ -23,7 +27,7 @@ import type {
   ReplyCall,
   RequestTool,
 } from "./api.js";
-import { Calls, isStrict, listOf, named, streams, stringOr, usageOf } from "./shared.js";
+import { type Call, Calls, isStrict, listOf, named, streams, streamViolation, stringOr, usageOf } from "./shared.js";
 
 // ---- shapes -------------------------------------------------------------------
 
@@ -92,16 +96,41 @@ export function responsesResults(calls: readonly AnsweredCall[]): ResponsesFunct
 export function responsesCallStreams<S extends DeltaSink>(
   open: (call: { id: string; name: string }) => S,
 ): CallStreams<S> {
-  const calls = new Calls(open);
+  const calls = new Calls(open, true);
+  // The arguments an item carried when it was added, given only if no delta comes.
+  const announced = new Map<Call<S>, string>();
+  /** The provider ended the call; `restated` is the whole text as its end event gives it, if it does. */
+  const close = (call: Call<S> | undefined, restated: unknown): Call<S> | undefined => {
+    if (call === undefined || call.ended) return call;
+    const given = typeof restated === "string" && restated !== "" ? restated : announced.get(call);
+    if (call.pushed === 0) {
+      if (given !== undefined) calls.push(call, given);
+    } else {
+      const text = calls.textOf(call);
+      for (const other of [announced.get(call), typeof restated === "string" ? restated : undefined]) {
+        if (other !== undefined && other !== "" && other !== text) {
+          calls.refuse(
+            call,
+            streamViolation("the streamed argument deltas and the arguments the stream restates disagree"),
+          );
+        }
+      }
+    }
+    return calls.end(call);
+  };
   return streams(calls, (e) => {
-    if (e.type === "response.output_item.added") {
+    if (e.type === "response.output_item.added" || e.type === "response.output_item.done") {
       const item = e.item;
       if (!isPlainObject(item) || item.type !== "function_call") return undefined;
       const { id, call_id: callId, name } = item;
       if (typeof callId !== "string" || typeof name !== "string") return undefined;
       // The argument events name the item by its id (optional in the SDK's type; the call id stands in).
-      const call = calls.start(typeof id === "string" ? id : callId, callId, name);
-      if (call !== undefined && typeof item.arguments === "string") calls.push(call, item.arguments);
+      const key = typeof id === "string" ? id : callId;
+      if (e.type === "response.output_item.done") return close(calls.get(key), item.arguments);
+      const call = calls.start(key, callId, name);
+      if (call !== undefined && typeof item.arguments === "string" && item.arguments !== "") {
+        announced.set(call, item.arguments);
+      }
       return call;
     }
     if (typeof e.item_id !== "string") return undefined;
@@ -109,10 +138,7 @@ export function responsesCallStreams<S extends DeltaSink>(
     if (e.type === "response.function_call_arguments.delta") {
       return typeof e.delta === "string" ? calls.push(call, e.delta) : undefined;
     }
-    if (e.type === "response.function_call_arguments.done") {
-      if (call !== undefined && call.pushed === 0 && typeof e.arguments === "string") calls.push(call, e.arguments);
-      return calls.end(call);
-    }
+    if (e.type === "response.function_call_arguments.done") return close(call, e.arguments);
     return undefined;
   });
 }

@@ -4,6 +4,7 @@
  * reads every module exported here).
  */
 export { anthropic } from "./anthropic.js";
+export { bedrockConverse } from "./bedrock-converse.js";
 export { gemini } from "./gemini.js";
 export { openaiChat } from "./openai-chat.js";
 export { openaiResponses } from "./openai-responses.js";

@@ -3,11 +3,11 @@
  * one stream by the key an API's events name them with, and the name and
  * strict switch of a tool definition. Nothing here knows any one API.
  */
-import { ok, type Result } from "../errors.js";
-import { fail } from "../feedback/format.js";
+import { type CodecError, ok, type Result } from "../errors.js";
+import { adviceFor, fail } from "../feedback/format.js";
 import { isPlainObject } from "../json.js";
 import type { CompiledTool } from "../targets/profile.js";
-import type { CallStreams, DeltaSink, ProviderApiModule } from "./api.js";
+import type { CallStreams, DeltaSink, ProviderApiModule, ToolOptions } from "./api.js";
 
 export function listOf(value: unknown): readonly unknown[] {
   return Array.isArray(value) ? value : [];
@@ -46,7 +46,16 @@ export function named(b: { readonly name: string; readonly description?: string 
  * bundle was compiled for another target: its wire may use what this API
  * does not accept.
  */
-export function checkedTool<T>(module: ProviderApiModule<string, T>, bundle: CompiledTool): Result<T> {
+export function checkedTool<T>(
+  module: ProviderApiModule<string, T>,
+  bundle: CompiledTool,
+  options: ToolOptions = {},
+): Result<T> {
+  for (const option of Object.keys(options) as (keyof ToolOptions)[]) {
+    if (options[option] !== undefined && !(module.toolOptions ?? []).includes(option)) {
+      return fail("invalid-options", "", `the ${module.name} API has no tool option ${option}`);
+    }
+  }
   const want = module.target;
   // A fine-tuned model's wire is sent through the same APIs.
   const target = bundle.options.target === "openai-finetuned" ? "openai" : bundle.options.target;
@@ -57,7 +66,7 @@ export function checkedTool<T>(module: ProviderApiModule<string, T>, bundle: Com
       `tool ${bundle.name} was compiled for the ${bundle.options.target} target; compile it with target "${want}" for ${module.name}`,
     );
   }
-  return ok(module.tool(bundle));
+  return ok(module.tool(bundle, options));
 }
 
 // ---- stream events --------------------------------------------------------------
@@ -68,20 +77,57 @@ interface Call<S extends DeltaSink> {
   sink: S;
   pushed: number;
   ended: boolean;
+  cut: boolean;
+  refused: boolean;
+  /** The text pushed, kept where the API's events can restate it (to compare, never to choose). */
+  text: string[] | undefined;
+}
+
+/** A stream that broke its own protocol for one call: the error every such refusal carries. */
+export function streamViolation(message: string): CodecError {
+  const feedback = adviceFor("stream-violation") ?? message;
+  return { code: "stream-violation", path: "", message, feedback };
 }
 
 /** The calls of one stream, by whatever key the provider's events name them with. */
 export class Calls<S extends DeltaSink> {
   readonly list: Call<S>[] = [];
   private readonly byKey = new Map<string, Call<S>>();
+  private readonly byId = new Map<string, Call<S>>();
 
-  constructor(private readonly open: (call: { id: string; name: string }) => S) {}
+  /** `keepText`: the API restates a call's text at its end, so the text is kept to compare. */
+  constructor(
+    private readonly open: (call: { id: string; name: string }) => S,
+    private readonly keepText = false,
+  ) {}
 
+  /**
+   * Opens a call under `key`; nothing when the key is taken. A call id given
+   * twice (a tool result answers by id, so two calls under one id cannot both
+   * be answered) refuses the later call, and the earlier too while it is open.
+   */
   start(key: string, id: string, name: string): Call<S> | undefined {
     if (this.byKey.has(key)) return undefined;
-    const call: Call<S> = { id, name, sink: this.open({ id, name }), pushed: 0, ended: false };
+    const call: Call<S> = {
+      id,
+      name,
+      sink: this.open({ id, name }),
+      pushed: 0,
+      ended: false,
+      cut: false,
+      refused: false,
+      text: this.keepText ? [] : undefined,
+    };
     this.byKey.set(key, call);
     this.list.push(call);
+    // An empty id (Gemini's older calls have none) names no call: they are answered by position.
+    const earlier = id === "" ? undefined : this.byId.get(id);
+    if (earlier !== undefined) {
+      const error = streamViolation(`the stream gave the call id ${JSON.stringify(id)} to two calls`);
+      // An earlier call already ended was given as it was; one still open is refused with this one.
+      if (!earlier.ended) this.refuse(earlier, error);
+      this.refuse(call, error);
+    } else if (id !== "") this.byId.set(id, call);
     return call;
   }
 
@@ -91,12 +137,30 @@ export class Calls<S extends DeltaSink> {
 
   push(call: Call<S> | undefined, delta: string): Call<S> | undefined {
     if (call === undefined || call.ended) return undefined;
-    if (delta.length === 0) return call;
+    if (delta.length === 0 || call.refused) return call;
     call.sink.push(delta);
     call.pushed += delta.length;
+    call.text?.push(delta);
     return call;
   }
 
+  /** The text pushed so far, where it is kept. */
+  textOf(call: Call<S>): string | undefined {
+    if (call.text === undefined) return undefined;
+    const whole = call.text.join("");
+    call.text = [whole];
+    return whole;
+  }
+
+  /** The stream broke its protocol for `call`: it is refused, and its end can only say so. */
+  refuse(call: Call<S> | undefined, error: CodecError): Call<S> | undefined {
+    if (call === undefined || call.refused) return call;
+    call.refused = true;
+    call.sink.refuse?.(error);
+    return call;
+  }
+
+  /** The provider ended the call. */
   end(call: Call<S> | undefined): Call<S> | undefined {
     if (call === undefined || call.ended) return call;
     call.ended = true;
@@ -104,8 +168,18 @@ export class Calls<S extends DeltaSink> {
     return call;
   }
 
+  /** The call will get no more text, but the provider did not end it (a cut, a stream over). */
+  cut(call: Call<S> | undefined): Call<S> | undefined {
+    if (call === undefined || call.ended) return call;
+    call.ended = true;
+    call.cut = true;
+    call.sink.cut?.();
+    return call;
+  }
+
+  /** The stream is over: a call still open was never ended by the provider. */
   finish(): void {
-    for (const call of this.list) this.end(call);
+    for (const call of this.list) this.cut(call);
   }
 }
 

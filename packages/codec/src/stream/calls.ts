@@ -7,7 +7,12 @@
  * and the final decode when the provider ends the call.
  *
  * Partial values are for display only: never validated, never dispatched.
- * Only a `decoded` update with `result.ok` is a value to act on.
+ * Only a `decoded` update with `result.ok` is a value to act on, and a
+ * `decoded` update comes only at the provider's own end of the call (its stop
+ * event): a call the stream left open (a connection dropped, a stream cut
+ * before the stop event) ends as `cut`, whatever its text says. Acting on a
+ * call the provider did not finish is the bug class of vercel/ai#13137 and
+ * QwenLM/qwen-code#9013 (a truncated `rm -rf` run as a command).
  */
 import type { Codec } from "../codec.js";
 import type { CodecError, Result } from "../errors.js";
@@ -32,13 +37,23 @@ export type CallUpdate =
   | { readonly kind: "refused"; readonly id: string; readonly name: string; readonly error: CodecError }
   /** The call names no tool of the set. Given once, when the call opens; it gets no other update. */
   | { readonly kind: "unknown-tool"; readonly id: string; readonly name: string }
-  /** The provider ended the call: exactly `codec.decode(the call's whole text)`. */
-  | { readonly kind: "decoded"; readonly id: string; readonly name: string; readonly result: Result<unknown> };
+  /**
+   * The provider ended the call: exactly `codec.decode(the call's whole text)`,
+   * or, when the stream broke its protocol for the call (`refused` with a
+   * `stream-violation`), that error.
+   */
+  | { readonly kind: "decoded"; readonly id: string; readonly name: string; readonly result: Result<unknown> }
+  /**
+   * The stream ended without the provider ending the call: never a call to act
+   * on. `result` is what decoding the text received would have said, for
+   * logging only (a cut text can be whole JSON by chance).
+   */
+  | { readonly kind: "cut"; readonly id: string; readonly name: string; readonly result: Result<unknown> };
 
 export interface StreamedCalls {
   /** Reads one stream event; the updates it caused, in order (none for most events). */
   event(event: unknown): readonly CallUpdate[];
-  /** The stream is over: ends every call still open, giving their `decoded` updates. */
+  /** The stream is over: every call still open is cut (a `cut` update each, never `decoded`). */
   finish(): readonly CallUpdate[];
 }
 
@@ -83,6 +98,8 @@ export function streamCalls(
 /** One call's decoder, reporting each change, the first refusal and the end. */
 class CallSink implements DeltaSink {
   private refused = false;
+  /** The stream's own refusal of the call, which its end reports instead of a decode. */
+  private violation: CodecError | undefined;
 
   constructor(
     private readonly id: string,
@@ -92,6 +109,7 @@ class CallSink implements DeltaSink {
   ) {}
 
   push(delta: string): void {
+    if (this.violation !== undefined) return;
     const step = this.decoder.push(delta);
     if (!step.ok) {
       if (this.refused) return;
@@ -102,7 +120,22 @@ class CallSink implements DeltaSink {
     }
   }
 
+  refuse(error: CodecError): void {
+    this.violation = error;
+    if (this.refused) return;
+    this.refused = true;
+    this.report({ kind: "refused", id: this.id, name: this.name, error });
+  }
+
   end(): void {
-    this.report({ kind: "decoded", id: this.id, name: this.name, result: this.decoder.end() });
+    const result: Result<unknown> =
+      this.violation !== undefined ? { ok: false, error: this.violation } : this.decoder.end();
+    this.report({ kind: "decoded", id: this.id, name: this.name, result });
+  }
+
+  cut(): void {
+    const result: Result<unknown> =
+      this.violation !== undefined ? { ok: false, error: this.violation } : this.decoder.end();
+    this.report({ kind: "cut", id: this.id, name: this.name, result });
   }
 }

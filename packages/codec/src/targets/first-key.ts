@@ -17,6 +17,13 @@
  * encoder and the decoder read members by name, so nothing else changes.
  * Where neither works (branches with the same member names and no constant
  * telling them apart) the wire is left and the site reported.
+ *
+ * Two readings of the rule are not confirmed anywhere: that branches may share
+ * a first member name when its constants differ, and that the rule sees a
+ * constant behind a `$ref`. The second is never needed: wherever branches
+ * share a first member, its schema is written in place, not referenced (the
+ * same schema, so the same values). The first is what the presence and union
+ * tag forms rest on; `firstKeyReadings` says where a wire depends on it.
  */
 import { canonicalJson, isPlainObject, type JsonObject, type JsonValue, setOwn } from "../json.js";
 import { defName, subschemas } from "./walk.js";
@@ -58,7 +65,105 @@ export function orderFirstKeys(wire: JsonObject): OrderedWire {
       pinned.set(o, choice[i]!);
     });
   }
+  inlineSharedFirst(copy, defs);
   return { wire: copy, clashes };
+}
+
+/** An undocumented reading of the first-key rule that a wire depends on. */
+export type FirstKeyReading =
+  /** Branches share a first member name and are told apart by its constants alone. */
+  | "shared-name-constants"
+  /** ... and a branch's constant is behind a `$ref` (compiled wires no longer do this). */
+  | "constant-behind-ref";
+
+export interface FirstKeyReadingSite {
+  readonly reading: FirstKeyReading;
+  /** JSON Pointer to the `anyOf`'s schema in the wire. */
+  readonly path: string;
+  /** The first member name the branches share. */
+  readonly member: string;
+}
+
+/** Where a wire that passes the rule passes it only by a reading no documentation confirms. */
+export function firstKeyReadings(wire: JsonObject): FirstKeyReadingSite[] {
+  const defs = isPlainObject(wire.$defs) ? (wire.$defs as JsonObject) : {};
+  const out: FirstKeyReadingSite[] = [];
+  for (const site of anyOfSites(wire)) {
+    const objects = objectBranches(defs, site.anyOf);
+    if (objects.length < 2 || passing(objects, defs) === undefined) continue;
+    const shared = sharedLeading(objects);
+    const [member] = shared;
+    if (member === undefined) continue;
+    const behindRef = objects.some((o) => [...shared].some((n) => leading(o).has(n) && isRef(memberSchema(o, n))));
+    out.push({ reading: behindRef ? "constant-behind-ref" : "shared-name-constants", path: site.path, member });
+  }
+  return out;
+}
+
+/**
+ * The first members several branches of one `anyOf` lead with, written in place where they were
+ * references (to a constant, in passing wires): the schema is the same, only where it is written
+ * changes. Definitions left unused by it are dropped.
+ */
+function inlineSharedFirst(wire: JsonObject, defs: JsonObject): void {
+  const inlined = new Set<string>();
+  for (const site of anyOfSites(wire)) {
+    const objects = objectBranches(defs, site.anyOf);
+    if (objects.length < 2) continue;
+    for (const name of sharedLeading(objects)) {
+      for (const o of objects) {
+        const member = memberSchema(o, name);
+        if (!leading(o).has(name) || member === undefined || !isRef(member)) continue;
+        const target = resolve(defs, member);
+        if (isRef(target)) continue;
+        for (let s: JsonObject = member; isRef(s); s = defs[defName(s.$ref as string)!] as JsonObject)
+          inlined.add(defName(s.$ref as string)!);
+        setOwn(o.properties as JsonObject, name, structuredClone(target));
+      }
+    }
+  }
+  if (inlined.size === 0) return;
+  const used = referencedDefs(wire);
+  for (const name of inlined) if (!used.has(name)) delete defs[name];
+  if (Object.keys(defs).length === 0 && isPlainObject(wire.$defs)) delete wire.$defs;
+}
+
+/** The definitions some `$ref` of the wire names (from anywhere, definitions included). */
+function referencedDefs(wire: JsonObject): Set<string> {
+  const out = new Set<string>();
+  const walk = (schema: JsonObject): void => {
+    if (typeof schema.$ref === "string") {
+      const name = defName(schema.$ref);
+      if (name !== undefined) out.add(name);
+    }
+    for (const [sub] of subschemas(schema)) walk(sub);
+  };
+  walk(wire);
+  return out;
+}
+
+/** Leading member names that more than one branch leads with. */
+function sharedLeading(objects: readonly JsonObject[]): Set<string> {
+  const seen = new Set<string>();
+  const shared = new Set<string>();
+  for (const o of objects) {
+    for (const name of leading(o)) {
+      if (seen.has(name)) shared.add(name);
+      seen.add(name);
+    }
+  }
+  return shared;
+}
+
+function memberSchema(o: JsonObject, name: string): JsonObject | undefined {
+  const properties = o.properties;
+  if (!isPlainObject(properties) || !Object.hasOwn(properties, name)) return undefined;
+  const member = (properties as JsonObject)[name];
+  return isPlainObject(member) ? (member as JsonObject) : undefined;
+}
+
+function isRef(schema: JsonObject | undefined): schema is JsonObject {
+  return schema !== undefined && typeof schema.$ref === "string";
 }
 
 /**

@@ -1,3 +1,4 @@
+export type { FirstKeyReading } from "./first-key.js";
 export { estimateGrammar, type GrammarEstimate } from "./grammar.js";
 export { checkSchemaLimits, describeFinding, type LimitFinding, type LimitName } from "./limits.js";
 export type {

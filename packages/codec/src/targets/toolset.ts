@@ -4,7 +4,7 @@
  * of them (Anthropic counts strict tools, optional and union parameters over
  * the whole request). The wires are measured as compiled.
  */
-import { firstKeyClashes } from "./first-key.js";
+import { type FirstKeyReading, firstKeyClashes, firstKeyReadings } from "./first-key.js";
 import { describeGrammar, estimateGrammar, type GrammarEstimate } from "./grammar.js";
 import { type LimitFinding, measureTool, requestFindings, schemaFindings } from "./limits.js";
 import type { CompiledTool, TargetName } from "./profile.js";
@@ -35,11 +35,23 @@ function firstKeyFinding(b: CompiledTool): LimitFinding[] {
 /**
  * What a check reports without rejecting the set: a tool sent with strict mode
  * off (the provider does not hold the model to its wire; decode still holds
- * the call to the original schema), and Anthropic's grammar size estimate.
+ * the call to the original schema), Anthropic's grammar size estimate, and a
+ * wire that passes OpenAI's first-key rule only by an unconfirmed reading of it
+ * (one live probe of the tool settles it).
  */
 export type Advisory =
   | { readonly kind: "nonStrict"; readonly tool: string; readonly limit: string; readonly message: string }
-  | { readonly kind: "grammarSize"; readonly estimate: GrammarEstimate; readonly message: string };
+  | { readonly kind: "grammarSize"; readonly estimate: GrammarEstimate; readonly message: string }
+  | {
+      readonly kind: "firstKeyReading";
+      readonly tool: string;
+      readonly reading: FirstKeyReading;
+      /** The first `anyOf` that depends on it, and how many do. */
+      readonly path: string;
+      readonly member: string;
+      readonly sites: number;
+      readonly message: string;
+    };
 
 export function toolSetAdvisories(all: readonly CompiledTool[], target: TargetName): Advisory[] {
   const out: Advisory[] = all
@@ -50,9 +62,37 @@ export function toolSetAdvisories(all: readonly CompiledTool[], target: TargetNa
       limit: b.nonStrict!.limit,
       message: `${b.name} is sent with strict mode OFF: the provider does not hold the model to its wire (${b.nonStrict!.reason}); decode still refuses any call the original schema does not accept`,
     }));
+  if (targetProfile(target).distinctFirstKeys)
+    out.push(...all.filter((b) => b.nonStrict === undefined).flatMap(readingAdvisory));
   if (target !== "anthropic") return out;
   const strict = all.filter((b) => b.nonStrict === undefined);
   const estimate = estimateGrammar(strict.map((b) => ({ name: b.name, wire: b.wire })));
   if (estimate.level !== "fine") out.push({ kind: "grammarSize", estimate, message: describeGrammar(estimate) });
   return out;
+}
+
+const READINGS: Record<FirstKeyReading, string> = {
+  "shared-name-constants": "that branches may share a first member name when its constants differ",
+  "constant-behind-ref":
+    "that the rule sees a constant behind a $ref (a bundle compiled before the constant was written in place)",
+};
+
+/** One advisory per tool: the reading its wire needs (the stronger one first), where, and at how many unions. */
+function readingAdvisory(b: CompiledTool): Advisory[] {
+  const sites = firstKeyReadings(b.wire);
+  const first = sites.find((s) => s.reading === "constant-behind-ref") ?? sites[0];
+  if (first === undefined) return [];
+  const more = sites.length > 1 ? ` and ${sites.length - 1} more` : "";
+  const message = `${b.name} passes OpenAI's first-key rule only by an undocumented reading of it, ${READINGS[first.reading]}: the object branches of the anyOf at ${first.path || "/"}${more} share their first member ${first.member}, told apart by its constants; a live probe of this tool confirms or refutes it`;
+  return [
+    {
+      kind: "firstKeyReading",
+      tool: b.name,
+      reading: first.reading,
+      path: first.path,
+      member: first.member,
+      sites: sites.length,
+      message,
+    },
+  ];
 }

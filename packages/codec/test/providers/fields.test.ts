@@ -48,7 +48,7 @@ test("the check reads the sources it guards: the modules name each field", () =>
   // Every package's src is read, the classifier's and the eval harness's too.
   const files = allSources().map((f) => relative(PACKAGES, f).split(/[\\/]/)[0]);
   expect(new Set(files)).toEqual(new Set(["classifier", "cli", "codec", "eval", "mcp"]));
-  for (const field of ["tool_calls", "tool_use", "functionCall", "function_call"]) {
+  for (const field of ["tool_calls", "tool_use", "functionCall", "toolUse", "function_call"]) {
     expect(
       modules.some((text) => new RegExp(`\\b${field}\\b`).test(text)),
       field,

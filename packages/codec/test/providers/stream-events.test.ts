@@ -14,6 +14,8 @@ class Recorder implements DeltaSink {
   readonly deltas: string[] = [];
   readonly parser = new IncrementalParser();
   ends = 0;
+  cuts = 0;
+  refusals: string[] = [];
   push(delta: string): unknown {
     this.deltas.push(delta);
     return this.parser.push(delta);
@@ -21,6 +23,12 @@ class Recorder implements DeltaSink {
   end(): unknown {
     this.ends++;
     return this.parser.end();
+  }
+  cut(): void {
+    this.cuts++;
+  }
+  refuse(error: { readonly code: string; readonly message: string }): void {
+    this.refusals.push(`${error.code}: ${error.message}`);
   }
 }
 
@@ -173,15 +181,16 @@ describe("Chat Completions chunks", () => {
     expect(s.calls[1]!.sink.parser.end()).toEqual({ ok: true, value: { n: 3 } });
   });
 
-  it("ends what is still open at finish(), once", () => {
+  it("cuts what is still open at finish(), once, and never ends it: no finish_reason came", () => {
     const s = chatCompletionsCallStreams(open);
     s.event({
-      choices: [{ index: 0, delta: { tool_calls: [{ index: 0, id: "c", function: { name: "f", arguments: "{" } }] } }],
+      choices: [{ index: 0, delta: { tool_calls: [{ index: 0, id: "c", function: { name: "f", arguments: "{}" } }] } }],
     });
     s.finish();
     s.finish();
-    expect(s.calls[0]!.sink.ends).toBe(1);
-    expect(s.calls[0]!.ended).toBe(true);
+    expect(s.calls[0]!.sink.ends).toBe(0);
+    expect(s.calls[0]!.sink.cuts).toBe(1);
+    expect(s.calls[0]!).toMatchObject({ ended: true, cut: true });
   });
 });
 

@@ -30,11 +30,11 @@ const poolOnce = () => {
 
 describe("fuzz, short form", () => {
   for (const target of TARGETS) {
-    it(`${target.name}: ${target.description}`, { timeout: 180_000 }, () => {
+    it(`${target.name}: ${target.description}`, { timeout: 180_000 }, async () => {
       const findings = new Findings();
       const numRuns = runs(DEAR.has(target.name) ? 40 : 300);
       let cases = 0;
-      fc.assert(
+      await fc.assert(
         target.property({ pool: poolOnce(), findings }, () => {
           cases++;
         }),

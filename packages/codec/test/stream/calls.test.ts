@@ -99,7 +99,7 @@ describe("streamCalls", () => {
     expect(updates).toEqual([{ kind: "unknown-tool", id: "toolu_1", name: "rm_rf" }]);
   });
 
-  it("ends open Chat Completions calls at finish", () => {
+  it("cuts open Chat Completions calls at finish: a whole text with no finish_reason is never decoded", () => {
     const streams = streamCalls("chat-completions", codecs);
     const chunk = (toolCall: Record<string, unknown>) => ({
       id: "chatcmpl_1",
@@ -113,7 +113,7 @@ describe("streamCalls", () => {
     expect(updates.some((u) => u.kind === "decoded")).toBe(false);
     expect(updates.at(-1)).toMatchObject({ kind: "partial", value: { city: "Paris" } });
     expect(streams.finish()).toEqual([
-      { kind: "decoded", id: "call_1", name: "get_weather", result: weather.value.decode(wire) },
+      { kind: "cut", id: "call_1", name: "get_weather", result: weather.value.decode(wire) },
     ]);
     expect(streams.event(null)).toEqual([]);
   });

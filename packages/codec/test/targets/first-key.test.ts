@@ -5,9 +5,9 @@
  * the tag form; the tag forms are left as they are; round trips are unchanged
  * and the model may write members in the wire's order.
  */
-import { type CompileOptions, checkToolSet, compileCodec, describeFinding } from "@strictwire/codec";
+import { type CompileOptions, checkToolSet, compileCodec, describeFinding, toolSetAdvisories } from "@strictwire/codec";
 import { describe, expect, it } from "vitest";
-import { firstKeyClashes, orderFirstKeys } from "../../src/targets/first-key.js";
+import { firstKeyClashes, firstKeyReadings, orderFirstKeys } from "../../src/targets/first-key.js";
 import { canonical } from "../../testkit/same.js";
 import { firstKeyProblems, STRICT_RULES } from "../../testkit/strict-rules.js";
 
@@ -261,5 +261,144 @@ describe("the first-key rule on openai", () => {
     }
     // One level shallower, the tag form fits.
     expect(compileCodec((schema.properties as Json).d, { name: "tool" }).ok).toBe(true);
+  });
+});
+
+/** The schemas a wire gives the members its anyOf branches share first (where each branch leads). */
+function sharedFirstMembers(wire: Json): unknown[] {
+  const defs = (wire.$defs ?? {}) as Json;
+  const out: unknown[] = [];
+  const resolveRef = (s: Json): Json => {
+    let x = s;
+    while (typeof x.$ref === "string") x = defs[x.$ref.slice("#/$defs/".length)] as Json;
+    return x;
+  };
+  const walk = (node: unknown): void => {
+    if (Array.isArray(node)) {
+      node.forEach(walk);
+      return;
+    }
+    if (typeof node !== "object" || node === null) return;
+    const s = node as Json;
+    if (Array.isArray(s.anyOf)) {
+      const firsts = s.anyOf
+        .map((b) => resolveRef(b as Json))
+        .map((b) => Object.entries((b.properties ?? {}) as Json)[0]);
+      for (const [name, schema] of firsts.filter((f) => f !== undefined)) {
+        if (firsts.filter((f) => f?.[0] === name).length > 1) out.push(schema);
+      }
+    }
+    Object.values(s).forEach(walk);
+  };
+  walk(wire);
+  return out;
+}
+
+describe("the first-key rule's unconfirmed readings", () => {
+  // Optional members of different types: factoring hoists the presence tag's {"const":"present"} into a definition.
+  const optionals: Json = {
+    type: "object",
+    properties: {
+      s: { type: "string" },
+      i: { type: "integer" },
+      b: { type: "boolean" },
+      n: { type: "number" },
+      a: { type: "array", items: { type: "string" } },
+      e: { type: "string", enum: ["x", "y"] },
+      m: { type: "integer", minimum: 0 },
+    },
+  };
+  const kinds: Json = {
+    type: "object",
+    $defs: { A: { const: "a" }, B: { const: "b" } },
+    properties: {
+      u: {
+        anyOf: [
+          {
+            type: "object",
+            properties: { kind: { $ref: "#/$defs/A" }, x: { type: "string" } },
+            required: ["kind", "x"],
+          },
+          {
+            type: "object",
+            properties: { kind: { $ref: "#/$defs/B" }, y: { type: "string" } },
+            required: ["kind", "y"],
+          },
+        ],
+      },
+    },
+    required: ["u"],
+  };
+
+  it("writes a shared first member's constant in place, never behind a $ref (factored presence tags)", () => {
+    // Before: "state": {"$ref": "#/$defs/sw_f1"} in every present branch.
+    const wire = roundTrips(optionals, [{}, { s: "t", i: 1, b: true, n: 1.5, a: ["q"], e: "y", m: 0 }], {
+      factored: true,
+    });
+    const shared = sharedFirstMembers(wire);
+    expect(shared.length).toBeGreaterThan(0);
+    for (const member of shared) expect(member).not.toHaveProperty("$ref");
+    expect(JSON.stringify(wire)).not.toMatch(/"state":\{"\$ref"/);
+    expect(STRICT_RULES.openai(wire)).toEqual([]);
+  });
+
+  it("writes a discriminator the schema gives by reference in place, and drops the definitions left unused", () => {
+    // Before: "kind": {"$ref": "#/$defs/A"}, the wire leading with a reference.
+    const wire = roundTrips(kinds, [{ u: { kind: "a", x: "1" } }, { u: { kind: "b", y: "2" } }]);
+    const branches = ((wire.properties as Json).u as Json).anyOf as Json[];
+    expect(branches.map((b) => (b.properties as Json).kind)).toEqual([
+      { type: "string", const: "a" },
+      { type: "string", const: "b" },
+    ]);
+    expect(wire.$defs).toBeUndefined();
+    expect(codecFor(kinds).decode('{"u":{"kind":"b","x":"1"}}').ok).toBe(false);
+  });
+
+  it("leaves a constant the other targets are sent behind a reference as the schema gave it", () => {
+    const wire = codecFor(kinds, { target: "anthropic" }).wire as Json;
+    expect(JSON.stringify(wire)).toMatch(/"kind":\{"\$ref"/);
+  });
+
+  it("says which reading a wire depends on, and where", () => {
+    const tagged = codecFor({ type: "object", properties: { s: { type: "string" } } }).wire as Json;
+    expect(firstKeyReadings(tagged as never)).toEqual([
+      { reading: "shared-name-constants", path: "/properties/s", member: "state" },
+    ]);
+    // A wire as an earlier version compiled it: the discriminator behind a reference.
+    const old: Json = {
+      type: "object",
+      properties: { u: { anyOf: [{ $ref: "#/$defs/X" }, { $ref: "#/$defs/Y" }] } },
+      required: ["u"],
+      additionalProperties: false,
+      $defs: {
+        K: { type: "string", const: "x" },
+        X: {
+          type: "object",
+          properties: { kind: { $ref: "#/$defs/K" } },
+          required: ["kind"],
+          additionalProperties: false,
+        },
+        Y: { type: "object", properties: { kind: { const: "y" } }, required: ["kind"], additionalProperties: false },
+      },
+    };
+    expect(firstKeyReadings(old as never)).toEqual([
+      { reading: "constant-behind-ref", path: "/properties/u", member: "kind" },
+    ]);
+    // Branches that lead with different names depend on neither reading.
+    const apart = codecFor({ type: "object", properties: { u: credentials } }, {}).wire as Json;
+    expect(firstKeyReadings(apart as never).filter((r) => r.path.startsWith("/properties/u/"))).toEqual([]);
+  });
+
+  it("check advises which reading a tool depends on, on OpenAI only", () => {
+    const tool = codecFor({ type: "object", properties: { s: { type: "string" }, t: { type: "string" } } }).bundle;
+    const advisories = toolSetAdvisories([tool], "openai");
+    expect(advisories).toMatchObject([
+      { kind: "firstKeyReading", tool: "tool", reading: "shared-name-constants", member: "state", sites: 2 },
+    ]);
+    expect(advisories[0]?.message).toMatch(/share their first member state, told apart by its constants/);
+    const closed = codecFor({ type: "object", properties: { s: { type: "string" } }, required: ["s"] }).bundle;
+    expect(toolSetAdvisories([closed], "openai")).toEqual([]);
+    const anthropic = codecFor({ type: "object", properties: { s: { type: "string" } } }, { target: "anthropic" });
+    expect(toolSetAdvisories([anthropic.bundle], "anthropic").filter((a) => a.kind === "firstKeyReading")).toEqual([]);
   });
 });

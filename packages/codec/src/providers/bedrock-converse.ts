@@ -1,0 +1,157 @@
+/**
+ * Amazon Bedrock Converse (`ConverseCommand`, `ConverseStreamCommand` of
+ * `@aws-sdk/client-bedrock-runtime`): everything strictwire knows of it.
+ * Read off the SDK's shipped types (3.1178.0, `models/models_0.d.ts`,
+ * `models/enums.d.ts`), as the AWS documentation was not read from here.
+ *
+ * - Tools: `toolConfig.tools[]`, each `{ toolSpec: { name, description,
+ *   inputSchema: { json }, strict } }`. `ToolSpecification.strict`: "Flag to
+ *   enable structured output enforcement on a tool usage response". Which
+ *   models honour it the types do not say: decode holds the contract either way.
+ * - The wire follows the `anthropic` profile: Bedrock's strict tool use is
+ *   Anthropic's structured outputs for the Claude models it hosts.
+ * - Calls: `output.message.content[]` blocks holding `toolUse` (`toolUseId`,
+ *   `name`, `input` as a document, i.e. an object). A `toolUse` of type
+ *   "server_tool_use" is run by Bedrock itself and is not the caller's to answer.
+ * - Cut: `stopReason` "max_tokens", "model_context_window_exceeded" or
+ *   "content_filtered" (the enum `StopReason`).
+ * - Results: one user message of `toolResult` blocks (`toolUseId`,
+ *   `content: [{ text }]`, `status: "error"` when the call failed).
+ * - Stream events, as the SDK yields them once it has decoded AWS's binary
+ *   event-stream framing: `contentBlockStart.start.toolUse` (`toolUseId`,
+ *   `name`) at `contentBlockIndex` opens a call; `contentBlockDelta.delta.toolUse.input`
+ *   (text) feeds it; `contentBlockStop` ends it; `messageStop` (with its
+ *   `stopReason`) cuts every call still open: the provider never ended it, so
+ *   it is never decoded (streamCalls' `cut`). A toolUse block ended with no
+ *   input delta had no arguments: `{}` is pushed, as for Anthropic.
+ */
+import { isPlainObject, type JsonObject } from "../json.js";
+import type { AnsweredCall, CallStreams, DeltaSink, ExtractedCalls, ProviderApiModule, RawCall } from "./api.js";
+import { Calls, isStrict, listOf, named, streams, stringOr } from "./shared.js";
+
+// ---- shapes -------------------------------------------------------------------
+
+export interface BedrockConverseTool {
+  readonly toolSpec: {
+    readonly name: string;
+    readonly description?: string;
+    readonly inputSchema: { readonly json: JsonObject };
+    readonly strict: boolean;
+  };
+}
+
+/** A Converse response (`ConverseCommandOutput`): `output.message` is read. */
+export interface ConverseResponseLike {
+  readonly output?: unknown;
+  readonly stopReason?: unknown;
+}
+
+export interface ConverseToolResultBlock {
+  toolResult: {
+    toolUseId: string;
+    content: [{ text: string }];
+    /** Set ("error") only when the call did not succeed. */
+    status?: "error";
+  };
+}
+
+/** The one user message carrying every tool result of a turn, in call order. */
+export interface ConverseToolResultMessage {
+  role: "user";
+  content: ConverseToolResultBlock[];
+}
+
+const CUT = new Set(["max_tokens", "model_context_window_exceeded", "content_filtered"]);
+
+// ---- reading ------------------------------------------------------------------
+
+export function converseCalls(response: ConverseResponseLike): ExtractedCalls {
+  const stop = response.stopReason;
+  const truncation = typeof stop === "string" && CUT.has(stop) ? stop : undefined;
+  const output = isPlainObject(response.output) ? response.output : {};
+  const message = isPlainObject(output.message) ? output.message : {};
+  const content = listOf(message.content);
+  const calls: RawCall[] = [];
+  content.forEach((block, i) => {
+    if (!isPlainObject(block) || !isPlainObject(block.toolUse)) return;
+    const use = block.toolUse;
+    if (use.type === "server_tool_use") return;
+    calls.push({
+      id: stringOr(use.toolUseId),
+      name: stringOr(use.name),
+      kind: "function",
+      arguments: use.input,
+      // The input is an object, so a cut shows no syntax error: the block the output ended in is not trusted.
+      cutOff: truncation !== undefined && i === content.length - 1,
+    });
+  });
+  return { calls, truncation };
+}
+
+/** One user message of `toolResult` blocks (none when there were no calls). */
+export function converseResults(calls: readonly AnsweredCall[]): ConverseToolResultMessage[] {
+  if (calls.length === 0) return [];
+  const content = calls.map(
+    (c): ConverseToolResultBlock => ({
+      toolResult: {
+        toolUseId: c.id,
+        content: [{ text: c.output }],
+        ...(c.ok ? {} : { status: "error" as const }),
+      },
+    }),
+  );
+  return [{ role: "user", content }];
+}
+
+/** Converse stream events, as the SDK yields them (`response.stream`). */
+export function converseCallStreams<S extends DeltaSink>(
+  open: (call: { id: string; name: string }) => S,
+): CallStreams<S> {
+  const calls = new Calls(open);
+  const index = (event: Record<string, unknown>): string | undefined =>
+    typeof event.contentBlockIndex === "number" ? String(event.contentBlockIndex) : undefined;
+  return streams(calls, (e) => {
+    if (isPlainObject(e.contentBlockStart)) {
+      const key = index(e.contentBlockStart);
+      const start = e.contentBlockStart.start;
+      const use = isPlainObject(start) ? start.toolUse : undefined;
+      if (key === undefined || !isPlainObject(use) || use.type === "server_tool_use") return undefined;
+      if (typeof use.toolUseId !== "string" || typeof use.name !== "string") return undefined;
+      return calls.start(key, use.toolUseId, use.name);
+    }
+    if (isPlainObject(e.contentBlockDelta)) {
+      const key = index(e.contentBlockDelta);
+      const delta = e.contentBlockDelta.delta;
+      const use = isPlainObject(delta) ? delta.toolUse : undefined;
+      if (key === undefined || !isPlainObject(use) || typeof use.input !== "string") return undefined;
+      return calls.push(calls.get(key), use.input);
+    }
+    if (isPlainObject(e.contentBlockStop)) {
+      const key = index(e.contentBlockStop);
+      const call = key === undefined ? undefined : calls.get(key);
+      if (call !== undefined && call.pushed === 0) calls.push(call, "{}");
+      return calls.end(call);
+    }
+    // The message is over, whatever its stop reason: a call still open was never ended, and is cut.
+    if (isPlainObject(e.messageStop)) calls.finish();
+    return undefined;
+  });
+}
+
+export const bedrockConverse = {
+  name: "bedrock-converse",
+  spellings: [],
+  target: "anthropic",
+  tool: (b): BedrockConverseTool => ({
+    toolSpec: { ...named(b), inputSchema: { json: b.wire }, strict: isStrict(b) },
+  }),
+  calls: converseCalls,
+  holds: (response) => isPlainObject(response.output) && isPlainObject(response.output.message),
+  results: converseResults,
+  callStreams: converseCallStreams,
+} as const satisfies ProviderApiModule<
+  "bedrock-converse",
+  BedrockConverseTool,
+  ConverseResponseLike,
+  ConverseToolResultMessage
+>;

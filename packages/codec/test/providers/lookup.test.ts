@@ -1,0 +1,71 @@
+/**
+ * The names over the registry: one name per API, the earlier spellings still
+ * accepted, and the generic routes giving what the per-API ones give.
+ */
+import { type Codec, compileCodec, createDispatcher, type ToolApi } from "@strictwire/codec";
+import {
+  PROVIDER_API_NAMES,
+  type ProviderApi,
+  providerApi,
+  providerModule,
+  storedCalls,
+} from "@strictwire/codec/providers";
+import { describe, expect, expectTypeOf, it } from "vitest";
+
+describe("provider API names", () => {
+  it("every module is in the table under its own name", () => {
+    expect([...PROVIDER_API_NAMES].sort()).toEqual([
+      "anthropic",
+      "bedrock-converse",
+      "gemini",
+      "openai-chat",
+      "openai-responses",
+    ]);
+    for (const api of PROVIDER_API_NAMES) expect(providerModule(api).name).toBe(api);
+  });
+
+  it("the earlier spellings name the same APIs; anything else names none", () => {
+    expect(providerApi("responses")).toBe("openai-responses");
+    expect(providerApi("chat-completions")).toBe("openai-chat");
+    expect(providerApi("chat")).toBe("openai-chat");
+    expect(providerModule("chat")).toBe(providerModule("openai-chat"));
+    for (const junk of ["", "openai", "toString", "__proto__", "Chat"]) expect(providerApi(junk)).toBeUndefined();
+    expect(() => providerModule("toString" as ProviderApi)).toThrow(TypeError);
+    expectTypeOf<ToolApi>().toEqualTypeOf<ProviderApi>();
+  });
+});
+
+describe("the generic routes", () => {
+  const compiled = compileCodec(
+    { type: "object", properties: { q: { type: "string" } }, required: ["q"], additionalProperties: false },
+    { name: "search", target: "openai" },
+  );
+  if (!compiled.ok) throw new Error(compiled.error.message);
+  const codecs: Record<string, Codec<unknown>> = { search: compiled.value };
+  const dispatcher = createDispatcher(codecs, { search: async (args) => args });
+
+  it("Dispatcher.answer gives what the per-API method gives", async () => {
+    const chat = {
+      choices: [
+        {
+          finish_reason: "tool_calls",
+          message: {
+            tool_calls: [{ id: "c1", type: "function", function: { name: "search", arguments: '{"q":"x"}' } }],
+          },
+        },
+      ],
+    };
+    expect(await dispatcher.answer("openai-chat", chat)).toEqual(await dispatcher.chat(chat));
+    const responses = {
+      output: [{ type: "function_call", call_id: "r1", name: "search", arguments: '{"q":1}' }],
+    };
+    expect(await dispatcher.answer("openai-responses", responses)).toEqual(await dispatcher.responses(responses));
+  });
+
+  it("storedCalls reads each API's response with that API's reader", () => {
+    const gemini = { candidates: [{ content: { parts: [{ functionCall: { name: "search", args: { q: "y" } } }] } }] };
+    expect(storedCalls(gemini)).toEqual(providerModule("gemini").calls(gemini));
+    expect(storedCalls({ content: [{ type: "tool_use", id: "a", name: "search", input: {} }] }).calls).toHaveLength(1);
+    expect(storedCalls(null)).toEqual({ calls: [], truncation: undefined });
+  });
+});

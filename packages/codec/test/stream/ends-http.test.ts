@@ -1,0 +1,240 @@
+/**
+ * The end-of-call rule and the newer stream shapes under the real SDKs: a
+ * node:http server on 127.0.0.1 writes each API's events as its SDK reads
+ * them (SSE), the SDK parses them and the test feeds them to streamCalls.
+ * Gemini through `@google/genai`'s `generateContentStream`; a stream the
+ * connection ends before the provider's end event, through `openai` and
+ * `@anthropic-ai/sdk`; Anthropic's `eager_input_streaming` as the request
+ * carries it.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import Anthropic from "@anthropic-ai/sdk";
+import { GoogleGenAI } from "@google/genai";
+import { type CallUpdate, compileCodec, streamCalls, toolDefinition } from "@strictwire/codec";
+import OpenAI from "openai";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const schema = {
+  type: "object",
+  properties: { city: { type: "string" }, unit: { enum: ["c", "f"] } },
+  required: ["city"],
+  additionalProperties: false,
+} as const;
+const openaiCodec = compileCodec(schema, { name: "get_weather" });
+const anthropicCodec = compileCodec(schema, { name: "get_weather", target: "anthropic" });
+const geminiCodec = compileCodec(schema, { name: "get_weather", target: "gemini" });
+if (!openaiCodec.ok || !anthropicCodec.ok || !geminiCodec.ok) throw new Error("the test schema compiles");
+const wireOf = (codec: typeof openaiCodec.value, value: unknown): string => {
+  const encoded = codec.encode(value as { city: string });
+  if (!encoded.ok) throw new Error(encoded.error.message);
+  return JSON.stringify(encoded.value);
+};
+
+let server: Server;
+let origin: string;
+/** What the next request gets: SSE events, whether the connection is dropped after them, and the request seen. */
+let script: { events: Record<string, unknown>[]; drop: boolean } = { events: [], drop: false };
+let seen: { url: string; body: Record<string, unknown> } | undefined;
+
+async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  let body = "";
+  for await (const chunk of req) body += chunk;
+  seen = { url: req.url ?? "", body: body === "" ? {} : JSON.parse(body) };
+  res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+  for (const event of script.events) {
+    const name = typeof event.type === "string" ? `event: ${event.type}\n` : "";
+    res.write(`${name}data: ${JSON.stringify(event)}\n\n`);
+    await new Promise((wait) => setTimeout(wait, 5));
+  }
+  // A dropped connection: the provider never said the stream was over.
+  if (script.drop) res.socket?.destroy();
+  else res.end();
+}
+
+beforeAll(async () => {
+  server = createServer((req, res) => void answer(req, res));
+  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  await new Promise((done) => server.close(done));
+});
+
+/** Every update of a stream read to its end, or to the error a dropped connection gives. */
+async function read(stream: AsyncIterable<unknown>, streams: ReturnType<typeof streamCalls>): Promise<CallUpdate[]> {
+  const updates: CallUpdate[] = [];
+  try {
+    for await (const event of stream) updates.push(...streams.event(event));
+  } catch {
+    // The connection ended early: what was read is what there is.
+  }
+  updates.push(...streams.finish());
+  return updates;
+}
+
+describe("Gemini under @google/genai: whole calls per chunk", () => {
+  const chunk = (parts: unknown[], finishReason?: string) => ({
+    candidates: [{ content: { role: "model", parts }, index: 0, ...(finishReason ? { finishReason } : {}) }],
+  });
+
+  it("decodes each call of generateContentStream's chunks exactly", async () => {
+    const paris = wireOf(geminiCodec.value, { city: "Paris" });
+    const oslo = wireOf(geminiCodec.value, { city: "Oslo", unit: "f" });
+    script = {
+      drop: false,
+      events: [
+        chunk([{ text: "Checking." }]),
+        chunk([{ functionCall: { id: "g1", name: "get_weather", args: JSON.parse(paris) } }]),
+        chunk([{ functionCall: { id: "g2", name: "get_weather", args: JSON.parse(oslo) } }], "STOP"),
+      ],
+    };
+    const ai = new GoogleGenAI({ apiKey: "test", httpOptions: { baseUrl: origin } });
+    const streams = streamCalls("gemini", { get_weather: geminiCodec.value });
+    const stream = await ai.models.generateContentStream({ model: "m", contents: "weather?" });
+    const updates = await read(stream, streams);
+    expect(seen?.url).toContain(":streamGenerateContent");
+    expect(updates.filter((u) => u.kind === "decoded")).toEqual([
+      { kind: "decoded", id: "g1", name: "get_weather", result: geminiCodec.value.decode(paris) },
+      { kind: "decoded", id: "g2", name: "get_weather", result: geminiCodec.value.decode(oslo) },
+    ]);
+    expect(updates.filter((u) => u.kind === "cut")).toEqual([]);
+  });
+});
+
+describe("a connection dropped before the provider's end event: cut, never decoded", () => {
+  it("Chat Completions under openai: whole arguments, no finish_reason", async () => {
+    const text = wireOf(openaiCodec.value, { city: "Paris" });
+    const chunk = (delta: Record<string, unknown>) => ({
+      id: "c",
+      object: "chat.completion.chunk",
+      created: 0,
+      model: "m",
+      choices: [{ index: 0, delta, finish_reason: null }],
+    });
+    script = {
+      drop: true,
+      events: [
+        chunk({
+          role: "assistant",
+          tool_calls: [{ index: 0, id: "call_1", type: "function", function: { name: "get_weather", arguments: "" } }],
+        }),
+        chunk({ tool_calls: [{ index: 0, function: { arguments: text } }] }),
+      ],
+    };
+    const client = new OpenAI({ apiKey: "test", baseURL: `${origin}/v1`, maxRetries: 0 });
+    const streams = streamCalls("openai-chat", { get_weather: openaiCodec.value });
+    const stream = await client.chat.completions.create({
+      model: "m",
+      messages: [{ role: "user", content: "?" }],
+      stream: true,
+    });
+    const updates = await read(stream, streams);
+    expect(updates.some((u) => u.kind === "decoded")).toBe(false);
+    expect(updates.at(-1)).toEqual({
+      kind: "cut",
+      id: "call_1",
+      name: "get_weather",
+      result: openaiCodec.value.decode(text),
+    });
+    // The text was whole JSON: only the rule kept it from being acted on.
+    expect(openaiCodec.value.decode(text).ok).toBe(true);
+  });
+
+  it("Anthropic under @anthropic-ai/sdk: whole input, no content_block_stop", async () => {
+    const text = wireOf(anthropicCodec.value, { city: "Paris" });
+    script = {
+      drop: true,
+      events: [
+        {
+          type: "message_start",
+          message: {
+            id: "msg",
+            type: "message",
+            role: "assistant",
+            model: "m",
+            content: [],
+            stop_reason: null,
+            usage: { input_tokens: 1, output_tokens: 1 },
+          },
+        },
+        {
+          type: "content_block_start",
+          index: 0,
+          content_block: { type: "tool_use", id: "toolu_1", name: "get_weather", input: {} },
+        },
+        { type: "content_block_delta", index: 0, delta: { type: "input_json_delta", partial_json: text } },
+      ],
+    };
+    const client = new Anthropic({ apiKey: "test", baseURL: origin, maxRetries: 0 });
+    const streams = streamCalls("anthropic", { get_weather: anthropicCodec.value });
+    const stream = await client.messages.create({
+      model: "m",
+      max_tokens: 64,
+      messages: [{ role: "user", content: "?" }],
+      stream: true,
+    });
+    const updates = await read(stream, streams);
+    expect(updates.some((u) => u.kind === "decoded")).toBe(false);
+    expect(updates.at(-1)).toMatchObject({ kind: "cut", id: "toolu_1", result: { ok: true } });
+  });
+});
+
+describe("Anthropic eager_input_streaming under @anthropic-ai/sdk", () => {
+  it("the request carries the option; input that is not JSON is refused before the block ends", async () => {
+    const tool = toolDefinition(anthropicCodec.value.bundle, "anthropic", { eagerInputStreaming: true });
+    if (!tool.ok) throw new Error(tool.error.message);
+    const deltas = ['{"city":"Par', 'is" "unit"', ':{"state":"absent"}}'];
+    script = {
+      drop: false,
+      events: [
+        {
+          type: "message_start",
+          message: {
+            id: "msg",
+            type: "message",
+            role: "assistant",
+            model: "m",
+            content: [],
+            stop_reason: null,
+            usage: { input_tokens: 1, output_tokens: 1 },
+          },
+        },
+        {
+          type: "content_block_start",
+          index: 0,
+          content_block: { type: "tool_use", id: "toolu_e", name: "get_weather", input: {} },
+        },
+        ...deltas.map((partial_json) => ({
+          type: "content_block_delta",
+          index: 0,
+          delta: { type: "input_json_delta", partial_json },
+        })),
+        { type: "content_block_stop", index: 0 },
+        { type: "message_delta", delta: { stop_reason: "tool_use", stop_sequence: null }, usage: { output_tokens: 9 } },
+        { type: "message_stop" },
+      ],
+    };
+    const client = new Anthropic({ apiKey: "test", baseURL: origin, maxRetries: 0 });
+    const streams = streamCalls("anthropic", { get_weather: anthropicCodec.value });
+    const stream = await client.messages.create({
+      model: "m",
+      max_tokens: 64,
+      // The SDK types input_schema as its own InputSchema; the wire is a plain JSON Schema object.
+      tools: [tool.value] as unknown as Anthropic.Messages.Tool[],
+      messages: [{ role: "user", content: "?" }],
+      stream: true,
+    });
+    const order: string[] = [];
+    for await (const event of stream) for (const u of streams.event(event)) order.push(`${event.type}:${u.kind}`);
+    const sent = seen?.body.tools as Record<string, unknown>[] | undefined;
+    expect(sent?.[0]).toMatchObject({
+      name: "get_weather",
+      eager_input_streaming: true,
+      strict: true,
+    });
+    // Refused at the delta that broke the JSON, before content_block_stop; the end says the same.
+    expect(order.indexOf("content_block_delta:refused")).toBeGreaterThanOrEqual(0);
+    expect(order.indexOf("content_block_delta:refused")).toBeLessThan(order.indexOf("content_block_stop:decoded"));
+  });
+});

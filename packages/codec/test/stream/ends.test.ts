@@ -1,0 +1,376 @@
+/**
+ * A value only when the provider finished (issue 42): every stream shape
+ * streamCalls reads, cut at every event boundary, never gives a `decoded`
+ * update for a call whose end event was not among the events read; every call
+ * it opened ends exactly once, as `decoded` or as `cut`. The oracle of where a
+ * call ends is written here from each API's events, apart from the readers.
+ * Then each adapter's edge cases: they fail closed and say why.
+ */
+import { type CallUpdate, compileCodec, streamCalls, toolDefinition } from "@strictwire/codec";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { split } from "./support.js";
+
+const weather = compileCodec(
+  {
+    type: "object",
+    properties: { city: { type: "string" }, unit: { enum: ["c", "f"] } },
+    required: ["city"],
+    additionalProperties: false,
+  },
+  { name: "get_weather" },
+);
+if (!weather.ok) throw new Error(weather.error.message);
+const codecs = { get_weather: weather.value };
+const wireOf = (value: unknown): string => {
+  const encoded = weather.value.encode(value as { city: string });
+  if (!encoded.ok) throw new Error(encoded.error.message);
+  return JSON.stringify(encoded.value);
+};
+const WIRES = [wireOf({ city: "Paris" }), wireOf({ city: "Oslo", unit: "c" })];
+
+type Shape = "openai-responses" | "openai-chat" | "anthropic" | "gemini";
+type Event = Record<string, unknown>;
+
+/** A recorded stream of two calls (and text around them) in `shape`, the arguments in `sizes`-character deltas. */
+function recorded(shape: Shape, sizes: readonly number[]): Event[] {
+  const [a, b] = WIRES as [string, string];
+  switch (shape) {
+    case "openai-responses": {
+      const item = (n: number) => ({ type: "function_call", id: `fc_${n}`, call_id: `call_${n}`, name: "get_weather" });
+      const call = (n: number, text: string): Event[] => [
+        {
+          type: "response.output_item.added",
+          output_index: n,
+          item: { ...item(n), arguments: "", status: "in_progress" },
+        },
+        ...split(text, sizes).map((delta) => ({
+          type: "response.function_call_arguments.delta",
+          item_id: `fc_${n}`,
+          delta,
+        })),
+        { type: "response.function_call_arguments.done", item_id: `fc_${n}`, arguments: text },
+        {
+          type: "response.output_item.done",
+          output_index: n,
+          item: { ...item(n), arguments: text, status: "completed" },
+        },
+      ];
+      return [
+        { type: "response.created", response: { id: "resp_1", status: "in_progress", output: [] } },
+        ...call(1, a),
+        ...call(2, b),
+        { type: "response.completed", response: { id: "resp_1", status: "completed", output: [] } },
+      ];
+    }
+    case "openai-chat": {
+      const chunk = (toolCall: Event | undefined, finish: string | null = null): Event => ({
+        id: "chatcmpl_1",
+        object: "chat.completion.chunk",
+        choices: [{ index: 0, delta: toolCall ? { tool_calls: [toolCall] } : {}, finish_reason: finish }],
+      });
+      const call = (index: number, text: string): Event[] => [
+        chunk({ index, id: `call_${index}`, type: "function", function: { name: "get_weather", arguments: "" } }),
+        ...split(text, sizes).map((piece) => chunk({ index, function: { arguments: piece } })),
+      ];
+      return [...call(0, a), ...call(1, b), chunk(undefined, "tool_calls")];
+    }
+    case "anthropic": {
+      const call = (index: number, text: string): Event[] => [
+        {
+          type: "content_block_start",
+          index,
+          content_block: { type: "tool_use", id: `toolu_${index}`, name: "get_weather", input: {} },
+        },
+        ...split(text, sizes).map((partial_json) => ({
+          type: "content_block_delta",
+          index,
+          delta: { type: "input_json_delta", partial_json },
+        })),
+        { type: "content_block_stop", index },
+      ];
+      return [
+        { type: "message_start", message: { id: "msg_1", type: "message", role: "assistant", content: [] } },
+        { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } },
+        { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "Checking." } },
+        { type: "content_block_stop", index: 0 },
+        ...call(1, a),
+        ...call(2, b),
+        { type: "message_delta", delta: { stop_reason: "tool_use" }, usage: { output_tokens: 9 } },
+        { type: "message_stop" },
+      ];
+    }
+    case "gemini": {
+      const chunk = (parts: Event[], finishReason?: string): Event => ({
+        candidates: [{ content: { role: "model", parts }, ...(finishReason ? { finishReason } : {}) }],
+      });
+      return [
+        chunk([{ text: "Checking." }]),
+        chunk([{ functionCall: { id: "g_1", name: "get_weather", args: JSON.parse(a) } }]),
+        chunk([{ functionCall: { id: "g_2", name: "get_weather", args: JSON.parse(b) } }], "STOP"),
+      ];
+    }
+  }
+}
+
+/** Where each call's end event stands in `events` (the oracle): call id to index. */
+function endsOf(shape: Shape, events: readonly Event[]): Map<string, number> {
+  const ends = new Map<string, number>();
+  events.forEach((e, i) => {
+    if (shape === "openai-responses" && e.type === "response.function_call_arguments.done") {
+      const id = `call_${String(e.item_id).slice(3)}`;
+      if (!ends.has(id)) ends.set(id, i);
+    }
+    if (shape === "openai-chat") {
+      const choice = (e.choices as Event[])[0]!;
+      if (choice.finish_reason === "tool_calls") for (const id of ["call_0", "call_1"]) ends.set(id, i);
+    }
+    if (shape === "anthropic" && e.type === "content_block_stop" && e.index !== 0) ends.set(`toolu_${e.index}`, i);
+    if (shape === "gemini") {
+      const parts = ((e.candidates as Event[])[0]!.content as Event).parts as Event[];
+      for (const part of parts) if (part.functionCall) ends.set(String((part.functionCall as Event).id), i);
+    }
+  });
+  return ends;
+}
+
+const SHAPES: readonly Shape[] = ["openai-responses", "openai-chat", "anthropic", "gemini"];
+
+describe("a value only when the provider finished", () => {
+  it("every shape, cut at every event boundary: decoded only after the call's end event, every call ended once", () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...SHAPES),
+        fc.array(fc.integer({ min: 1, max: 8 }), { minLength: 1, maxLength: 6 }),
+        (shape, sizes) => {
+          const events = recorded(shape, sizes);
+          const ends = endsOf(shape, events);
+          expect(ends.size).toBe(2);
+          for (let cut = 0; cut <= events.length; cut++) {
+            const streams = streamCalls(shape, codecs);
+            const updates: CallUpdate[] = [];
+            for (const e of events.slice(0, cut)) updates.push(...streams.event(e));
+            updates.push(...streams.finish());
+            const finals = updates.filter((u) => u.kind === "decoded" || u.kind === "cut");
+            const ids = finals.map((u) => u.id);
+            // One final update per call opened, and no call twice.
+            expect(new Set(ids).size).toBe(ids.length);
+            for (const u of finals) {
+              const end = ends.get(u.id);
+              expect(end, `${shape} ${u.id}`).toBeDefined();
+              if (u.kind === "decoded") {
+                expect(end!, `${shape} cut at ${cut}: ${u.id} decoded before its end event`).toBeLessThan(cut);
+                expect(u.result.ok).toBe(true);
+              } else {
+                expect(end!, `${shape} cut at ${cut}: ${u.id} cut after its end event`).toBeGreaterThanOrEqual(cut);
+              }
+            }
+            // Every call whose end event was read is decoded.
+            for (const [id, end] of ends) {
+              if (end < cut) expect(finals.find((u) => u.id === id)?.kind, `${shape} ${id}`).toBe("decoded");
+            }
+          }
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
+  it("a whole text the provider never ended is cut, with what decode would have said, for logging", () => {
+    const streams = streamCalls("anthropic", codecs);
+    const events = recorded("anthropic", [5]);
+    const stop = events.findIndex((e) => e.type === "content_block_stop" && e.index === 1);
+    for (const e of events.slice(0, stop)) streams.event(e);
+    expect(streams.finish()).toEqual([
+      { kind: "cut", id: "toolu_1", name: "get_weather", result: weather.value.decode(WIRES[0]!) },
+    ]);
+  });
+
+  it("Chat Completions: a choice cut by the token limit cuts its last call; earlier calls are ended", () => {
+    const events = recorded("openai-chat", [3]);
+    const last = events.at(-1)!;
+    const lengthCut = { ...last, choices: [{ index: 0, delta: {}, finish_reason: "length" }] };
+    const streams = streamCalls("chat", codecs);
+    const updates = [...events.slice(0, -1), lengthCut].flatMap((e) => [...streams.event(e)]);
+    const finals = updates.filter((u) => u.kind === "decoded" || u.kind === "cut");
+    expect(finals.map((u) => [u.id, u.kind])).toEqual([
+      ["call_0", "decoded"],
+      ["call_1", "cut"],
+    ]);
+    expect(streams.finish()).toEqual([]);
+  });
+});
+
+describe("adapters fail closed and say why", () => {
+  const finals = (updates: readonly CallUpdate[]) =>
+    updates.filter((u) => u.kind === "decoded" || u.kind === "cut" || u.kind === "refused");
+
+  it("Anthropic: one reader across two messages keeps both calls at block index 0", () => {
+    const message = (n: number): Event[] => [
+      { type: "message_start", message: { id: `msg_${n}`, type: "message", role: "assistant", content: [] } },
+      {
+        type: "content_block_start",
+        index: 0,
+        content_block: { type: "tool_use", id: `toolu_${n}`, name: "get_weather", input: {} },
+      },
+      { type: "content_block_delta", index: 0, delta: { type: "input_json_delta", partial_json: WIRES[n - 1]! } },
+      { type: "content_block_stop", index: 0 },
+      { type: "message_stop" },
+    ];
+    const streams = streamCalls("anthropic", codecs);
+    const updates = [...message(1), ...message(2)].flatMap((e) => [...streams.event(e)]);
+    const decoded = updates.filter((u) => u.kind === "decoded");
+    expect(decoded).toEqual([
+      { kind: "decoded", id: "toolu_1", name: "get_weather", result: weather.value.decode(WIRES[0]!) },
+      { kind: "decoded", id: "toolu_2", name: "get_weather", result: weather.value.decode(WIRES[1]!) },
+    ]);
+  });
+
+  it("Responses: a call_id given to a second item refuses it with a typed error; one already ended stands", () => {
+    const events = recorded("openai-responses", [4]).map((e) =>
+      e.type === "response.output_item.added" ? { ...e, item: { ...(e.item as Event), call_id: "call_same" } } : e,
+    );
+    const streams = streamCalls("responses", codecs);
+    const updates = finals(events.flatMap((e) => [...streams.event(e)]));
+    expect(updates.map((u) => u.kind)).toEqual(["decoded", "refused", "decoded"]);
+    expect(updates[0]).toMatchObject({ id: "call_same", result: { ok: true } });
+    expect(updates[1]).toMatchObject({ id: "call_same", error: { code: "stream-violation" } });
+    expect(updates[2]).toMatchObject({ id: "call_same", result: { ok: false, error: { code: "stream-violation" } } });
+  });
+
+  it("Responses: two items open at once under one call_id are both refused, and neither decodes", () => {
+    const item = (n: number) => ({ type: "function_call", id: `fc_${n}`, call_id: "call_same", name: "get_weather" });
+    const streams = streamCalls("responses", codecs);
+    const updates = finals(
+      [
+        { type: "response.output_item.added", output_index: 0, item: { ...item(1), arguments: "" } },
+        { type: "response.function_call_arguments.delta", item_id: "fc_1", delta: WIRES[0] },
+        { type: "response.output_item.added", output_index: 1, item: { ...item(2), arguments: "" } },
+        { type: "response.function_call_arguments.delta", item_id: "fc_2", delta: WIRES[1] },
+        { type: "response.function_call_arguments.done", item_id: "fc_1", arguments: WIRES[0] },
+        { type: "response.function_call_arguments.done", item_id: "fc_2", arguments: WIRES[1] },
+      ].flatMap((e) => [...streams.event(e)]),
+    );
+    expect(updates.filter((u) => u.kind === "refused")).toHaveLength(2);
+    const decoded = updates.filter((u) => u.kind === "decoded");
+    expect(decoded).toHaveLength(2);
+    for (const u of decoded) expect(u).toMatchObject({ result: { ok: false, error: { code: "stream-violation" } } });
+  });
+
+  it("Responses: deltas that disagree with the final arguments are refused, never resolved silently", () => {
+    const events = recorded("openai-responses", [4]).map((e) =>
+      e.type === "response.function_call_arguments.done" && e.item_id === "fc_1"
+        ? { ...e, arguments: wireOf({ city: "Rome" }) }
+        : e,
+    );
+    const streams = streamCalls("responses", codecs);
+    const updates = finals(events.flatMap((e) => [...streams.event(e)]));
+    expect(updates.filter((u) => u.id === "call_1").map((u) => u.kind)).toEqual(["refused", "decoded"]);
+    expect(updates.find((u) => u.id === "call_1" && u.kind === "decoded")).toMatchObject({
+      result: { ok: false, error: { code: "stream-violation" } },
+    });
+    expect(updates.find((u) => u.id === "call_2" && u.kind === "decoded")).toMatchObject({ result: { ok: true } });
+  });
+
+  it("Responses: arguments on output_item.added and streamed as well count once", () => {
+    const events = recorded("openai-responses", [4]).map((e) =>
+      e.type === "response.output_item.added" && (e.item as Event).id === "fc_1"
+        ? { ...e, item: { ...(e.item as Event), arguments: WIRES[0] } }
+        : e,
+    );
+    const streams = streamCalls("responses", codecs);
+    const updates = events.flatMap((e) => [...streams.event(e)]);
+    expect(updates.find((u) => u.kind === "decoded" && u.id === "call_1")).toEqual({
+      kind: "decoded",
+      id: "call_1",
+      name: "get_weather",
+      result: weather.value.decode(WIRES[0]!),
+    });
+  });
+
+  it("Responses: arguments given only on output_item.added, ended by output_item.done, decode once", () => {
+    const item = { type: "function_call", id: "fc_9", call_id: "call_9", name: "get_weather" };
+    const streams = streamCalls("responses", codecs);
+    const updates = [
+      { type: "response.output_item.added", output_index: 0, item: { ...item, arguments: WIRES[1] } },
+      { type: "response.output_item.done", output_index: 0, item: { ...item, arguments: WIRES[1] } },
+    ].flatMap((e) => [...streams.event(e)]);
+    expect(updates.filter((u) => u.kind === "decoded")).toEqual([
+      { kind: "decoded", id: "call_9", name: "get_weather", result: weather.value.decode(WIRES[1]!) },
+    ]);
+  });
+
+  it("Gemini: whole calls per chunk decode; the call a MAX_TOKENS chunk ends in is cut", () => {
+    const events = recorded("gemini", [1]);
+    const last = events.at(-1)!;
+    const maxTokens = { candidates: [{ ...(last.candidates as Event[])[0]!, finishReason: "MAX_TOKENS" }] };
+    const streams = streamCalls("gemini", codecs);
+    const updates = finals([...events.slice(0, -1), maxTokens].flatMap((e) => [...streams.event(e)]));
+    expect(updates.map((u) => [u.id, u.kind])).toEqual([
+      ["g_1", "decoded"],
+      ["g_2", "cut"],
+    ]);
+  });
+
+  it("Vertex AI partialArgs are refused with what to turn off, never assembled", () => {
+    const streams = streamCalls("gemini", codecs);
+    const chunk = (functionCall: Event): Event => ({
+      candidates: [{ content: { role: "model", parts: [{ functionCall }] } }],
+    });
+    const updates = [
+      chunk({
+        name: "get_weather",
+        partialArgs: [{ jsonPath: "$.city", stringValue: "Par", willContinue: true }],
+        willContinue: true,
+      }),
+      chunk({ partialArgs: [{ jsonPath: "$.city", stringValue: "is" }], willContinue: false }),
+    ].flatMap((e) => [...streams.event(e)]);
+    expect(updates).toHaveLength(2);
+    expect(updates[0]).toMatchObject({ kind: "refused", error: { code: "stream-violation" } });
+    expect((updates[0] as { error: { message: string } }).error.message).toMatch(/streamFunctionCallArguments/);
+    expect(updates[1]).toMatchObject({ kind: "decoded", result: { ok: false, error: { code: "stream-violation" } } });
+  });
+
+  it("Anthropic eager_input_streaming: asked for on the tool definition; deltas that never form JSON are refused early", () => {
+    const anthropicCodec = compileCodec(
+      { type: "object", properties: { city: { type: "string" } }, required: ["city"], additionalProperties: false },
+      { name: "get_weather", target: "anthropic" },
+    );
+    if (!anthropicCodec.ok) throw new Error(anthropicCodec.error.message);
+    const definition = toolDefinition(anthropicCodec.value.bundle, "anthropic", { eagerInputStreaming: true });
+    expect(definition).toMatchObject({
+      ok: true,
+      value: { name: "get_weather", strict: true, eager_input_streaming: true },
+    });
+    const plain = toolDefinition(anthropicCodec.value.bundle, "anthropic");
+    expect(plain.ok && "eager_input_streaming" in plain.value).toBe(false);
+    // Not an option of the OpenAI APIs: refused, never dropped.
+    expect(toolDefinition(weather.value.bundle, "openai-responses", { eagerInputStreaming: true })).toMatchObject({
+      ok: false,
+      error: { code: "invalid-options" },
+    });
+    // Fine-grained streaming sends what the model wrote, unchecked: a broken text is refused at its delta.
+    const streams = streamCalls("anthropic", { get_weather: anthropicCodec.value });
+    const deltas = ['{"city": "Par', 'is", "city', '": "Rome"}'];
+    const events: Event[] = [
+      { type: "message_start", message: { id: "m", type: "message", role: "assistant", content: [] } },
+      {
+        type: "content_block_start",
+        index: 0,
+        content_block: { type: "tool_use", id: "toolu_e", name: "get_weather", input: {} },
+      },
+      ...deltas.map((partial_json) => ({
+        type: "content_block_delta",
+        index: 0,
+        delta: { type: "input_json_delta", partial_json },
+      })),
+    ];
+    const byEvent = events.map((e) => streams.event(e));
+    // Refused in the delta that repeats the name, before the text ends.
+    const at = byEvent.findIndex((updates) => updates.some((u) => u.kind === "refused"));
+    expect(at).toBeGreaterThan(1);
+    expect(at).toBeLessThan(events.length);
+    expect(byEvent[at]!.find((u) => u.kind === "refused")).toMatchObject({ error: { code: "duplicate-key" } });
+    expect(streams.finish()).toMatchObject([{ kind: "cut", id: "toolu_e" }]);
+  });
+});
