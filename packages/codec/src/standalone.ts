@@ -71,7 +71,10 @@ export function standaloneModule(bundle: Bundle): Result<string> {
   return tool.ok ? ok(render(tool.value.module)) : tool;
 }
 
-/** A bundle precompiled: the module's code, and the same validators in memory (the values' refs). */
+/**
+ * A bundle precompiled: the module's code, and the same validators in memory (the values' refs).
+ * @internal
+ */
 export interface PrecompiledTool {
   readonly module: Code;
   readonly validators: ModuleValidators;
