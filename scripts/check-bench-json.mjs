@@ -45,7 +45,13 @@ if (doc !== undefined) {
     "streamDecoder.calls",
     "streamDecoder.large",
     "streamDecoder.largeFloor",
+    "streamDecoder.callsVsFloor",
+    "streamDecoder.largeVsFloor",
+    "streamDecoder.anyJsonVsFloor",
+    "streamDecoder.callsAiSdkPartial",
   ];
+  for (const text of ["enumValue", "memberName", "longString", "containers", "anyJson"])
+    wanted.push(`streamScaling.slopes.${text}`);
   for (const mode of ["tagged", "compact", "factored"])
     wanted.push(`expansion.${mode}.bytes`, `expansion.${mode}.tokens`);
   for (const form of ["tagged", "compact", "factored"]) wanted.push(`argumentTokens.${form}`);

@@ -23,9 +23,11 @@ const steps = blocksOf("docs/getting-started.md")
   );
 
 describe("docs/getting-started.md", { timeout: 120_000 }, () => {
-  it("shows the output of the OpenAI Responses, Chat, Anthropic and Gemini steps", () => {
+  it("shows the output of the OpenAI Responses, Chat, Anthropic, Gemini and structured-output steps", () => {
     expect(steps.map((s) => s.file).sort()).toEqual(
-      ["anthropic", "gemini", "openai-chat", "openai-responses"].map((f) => `src/getting-started/${f}.ts`),
+      ["anthropic", "gemini", "openai-chat", "openai-responses", "structured-output"].map(
+        (f) => `src/getting-started/${f}.ts`,
+      ),
     );
   });
 

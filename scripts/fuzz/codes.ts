@@ -34,6 +34,10 @@ export const ERROR_CODES = [
   "invalid-bundle",
   "digest-mismatch",
   "unsupported-format",
+  "answer-refused",
+  "answer-cut",
+  "answer-blocked",
+  "no-answer",
 ] as const satisfies readonly ErrorCode[];
 
 type Listed = (typeof ERROR_CODES)[number];

@@ -17,14 +17,22 @@
  *   again at every delta (what a partial value costs in most tools today):
  *   quadratic, so on the benchmark's calls only.
  *
+ * - The AI SDK's own partial value (ai@6's UI message stream): at each
+ *   tool-input-delta it appends the delta to the call's text and awaits
+ *   `parsePartialJson(text so far)` (JSON.parse, else the text repaired and
+ *   parsed again). Quadratic too, and asynchronous, so timed on the calls
+ *   only, in rounds of its own that alternate with decode (aiSdkPartialRow).
+ *
  * Timed in the stream decoder's own rounds (streaming.ts decoderRow), so
- * every ratio shares one decode baseline. docs/streaming.md compares the goal
+ * every ratio shares one decode baseline (the AI SDK's row: its own decode
+ * rounds, in the same run). docs/streaming.md compares the goal
  * of streaming at most 2x one decode with them.
  */
 import { createRequire } from "node:module";
 import { JSONParser } from "@streamparser/json";
+import { parsePartialJson as aiParsePartialJson } from "ai";
 import { parse as parsePartialJson } from "partial-json";
-import type { Comparison, Summary, TimedTask } from "../stats.js";
+import { type Comparison, consume, type Summary, summarize, type TimedTask } from "../stats.js";
 import type { CodecText } from "./streaming.js";
 
 /** jsonparse ships no types: the two members used. */
@@ -148,4 +156,58 @@ export function floorOf(cmp: Comparison): StreamFloor {
     streamparser: cmp.ratio["@streamparser/json"]!,
     reparse: cmp.ratio["partial-json"],
   };
+}
+
+/**
+ * The AI SDK's partial parse as ai@6 runs it per delta, over decode of the
+ * same texts: rounds that alternate the two, each timed for at least
+ * `timeMs`, the ratio of their times per call, its median over the rounds.
+ * Awaited per delta as the SDK does (a sync benchmark cannot time it).
+ */
+export async function aiSdkPartialRow(
+  decodeAll: () => unknown,
+  streams: readonly (readonly string[])[],
+  rounds: number,
+  timeMs: number,
+): Promise<Summary> {
+  const parseAll = async (): Promise<unknown> => {
+    let last: unknown;
+    for (const deltas of streams) {
+      let text = "";
+      for (const delta of deltas) {
+        text += delta;
+        last = (await aiParsePartialJson(text)).value;
+      }
+    }
+    return last;
+  };
+  const timeSync = (): number => {
+    let n = 0;
+    const t0 = performance.now();
+    do {
+      consume(decodeAll());
+      n++;
+    } while (performance.now() - t0 < timeMs);
+    return (performance.now() - t0) / n;
+  };
+  const timeAsync = async (): Promise<number> => {
+    let n = 0;
+    const t0 = performance.now();
+    do {
+      consume(await parseAll());
+      n++;
+    } while (performance.now() - t0 < timeMs);
+    return (performance.now() - t0) / n;
+  };
+  // Warm-up, then alternate.
+  timeSync();
+  await timeAsync();
+  const ratios: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    const first = r % 2 === 0;
+    const a = first ? timeSync() : await timeAsync();
+    const b = first ? await timeAsync() : timeSync();
+    ratios.push(first ? b / a : a / b);
+  }
+  return summarize(ratios);
 }

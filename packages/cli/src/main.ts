@@ -16,6 +16,7 @@ import { addEvalOptions } from "./commands/eval-options.js";
 import type { McpProxyFlags } from "./commands/mcp-proxy.js";
 import type { ProbeFlags } from "./commands/probe.js";
 import { EMIT_NAMES } from "./emit/emitter.js";
+import { OUTPUT_FORMAT_NAMES } from "./emit/output-format.js";
 import { EXIT_OK, EXIT_USAGE, type ExitCode, type Failure } from "./failure.js";
 import { type Io, processIo } from "./io.js";
 import { addCompileOptions, type CompileFlags, presenceOption, schemaDirOption, targetOption } from "./options.js";
@@ -87,6 +88,12 @@ function buildProgram(io: Io, setExit: (code: ExitCode) => void): Command {
     true,
   )
     .addOption(new Option("--emit <kind>", "what to write").choices(EMIT_NAMES).default("bundle"))
+    .addOption(
+      new Option(
+        "--output-format <api>",
+        "write the request member(s) asking this API for an answer held to the wire (structured outputs), to spread into the request body",
+      ).choices(OUTPUT_FORMAT_NAMES),
+    )
     .addOption(json())
     .action(async (schemas: string[], flags: CompileCommandFlags & JsonFlag) => {
       const { runCompile } = await import("./commands/compile.js");
@@ -143,7 +150,11 @@ function buildProgram(io: Io, setExit: (code: ExitCode) => void): Command {
     .description(
       "Check that the tools of one request fit the target's limits: each wire schema's, and the caps counted across all of them. Exits 1 when a limit is crossed.",
     )
-    .argument("<bundles...>", "the bundles of one request's tools")
+    .argument("[bundles...]", "the bundles of one request's tools")
+    .option(
+      "--answer <bundle.json>",
+      "the bundle of the request's answer format (structured outputs): its schema counts in the per-request caps with the tools",
+    )
     .addOption(targetOption())
     .addOption(json())
     .action(async (bundles: string[], flags: CheckFlags & JsonFlag) => {
@@ -235,6 +246,10 @@ function buildProgram(io: Io, setExit: (code: ExitCode) => void): Command {
     .option("--max-tokens <n>", "maximum output tokens per request", "16")
     .option("--timeout <ms>", "per request", "60000")
     .option("--retries <n>", "retries on 429, 5xx and timeouts", "2")
+    .option(
+      "--output-format",
+      "probe each bundle as a structured-output answer format instead of a tool: one request each, carrying only that format",
+    )
     .option("--max-response-bytes <n>", "bytes of one response body read at most", String(DEFAULT_MAX_RESPONSE_BYTES))
     .addOption(json())
     .action(async (files: string[], flags: ProbeFlags & JsonFlag) => {

@@ -266,3 +266,39 @@ describe("--strict auto: a tool over the target's limits", () => {
     expect(jsonOf(checked).findings).toEqual([]);
   });
 });
+
+describe("check --answer: the answer format counts in the request's caps", () => {
+  test("a tool and an answer that fit apart cross Anthropic's optional-parameter cap together", async () => {
+    const [tool, answer] = await bundles({ a: schemaWith(15), triage: schemaWith(15) }, "anthropic");
+    expect((await strictwire(["check", tool!])).code).toBe(0);
+    expect((await strictwire(["check", "--answer", answer!])).stdout).toBe(
+      "this answer format fits the anthropic target's limits\n",
+    );
+    const run = await strictwire(["check", tool!, "--answer", answer!, "--json"]);
+    expect(run.code).toBe(1);
+    const report = jsonOf(run);
+    expect(report.answer).toEqual({ name: "triage", input: answer });
+    expect(report.findings).toEqual([
+      expect.objectContaining({
+        limit: "maxOptionalParameters",
+        measured: 30,
+        max: 24,
+        scope: "request",
+        tool: "triage (answer format)",
+        input: answer,
+        across: [
+          { tool: "a", measured: 15 },
+          { tool: "triage (answer format)", measured: 15 },
+        ],
+      }),
+    ]);
+  });
+
+  test("an answer compiled for another target than the tools is a usage error", async () => {
+    const [tool] = await bundles({ a: schemaWith(2) }, "anthropic");
+    const [answer] = await bundles({ triage: schemaWith(2) }, "openai");
+    const run = await strictwire(["check", tool!, "--answer", answer!]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("different targets");
+  });
+});

@@ -168,6 +168,33 @@ describe("decode --stream", () => {
     }
   }, 60_000);
 
+  test("words an early refusal as the push does (the wire broken at a member), not as decode of the text cut short", async () => {
+    for (const json of [false, true]) {
+      const flags = json ? ["--json"] : [];
+      const run = new Streaming(["decode", "--stream", bundle, "-", ...flags]);
+      // No presence tag says "nope": refused at its "n", the text still open.
+      const prefix = '{"id":"account-4821","nickname":{"state":"n';
+      run.write(prefix);
+      const code = await run.closed;
+      expect(run.child.stdin.writableEnded).toBe(false);
+      expect(code).toBe(1);
+      // Decode of the bytes read says the text was never closed; the push says what no completion mends.
+      const cut = await strictwire(["decode", bundle, "--json"], { stdin: prefix });
+      expect((JSON.parse(cut.stdout) as { error: { code: string } }).error.code).toBe("invalid-json");
+      const refusal = json
+        ? (JSON.parse(run.stdout) as { ok: boolean; error: { code: string; path: string; feedback?: unknown } }).error
+        : undefined;
+      if (refusal !== undefined) {
+        expect(refusal.code).toBe("wire-violation");
+        expect(refusal.path).toBe("/nickname");
+        expect(JSON.stringify(refusal)).not.toContain("never closed");
+      } else {
+        expect(run.stderr).toContain("wire-violation at /nickname");
+        expect(run.stderr).not.toContain("never closed");
+      }
+    }
+  }, 60_000);
+
   test("is held to the bundle's byte limit as it reads, refusing before standard input ends", async () => {
     const run = new Streaming(["decode", "--stream", bundle, "-", "--json"]);
     // Over the default limit of 1,000,000 bytes, in pieces: one long id still being written.

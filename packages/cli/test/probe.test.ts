@@ -142,4 +142,35 @@ describe("strictwire probe", { timeout: 60_000 }, () => {
     expect(usage.code).toBe(2);
     expect(usage.stderr).toContain("--api must be one of chat, responses, anthropic, gemini");
   });
+
+  it("--output-format: one request per bundle carrying only its answer format, each API's own", async () => {
+    for (const [api, target, key, member] of [
+      ["chat", "openai", "OPENAI_API_KEY", "response_format"],
+      ["responses", "openai", "OPENAI_API_KEY", "text"],
+      ["anthropic", "anthropic", "ANTHROPIC_API_KEY", "output_config"],
+      ["gemini", "gemini", "GEMINI_API_KEY", "generationConfig"],
+    ] as const) {
+      const { server, bundles } = await setup(target, [ACCEPTED, REFUSALS.openaiFirstKey]);
+      const run = await strictwire(
+        ["probe", ...bundles, "--output-format", "--api", api, "--model", "m-1", "--endpoint", `${server.url}/v1`],
+        { env: { ...NO_KEYS, [key]: KEY } },
+      );
+      expect(run.code, run.stderr).toBe(1);
+      expect(run.stdout).toMatch(/accepted +settings \(answer format\)\nrefused +profile \(answer format\) +400/);
+      expect(server.seen).toHaveLength(2);
+      for (const seen of server.seen) {
+        expect(seen.body.tools).toBeUndefined();
+        expect(seen.body[member]).toBeTypeOf("object");
+      }
+      if (api === "chat") {
+        expect(server.seen[0]?.body.response_format).toMatchObject({
+          type: "json_schema",
+          json_schema: { name: "settings", strict: true },
+        });
+      }
+      if (api === "gemini") {
+        expect(server.seen[0]?.body.generationConfig).toMatchObject({ responseMimeType: "application/json" });
+      }
+    }
+  });
 });

@@ -42,7 +42,12 @@ export type ErrorCode =
   // bundle
   | "invalid-bundle"
   | "digest-mismatch"
-  | "unsupported-format";
+  | "unsupported-format"
+  // a structured-output answer the provider did not give whole (the answer's text itself is decode's)
+  | "answer-refused"
+  | "answer-cut"
+  | "answer-blocked"
+  | "no-answer";
 
 /**
  * The bounded parse's codes: the text itself is refused (its grammar, its

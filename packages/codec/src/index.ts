@@ -1,4 +1,5 @@
 // Dispatch (guarded calls, provider tool results, Standard Schema, AI SDK) and the types emitter.
+
 export {
   type AgentCallDetails,
   type AgentGuardrailOutput,
@@ -11,6 +12,19 @@ export {
   type StrictToolOptions,
   strictTool,
 } from "./agents.js";
+export { AiSdkAnswerError, type AiSdkOutput, type AiSdkOutputOptions, aiSdkOutput } from "./answer/ai-sdk.js";
+export type { AnswerNaming } from "./answer/answer.js";
+export {
+  decodeOutput,
+  type OutputApi,
+  type OutputFormats,
+  outputFormat,
+  outputMessage,
+  outputProbeRequest,
+  outputRepairMessage,
+  streamOutput,
+} from "./answer/outputs.js";
+export type { AnswerUpdate, StreamedAnswer } from "./answer/stream.js";
 export {
   BUNDLE_FORMAT,
   type Bundle,
@@ -156,7 +170,7 @@ export {
   type StreamProvider,
   streamCalls,
 } from "./stream/calls.js";
-export type { StreamDecoder, StreamStep } from "./stream/types.js";
+export type { MemberState, StreamDecoder, StreamStep } from "./stream/types.js";
 // Targets: each provider's strict mode, and the limits of a tool set sent together.
 export {
   type Advisory,
@@ -176,6 +190,7 @@ export {
   type TargetName,
   type TargetProfile,
   type ToolSetLimits,
+  type ToolSetOptions,
   targetProfile,
   toolSetAdvisories,
 } from "./targets/index.js";

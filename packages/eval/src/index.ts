@@ -14,6 +14,7 @@ export { type HttpOptions, type HttpOutcome, postJson, retryAfterMs } from "./ht
 export { loadPeerArms } from "./peers.js";
 export {
   errorText,
+  type ProbeAnswer,
   type ProbeOptions,
   type ProbeReport,
   type ProbeResult,

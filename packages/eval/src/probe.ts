@@ -21,6 +21,11 @@ export interface ProbeOptions {
   readonly model: string;
   /** The tools as sent: the wire schema as `parameters`, strict on. */
   readonly tools: readonly RequestTool[];
+  /**
+   * Answer formats (structured outputs) to probe besides the tools: one
+   * request each, as the codec's `outputProbeRequest` wrote it.
+   */
+  readonly answers?: readonly ProbeAnswer[];
   /** Output tokens per request: the probe needs the request accepted, not an answer. */
   readonly maxTokens?: number;
   /** Stop before sending more requests than this, retries included. */
@@ -30,6 +35,12 @@ export interface ProbeOptions {
   readonly backoffMs?: number;
   /** Bytes of one response body read at most (DEFAULT_MAX_RESPONSE_BYTES of @strictwire/codec/http). */
   readonly maxResponseBytes?: number;
+}
+
+/** An answer format to probe: its name and the whole request asking for an answer in it. */
+export interface ProbeAnswer {
+  readonly name: string;
+  readonly request: JsonObject;
 }
 
 /** Error texts of rules the providers enforce, as quoted in public threads (docs/targets.md has the sources). */
@@ -118,16 +129,20 @@ export async function probeTools(o: ProbeOptions): Promise<ProbeReport> {
     requests += 1;
     return true;
   };
-  const plan: { tool: string; tools: readonly RequestTool[]; only?: string }[] = o.tools.map((t) => ({
-    tool: t.name,
-    tools: [t],
-    only: t.name,
-  }));
+  const plan: { tool: string; tools: readonly RequestTool[]; only?: string; request?: JsonObject }[] = o.tools.map(
+    (t) => ({
+      tool: t.name,
+      tools: [t],
+      only: t.name,
+    }),
+  );
   if (o.tools.length > 1) plan.push({ tool: "*", tools: o.tools });
+
+  for (const a of o.answers ?? []) plan.push({ tool: a.name, tools: [], request: a.request });
 
   const results: ProbeResult[] = [];
   for (const p of plan) {
-    const body = probeRequest(o.api, o.model, maxTokens, p.tools, p.only);
+    const body = p.request ?? probeRequest(o.api, o.model, maxTokens, p.tools, p.only);
     const exchange = exchangeOf(o.api);
     const out = await postJson(exchange.url(o.endpoint, o.model), exchange.headers(o.key), body, {
       timeoutMs: o.timeoutMs ?? 60_000,

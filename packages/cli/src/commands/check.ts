@@ -2,7 +2,8 @@
  * check: does this tool set, sent together in one request, fit the target's
  * limits? Each wire schema against the per-schema limits, then the caps that
  * count across every tool (Anthropic's strict tools, optional and union
- * parameters). Crossing a limit is a rejection (exit 1); a bundle that does
+ * parameters), and the answer format when one is sent (--answer: a
+ * structured output's bundle counts in the same caps). Crossing a limit is a rejection (exit 1); a bundle that does
  * not load is the deployment's problem (exit 2), as for encode and decode.
  */
 import {
@@ -12,6 +13,7 @@ import {
   describeFinding,
   type LimitFinding,
   type TargetName,
+  type ToolSetOptions,
   toolSetAdvisories,
 } from "@strictwire/codec";
 import { type ErrorView, EXIT_OK, EXIT_REJECTED, type ExitCode, type Outcome, succeed, usage } from "../failure.js";
@@ -22,6 +24,8 @@ import { readCodec } from "./bundle-input.js";
 
 export interface CheckFlags {
   readonly target?: TargetName;
+  /** The bundle of the request's answer format (structured outputs). */
+  readonly answer?: string;
 }
 
 interface Tool {
@@ -38,7 +42,7 @@ interface Finding extends LimitFinding {
 }
 
 export async function runCheck(files: readonly string[], flags: CheckFlags, reporter: Reporter): Promise<ExitCode> {
-  const single = oneStdin(files);
+  const single = oneStdin([...files, flags.answer]);
   if (!single.ok) return reporter.fail(single.error);
   const tools: Tool[] = [];
   for (const file of files) {
@@ -47,21 +51,37 @@ export async function runCheck(files: readonly string[], flags: CheckFlags, repo
     if (!codec.ok) return reporter.fail(codec.error);
     tools.push({ name: codec.value.name, input: isStdin(file) ? STDIN_LABEL : file, bundle: codec.value.bundle });
   }
+  let answer: Tool | undefined;
+  if (flags.answer !== undefined) {
+    const codec = await readCodec(flags.answer, reporter);
+    if (!codec.ok) return reporter.fail(codec.error);
+    answer = {
+      name: codec.value.name,
+      input: isStdin(flags.answer) ? STDIN_LABEL : flags.answer,
+      bundle: codec.value.bundle,
+    };
+  }
+  if (tools.length === 0 && answer === undefined)
+    return reporter.fail(usage("give the bundles of one request's tools, or --answer, or both").error);
   const unique = uniqueNames(tools);
   if (!unique.ok) return reporter.fail(unique.error);
-  const target = targetFor(tools, flags.target);
+  const target = targetFor(answer === undefined ? tools : [...tools, answer], flags.target);
   if (!target.ok) return reporter.fail(target.error);
 
   const inputOf = new Map(tools.map((t) => [t.name, t.input]));
+  const options: ToolSetOptions = answer !== undefined ? { output: answer.bundle } : {};
+  if (answer !== undefined) inputOf.set(`${answer.name} (answer format)`, answer.input);
   const findings: Finding[] = checkToolSet(
     tools.map((t) => t.bundle),
     target.value,
+    options,
   ).map((f) => ({ ...f, input: inputOf.get(f.tool) ?? "", message: describeFinding(f, target.value) }));
   const fits = findings.length === 0;
   // Advice (Anthropic's unpublished grammar size, a first-key reading to confirm): reported, never a rejection.
   const advisories = toolSetAdvisories(
     tools.map((t) => t.bundle),
     target.value,
+    options,
   ).map((a) => (a.kind === "firstKeyReading" ? { ...a, probe: probeCommand(inputOf.get(a.tool) ?? "") } : a));
 
   if (reporter.json) {
@@ -72,11 +92,12 @@ export async function runCheck(files: readonly string[], flags: CheckFlags, repo
       ...(first !== undefined ? { error: limitError(first) } : {}),
       target: target.value,
       tools: tools.map((t) => ({ name: t.name, input: t.input })),
+      ...(answer !== undefined ? { answer: { name: answer.name, input: answer.input } } : {}),
       findings,
       advisories,
     });
   } else {
-    reporter.result(render(findings, advisories, tools.length, target.value, reporter));
+    reporter.result(render(findings, advisories, tools.length, answer !== undefined, target.value, reporter));
   }
   return fits ? EXIT_OK : EXIT_REJECTED;
 }
@@ -129,11 +150,15 @@ function render(
   findings: readonly Finding[],
   advisories: readonly Advisory[],
   tools: number,
+  withAnswer: boolean,
   target: TargetName,
   reporter: Reporter,
 ): string {
   const s = reporter.out;
-  const set = `this set of ${plural(tools, "tool")}`;
+  const set =
+    tools === 0
+      ? "this answer format"
+      : `this set of ${plural(tools, "tool")}${withAnswer ? " and answer format" : ""}`;
   const advice = advisories.map(
     (a) => `${s.yellow(a.kind)}  ${a.message}${"probe" in a ? `: ${a.probe as string}` : ""}`,
   );

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { type Bundle, compile, type NonStrict, type RelaxedConstraint } from "@strictwire/codec";
 import { guardInputs, writeAtomic } from "../atomic.js";
 import { type EmitName, type Emitter, emitterFor } from "../emit/emitter.js";
+import { OUTPUT_TARGET, type OutputFormatName, outputFormatEmitter } from "../emit/output-format.js";
 import { expandInputs } from "../expand.js";
 import {
   EXIT_OK,
@@ -36,6 +37,8 @@ export interface CompileCommandFlags extends CompileFlags {
   readonly out?: string;
   readonly outDir?: string;
   readonly emit: EmitName;
+  /** Print this API's structured-output request fragment instead of what --emit names. */
+  readonly outputFormat?: OutputFormatName;
 }
 
 /** What --json reports for each compiled schema. */
@@ -66,7 +69,14 @@ export async function runCompile(
     if (!resources.ok) return reporter.fail(resources.error);
     flags = { ...given, resources: resources.value };
   }
-  const emitter = emitterFor(flags.emit);
+  if (flags.outputFormat !== undefined && flags.emit !== "bundle") {
+    return reporter.fail(usage("give --output-format or --emit, not both").error);
+  }
+  // The API's answer format takes its target's wire: that target unless --target says otherwise.
+  if (flags.outputFormat !== undefined && flags.target === undefined) {
+    flags = { ...flags, target: OUTPUT_TARGET[flags.outputFormat] };
+  }
+  const emitter = flags.outputFormat !== undefined ? outputFormatEmitter(flags.outputFormat) : emitterFor(flags.emit);
   if (flags.out !== undefined && flags.outDir !== undefined) {
     return reporter.fail(usage("give -o (one output file) or --out-dir (one file per schema), not both").error);
   }

@@ -8,14 +8,18 @@
  *   waiting for its end. A file is read whole, as decode reads it (regular
  *   files only, same cap), then pushed in 64 KiB pieces.
  * - Early refusal: once the bytes read cannot begin any text decode accepts,
- *   the refusal decode gives for those bytes is printed at once (exit 1) and
- *   the rest is not read: standard input is closed, so the writer sees a
- *   closed pipe and can stop.
+ *   the push's refusal is printed at once (exit 1) and the rest is not read:
+ *   standard input is closed, so the writer sees a closed pipe and can stop.
+ *   It is the push's, not decode's of the bytes read: decode of a text cut
+ *   short says the text was never closed, while the push says what no
+ *   completion can mend (`wire-violation` at the member); a model given the
+ *   feedback is told what to change. Where they agree (a JSON or limit
+ *   refusal), decode's of the bytes, whose offsets count bytes.
  * - The final result is `codec.decode(every byte read)`, the same call plain
  *   decode makes, so offsets count bytes and invalid UTF-8 is judged as sent.
  * - Bounded as decode: the codec's limits while streaming, and INPUT_CAP.
  */
-import type { Codec } from "@strictwire/codec";
+import type { Codec, CodecError } from "@strictwire/codec";
 import { type ExitCode, errorCode, fromCodec, systemReason, unreadable } from "../failure.js";
 import { INPUT_CAP, isStdin, readPath, STDIN_LABEL, tooLarge } from "../input.js";
 import type { Reporter } from "../report.js";
@@ -64,7 +68,7 @@ export async function runDecodeStream(
       }
       const step = stream.push(text);
       pushedBytes += Buffer.byteLength(text, "utf8");
-      if (!step.ok) return refuse(codec, joined(chunks, size).subarray(0, pushedBytes), label, reporter);
+      if (!step.ok) return refuse(codec, joined(chunks, size).subarray(0, pushedBytes), label, reporter, step.error);
       if (!step.changed || step.value === undefined) continue;
       const line = JSON.stringify({ partial: step.value });
       if (line === shown) continue;
@@ -79,12 +83,17 @@ export async function runDecodeStream(
   return reportDecoded(codec.decode(joined(chunks, size)), label, reporter);
 }
 
-/** decode's refusal of the bytes read so far, printed at once; returning ends the reading. */
-function refuse(codec: Codec, bytes: Uint8Array, label: string, reporter: Reporter): ExitCode {
+/**
+ * The refusal of the bytes read so far, printed at once; returning ends the
+ * reading. `pushed`: the stream decoder's, given unless decode of the bytes
+ * says the same (code and path), whose offsets count bytes.
+ */
+function refuse(codec: Codec, bytes: Uint8Array, label: string, reporter: Reporter, pushed?: CodecError): ExitCode {
   const decoded = codec.decode(bytes);
   // Unreachable: the stream decoder and the UTF-8 decoder refuse only what decode refuses.
   if (decoded.ok) throw new Error("strictwire: decode accepted a text the stream decoder refused");
-  return reporter.fail(fromCodec(decoded.error, label).error);
+  const same = pushed === undefined || (decoded.error.code === pushed.code && decoded.error.path === pushed.path);
+  return reporter.fail(fromCodec(same ? decoded.error : pushed, label).error);
 }
 
 async function* piecesOf(bytes: Uint8Array): AsyncIterable<Uint8Array> {

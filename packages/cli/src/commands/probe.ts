@@ -7,10 +7,17 @@
  * environment (a bad flag, a missing key, a bundle that does not load, or no
  * verdict: a refused key, an unknown model, a timeout, the budget).
  */
-import { toolDefinition } from "@strictwire/codec";
+import { outputFormat, outputProbeRequest, toolDefinition } from "@strictwire/codec";
 import { DEFAULT_MAX_RESPONSE_BYTES } from "@strictwire/codec/http";
 import type { RequestTool } from "@strictwire/codec/providers";
-import { API_NAMES, type ExchangeApiName, exchangeApi, type ProbeResult, probeTools } from "@strictwire/eval";
+import {
+  API_NAMES,
+  type ExchangeApiName,
+  exchangeApi,
+  type ProbeAnswer,
+  type ProbeResult,
+  probeTools,
+} from "@strictwire/eval";
 import { apiKey, missingKeyMessage } from "../api-key.js";
 import { endpointFor } from "../endpoint.js";
 import { EXIT_OK, EXIT_REJECTED, EXIT_USAGE, type ExitCode, usage } from "../failure.js";
@@ -26,6 +33,8 @@ export interface ProbeFlags {
   readonly maxTokens?: string;
   readonly timeout?: string;
   readonly retries?: string;
+  /** The bundles are answer formats (structured outputs), not tools. */
+  readonly outputFormat?: boolean;
   readonly maxResponseBytes?: string;
 }
 
@@ -66,9 +75,18 @@ export async function runProbeCommand(
   const single = oneStdin(files);
   if (!single.ok) return reporter.fail(single.error);
   const tools: RequestTool[] = [];
+  const answers: ProbeAnswer[] = [];
   for (const file of files) {
     const codec = await readCodec(file, reporter);
     if (!codec.ok) return reporter.fail(codec.error);
+    if (flags.outputFormat === true) {
+      // The API's answer format around the wire, as the library sends it, in a minimal request.
+      const format = outputFormat(codec.value, providerApi);
+      if (!format.ok) return bad(`${file}: ${format.error.message}`);
+      const request = outputProbeRequest(providerApi, flags.model, numbers["max-tokens"] as number, format.value);
+      answers.push({ name: codec.value.name, request });
+      continue;
+    }
     // The wire is sent as compiled, so it must be compiled for this API's target.
     const definition = toolDefinition(codec.value.bundle, providerApi);
     if (!definition.ok) return bad(`${file}: ${definition.error.message}`);
@@ -94,6 +112,7 @@ export async function runProbeCommand(
     key,
     model: flags.model,
     tools,
+    ...(answers.length > 0 ? { answers } : {}),
     maxTokens: numbers["max-tokens"] as number,
     ...(Number.isNaN(maxRequests) ? {} : { maxRequests }),
     timeoutMs: numbers.timeout as number,
@@ -139,4 +158,5 @@ function render(results: readonly ProbeResult[], reporter: Reporter): string {
     .join("\n");
 }
 
-const label = (r: ProbeResult): string => (r.tool === "*" ? `all ${r.tools.length} tools together` : r.tool);
+const label = (r: ProbeResult): string =>
+  r.tool === "*" ? `all ${r.tools.length} tools together` : r.tools.length === 0 ? `${r.tool} (answer format)` : r.tool;

@@ -9,7 +9,8 @@ export const EMIT_NAMES = ["bundle", "module", "types"] as const;
 export type EmitName = (typeof EMIT_NAMES)[number];
 
 export interface Emitter {
-  readonly name: EmitName;
+  /** An --emit kind, or compile --output-format's request fragment (emit/output-format.ts). */
+  readonly name: EmitName | "output-format";
   /** How its output files end under --out-dir: "<basename><suffix>". */
   readonly suffix: string;
   render(bundle: Bundle): Outcome<string>;

@@ -22,6 +22,7 @@ import {
   type Fail,
   failAt,
   type PartialContext,
+  type PartialMemo,
   TRIAL,
   type Walk,
   type WalkContext,
@@ -171,13 +172,15 @@ function decoderBranch(node: UnionNode, wire: unknown): number {
 
 /**
  * The branch's partial once the wire names it: a branch of its JSON type
- * (same: every branch decodes as the identity), the JSON type, the discriminator once its value is
- * complete, the tag's branch number (numbers appear complete) once its value
- * has started.
+ * (same: every branch decodes as the identity; objects: the branch the
+ * members written so far fit, below), the JSON type, the discriminator once
+ * its value is complete, the tag's branch number (numbers appear complete)
+ * once its value has started.
  */
-function partialUnion(node: UnionNode, wire: unknown, ctx: PartialContext): unknown {
+function partialUnion(node: UnionNode, wire: unknown, ctx: PartialContext, memo: PartialMemo): unknown {
   const rule = node.rule;
   if (rule.by === "same") {
+    if (isPlainObject(wire)) return partialSameObject(node, wire, ctx, memo);
     // Any branch of its JSON type decodes it alike; shown through one, so every change is seen.
     const t = jsonTypeOf(wire);
     const branch = node.branches.find((b) => t !== undefined && ctx.walk.wireTypes(b, ctx.defs, new Set()).includes(t));
@@ -192,6 +195,65 @@ function partialUnion(node: UnionNode, wire: unknown, ctx: PartialContext): unkn
   if (rule.by !== "tag") return ctx.child(node.branches[i]!, wire);
   const tagged = wire as Record<string, unknown>;
   return Object.hasOwn(tagged, "value") ? ctx.child(node.branches[i]!, tagged.value, tagged, "value") : ABSENT;
+}
+
+/**
+ * An object under a `same` union: every branch decodes it as the identity,
+ * but each shows only the members it declares, so it is shown through the
+ * first object branch the members written so far fit. A branch is ruled out
+ * for good by a member name it does not declare (a closed object), a member
+ * of a JSON type its member does not take, a complete member whose constant
+ * it does not allow, or a complete container member it would show otherwise
+ * than as written (decode's value is the wire itself). A member is judged
+ * at each push until it is complete, then no more: the memo keeps the
+ * branches ruled out (`settled`, by branch) and the complete members judged
+ * (`keys`). With every branch ruled out (a text decode will refuse), the
+ * first object branch shows it.
+ */
+function partialSameObject(
+  node: UnionNode,
+  wire: Record<string, unknown>,
+  ctx: PartialContext,
+  memo: PartialMemo,
+): unknown {
+  const branches = node.branches;
+  memo.settled ??= branches.map((b) => !ctx.walk.wireTypes(b, ctx.defs, new Set()).includes("object"));
+  memo.keys ??= new Set();
+  const ruledOut = memo.settled;
+  const judged = memo.keys;
+  const objects = branches.map((b) => resolveObject(b, ctx.defs));
+  for (const name in wire) {
+    if (judged.has(name)) continue;
+    const member = wire[name];
+    const complete = ctx.complete(member, wire, name);
+    for (let i = 0; i < branches.length; i++) {
+      if (ruledOut[i]) continue;
+      const object = objects[i];
+      if (object === undefined) continue; // not read here: fits anything
+      const field = object.fields.find((f) => f.name === name);
+      if (field === undefined || !memberFits(field.node, member, complete, ctx)) ruledOut[i] = true;
+    }
+    if (complete) judged.add(name);
+  }
+  let chosen = ruledOut.indexOf(false);
+  if (chosen < 0) chosen = branches.findIndex((b) => ctx.walk.wireTypes(b, ctx.defs, new Set()).includes("object"));
+  return chosen < 0 ? ABSENT : ctx.child(branches[chosen]!, wire);
+}
+
+/**
+ * Whether a wire member may be a branch's member: its JSON type one the
+ * member's wire takes (known from its first character); once complete, its
+ * constant allowed and a container shown as written.
+ */
+function memberFits(node: Node, member: unknown, complete: boolean, ctx: PartialContext): boolean {
+  const t = jsonTypeOf(member);
+  if (t === undefined || !ctx.walk.wireTypes(node, ctx.defs, new Set()).includes(t)) return false;
+  if (!complete) return true;
+  const constants = constantsOf(node, ctx.defs);
+  if (constants !== undefined) return constants.includes(canonicalJson(member));
+  if (typeof member !== "object" || member === null) return true;
+  const shown = ctx.child(node, member);
+  return shown !== ABSENT && canonicalJson(shown) === canonicalJson(member);
 }
 
 function encodeUnion(node: UnionNode, value: unknown, ctx: EncodeContext): unknown | Fail {

@@ -12,9 +12,11 @@
  * Like guardedCall, it checks shape, not permission: it does not authenticate,
  * authorise or sandbox anything.
  */
+import type { AnswerNaming } from "../answer/answer.js";
+import { outputFormat } from "../answer/outputs.js";
 import type { Codec, RawArguments } from "../codec.js";
 import { type CodecError, ok, type Result } from "../errors.js";
-import { callText } from "../feedback/format.js";
+import { callText, fail } from "../feedback/format.js";
 import { type AnthropicMessageLike, type AnthropicToolResultMessage, anthropic } from "../providers/anthropic.js";
 import type { AnsweredCall, ExtractedCalls, ProviderApiModule, RawCall, ToolOptions } from "../providers/api.js";
 import {
@@ -26,6 +28,8 @@ import {
   geminiTools,
 } from "../providers/gemini.js";
 import {
+  type OutputApi,
+  type OutputFormats,
   type ProviderApi,
   type ProviderResponses,
   providerModule,
@@ -135,6 +139,28 @@ export class Dispatcher<C extends ToolCodecs> {
       [...this.byName.values()].map(({ codec }) => codec.bundle),
       options,
     );
+  }
+
+  /**
+   * The answer format (structured outputs) of a request that also sends these
+   * tools: `outputFormat`'s, refused (`invalid-options`) for a codec compiled
+   * for another target than the tools'. Whether the tools and the answer fit
+   * the per-request caps together is a build-time question (measuring a wire
+   * is compile-side code): `checkToolSet(tools, target, { output })`, or
+   * `strictwire check … --answer`.
+   */
+  outputFormat<A extends OutputApi>(codec: Codec<unknown>, api: A, naming?: AnswerNaming): Result<OutputFormats[A]> {
+    const target = codec.bundle.options.target;
+    for (const { codec: tool } of this.byName.values()) {
+      if (tool.bundle.options.target !== target) {
+        return fail(
+          "invalid-options",
+          "",
+          `the answer format ${codec.name} was compiled for ${target}, the tool ${tool.name} for ${tool.bundle.options.target}: one request has one target`,
+        );
+      }
+    }
+    return outputFormat(codec, api, naming);
   }
 
   // ---- responses in, tool results out --------------------------------------

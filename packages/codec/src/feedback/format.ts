@@ -45,6 +45,10 @@ const AUDIENCE: Readonly<Record<ErrorCode, Audience>> = {
   "invalid-bundle": "caller",
   "digest-mismatch": "caller",
   "unsupported-format": "caller",
+  "answer-refused": "caller",
+  "answer-cut": "caller",
+  "answer-blocked": "caller",
+  "no-answer": "caller",
 };
 
 export const audienceOf = (code: ErrorCode): Audience => AUDIENCE[code];
@@ -79,6 +83,11 @@ const CALLER_ADVICE: Readonly<Partial<Record<ErrorCode, string>>> = {
   "invalid-bundle": "Compile the schema again and load the new bundle; a bundle is not edited by hand.",
   "digest-mismatch": "Compile the schema again: the bundle's parts no longer belong together.",
   "unsupported-format": "Compile the schema again with this strictwire version.",
+  "answer-refused":
+    "The model declined to answer: rephrase the request, or handle the refusal (its text is in the message).",
+  "answer-cut": "Raise the request's output token limit, or ask for a smaller answer, and send the request again.",
+  "answer-blocked": "The provider's safety filter stopped the answer: change the request or its safety settings.",
+  "no-answer": "The response holds no answer text: check the request asks for one (no forced tool call).",
 };
 
 /** What to do about an error with this code, for a person (the schema's author, the calling program); undefined for the model's codes. */

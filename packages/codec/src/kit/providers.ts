@@ -11,6 +11,7 @@
 export {
   type AnthropicContentBlockLike,
   type AnthropicMessageLike,
+  type AnthropicOutputFormat,
   type AnthropicTool,
   type AnthropicToolResultBlock,
   type AnthropicToolResultMessage,
@@ -20,6 +21,9 @@ export {
 } from "../providers/anthropic.js";
 export type {
   AnsweredCall,
+  AnswerRead,
+  AnswerSignal,
+  AnswerSlot,
   CallStreams,
   CallStreamsReader,
   DeltaSink,
@@ -33,10 +37,12 @@ export type {
   RequestTool,
   StreamedCall,
 } from "../providers/api.js";
+export type { ConverseOutputFormat } from "../providers/bedrock-converse.js";
 export {
   type GeminiFunctionDeclaration,
   type GeminiFunctionResponseContent,
   type GeminiFunctionResponsePart,
+  type GeminiOutputFormat,
   type GeminiResponseLike,
   type GeminiToolConfig,
   type GeminiTools,
@@ -48,6 +54,8 @@ export {
   geminiTools,
 } from "../providers/gemini.js";
 export {
+  type OutputApi,
+  type OutputFormats,
   PROVIDER_API_NAMES,
   type ProviderApi,
   type ProviderApiName,
@@ -63,6 +71,7 @@ export {
 } from "../providers/lookup.js";
 export {
   type ChatCompletionLike,
+  type ChatOutputFormat,
   type ChatToolMessage,
   chatCalls,
   chatCompletionsCallStreams,
@@ -72,6 +81,7 @@ export {
 export {
   type OpenAIResponsesTool,
   type ResponsesFunctionCallOutput,
+  type ResponsesOutputFormat,
   type ResponsesOutputItemLike,
   type ResponsesResponseLike,
   responsesCallStreams,

@@ -137,6 +137,14 @@ export class IncrementalParser {
 
   // The string being read: decoded so far; a key or a value; a raw high surrogate held back.
   private str = "";
+  /**
+   * While `trackAppended` is set, what was appended to the string being read
+   * since it began or since `takeAppended()`: a reader that compares the
+   * string as it grows reads this, not the rope (reading a rope makes it
+   * flat, which costs its whole length at every push).
+   */
+  private appended = "";
+  trackAppended = false;
   private inKey = false;
   /** Member names read (each once per object: a repeated one is refused). */
   private namesRead = 0;
@@ -187,7 +195,7 @@ export class IncrementalParser {
       // Most deltas inside a string are plain text: appended whole, no dispatch per character.
       start = plainEnd(delta, 0, n);
       if (start === n) {
-        this.str += delta;
+        this.grow(delta);
         if (this.inKey) {
           this.placedNone = true;
         } else {
@@ -196,7 +204,7 @@ export class IncrementalParser {
         }
         return this.partial();
       }
-      if (start > 0) this.str += delta.slice(0, start);
+      if (start > 0) this.grow(delta.slice(0, start));
     }
     const growing = this.inOpenValueString();
     const placed = this.placements;
@@ -299,6 +307,18 @@ export class IncrementalParser {
   }
 
   private grewString = false;
+
+  /** What the string being read (a value or a member name) gained since it began or since the last call (see `appended`). */
+  takeAppended(): string {
+    const added = this.appended;
+    this.appended = "";
+    return added;
+  }
+
+  private grow(added: string): void {
+    this.str += added;
+    if (this.trackAppended) this.appended += added;
+  }
 
   /** The string value being written, as placed (read when onlyGrewString: a field read, not a load at its place). */
   get openString(): string {
@@ -466,7 +486,7 @@ export class IncrementalParser {
     if (this.refuseNext) return REFUSED;
     if (this.heldHigh !== "") {
       if (!isLow(d.charCodeAt(0))) return REFUSED;
-      this.str += this.heldHigh + d[0];
+      this.grow(this.heldHigh + d[0]);
       this.heldHigh = "";
       i = 1;
     }
@@ -519,6 +539,7 @@ export class IncrementalParser {
             this.mode = STRING;
             this.inKey = true;
             this.str = "";
+            this.appended = "";
             i++;
           } else if (c === 125 && this.mode === KEY_OR_CLOSE) {
             this.close();
@@ -550,7 +571,7 @@ export class IncrementalParser {
           } else {
             const decoded = simpleEscape(c);
             if (decoded === undefined) return REFUSED;
-            this.str += decoded;
+            this.grow(decoded);
             this.mode = STRING;
           }
           i++;
@@ -570,7 +591,7 @@ export class IncrementalParser {
             this.pairPos = 0;
             this.pairLow = 0;
           } else {
-            this.str += String.fromCharCode(u);
+            this.grow(String.fromCharCode(u));
             this.mode = STRING;
           }
           break;
@@ -585,7 +606,7 @@ export class IncrementalParser {
           if (pos >= 2) this.pairLow = this.pairLow * 16 + v;
           i++;
           if (++this.pairPos < 6) break;
-          this.str += String.fromCharCode(this.pairHigh, this.pairLow);
+          this.grow(String.fromCharCode(this.pairHigh, this.pairLow));
           this.mode = STRING;
           break;
         }
@@ -628,6 +649,7 @@ export class IncrementalParser {
       this.mode = STRING;
       this.inKey = false;
       this.str = "";
+      this.appended = "";
       // Placed at the end of the push if still open, once: a string that closes in it is placed complete.
       return i + 1;
     }
@@ -781,7 +803,7 @@ export class IncrementalParser {
       if (!isLow(d.charCodeAt(j + 1))) return REFUSED;
       j += 2;
     }
-    if (j > i) this.str += d.slice(i, j);
+    if (j > i) this.grow(d.slice(i, j));
     if (j === n) return n;
     if (c === 34) return this.closeString() ? j + 1 : REFUSED;
     if (c === 92) {

@@ -19,6 +19,9 @@
 import { isPlainObject, type JsonObject } from "../json.js";
 import type {
   AnsweredCall,
+  AnswerRead,
+  AnswerSignal,
+  AnswerSlot,
   CallStreams,
   DeltaSink,
   Exchange,
@@ -65,6 +68,11 @@ export interface AnthropicToolResultBlock {
 export interface AnthropicToolResultMessage {
   role: "user";
   content: AnthropicToolResultBlock[];
+}
+
+/** `output_config.format` of a Messages request: the answer held to `schema` (no strict switch: always held). */
+export interface AnthropicOutputFormat {
+  readonly output_config: { readonly format: { readonly type: "json_schema"; readonly schema: JsonObject } };
 }
 
 // ---- reading ------------------------------------------------------------------
@@ -146,6 +154,84 @@ export function anthropicCallStreams<S extends DeltaSink>(
   });
 }
 
+// ---- structured outputs ---------------------------------------------------------
+
+/** Stop reasons that cut the answer (`StopReason` in `@anthropic-ai/sdk`'s types). */
+const ANSWER_CUT = new Set(["max_tokens", "model_context_window_exceeded"]);
+
+function anthropicAnswer(message: unknown): AnswerRead {
+  if (!isPlainObject(message)) return { kind: "none", reason: "not a message" };
+  const stop = message.stop_reason;
+  let text = "";
+  for (const block of listOf(message.content)) {
+    if (isPlainObject(block) && block.type === "text" && typeof block.text === "string") text += block.text;
+  }
+  if (stop === "refusal") return { kind: "refused", message: text === "" ? "stop_reason refusal" : text };
+  if (typeof stop === "string" && ANSWER_CUT.has(stop)) return { kind: "cut", reason: stop };
+  if (text === "") return { kind: "none", reason: typeof stop === "string" ? `stop_reason ${stop}` : "no text" };
+  return { kind: "text", text };
+}
+
+/** The text blocks' `text_delta`s; the answer ends at `message_stop`, under the stop reason `message_delta` gave. */
+function anthropicAnswerEvents(): (event: unknown) => readonly AnswerSignal[] {
+  let stop: unknown;
+  const texts = new Set<number>();
+  return (e) => {
+    if (!isPlainObject(e)) return [];
+    switch (e.type) {
+      case "content_block_start":
+        if (typeof e.index === "number" && isPlainObject(e.content_block) && e.content_block.type === "text") {
+          texts.add(e.index);
+          const text = e.content_block.text;
+          return typeof text === "string" && text !== "" ? [{ kind: "text", delta: text }] : [];
+        }
+        return [];
+      case "content_block_delta": {
+        const delta = e.delta;
+        if (typeof e.index !== "number" || !texts.has(e.index) || !isPlainObject(delta)) return [];
+        return delta.type === "text_delta" && typeof delta.text === "string"
+          ? [{ kind: "text", delta: delta.text }]
+          : [];
+      }
+      case "message_delta":
+        if (isPlainObject(e.delta) && typeof e.delta.stop_reason === "string") stop = e.delta.stop_reason;
+        return [];
+      case "message_stop":
+        if (stop === "refusal") return [{ kind: "ended", read: { kind: "refused", message: "" } }];
+        if (typeof stop === "string" && ANSWER_CUT.has(stop)) {
+          return [{ kind: "ended", read: { kind: "cut", reason: stop } }];
+        }
+        if (stop === "end_turn" || stop === "stop_sequence") return [{ kind: "end" }];
+        return [
+          {
+            kind: "ended",
+            read: { kind: "none", reason: typeof stop === "string" ? `stop_reason ${stop}` : "no stop_reason" },
+          },
+        ];
+      default:
+        return [];
+    }
+  };
+}
+
+const answer: AnswerSlot<AnthropicOutputFormat> = {
+  // An output format is always held to: there is no non-strict one to send.
+  format: (schema, _naming, strict) =>
+    strict
+      ? { output_config: { format: { type: "json_schema", schema } } }
+      : 'anthropic has no non-strict answer format: this bundle is over the target\'s limits (compiled with strict: "auto"); make the schema fit the limits',
+  read: anthropicAnswer,
+  events: anthropicAnswerEvents,
+  answerMessage: (text) => ({ role: "assistant", content: text }),
+  repairMessage: (feedback) => ({ role: "user", content: feedback }),
+  probe: (model, maxTokens, format) => ({
+    model,
+    ...format,
+    messages: [{ role: "user", content: "Answer in the format given." }],
+    max_tokens: maxTokens,
+  }),
+};
+
 // ---- the HTTP exchange --------------------------------------------------------
 
 const exchange: Exchange = {
@@ -210,4 +296,5 @@ export const anthropic = {
   results: anthropicResults,
   callStreams: anthropicCallStreams,
   exchange,
+  answer,
 } as const satisfies ProviderApiModule<"anthropic", AnthropicTool, AnthropicMessageLike, AnthropicToolResultMessage>;

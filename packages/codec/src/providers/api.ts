@@ -6,12 +6,13 @@
  * stream events are data from the network: every reader is structural, loose
  * in what it accepts and checks each field at run time, never throwing on junk.
  *
- * Slots a later step adds beside these, in the same manner (an optional member
- * here, filled in by the modules whose API has it): the structured-output
- * format (a request fragment for the answer's schema, and a reader for the
- * answer text, its refusal and its cut), and the stream reader's "end of
- * response" event (the stop reason a stream ends with: `response.completed`,
- * a choice's `finish_reason`, `message_delta.stop_reason`, `messageStop`).
+ * The structured-output slot (`answer`: the answer format's request fragment,
+ * the reader of the answer's text and of its refusal, cut or block, whole and
+ * streamed) is filled in by the modules whose API has structured outputs.
+ * A slot a later step adds in the same manner: the stream reader's "end of
+ * response" event for tool calls (the stop reason a stream ends with:
+ * `response.completed`, a choice's `finish_reason`,
+ * `message_delta.stop_reason`, `messageStop`).
  */
 import type { CodecError } from "../errors.js";
 import type { JsonObject } from "../json.js";
@@ -151,6 +152,60 @@ export interface Exchange {
   reply(body: unknown): Reply | undefined;
 }
 
+// ---- structured outputs (the answer held to a schema) ----------------------------
+
+/** What an API's module reads out of one whole response's answer. */
+export type AnswerRead =
+  /** The answer's text, as the provider ended it. */
+  | { readonly kind: "text"; readonly text: string }
+  /** The model declined, in its own words (OpenAI's `refusal`), or by a stop reason (Anthropic's "refusal"). */
+  | { readonly kind: "refused"; readonly message: string }
+  /** The provider cut the answer (the token limit); `reason` is its own word for it. */
+  | { readonly kind: "cut"; readonly reason: string }
+  /** A safety filter stopped the answer (Gemini's SAFETY and its kin, OpenAI's content_filter). */
+  | { readonly kind: "blocked"; readonly reason: string }
+  /** The response holds no answer text (a tool call instead, an empty message, not a response at all). */
+  | { readonly kind: "none"; readonly reason: string };
+
+/**
+ * What an API's stream events say about the answer, read one event at a
+ * time. `end` is the provider's own end of the answer: the only signal after
+ * which a value is given.
+ */
+export type AnswerSignal =
+  | { readonly kind: "text"; readonly delta: string }
+  /** Part of the model's refusal text (OpenAI streams it apart from the answer). */
+  | { readonly kind: "refusal"; readonly delta: string }
+  | { readonly kind: "end" }
+  /** The provider ended the answer otherwise: refused, cut, blocked or with no answer. */
+  | { readonly kind: "ended"; readonly read: Exclude<AnswerRead, { readonly kind: "text" }> };
+
+/**
+ * An API's structured outputs: everything about them the API spells its own
+ * way. `Format` is the request member(s) the answer format is.
+ */
+export interface AnswerSlot<Format = JsonObject> {
+  /**
+   * The request member(s) for a wire schema as the answer format; `strict`
+   * false only for a bundle sent non-strict. A string: refused, and why (an
+   * API with no strict switch cannot send a non-strict answer format).
+   */
+  format(wire: JsonObject, naming: { name: string; description?: string }, strict: boolean): Format | string;
+  /** Reads a whole response; never throws. */
+  read(response: unknown): AnswerRead;
+  /** A reader of one stream's events, in order; never throws. */
+  events(): (event: unknown) => readonly AnswerSignal[];
+  /** The assistant's answer as the history holds it: the wire text the model wrote. */
+  answerMessage(text: string): JsonObject;
+  /** A user turn carrying feedback on a refused answer, for a repair turn. */
+  repairMessage(feedback: string): JsonObject;
+  /**
+   * A minimal request asking for an answer in `format` (the probe's): no tool,
+   * a tiny output cap. Where the API has an `exchange` (the probe calls it).
+   */
+  probe?(model: string, maxTokens: number, format: Format): JsonObject;
+}
+
 // ---- the module ---------------------------------------------------------------
 
 /** Options of a tool definition that only some APIs have (`toolOptions` says which). */
@@ -189,4 +244,6 @@ export interface ProviderApiModule<Name extends string = string, Tool = unknown,
   readonly callStreams?: CallStreamsReader;
   /** Its HTTP exchange, for the APIs the eval harness and the CLI call directly. */
   readonly exchange?: Exchange;
+  /** Its structured outputs, where the API has them. */
+  readonly answer?: AnswerSlot<unknown>;
 }

@@ -24,9 +24,26 @@
  *   `stopReason`) cuts every call still open: the provider never ended it, so
  *   it is never decoded (streamCalls' `cut`). A toolUse block ended with no
  *   input delta had no arguments: `{}` is pushed, as for Anthropic.
+ * - Structured outputs: `outputConfig.textFormat`, `{ type: "json_schema",
+ *   structure: { jsonSchema: { schema, name, description } } }` with the schema
+ *   as a JSON string (`JsonSchemaDefinition.schema: string`); no strict switch.
+ *   The answer is `output.message.content[]`'s `text` blocks; streamed, the
+ *   `contentBlockDelta.delta.text` texts, ended by `messageStop` with a
+ *   `stopReason` of "end_turn" or "stop_sequence"; "content_filtered" and
+ *   "guardrail_intervened" are a block.
  */
 import { isPlainObject, type JsonObject } from "../json.js";
-import type { AnsweredCall, CallStreams, DeltaSink, ExtractedCalls, ProviderApiModule, RawCall } from "./api.js";
+import type {
+  AnsweredCall,
+  AnswerRead,
+  AnswerSignal,
+  AnswerSlot,
+  CallStreams,
+  DeltaSink,
+  ExtractedCalls,
+  ProviderApiModule,
+  RawCall,
+} from "./api.js";
 import { Calls, isStrict, listOf, named, streams, stringOr } from "./shared.js";
 
 // ---- shapes -------------------------------------------------------------------
@@ -62,6 +79,18 @@ export interface ConverseToolResultMessage {
 }
 
 const CUT = new Set(["max_tokens", "model_context_window_exceeded", "content_filtered"]);
+
+/** `outputConfig` of a Converse request: the answer held to the schema (sent as JSON text). */
+export interface ConverseOutputFormat {
+  readonly outputConfig: {
+    readonly textFormat: {
+      readonly type: "json_schema";
+      readonly structure: {
+        readonly jsonSchema: { readonly schema: string; readonly name: string; readonly description?: string };
+      };
+    };
+  };
+}
 
 // ---- reading ------------------------------------------------------------------
 
@@ -138,6 +167,72 @@ export function converseCallStreams<S extends DeltaSink>(
   });
 }
 
+// ---- structured outputs ---------------------------------------------------------
+
+/** Stop reasons that cut the answer, and those that say a filter stopped it (the enum `StopReason`). */
+const ANSWER_CUT = new Set(["max_tokens", "model_context_window_exceeded"]);
+const ANSWER_BLOCKED = new Set(["content_filtered", "guardrail_intervened"]);
+
+function answerEnd(stop: unknown): AnswerSignal {
+  if (stop === "end_turn" || stop === "stop_sequence") return { kind: "end" };
+  if (typeof stop === "string" && ANSWER_CUT.has(stop)) return { kind: "ended", read: { kind: "cut", reason: stop } };
+  if (typeof stop === "string" && ANSWER_BLOCKED.has(stop)) {
+    return { kind: "ended", read: { kind: "blocked", reason: stop } };
+  }
+  return {
+    kind: "ended",
+    read: { kind: "none", reason: typeof stop === "string" ? `stopReason ${stop}` : "no stopReason" },
+  };
+}
+
+function converseAnswer(response: unknown): AnswerRead {
+  if (!isPlainObject(response)) return { kind: "none", reason: "not a Converse response" };
+  const end = answerEnd(response.stopReason);
+  if (end.kind === "ended") return end.read;
+  const output = isPlainObject(response.output) ? response.output : {};
+  const message = isPlainObject(output.message) ? output.message : {};
+  let text = "";
+  for (const block of listOf(message.content)) {
+    if (isPlainObject(block) && typeof block.text === "string") text += block.text;
+  }
+  return text === "" ? { kind: "none", reason: "no text" } : { kind: "text", text };
+}
+
+/** ConverseStream events as the SDK yields them: `contentBlockDelta.delta.text`, then `messageStop`. */
+function converseAnswerEvents(): (event: unknown) => readonly AnswerSignal[] {
+  return (e) => {
+    if (!isPlainObject(e)) return [];
+    const delta = isPlainObject(e.contentBlockDelta) ? e.contentBlockDelta.delta : undefined;
+    if (isPlainObject(delta) && typeof delta.text === "string") return [{ kind: "text", delta: delta.text }];
+    if (isPlainObject(e.messageStop)) return [answerEnd(e.messageStop.stopReason)];
+    return [];
+  };
+}
+
+const answer: AnswerSlot<ConverseOutputFormat> = {
+  format: (schema, { name, description }, strict) =>
+    strict
+      ? {
+          outputConfig: {
+            textFormat: {
+              type: "json_schema",
+              structure: {
+                jsonSchema: {
+                  schema: JSON.stringify(schema),
+                  name,
+                  ...(description !== undefined ? { description } : {}),
+                },
+              },
+            },
+          },
+        }
+      : 'bedrock-converse has no non-strict answer format: this bundle is over the target\'s limits (compiled with strict: "auto"); make the schema fit the limits',
+  read: converseAnswer,
+  events: converseAnswerEvents,
+  answerMessage: (text) => ({ role: "assistant", content: [{ text }] }),
+  repairMessage: (feedback) => ({ role: "user", content: [{ text: feedback }] }),
+};
+
 export const bedrockConverse = {
   name: "bedrock-converse",
   spellings: [],
@@ -149,6 +244,7 @@ export const bedrockConverse = {
   holds: (response) => isPlainObject(response.output) && isPlainObject(response.output.message),
   results: converseResults,
   callStreams: converseCallStreams,
+  answer,
 } as const satisfies ProviderApiModule<
   "bedrock-converse",
   BedrockConverseTool,

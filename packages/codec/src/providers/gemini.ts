@@ -13,6 +13,10 @@
  * `willContinue`) are not read: such a call is refused (`stream-violation`)
  * with what to turn off, never assembled by guesswork.
  *
+ * Structured outputs: `generationConfig.responseJsonSchema` with
+ * `responseMimeType` "application/json"; the answer is candidate 0's text
+ * parts, its end a chunk whose `finishReason` is "STOP".
+ *
  * Gemini's strict mode lives in the request, not in the declaration: function
  * calls are held to the declared schema by constrained decoding only when
  * `toolConfig.functionCallingConfig.mode` is "VALIDATED" (googleapis
@@ -30,6 +34,9 @@ import { isPlainObject, type JsonObject } from "../json.js";
 import type { CompiledTool } from "../targets/profile.js";
 import type {
   AnsweredCall,
+  AnswerRead,
+  AnswerSignal,
+  AnswerSlot,
   CallStreams,
   DeltaSink,
   Exchange,
@@ -150,6 +157,14 @@ export function geminiTools(bundles: readonly CompiledTool[], options: GeminiToo
   return ok({ tools: [{ functionDeclarations }], toolConfig, nonStrict });
 }
 
+/**
+ * `generationConfig` of a generateContent request (REST): the answer held to
+ * `responseJsonSchema`. With `@google/genai`, spread its members into `config`.
+ */
+export interface GeminiOutputFormat {
+  readonly generationConfig: { readonly responseMimeType: "application/json"; readonly responseJsonSchema: JsonObject };
+}
+
 // ---- reading ------------------------------------------------------------------
 
 /**
@@ -245,6 +260,90 @@ export function geminiResults(calls: readonly AnsweredCall[]): GeminiFunctionRes
   return [{ role: "user", parts }];
 }
 
+// ---- structured outputs ---------------------------------------------------------
+
+/** Finish reasons that say a filter stopped the answer (`FinishReason` in `@google/genai` 3.3.0's types). */
+const ANSWER_BLOCKED = new Set([
+  "SAFETY",
+  "RECITATION",
+  "BLOCKLIST",
+  "PROHIBITED_CONTENT",
+  "SPII",
+  "IMAGE_SAFETY",
+  "IMAGE_PROHIBITED_CONTENT",
+  "LANGUAGE",
+]);
+
+function answerText(candidate: Record<string, unknown>): string {
+  const content = isPlainObject(candidate.content) ? candidate.content : {};
+  let text = "";
+  for (const part of listOf(content.parts)) {
+    // A thought summary is not the answer.
+    if (isPlainObject(part) && typeof part.text === "string" && part.thought !== true) text += part.text;
+  }
+  return text;
+}
+
+function answerFinish(finish: unknown): AnswerSignal | undefined {
+  if (finish === undefined || finish === null || finish === "FINISH_REASON_UNSPECIFIED") return undefined;
+  if (finish === "STOP") return { kind: "end" };
+  if (finish === "MAX_TOKENS") return { kind: "ended", read: { kind: "cut", reason: "MAX_TOKENS" } };
+  const reason = String(finish);
+  return ANSWER_BLOCKED.has(reason)
+    ? { kind: "ended", read: { kind: "blocked", reason } }
+    : { kind: "ended", read: { kind: "none", reason: `finishReason ${reason}` } };
+}
+
+function blockReason(response: Record<string, unknown>): string | undefined {
+  const feedback = response.promptFeedback;
+  return isPlainObject(feedback) && typeof feedback.blockReason === "string" ? feedback.blockReason : undefined;
+}
+
+function geminiAnswer(response: unknown): AnswerRead {
+  if (!isPlainObject(response)) return { kind: "none", reason: "not a response" };
+  const blocked = blockReason(response);
+  if (blocked !== undefined) return { kind: "blocked", reason: blocked };
+  const candidate = listOf(response.candidates)[0];
+  if (!isPlainObject(candidate)) return { kind: "none", reason: "no candidate" };
+  const finish = answerFinish(candidate.finishReason);
+  if (finish !== undefined && finish.kind === "ended") return finish.read;
+  const text = answerText(candidate);
+  return text === "" ? { kind: "none", reason: "no text" } : { kind: "text", text };
+}
+
+/** Each chunk is a response; the answer ends with the chunk whose candidate says STOP. */
+function geminiAnswerEvents(): (event: unknown) => readonly AnswerSignal[] {
+  return (chunk) => {
+    if (!isPlainObject(chunk)) return [];
+    const blocked = blockReason(chunk);
+    if (blocked !== undefined) return [{ kind: "ended", read: { kind: "blocked", reason: blocked } }];
+    const candidate = listOf(chunk.candidates)[0];
+    if (!isPlainObject(candidate)) return [];
+    const out: AnswerSignal[] = [];
+    const text = answerText(candidate);
+    if (text !== "") out.push({ kind: "text", delta: text });
+    const finish = answerFinish(candidate.finishReason);
+    if (finish !== undefined) out.push(finish);
+    return out;
+  };
+}
+
+const answer: AnswerSlot<GeminiOutputFormat> = {
+  // responseJsonSchema has no strict switch: the answer is always held to it.
+  format: (schema, _naming, strict) =>
+    strict
+      ? { generationConfig: { responseMimeType: "application/json", responseJsonSchema: schema } }
+      : 'gemini has no non-strict answer format: this bundle is over the target\'s limits (compiled with strict: "auto"); make the schema fit the limits',
+  read: geminiAnswer,
+  events: geminiAnswerEvents,
+  answerMessage: (text) => ({ role: "model", parts: [{ text }] }),
+  repairMessage: (feedback) => ({ role: "user", parts: [{ text: feedback }] }),
+  probe: (_model, maxTokens, format) => ({
+    contents: [{ role: "user", parts: [{ text: "Answer in the format given." }] }],
+    generationConfig: { ...format.generationConfig, temperature: 0, maxOutputTokens: maxTokens },
+  }),
+};
+
 // ---- the HTTP exchange --------------------------------------------------------
 
 /** A declaration of a request tool: the schema under `parametersJsonSchema`. */
@@ -324,6 +423,7 @@ export const gemini = {
   results: geminiResults,
   callStreams: geminiCallStreams,
   exchange,
+  answer,
 } as const satisfies ProviderApiModule<
   "gemini",
   GeminiFunctionDeclaration,

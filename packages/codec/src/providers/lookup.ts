@@ -6,7 +6,7 @@
 import type { Result } from "../errors.js";
 import { isPlainObject } from "../json.js";
 import type { CompiledTool } from "../targets/profile.js";
-import type { ExtractedCalls, ProviderApiModule, ToolOptions } from "./api.js";
+import type { AnswerSlot, ExtractedCalls, ProviderApiModule, ToolOptions } from "./api.js";
 import * as registry from "./registry.js";
 import { checkedTool } from "./shared.js";
 
@@ -28,8 +28,11 @@ export type ToolApi = ProviderApi;
 /** Every provider API, in the order lookups try them (the registry's, by module). */
 export const PROVIDER_API_NAMES = Object.keys(PROVIDER_APIS) as ProviderApi[];
 
-/** The APIs whose module fills `slot` (`callStreams`: streaming reads them; `exchange`: the eval harness calls them). */
-export type ProviderApiWith<K extends "callStreams" | "exchange"> = {
+/**
+ * The APIs whose module fills `slot` (`callStreams`: streaming reads them;
+ * `exchange`: the eval harness calls them; `answer`: they have structured outputs).
+ */
+export type ProviderApiWith<K extends "callStreams" | "exchange" | "answer"> = {
   [A in ProviderApi]: Modules[A] extends { readonly [S in K]: unknown } ? A : never;
 }[ProviderApi];
 
@@ -41,6 +44,14 @@ export type ToolDefinitions = { readonly [A in ProviderApi]: ReturnType<Modules[
 
 /** The messages answering a turn's calls, per API. */
 export type ToolResults = { readonly [A in ProviderApi]: ReturnType<Modules[A]["results"]>[number] };
+
+/** The APIs with structured outputs (an `answer` slot). */
+export type OutputApi = ProviderApiWith<"answer">;
+
+/** The request member(s) each API's answer format is. */
+export type OutputFormats = {
+  readonly [A in OutputApi]: Modules[A] extends { readonly answer: AnswerSlot<infer F> } ? F : never;
+};
 
 /** The response each API's reader is typed to take. */
 export type ProviderResponses = { readonly [A in ProviderApi]: Parameters<Modules[A]["calls"]>[0] };

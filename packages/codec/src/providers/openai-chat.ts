@@ -3,7 +3,9 @@
  * strictwire knows of it. Tools are `{ type: "function", function: { name,
  * parameters, strict } }`; calls are choice 0's `message.tool_calls`,
  * answered by `tool` messages naming `tool_call_id`; a cut is
- * `finish_reason` "length" or "content_filter".
+ * `finish_reason` "length" or "content_filter". Structured outputs:
+ * `response_format` of type `json_schema`; the answer is choice 0's
+ * `message.content`, a refusal its `message.refusal`.
  *
  * Stream chunks: `choices[].delta.tool_calls[]` with `index`; the first
  * fragment of an index carries `id` and `function.name`, every one may carry
@@ -14,6 +16,9 @@
 import { isPlainObject, type JsonObject } from "../json.js";
 import type {
   AnsweredCall,
+  AnswerRead,
+  AnswerSignal,
+  AnswerSlot,
   CallStreams,
   DeltaSink,
   Exchange,
@@ -40,6 +45,19 @@ export interface OpenAIChatTool {
 /** An OpenAI Chat Completions response (`client.chat.completions.create`); choice 0 is read. */
 export interface ChatCompletionLike {
   readonly choices: readonly { readonly finish_reason?: unknown; readonly message?: unknown }[];
+}
+
+/** `response_format` of a Chat Completions request: the answer held to `schema`. */
+export interface ChatOutputFormat {
+  readonly response_format: {
+    readonly type: "json_schema";
+    readonly json_schema: {
+      readonly name: string;
+      readonly description?: string;
+      readonly schema: JsonObject;
+      readonly strict: boolean;
+    };
+  };
 }
 
 /** A Chat Completions tool message answering one tool call. */
@@ -122,6 +140,68 @@ export function chatCompletionsCallStreams<S extends DeltaSink>(
   });
 }
 
+// ---- structured outputs ---------------------------------------------------------
+
+/**
+ * Choice 0 only (as for tool calls). `message.refusal` is the model's refusal
+ * (`ChatCompletionMessage.refusal` in the `openai` SDK's types).
+ */
+function chatAnswer(response: unknown): AnswerRead {
+  if (!isPlainObject(response)) return { kind: "none", reason: "not a chat completion" };
+  const choice = listOf(response.choices)[0];
+  if (!isPlainObject(choice)) return { kind: "none", reason: "no choice" };
+  const message = isPlainObject(choice.message) ? choice.message : {};
+  const finish = choice.finish_reason;
+  if (typeof message.refusal === "string" && message.refusal !== "")
+    return { kind: "refused", message: message.refusal };
+  if (finish === "length") return { kind: "cut", reason: "length" };
+  if (finish === "content_filter") return { kind: "blocked", reason: "content_filter" };
+  if (typeof message.content === "string" && message.content !== "") return { kind: "text", text: message.content };
+  return { kind: "none", reason: typeof finish === "string" ? `finish_reason ${finish}` : "no content" };
+}
+
+/** Choice 0's `delta.content` and `delta.refusal`; its `finish_reason` "stop" ends the answer. */
+function chatAnswerEvents(): (event: unknown) => readonly AnswerSignal[] {
+  return (chunk) => {
+    if (!isPlainObject(chunk)) return [];
+    const out: AnswerSignal[] = [];
+    for (const choice of listOf(chunk.choices)) {
+      if (!isPlainObject(choice) || (choice.index !== undefined && choice.index !== 0)) continue;
+      const delta = isPlainObject(choice.delta) ? choice.delta : {};
+      if (typeof delta.content === "string") out.push({ kind: "text", delta: delta.content });
+      if (typeof delta.refusal === "string") out.push({ kind: "refusal", delta: delta.refusal });
+      const finish = choice.finish_reason;
+      if (finish === "stop") out.push({ kind: "end" });
+      else if (finish === "length") out.push({ kind: "ended", read: { kind: "cut", reason: "length" } });
+      else if (finish === "content_filter") {
+        out.push({ kind: "ended", read: { kind: "blocked", reason: "content_filter" } });
+      } else if (typeof finish === "string") {
+        out.push({ kind: "ended", read: { kind: "none", reason: `finish_reason ${finish}` } });
+      }
+    }
+    return out;
+  };
+}
+
+const answer: AnswerSlot<ChatOutputFormat> = {
+  format: (schema, { name, description }, strict) => ({
+    response_format: {
+      type: "json_schema",
+      json_schema: { name, ...(description !== undefined ? { description } : {}), schema, strict },
+    },
+  }),
+  read: chatAnswer,
+  events: chatAnswerEvents,
+  answerMessage: (text) => ({ role: "assistant", content: text }),
+  repairMessage: (feedback) => ({ role: "user", content: feedback }),
+  probe: (model, maxTokens, format) => ({
+    model,
+    ...format,
+    messages: [{ role: "user", content: "Answer in the format given." }],
+    max_completion_tokens: maxTokens,
+  }),
+};
+
 // ---- the HTTP exchange --------------------------------------------------------
 
 function requestTool(t: RequestTool, strict = t.strict): JsonObject {
@@ -189,4 +269,5 @@ export const openaiChat = {
   results: chatResults,
   callStreams: chatCompletionsCallStreams,
   exchange,
+  answer,
 } as const satisfies ProviderApiModule<"openai-chat", OpenAIChatTool, ChatCompletionLike, ChatToolMessage>;

@@ -3,7 +3,9 @@
  * knows of it. Tools are `{ type: "function", name, parameters, strict }`;
  * calls are `function_call` output items, answered by `function_call_output`
  * input items naming their `call_id`; a cut is `status: "incomplete"` with
- * `incomplete_details.reason`.
+ * `incomplete_details.reason`. Structured outputs: `text.format` of type
+ * `json_schema`; the answer is the `output_text` parts of its `message`
+ * items, a refusal a `refusal` part.
  *
  * Stream events: `response.output_item.added` with a `function_call` item
  * (its `id`, `call_id`, `name`) opens a call; `response.function_call_arguments.delta`
@@ -18,6 +20,9 @@
 import { isPlainObject, type JsonObject } from "../json.js";
 import type {
   AnsweredCall,
+  AnswerRead,
+  AnswerSignal,
+  AnswerSlot,
   CallStreams,
   DeltaSink,
   Exchange,
@@ -62,6 +67,19 @@ export interface ResponsesFunctionCallOutput {
   type: "function_call_output";
   call_id: string;
   output: string;
+}
+
+/** `text.format` of a Responses request: the answer held to `schema`. */
+export interface ResponsesOutputFormat {
+  readonly text: {
+    readonly format: {
+      readonly type: "json_schema";
+      readonly name: string;
+      readonly description?: string;
+      readonly schema: JsonObject;
+      readonly strict: boolean;
+    };
+  };
 }
 
 // ---- reading ------------------------------------------------------------------
@@ -143,6 +161,83 @@ export function responsesCallStreams<S extends DeltaSink>(
   });
 }
 
+// ---- structured outputs ---------------------------------------------------------
+
+function responsesAnswer(response: unknown): AnswerRead {
+  if (!isPlainObject(response)) return { kind: "none", reason: "not a response" };
+  let text = "";
+  for (const item of listOf(response.output)) {
+    if (!isPlainObject(item) || item.type !== "message") continue;
+    for (const part of listOf(item.content)) {
+      if (!isPlainObject(part)) continue;
+      if (part.type === "refusal" && typeof part.refusal === "string")
+        return { kind: "refused", message: part.refusal };
+      if (part.type === "output_text" && typeof part.text === "string") text += part.text;
+    }
+  }
+  if (response.status === "incomplete") {
+    const reason = isPlainObject(response.incomplete_details) ? response.incomplete_details.reason : undefined;
+    return reason === "content_filter"
+      ? { kind: "blocked", reason }
+      : { kind: "cut", reason: typeof reason === "string" ? reason : "incomplete" };
+  }
+  if (response.status === "failed") return { kind: "none", reason: "status failed" };
+  return text === "" ? { kind: "none", reason: "no output_text" } : { kind: "text", text };
+}
+
+/**
+ * The answer ends at `response.completed`, the response's own end:
+ * `response.output_text.done` closes a text part even when the response then
+ * ends incomplete, so it only stands in for deltas that never came.
+ */
+function responsesAnswerEvents(): (event: unknown) => readonly AnswerSignal[] {
+  let deltas = false;
+  return (e) => {
+    if (!isPlainObject(e)) return [];
+    switch (e.type) {
+      case "response.output_text.delta":
+        if (typeof e.delta !== "string") return [];
+        deltas = true;
+        return [{ kind: "text", delta: e.delta }];
+      case "response.output_text.done":
+        if (deltas || typeof e.text !== "string") return [];
+        deltas = true;
+        return [{ kind: "text", delta: e.text }];
+      case "response.refusal.delta":
+        return typeof e.delta === "string" ? [{ kind: "refusal", delta: e.delta }] : [];
+      case "response.completed":
+        return [{ kind: "end" }];
+      case "response.incomplete": {
+        const read = responsesAnswer(e.response);
+        return [{ kind: "ended", read: read.kind === "text" ? { kind: "cut", reason: "incomplete" } : read }];
+      }
+      case "response.failed":
+        return [{ kind: "ended", read: { kind: "none", reason: "response.failed" } }];
+      default:
+        return [];
+    }
+  };
+}
+
+const answer: AnswerSlot<ResponsesOutputFormat> = {
+  format: (schema, { name, description }, strict) => ({
+    text: {
+      format: { type: "json_schema", name, ...(description !== undefined ? { description } : {}), schema, strict },
+    },
+  }),
+  read: responsesAnswer,
+  events: responsesAnswerEvents,
+  answerMessage: (text) => ({ role: "assistant", content: text }),
+  repairMessage: (feedback) => ({ role: "user", content: feedback }),
+  probe: (model, maxTokens, format) => ({
+    model,
+    ...format,
+    input: [{ role: "user", content: "Answer in the format given." }],
+    max_output_tokens: maxTokens,
+    store: false,
+  }),
+};
+
 // ---- the HTTP exchange --------------------------------------------------------
 
 function requestTool(t: RequestTool, strict = t.strict): JsonObject {
@@ -210,6 +305,7 @@ export const openaiResponses = {
   results: responsesResults,
   callStreams: responsesCallStreams,
   exchange,
+  answer,
 } as const satisfies ProviderApiModule<
   "openai-responses",
   OpenAIResponsesTool,

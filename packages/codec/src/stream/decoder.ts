@@ -62,8 +62,8 @@ import { isPlainObject, setOwn } from "../json.js";
 import { IncrementalParser } from "../parse/incremental.js";
 import { MAX_DEPTH_LIMIT } from "../parse/parser.js";
 import { originalPath } from "../wire/paths.js";
-import { bestFit, type Candidates, fillerFor, requiredOf, WireCandidates } from "./refusal.js";
-import type { StreamDecoder, StreamStep } from "./types.js";
+import { bestFit, type Candidates, fillerFor, type PrefixMatch, requiredOf, WireCandidates } from "./refusal.js";
+import type { MemberState, StreamDecoder, StreamStep } from "./types.js";
 
 /**
  * What a node showed for one wire container; `done` once the container is
@@ -157,10 +157,31 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
   private keptDepth = 0;
   /** A number or literal was being read at the last push (its type is checked once, at its start). */
   private wasReading = false;
+  /** The string being written matched against the const and enum strings its place allows (nameFits: the name). */
+  private stringMatch:
+    | { holder: object | undefined; step: string | number | undefined; candidates: Candidates; match: PrefixMatch }
+    | undefined;
+  private nameMatch: { container: object; count: number; candidates: Candidates; match: PrefixMatch } | undefined;
   /** The text length when `opened*` was found. */
   private checkedAt = -1;
   /** The text length from which a completion is decoded again (refuseForWire). */
   private retryAt = 0;
+  /**
+   * Completion (types.ts `completed`, `stateAt`). Per shown container, the
+   * keys of its members still being written (at most one per container but
+   * for a moment in a walk); a member shown and not listed is complete.
+   */
+  private readonly openMembers = new Map<object, Set<string | number>>();
+  /** Where each shown container was put (its holder and key): a pointer is made by following them to the root. */
+  private readonly places = new Map<object, { readonly out: object; readonly key: string | number }>();
+  /** The open containers reachable from the root: a member put in one is reported when it completes. */
+  private readonly adopted = new Set<object>();
+  /** The members that became complete in this push, as pairs (holder, key); the whole value as (undefined, ""). */
+  private completedNow: (object | string | number | undefined)[] = [];
+  private rootComplete = false;
+  /** What the last child() call gave, and whether it is still being written (a container on the spine, the open string). */
+  private lastChild: unknown;
+  private lastChildOpen = false;
   /** For scalars, which keep nothing. */
   private readonly scratch: Shown = {
     value: undefined,
@@ -220,8 +241,12 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
       }
     }
     this.changed = false;
-    // Nothing placed: the partial is as it was. The spine is read again at the next push that places something.
-    if (this.placedNothing) return this.step(false);
+    // Nothing placed: the partial is as it was. The spine is read again at the next push that places something;
+    // the containers it closed are complete now.
+    if (this.placedNothing) {
+      if (this.partialKept < this.openCount) this.closed();
+      return this.step(false);
+    }
     const slot = this.slot;
     if (this.onlyGrewString) {
       // The spine is the last push's: the string at its place has grown, nothing else. A string not shown as
@@ -245,7 +270,13 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
     const value = this.restart() ? this.shown : this.partialRoot();
     this.partialKept = Number.POSITIVE_INFINITY;
     this.leafHidden = this.leafValue !== undefined && !this.leafShown;
-    if (value !== this.shown) this.changed = true;
+    if (value !== this.shown) {
+      this.changed = true;
+      if (typeof value === "object" && value !== null && !this.adopted.has(value)) {
+        const before = this.shown;
+        this.adopt(value, typeof before === "object" && before !== null ? before : undefined);
+      }
+    }
     this.shown = value;
     // The walk found a repeated map key.
     if (this.impossibleAt !== undefined && this.impossibleCode === "duplicate-entry") {
@@ -292,14 +323,126 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
    * a push allocates no step.
    */
   private step(changed: boolean): StreamStep {
+    const parser = this.parser;
+    // The whole value is complete once nothing is open (asked in that order: most pushes leave a container open).
+    if (parser.openCount === 0 && !this.rootComplete && this.shown !== undefined && !parser.readingString) {
+      this.rootComplete = true;
+      this.completedNow.push(undefined, "");
+    }
+    if (this.completedNow.length > 0) {
+      // Something completed: a step of its own, its pointers made when first read.
+      const pairs = this.completedNow;
+      this.completedNow = [];
+      return Object.freeze(new CompletedStep(this.shown, changed, this, pairs));
+    }
     if (this.steps === undefined || this.steps.unchanged.value !== this.shown) {
       const value = this.shown;
       this.steps = {
-        unchanged: Object.freeze({ ok: true, value, changed: false }),
-        changed: Object.freeze({ ok: true, value, changed: true }),
+        unchanged: Object.freeze({ ok: true, value, changed: false, completed: NONE }),
+        changed: Object.freeze({ ok: true, value, changed: true, completed: NONE }),
       };
     }
     return changed ? this.steps.changed : this.steps.unchanged;
+  }
+
+  /** The pointers of (holder, key) pairs; a holder no longer shown (a union's branch replaced) is left out. */
+  pointersOf(pairs: readonly (object | string | number | undefined)[]): string[] {
+    const out: string[] = [];
+    for (let i = 0; i < pairs.length; i += 2) {
+      const holder = pairs[i] as object | undefined;
+      if (holder === undefined) {
+        out.push("");
+        continue;
+      }
+      const base = this.pointerOf(holder);
+      if (base !== undefined) out.push(pointerJoin(base, pairs[i + 1] as string | number));
+    }
+    return out;
+  }
+
+  private pointerOf(container: object): string | undefined {
+    const steps: (string | number)[] = [];
+    for (let at: object = container; at !== this.shown; ) {
+      const place = this.places.get(at);
+      if (place === undefined || steps.length > MAX_DEPTH_LIMIT) return undefined;
+      steps.push(place.key);
+      at = place.out;
+    }
+    let pointer = "";
+    for (let i = steps.length - 1; i >= 0; i--) pointer = pointerJoin(pointer, steps[i]!);
+    return pointer;
+  }
+
+  stateAt(pointer: string): MemberState {
+    const root = this.shown;
+    if (root === undefined) return "pending";
+    if (pointer === "") return this.rootComplete ? "complete" : "incomplete";
+    if (!pointer.startsWith("/")) return this.rootComplete ? "complete" : "pending";
+    let at: unknown = root;
+    let open = !this.rootComplete;
+    for (const raw of pointer.slice(1).split("/")) {
+      if (!open) return "complete";
+      if (typeof at !== "object" || at === null) return "pending";
+      const token = raw.replaceAll("~1", "/").replaceAll("~0", "~");
+      let key: string | number = token;
+      if (Array.isArray(at)) {
+        if (!/^(0|[1-9][0-9]*)$/.test(token)) return "pending";
+        key = Number(token);
+        if (key >= at.length) return "pending";
+      } else if (!Object.hasOwn(at, token)) return "pending";
+      open = this.openMembers.get(at)?.has(key) ?? false;
+      at = (at as Record<string | number, unknown>)[key];
+    }
+    return open ? "incomplete" : "complete";
+  }
+
+  /**
+   * A push that placed nothing closed containers: the ones shown for them
+   * are complete (their last member completed at an earlier push, or a
+   * number at this one, which places it). Found from the last walk's frames,
+   * without a walk; the next walk finds them complete and reports nothing again.
+   */
+  private closed(): void {
+    for (let r = this.frameCount - 1; r >= 0; r--) {
+      const frame = this.frames[r]!;
+      if (frame.spine < this.partialKept) break;
+      const value = frame.value;
+      if (typeof value !== "object" || value === null) continue;
+      const place = this.places.get(value);
+      if (place === undefined || (place.out as Record<string | number, unknown>)[place.key] !== value) continue;
+      const keys = this.openMembers.get(place.out);
+      if (keys?.delete(place.key) !== true) continue;
+      if (keys.size === 0) this.openMembers.delete(place.out);
+      if (this.adopted.has(place.out)) this.completedNow.push(place.out, place.key);
+    }
+  }
+
+  /**
+   * A container shown at a place for the first time, reachable from the
+   * root: its members complete so far are reported (unless `before`, the
+   * container it replaces there, showed them complete already), and the
+   * open ones adopted in turn. Costs its members, once: a container is
+   * adopted as it opens (with few members), or when a union's branch is
+   * replaced (rare).
+   */
+  private adopt(container: object, before: object | undefined): void {
+    this.adopted.add(container);
+    const open = this.openMembers.get(container);
+    const openBefore = before === undefined ? undefined : this.openMembers.get(before);
+    const keys: (string | number)[] = Array.isArray(container) ? [...container.keys()] : Object.keys(container);
+    for (const key of keys) {
+      const member = (container as Record<string | number, unknown>)[key];
+      const had =
+        before !== undefined && (Array.isArray(before) ? (key as number) < before.length : Object.hasOwn(before, key));
+      if (open?.has(key) === true) {
+        if (typeof member === "object" && member !== null && !this.adopted.has(member)) {
+          const old = had ? (before as Record<string | number, unknown>)[key] : undefined;
+          this.adopt(member, typeof old === "object" && old !== null ? old : undefined);
+        }
+        continue;
+      }
+      if (!had || openBefore?.has(key) === true) this.completedNow.push(container, key);
+    }
   }
 
   /**
@@ -313,6 +456,8 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
     const frames = this.frames;
     let r = this.frameCount - 1;
     while (r >= 0 && frames[r]!.spine >= kept) r--;
+    // The outermost frame on that container: a union reads it before its branch does (a branch may be chosen anew).
+    while (r > 0 && frames[r - 1]!.spine === frames[r]!.spine) r--;
     if (r < 0) return false;
     const frame = frames[r]!;
     this.frameCount = r;
@@ -362,7 +507,7 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
     // A name growing in the object the last walk ended in (nothing opened or closed since): checked there, no walk.
     const n = this.openedCount;
     if (this.keptDepth < n || n === 0 || Array.isArray(this.openedContainers[n - 1])) return true;
-    if (!this.openedCandidates[n - 1]!.namePossible(prefix)) {
+    if (!this.nameFits(this.openedCandidates[n - 1]!, this.openedContainers[n - 1]!, prefix)) {
       this.impossibleAt = [...this.spinePath(n - 1), prefix];
       this.checkedAt = this.written;
     }
@@ -421,7 +566,9 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
           if (name !== undefined) return own.at(name).empty ? [...this.spinePath(i), name] : undefined;
           // A member name being written that no declared name begins with.
           const prefix = parser.namePrefix;
-          return prefix !== undefined && !own.namePossible(prefix) ? [...this.spinePath(i), prefix] : undefined;
+          return prefix !== undefined && !this.nameFits(own, value, prefix)
+            ? [...this.spinePath(i), prefix]
+            : undefined;
         }
         const step = parser.stepAt(i);
         reached = own.at(step);
@@ -432,12 +579,55 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
       if (found !== undefined) return found;
       // The scalar being read, or the root not yet started.
       if (typeof value === "string") {
-        this.stringFree = reached!.allowing("string").anyString;
-        return reached!.stringPossible(value) ? undefined : this.spinePath(length);
+        const strings = reached!.allowing("string");
+        this.stringFree = strings.anyString;
+        if (this.stringFree) {
+          parser.trackAppended = false;
+          return undefined;
+        }
+        // The string is known by where it is written: the matcher made for it reads only what it gained since.
+        const holder = length === 0 ? undefined : containers[length - 1];
+        const step = length === 0 ? undefined : parser.stepAt(length - 1);
+        let m = this.stringMatch;
+        let added: string;
+        if (m === undefined || m.holder !== holder || m.step !== step || m.candidates !== strings) {
+          m = { holder, step, candidates: strings, match: strings.stringMatch()! };
+          this.stringMatch = m;
+          parser.trackAppended = true;
+          parser.takeAppended();
+          added = value;
+        } else added = parser.takeAppended();
+        const whole = value;
+        return m.match.grow(added, () => whole) ? undefined : this.spinePath(length);
       }
       const type = parser.readingType;
       return type !== undefined && reached!.allowing(type).empty ? this.spinePath(length) : undefined;
     }
+  }
+
+  /**
+   * Whether a member name being written in `container` may still be one its
+   * candidates declare. The name is known by its container and the count of
+   * names the text completed before it, so a push compares only what it added.
+   */
+  private nameFits(candidates: Candidates, container: object, prefix: string): boolean {
+    const parser = this.parser;
+    const count = parser.membersRead;
+    let m = this.nameMatch;
+    let added: string;
+    if (m === undefined || m.container !== container || m.count !== count || m.candidates !== candidates) {
+      const match = candidates.nameMatch();
+      if (match === undefined) {
+        parser.trackAppended = false;
+        return true;
+      }
+      m = { container, count, candidates, match };
+      this.nameMatch = m;
+      parser.trackAppended = true;
+      parser.takeAppended();
+      added = prefix;
+    } else added = parser.takeAppended();
+    return m.match.grow(added, () => prefix);
   }
 
   /** The parser's spine, its first `n` steps. */
@@ -573,15 +763,25 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
   private child(node: Node, wire: unknown, holder?: object, key?: string | number): unknown | Absent {
     if (typeof wire !== "object" || wire === null) {
       const value = partialNode(node, wire, this.ctx, this.scratch);
-      if (holder !== undefined && holder === this.leafHolder && key === this.leafKey && value === wire) {
-        this.leafPending = true;
-      }
+      const leaf = this.leafValue;
+      // The string being written, shown as itself (told by its place when given, else by its value).
+      const open =
+        value === wire &&
+        leaf !== undefined &&
+        (holder !== undefined ? holder === this.leafHolder && key === this.leafKey : wire === leaf);
+      if (open && holder !== undefined) this.leafPending = true;
+      this.lastChild = value;
+      this.lastChildOpen = open;
       return value;
     }
     const first = this.memos.get(wire);
     let memo = first;
     while (memo !== undefined && memo.node !== node) memo = memo.next;
-    if (memo?.done === true) return memo.value;
+    if (memo?.done === true) {
+      this.lastChild = memo.value;
+      this.lastChildOpen = false;
+      return memo.value;
+    }
     if (memo === undefined) {
       memo = { value: undefined, read: 0, settled: undefined, keys: undefined, done: false, node, next: first };
       this.memos.set(wire, memo);
@@ -596,6 +796,8 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
       const value = partialNode(node, wire, this.ctx, memo);
       memo.value = value;
       memo.done = true;
+      this.lastChild = value;
+      this.lastChildOpen = false;
       return value;
     }
     // On the spine: recorded as the running frame's child, for a later push to restart at.
@@ -618,6 +820,8 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
     this.current = parent;
     memo.value = value;
     frame.value = value;
+    this.lastChild = value;
+    this.lastChildOpen = true;
     return value;
   }
 
@@ -652,16 +856,81 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
     }
     this.leafPending = false;
     if (value === this.leafValue) this.leafShown = true;
+    const open = value === this.lastChild && this.lastChildOpen;
+    let had: boolean;
+    let before: unknown;
     if (Array.isArray(out)) {
-      const i = key as number;
-      if (i < out.length && out[i] === value) return;
-      out[i] = value;
+      had = (key as number) < out.length;
+      before = had ? out[key as number] : undefined;
     } else {
-      const name = String(key);
-      if (Object.hasOwn(out, name) && out[name] === value) return;
-      setOwn(out, name, value);
+      had = Object.hasOwn(out, key);
+      before = had ? out[key as string] : undefined;
     }
+    this.completion(out, key, value, open, had, before);
+    if (had && before === value) return;
+    if (Array.isArray(out)) out[key as number] = value;
+    else setOwn(out, String(key), value);
     this.changed = true;
+  }
+
+  /** What a put tells of completion: a member still being written, or one that completed (reported once). */
+  private completion(
+    out: object,
+    key: string | number,
+    value: unknown,
+    open: boolean,
+    had: boolean,
+    before: unknown,
+  ): void {
+    const container = typeof value === "object" && value !== null;
+    if (container && !this.places.has(value)) this.places.set(value, { out, key });
+    let keys = this.openMembers.get(out);
+    if (open) {
+      if (keys === undefined) {
+        keys = new Set();
+        this.openMembers.set(out, keys);
+      }
+      keys.add(key);
+      if (container && !this.adopted.has(value) && this.adopted.has(out)) {
+        this.adopt(value, typeof before === "object" && before !== null && before !== value ? before : undefined);
+      }
+      return;
+    }
+    const completed = keys?.delete(key) === true;
+    if (completed && keys!.size === 0) this.openMembers.delete(out);
+    if (!this.adopted.has(out)) return;
+    if (completed || !had) this.completedNow.push(out, key);
+    // A container replacing another (a union's branch chosen anew) complete: its members the other did not show complete.
+    if (container && typeof before === "object" && before !== null && before !== value) this.adopt(value, before);
+  }
+}
+
+const NONE: readonly string[] = Object.freeze([]);
+
+/**
+ * An ok step of a push that completed members (frozen): their pointers are
+ * made when `completed` is first read. What makes them is private (#): the
+ * step's own members are those of every step.
+ */
+class CompletedStep {
+  readonly ok = true as const;
+  readonly #decoder: CodecStreamDecoder<unknown>;
+  readonly #pairs: readonly (object | string | number | undefined)[];
+  #pointers: readonly string[] | undefined;
+
+  constructor(
+    readonly value: unknown,
+    readonly changed: boolean,
+    decoder: CodecStreamDecoder<unknown>,
+    pairs: readonly (object | string | number | undefined)[],
+  ) {
+    this.#decoder = decoder;
+    this.#pairs = pairs;
+  }
+
+  get completed(): readonly string[] {
+    this.#pointers ??= Object.freeze(this.#decoder.pointersOf(this.#pairs));
+    return this.#pointers;
   }
 }
 

@@ -106,8 +106,6 @@ export class Candidates {
   private anyStringRead = false;
   /** The const and enum strings the string candidates allow (read where none allows every string). */
   private stringsRead: readonly string[] = [];
-  /** The declared name the last prefix matched (names are written a character at a time). */
-  private lastName: string | undefined;
   private valuedRead = false;
   private prefixRead = 0;
 
@@ -185,13 +183,14 @@ export class Candidates {
     return typed;
   }
 
-  /** Whether a string beginning with `prefix` may meet one of these. */
-  stringPossible(prefix: string): boolean {
+  /**
+   * A matcher for one string as it grows (undefined: any string may meet
+   * one of these), against the const and enum strings allowed.
+   */
+  stringMatch(): PrefixMatch | undefined {
     const strings = this.allowing("string");
     strings.facts();
-    if (strings.anyStringRead) return true;
-    for (const value of strings.stringsRead) if (value.startsWith(prefix)) return true;
-    return false;
+    return strings.anyStringRead ? undefined : new PrefixMatch(strings.stringsRead);
   }
 
   /** Whether some candidate allows every string (no const or enum): a string's growth is never impossible. */
@@ -208,14 +207,14 @@ export class Candidates {
     this.facts();
     if (this.anyNameRead) return true;
     if (prefix === undefined) return false;
-    if (this.lastName?.startsWith(prefix)) return true;
-    for (const name of this.namesRead) {
-      if (name.startsWith(prefix)) {
-        this.lastName = name;
-        return true;
-      }
-    }
+    for (const name of this.namesRead) if (name.startsWith(prefix)) return true;
     return false;
+  }
+
+  /** A matcher for one member name as it grows (undefined: any name is allowed). */
+  nameMatch(): PrefixMatch | undefined {
+    this.facts();
+    return this.anyNameRead ? undefined : new PrefixMatch(this.namesRead);
   }
 
   /**
@@ -264,6 +263,52 @@ export class Candidates {
     this.stringsRead = strings;
     this.anyStringRead = this.list.some((c) => allowsType(c, "string") && allowedValues(c) === undefined);
     this.valuedRead = this.list.some((c) => allowedValues(c) !== undefined);
+  }
+}
+
+/**
+ * Whether a string being written still begins one of `values`, asked again
+ * each time it grows: it remembers the first value that matched and how far,
+ * so a push compares only the characters it added (never the string so far:
+ * it is a rope, and reading it makes it flat). A value that failed a shorter
+ * prefix fails every longer one, so the values are tried in order, each from
+ * the start once: a string costs its length plus what the values tried cost,
+ * never its length per push.
+ */
+export class PrefixMatch {
+  /** values[index] begins with the string so far, whose length is `at`. */
+  private index = 0;
+  private at = 0;
+
+  constructor(private readonly values: readonly string[]) {}
+
+  /**
+   * Whether some value begins with the string so far, given what it gained
+   * since last asked (all of it, the first time). `whole` gives the string so
+   * far: read only when the value that matched fails, at most once per value.
+   */
+  grow(added: string, whole: () => string): boolean {
+    const values = this.values;
+    if (this.index >= values.length) return false;
+    const value = values[this.index]!;
+    const at = this.at;
+    const n = added.length;
+    if (at + n <= value.length) {
+      let i = 0;
+      while (i < n && value.charCodeAt(at + i) === added.charCodeAt(i)) i++;
+      if (i === n) {
+        this.at = at + n;
+        return true;
+      }
+    }
+    const prefix = whole();
+    for (this.index++; this.index < values.length; this.index++) {
+      if (values[this.index]!.startsWith(prefix)) {
+        this.at = prefix.length;
+        return true;
+      }
+    }
+    return false;
   }
 }
 

@@ -22,6 +22,15 @@ export type StreamStep =
       readonly value: unknown;
       /** Whether this push changed the partial value. */
       readonly changed: boolean;
+      /**
+       * The members that became complete in this push, as JSON Pointers into
+       * the partial value (the source form; "" for the whole value): each
+       * member once over the stream, a container's members before it. A
+       * complete member's value is final: no later push changes it (a
+       * container's later members are no longer possible). Read it before
+       * the next push: the pointers are made when first read.
+       */
+      readonly completed: readonly string[];
     }
   | {
       readonly ok: false;
@@ -36,10 +45,30 @@ export type StreamStep =
       readonly error: CodecError;
     };
 
+/**
+ * Where a member of the partial value stands after the last push:
+ * - "pending": not in the partial value yet (not begun, or an optional
+ *   member whose presence is not known yet), its container still open;
+ * - "incomplete": shown, and still being written (a string's prefix, a
+ *   container with more to come);
+ * - "complete": written to its end; its value is final. A member of a complete
+ *   container that the partial value does not have is complete too: it is
+ *   absent for good.
+ */
+export type MemberState = "pending" | "incomplete" | "complete";
+
 export interface StreamDecoder<T = unknown> {
   push(delta: string): StreamStep;
   /** Exactly `codec.decode(all the text pushed)`. */
   end(): Result<T>;
   /** The partial source value after the last push (what push's step held). */
   readonly value: unknown;
+  /**
+   * The state of the member at a JSON Pointer into the partial value (the
+   * source form; "" for the whole value), from what the decoder keeps: it
+   * costs the pointer's depth, not a walk of the value. A pointer through a
+   * string or number, or one that is not a valid JSON Pointer, is "pending"
+   * while its container is open.
+   */
+  stateAt(pointer: string): MemberState;
 }

@@ -13,4 +13,4 @@ export type {
 } from "./profile.js";
 export { FACT_KINDS } from "./profile.js";
 export { TARGET_NAMES, targetProfile } from "./registry.js";
-export { type Advisory, checkToolSet, toolSetAdvisories } from "./toolset.js";
+export { type Advisory, checkToolSet, type ToolSetOptions, toolSetAdvisories } from "./toolset.js";

@@ -102,9 +102,19 @@ export function schemaFindings({ tool, measures: m }: MeasuredTool, limits: Targ
   return out;
 }
 
-/** The target's per-request caps, counted across every tool in the request, in order. */
-export function requestFindings(tools: readonly MeasuredTool[], caps: ToolSetLimits): LimitFinding[] {
+/**
+ * The target's per-request caps, counted across every tool in the request, in
+ * order, and the answer format (structured outputs) when one is sent: Anthropic
+ * counts its optional and union parameters with the tools' (it is no tool, so
+ * it does not count as one).
+ */
+export function requestFindings(
+  strictTools: readonly MeasuredTool[],
+  caps: ToolSetLimits,
+  answer?: MeasuredTool,
+): LimitFinding[] {
   const out: LimitFinding[] = [];
+  const tools = strictTools;
   if (caps.maxStrictTools !== undefined && tools.length > caps.maxStrictTools) {
     const first = tools[caps.maxStrictTools]!;
     out.push({
@@ -116,12 +126,13 @@ export function requestFindings(tools: readonly MeasuredTool[], caps: ToolSetLim
       scope: "request",
     });
   }
+  const schemas = answer === undefined ? tools : [...tools, answer];
   const across = (limit: LimitName, pick: (m: WireMeasures) => readonly Contribution[], max: number | undefined) => {
     if (max === undefined) return;
-    const all = tools.flatMap((t) => pick(t.measures).map((c) => ({ ...c, tool: t.tool })));
+    const all = schemas.flatMap((t) => pick(t.measures).map((c) => ({ ...c, tool: t.tool })));
     const crossed = total(all, max);
     if (crossed === undefined) return;
-    const perTool = tools
+    const perTool = schemas
       .map((t) => ({ tool: t.tool, measured: pick(t.measures).reduce((n, c) => n + c.amount, 0) }))
       .filter((t) => t.measured > 0);
     out.push({
@@ -131,7 +142,7 @@ export function requestFindings(tools: readonly MeasuredTool[], caps: ToolSetLim
       path: crossed.path,
       tool: all[crossed.index]!.tool,
       // One tool alone (compile's own check): the total is that tool's.
-      ...(tools.length > 1 ? { scope: "request" as const, across: perTool } : {}),
+      ...(schemas.length > 1 ? { scope: "request" as const, across: perTool } : {}),
     });
   };
   across("maxOptionalParameters", (m) => m.optional, caps.maxOptionalParameters);

@@ -10,16 +10,35 @@ import { type LimitFinding, measureTool, requestFindings, schemaFindings } from 
 import type { CompiledTool, TargetName } from "./profile.js";
 import { targetProfile } from "./registry.js";
 
-export function checkToolSet(all: readonly CompiledTool[], target: TargetName): LimitFinding[] {
+/** What else a request sends besides its tools. */
+export interface ToolSetOptions {
+  /** The answer format (structured outputs), counted in the per-request caps with the tools. */
+  readonly output?: CompiledTool;
+}
+
+/** The name an answer format goes by in findings: apart from any tool of the same name. */
+export const answerLabel = (name: string): string => `${name} (answer format)`;
+
+export function checkToolSet(
+  all: readonly CompiledTool[],
+  target: TargetName,
+  options: ToolSetOptions = {},
+): LimitFinding[] {
   const profile = targetProfile(target);
   // A tool sent with strict mode off is held to no strict limit, and counts in no strict cap.
   const bundles = all.filter((b) => b.nonStrict === undefined);
   const tools = bundles.map((b) => measureTool(b.name, b.wire));
-  const rules = profile.distinctFirstKeys ? bundles.flatMap(firstKeyFinding) : [];
+  const output = options.output?.nonStrict === undefined ? options.output : undefined;
+  const answer = output === undefined ? undefined : measureTool(answerLabel(output.name), output.wire);
+  const rules = profile.distinctFirstKeys
+    ? [...bundles, ...(output !== undefined ? [{ ...output, name: answerLabel(output.name) }] : [])].flatMap(
+        firstKeyFinding,
+      )
+    : [];
   return [
-    ...tools.flatMap((t) => schemaFindings(t, profile.limits)),
+    ...[...tools, ...(answer !== undefined ? [answer] : [])].flatMap((t) => schemaFindings(t, profile.limits)),
     ...rules,
-    ...requestFindings(tools, profile.toolSet),
+    ...requestFindings(tools, profile.toolSet, answer),
   ];
 }
 
@@ -53,8 +72,14 @@ export type Advisory =
       readonly message: string;
     };
 
-export function toolSetAdvisories(all: readonly CompiledTool[], target: TargetName): Advisory[] {
-  const out: Advisory[] = all
+export function toolSetAdvisories(
+  all: readonly CompiledTool[],
+  target: TargetName,
+  options: ToolSetOptions = {},
+): Advisory[] {
+  const sent =
+    options.output === undefined ? all : [...all, { ...options.output, name: answerLabel(options.output.name) }];
+  const out: Advisory[] = sent
     .filter((b) => b.nonStrict !== undefined)
     .map((b) => ({
       kind: "nonStrict" as const,
@@ -65,8 +90,12 @@ export function toolSetAdvisories(all: readonly CompiledTool[], target: TargetNa
   if (targetProfile(target).distinctFirstKeys)
     out.push(...all.filter((b) => b.nonStrict === undefined).flatMap(readingAdvisory));
   if (target !== "anthropic") return out;
-  const strict = all.filter((b) => b.nonStrict === undefined);
-  const estimate = estimateGrammar(strict.map((b) => ({ name: b.name, wire: b.wire })));
+  const strict = all.filter((b) => b.nonStrict === undefined).map((b) => ({ name: b.name, wire: b.wire }));
+  // The answer format is compiled into the same grammar as the strict tools.
+  if (options.output !== undefined && options.output.nonStrict === undefined) {
+    strict.push({ name: answerLabel(options.output.name), wire: options.output.wire });
+  }
+  const estimate = estimateGrammar(strict);
   if (estimate.level !== "fine") out.push({ kind: "grammarSize", estimate, message: describeGrammar(estimate) });
   return out;
 }

@@ -8,38 +8,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { runs, type Schema } from "../../testkit/arbitraries.js";
 import { allHostileCases, rawInput } from "../reliability/support.js";
-import { deltaSizes, fixtureWires, generatedCalls, split } from "./support.js";
-
-/**
- * Where a partial value disagrees with the final one ("" if nowhere): a
- * string is a prefix, an array holds a prefix of the final elements (each
- * consistent), an object a subset of its members (each consistent), anything
- * else equals.
- */
-export function inconsistency(partial: unknown, final: unknown, where = ""): string {
-  if (typeof partial === "string") {
-    return typeof final === "string" && final.startsWith(partial) ? "" : `${where}: not a prefix`;
-  }
-  if (Array.isArray(partial)) {
-    if (!Array.isArray(final) || partial.length > final.length) return `${where}: not a prefix array`;
-    for (let i = 0; i < partial.length; i++) {
-      const found = inconsistency(partial[i], final[i], `${where}/${i}`);
-      if (found) return found;
-    }
-    return "";
-  }
-  if (typeof partial === "object" && partial !== null) {
-    if (typeof final !== "object" || final === null || Array.isArray(final)) return `${where}: not an object`;
-    const f = final as Record<string, unknown>;
-    for (const key of Object.keys(partial)) {
-      if (!Object.hasOwn(f, key)) return `${where}: member ${key} not in the final value`;
-      const found = inconsistency((partial as Record<string, unknown>)[key], f[key], `${where}/${key}`);
-      if (found) return found;
-    }
-    return "";
-  }
-  return Object.is(partial, final) ? "" : `${where}: differs`;
-}
+import { deltaSizes, fixtureWires, generatedCalls, inconsistency, split } from "./support.js";
 
 /** Streams a text decode accepts: never refused, every partial consistent, the last one and end() the decoded value. */
 function expectStreamsLikeDecode(codec: Codec, text: string, deltas: readonly string[], fromScratch = false): void {

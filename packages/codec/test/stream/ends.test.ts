@@ -29,7 +29,7 @@ const wireOf = (value: unknown): string => {
 };
 const WIRES = [wireOf({ city: "Paris" }), wireOf({ city: "Oslo", unit: "c" })];
 
-type Shape = "openai-responses" | "openai-chat" | "anthropic" | "gemini";
+type Shape = "openai-responses" | "openai-chat" | "anthropic" | "gemini" | "bedrock-converse";
 type Event = Record<string, unknown>;
 
 /** A recorded stream of two calls (and text around them) in `shape`, the arguments in `sizes`-character deltas. */
@@ -100,6 +100,28 @@ function recorded(shape: Shape, sizes: readonly number[]): Event[] {
         { type: "message_stop" },
       ];
     }
+    case "bedrock-converse": {
+      const call = (index: number, text: string): Event[] => [
+        {
+          contentBlockStart: {
+            contentBlockIndex: index,
+            start: { toolUse: { toolUseId: `tu_${index}`, name: "get_weather" } },
+          },
+        },
+        ...split(text, sizes).map((input) => ({
+          contentBlockDelta: { contentBlockIndex: index, delta: { toolUse: { input } } },
+        })),
+        { contentBlockStop: { contentBlockIndex: index } },
+      ];
+      return [
+        { messageStart: { role: "assistant" } },
+        { contentBlockDelta: { contentBlockIndex: 0, delta: { text: "Checking." } } },
+        { contentBlockStop: { contentBlockIndex: 0 } },
+        ...call(1, a),
+        ...call(2, b),
+        { messageStop: { stopReason: "tool_use" } },
+      ];
+    }
     case "gemini": {
       const chunk = (parts: Event[], finishReason?: string): Event => ({
         candidates: [{ content: { role: "model", parts }, ...(finishReason ? { finishReason } : {}) }],
@@ -126,6 +148,10 @@ function endsOf(shape: Shape, events: readonly Event[]): Map<string, number> {
       if (choice.finish_reason === "tool_calls") for (const id of ["call_0", "call_1"]) ends.set(id, i);
     }
     if (shape === "anthropic" && e.type === "content_block_stop" && e.index !== 0) ends.set(`toolu_${e.index}`, i);
+    if (shape === "bedrock-converse" && e.contentBlockStop) {
+      const index = (e.contentBlockStop as Event).contentBlockIndex;
+      if (index !== 0) ends.set(`tu_${index}`, i);
+    }
     if (shape === "gemini") {
       const parts = ((e.candidates as Event[])[0]!.content as Event).parts as Event[];
       for (const part of parts) if (part.functionCall) ends.set(String((part.functionCall as Event).id), i);
@@ -134,7 +160,7 @@ function endsOf(shape: Shape, events: readonly Event[]): Map<string, number> {
   return ends;
 }
 
-const SHAPES: readonly Shape[] = ["openai-responses", "openai-chat", "anthropic", "gemini"];
+const SHAPES: readonly Shape[] = ["openai-responses", "openai-chat", "anthropic", "gemini", "bedrock-converse"];
 
 describe("a value only when the provider finished", () => {
   it("every shape, cut at every event boundary: decoded only after the call's end event, every call ended once", () => {

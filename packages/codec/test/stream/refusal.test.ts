@@ -239,3 +239,98 @@ describe("early refusal: mutated wires", () => {
     expect(early).toBeGreaterThan(refused / 2);
   });
 });
+
+describe("early refusal: prefix matching as a string or a member name grows", () => {
+  // Escapes in the values, so that a delta's text is not the decoded text it adds (surrogates: the fuzz target).
+  const piece = fc.constantFrom("a", "b", '"', "\\", "\n", "é", "\u0001");
+  const valueArb = fc.array(piece, { minLength: 1, maxLength: 24 }).map((p) => p.join(""));
+
+  /**
+   * The delta that should refuse: the one holding the impossible character,
+   * or the first after it that does not end inside an escape (the simplest
+   * completion waits for the escape to end, as documented).
+   */
+  function refusingDelta(text: string, deltas: readonly string[], impossibleAt: number): number {
+    const insideAfter = new Array<boolean>(text.length).fill(false);
+    for (let i = 0; i < text.length; i++) {
+      if (text[i] !== "\\") continue;
+      const length = text[i + 1] === "u" ? 6 : 2;
+      for (let k = i; k < i + length - 1; k++) insideAfter[k] = true;
+      i += length - 1;
+    }
+    for (let d = 0, end = 0; d < deltas.length; d++) {
+      end += deltas[d]!.length;
+      if (end > impossibleAt && !insideAfter[end - 1]) return d;
+    }
+    return -1;
+  }
+
+  it("refuses a string at the delta holding the character where it leaves every enum value, never before", () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(valueArb, { minLength: 1, maxLength: 4 }),
+        fc.nat(),
+        valueArb,
+        deltaSizes,
+        (values, k, tail, s) => {
+          const compiled = compileCodec(
+            { type: "object", properties: { v: { enum: values } }, required: ["v"], additionalProperties: false },
+            { name: "enum", target: "anthropic" },
+          );
+          if (!compiled.ok) throw new Error(compiled.error.message);
+          const codec = compiled.value;
+          const base = values[k % values.length]!;
+          const written = base + tail;
+          const text = JSON.stringify({ v: written });
+          const whole = codec.decode(text);
+          const { at, code } = streamed(codec, split(text, s));
+          if (whole.ok) {
+            expect(at).toBe(-1);
+            return;
+          }
+          // The longest prefix of the written string some value begins with: the next character's JSON text breaks it.
+          let n = 0;
+          while (n < written.length && values.some((v) => v.startsWith(written.slice(0, n + 1)))) n++;
+          // The next character as JSON writes it (an escape is refused at its last character).
+          const head = JSON.stringify({ v: written.slice(0, n + 1) }).slice(0, -2);
+          const impossibleAt = n < written.length ? head.length - 1 : text.length - 2;
+          const holding = refusingDelta(text, split(text, s), impossibleAt);
+          expect(code).toBe("wire-violation");
+          expect(at, text).toBe(holding);
+        },
+      ),
+      { numRuns: runs(300) },
+    );
+  });
+
+  it("refuses a member name at the delta holding the character where it leaves every declared name, never before", () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(valueArb, { minLength: 1, maxLength: 4 }),
+        fc.nat(),
+        valueArb,
+        deltaSizes,
+        (names, k, tail, s) => {
+          const properties = Object.fromEntries(names.map((n) => [n, { type: "integer" }]));
+          const compiled = compileCodec(
+            { type: "object", properties, required: names, additionalProperties: false },
+            { name: "names", target: "anthropic" },
+          );
+          if (!compiled.ok) throw new Error(compiled.error.message);
+          const codec = compiled.value;
+          const written = names[k % names.length]! + tail;
+          const text = `{${JSON.stringify(written)}:1}`;
+          const { at, code } = streamed(codec, split(text, s));
+          let n = 0;
+          while (n < written.length && names.some((v) => v.startsWith(written.slice(0, n + 1)))) n++;
+          if (n === written.length) return; // a declared name (refused later, if at all, for the missing members)
+          const impossibleAt = JSON.stringify(written.slice(0, n + 1)).length - 1; // after "{", before the closing quote
+          const holding = refusingDelta(text, split(text, s), impossibleAt);
+          expect(code).toBe("wire-violation");
+          expect(at, text).toBe(holding);
+        },
+      ),
+      { numRuns: runs(300) },
+    );
+  });
+});

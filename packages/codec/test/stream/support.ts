@@ -50,3 +50,34 @@ export const generatedCalls = fc
     const root: Schema = { type: "object", properties: { v: schema, w: schema }, required: ["v"] };
     return fc.tuple(fc.constant(root), fc.constant(presence), valueArb(root), deltaSizes);
   });
+
+/**
+ * Where a partial value disagrees with the final one ("" if nowhere): a
+ * string is a prefix, an array holds a prefix of the final elements (each
+ * consistent), an object a subset of its members (each consistent), anything
+ * else equals.
+ */
+export function inconsistency(partial: unknown, final: unknown, where = ""): string {
+  if (typeof partial === "string") {
+    return typeof final === "string" && final.startsWith(partial) ? "" : `${where}: not a prefix`;
+  }
+  if (Array.isArray(partial)) {
+    if (!Array.isArray(final) || partial.length > final.length) return `${where}: not a prefix array`;
+    for (let i = 0; i < partial.length; i++) {
+      const found = inconsistency(partial[i], final[i], `${where}/${i}`);
+      if (found) return found;
+    }
+    return "";
+  }
+  if (typeof partial === "object" && partial !== null) {
+    if (typeof final !== "object" || final === null || Array.isArray(final)) return `${where}: not an object`;
+    const f = final as Record<string, unknown>;
+    for (const key of Object.keys(partial)) {
+      if (!Object.hasOwn(f, key)) return `${where}: member ${key} not in the final value`;
+      const found = inconsistency((partial as Record<string, unknown>)[key], f[key], `${where}/${key}`);
+      if (found) return found;
+    }
+    return "";
+  }
+  return Object.is(partial, final) ? "" : `${where}: differs`;
+}

@@ -1,0 +1,187 @@
+/**
+ * Streaming's scaling (issue 42): whether a push costs what it added, whatever
+ * the schema. Texts of 1k to 120k characters streamed in one-character deltas
+ * (as real providers send them) through codec.streamDecoder(), the partial
+ * value read after every push, then end(); the total time against the length,
+ * and the slope of its log-log fit: 1 is linear, 2 quadratic.
+ *
+ * The texts are the shapes where a push could cost the whole prefix again: a
+ * string that keeps matching a long enum value (early refusal compares it
+ * with the allowed values), a member name that keeps matching a long declared
+ * name (the same, for closed objects), a long string, many small containers
+ * (the spine changes at every one), and any JSON.
+ */
+import { type Codec, compileCodec } from "@strictwire/codec";
+import { table } from "../format.js";
+import { fmtMs } from "../stats.js";
+import { makeDocument } from "./parse.js";
+import { LIMITS } from "./streaming.js";
+
+export const SCALING_LENGTHS = [1_000, 2_000, 4_000, 8_000, 16_000, 32_000, 64_000, 120_000];
+
+/** The slope goal: total time grows at most this power of the length. */
+export const SCALING_GOAL = 1.05;
+
+export interface ScalingRow {
+  readonly label: string;
+  readonly key: string;
+  /** Per length: the text's length in characters and the least total time over the rounds, in ms. */
+  readonly points: readonly { readonly length: number; readonly ms: number }[];
+  /** The slope of log(time) against log(length), least squares. */
+  readonly slope: number;
+}
+
+export interface ScalingResult {
+  readonly rows: readonly ScalingRow[];
+  readonly goal: number;
+}
+
+/** Compiled for Anthropic: OpenAI's target caps the schema's strings at 120,000 characters, below the longest text. */
+function compile(schema: object): Codec {
+  const compiled = compileCodec(schema, { name: "scaling", target: "anthropic", presence: "tagged", limits: LIMITS });
+  if (!compiled.ok) throw new Error(compiled.error.message);
+  return compiled.value;
+}
+
+const closed = (properties: Record<string, unknown>) => ({
+  type: "object",
+  properties,
+  required: Object.keys(properties),
+  additionalProperties: false,
+});
+
+/** The wire text of a source value (any JSON travels as JSON text in a string). */
+function wireText(codec: Codec, value: unknown): string {
+  const encoded = codec.encode(value);
+  if (!encoded.ok) throw new Error(encoded.error.message);
+  return JSON.stringify(encoded.value);
+}
+
+/** One shape: a codec and its wire text of about `length` characters (decode accepts it). */
+interface Shape {
+  readonly label: string;
+  /** The row's name in the JSON output. */
+  readonly key: string;
+  make(length: number): { codec: Codec; text: string };
+}
+
+const SHAPES: readonly Shape[] = [
+  {
+    label: "a long enum value",
+    key: "enumValue",
+    make(length) {
+      // Two values sharing the written prefix: the string matches one, then must be checked against both.
+      const value = "a".repeat(length);
+      const codec = compile(closed({ v: { enum: [`${value}b`, value] } }));
+      return { codec, text: JSON.stringify({ v: value }) };
+    },
+  },
+  {
+    label: "a long member name",
+    key: "memberName",
+    make(length) {
+      const name = "n".repeat(length);
+      const codec = compile(closed({ [`${name}x`]: { type: "integer" }, [name]: { type: "integer" } }));
+      return { codec, text: JSON.stringify({ [`${name}x`]: 1, [name]: 2 }) };
+    },
+  },
+  {
+    label: "a long string",
+    key: "longString",
+    make(length) {
+      const codec = compile(closed({ body: { type: "string" } }));
+      const words = "the quick brown fox jumps over the lazy dog ";
+      return { codec, text: JSON.stringify({ body: words.repeat(Math.ceil(length / words.length)).slice(0, length) }) };
+    },
+  },
+  {
+    label: "many small containers",
+    key: "containers",
+    make(length) {
+      const codec = compile(
+        closed({ items: { type: "array", items: closed({ a: { type: "integer" }, b: { type: "array" } }) } }),
+      );
+      const items = Array.from({ length: Math.ceil(length / 16) }, (_, i) => ({ a: i % 100, b: [] }));
+      return { codec, text: JSON.stringify({ items }) };
+    },
+  },
+  {
+    label: "any JSON",
+    key: "anyJson",
+    make(length) {
+      const codec = compile(closed({ data: {} }));
+      return { codec, text: wireText(codec, { data: JSON.parse(makeDocument("array", length)) }) };
+    },
+  },
+];
+
+/** Every one-character push, the partial value read after each, then end(): the total time in ms. */
+function streamOnce(codec: Codec, text: string): number {
+  const t0 = performance.now();
+  const decoder = codec.streamDecoder({ limits: LIMITS });
+  let shown: unknown;
+  for (let i = 0; i < text.length; i++) {
+    const step = decoder.push(text[i]!);
+    if (!step.ok) throw new Error(`the stream decoder refused a text decode accepts: ${step.error.message}`);
+    shown = step.value;
+  }
+  const result = decoder.end();
+  const ms = performance.now() - t0;
+  if (!result.ok || shown === undefined) throw new Error("the scaling text did not decode");
+  return ms;
+}
+
+/** Least-squares slope of log(ms) against log(length). */
+export function logLogSlope(points: readonly { length: number; ms: number }[]): number {
+  const xs = points.map((p) => Math.log(p.length));
+  const ys = points.map((p) => Math.log(p.ms));
+  const mx = xs.reduce((a, b) => a + b, 0) / xs.length;
+  const my = ys.reduce((a, b) => a + b, 0) / ys.length;
+  let num = 0;
+  let den = 0;
+  for (let i = 0; i < xs.length; i++) {
+    num += (xs[i]! - mx) * (ys[i]! - my);
+    den += (xs[i]! - mx) ** 2;
+  }
+  return num / den;
+}
+
+export function runStreamScaling(rounds: number): ScalingResult {
+  const rows = SHAPES.map((shape) => {
+    const points = SCALING_LENGTHS.map((length) => {
+      const { codec, text } = shape.make(length);
+      const whole = codec.decode(text, { limits: LIMITS });
+      if (!whole.ok) throw new Error(`${shape.label}: decode refused the text: ${whole.error.message}`);
+      // Warm-up, then the least of the rounds: a shared machine's load only adds time (the shortest texts get more
+      // rounds, so each length gets a similar time).
+      streamOnce(codec, text);
+      const n = Math.max(rounds, Math.ceil((rounds * SCALING_LENGTHS.at(-1)!) / length / 4));
+      const times: number[] = [];
+      for (let r = 0; r < n; r++) times.push(streamOnce(codec, text));
+      return { length: text.length, ms: Math.min(...times) };
+    });
+    return { label: shape.label, key: shape.key, points, slope: logLogSlope(points) };
+  });
+  return { rows, goal: SCALING_GOAL };
+}
+
+export function renderStreamScaling(r: ScalingResult): string {
+  const lengths = r.rows[0]?.points.map((p) => p.length) ?? [];
+  return [
+    "## Streaming: scaling in one-character deltas (codec.streamDecoder(), the partial value read after every push, then end())",
+    "",
+    "Total time per text (the least over rounds; absolute, for orientation on this machine) at about 1k to 120k characters; slope = least-squares slope of log(time) against log(length): 1 is linear, 2 quadratic.",
+    "",
+    table(
+      ["texts", ...lengths.map((n) => `${Math.round(n / 1000)}k`), "slope"],
+      r.rows.map((row) => [row.label, ...row.points.map((p) => fmtMs(p.ms)), row.slope.toFixed(3)]),
+    ),
+    "",
+    goalLine(r),
+  ].join("\n");
+}
+
+function goalLine(r: ScalingResult): string {
+  const over = r.rows.filter((row) => row.slope > r.goal).map((row) => row.label);
+  return `Goal: slope ≤ ${r.goal} for every text: ${over.length === 0 ? "met" : `not met (${over.join(", ")})`}. On a loaded machine the slope moves with the load: run it alone.`;
+}

@@ -1,0 +1,227 @@
+/**
+ * Structured outputs, the library side: the request fragment per API (strict,
+ * named, the API's target only, strict "auto"), one budget per request with
+ * the dispatcher's tools, hostile responses and events read without a throw,
+ * and the conversation going on (the answer in the wire form, a repair turn).
+ */
+import {
+  checkToolSet,
+  compileCodec,
+  createDispatcher,
+  decodeOutput,
+  describeFinding,
+  type OutputApi,
+  outputFormat,
+  outputMessage,
+  outputRepairMessage,
+  streamOutput,
+} from "@strictwire/codec";
+import { describe, expect, it } from "vitest";
+
+const APIS: readonly OutputApi[] = ["openai-chat", "openai-responses", "anthropic", "gemini", "bedrock-converse"];
+const TARGET = {
+  "openai-chat": "openai",
+  "openai-responses": "openai",
+  anthropic: "anthropic",
+  gemini: "gemini",
+  "bedrock-converse": "anthropic",
+} as const;
+
+const SCHEMA = {
+  type: "object",
+  description: "A ticket's triage.",
+  properties: {
+    summary: { type: "string" },
+    team: { type: ["string", "null"] },
+    labels: { type: "object", additionalProperties: { type: "string" } },
+  },
+  required: ["summary"],
+  additionalProperties: false,
+};
+
+function codecFor(target: "openai" | "anthropic" | "gemini", schema: unknown = SCHEMA, strict?: "auto") {
+  const compiled = compileCodec(schema, { name: "triage", target, ...(strict ? { strict } : {}) });
+  if (!compiled.ok) throw new Error(compiled.error.message);
+  return compiled.value;
+}
+
+/** An object schema with `n` optional string members. */
+function optionals(n: number): Record<string, unknown> {
+  const properties: Record<string, unknown> = {};
+  for (let i = 0; i < n; i++) properties[`o${i}`] = { type: "string" };
+  return { type: "object", properties, additionalProperties: false };
+}
+
+/** An object schema with `n` required nullable members (each a union parameter for Anthropic). */
+function nullables(n: number): Record<string, unknown> {
+  const properties: Record<string, unknown> = {};
+  for (let i = 0; i < n; i++) properties[`u${i}`] = { type: ["string", "null"] };
+  return { type: "object", properties, required: Object.keys(properties), additionalProperties: false };
+}
+
+describe("outputFormat", () => {
+  it("writes each API's request member(s) around the wire, strict on where the API has the switch", () => {
+    const openai = codecFor("openai");
+    expect(outputFormat(openai, "openai-chat")).toEqual({
+      ok: true,
+      value: {
+        response_format: {
+          type: "json_schema",
+          json_schema: { name: "triage", description: "A ticket's triage.", schema: openai.wire, strict: true },
+        },
+      },
+    });
+    expect(outputFormat(openai, "openai-responses", { name: "t2", description: "d" })).toEqual({
+      ok: true,
+      value: {
+        text: { format: { type: "json_schema", name: "t2", description: "d", schema: openai.wire, strict: true } },
+      },
+    });
+    const anthropic = codecFor("anthropic");
+    expect(outputFormat(anthropic, "anthropic")).toEqual({
+      ok: true,
+      value: { output_config: { format: { type: "json_schema", schema: anthropic.wire } } },
+    });
+    const gemini = codecFor("gemini");
+    expect(outputFormat(gemini.bundle, "gemini")).toEqual({
+      ok: true,
+      value: { generationConfig: { responseMimeType: "application/json", responseJsonSchema: gemini.wire } },
+    });
+  });
+
+  it("refuses a wire compiled for another API's target, a name OpenAI would refuse, an unknown API", () => {
+    expect(outputFormat(codecFor("openai"), "anthropic")).toMatchObject({
+      ok: false,
+      error: { code: "invalid-options", message: expect.stringContaining('target "anthropic"') },
+    });
+    expect(outputFormat(codecFor("openai"), "openai-chat", { name: "a b" })).toMatchObject({
+      ok: false,
+      error: { code: "invalid-options" },
+    });
+    expect(outputFormat(codecFor("openai"), "no-such-api" as OutputApi)).toMatchObject({
+      ok: false,
+      error: { code: "invalid-options" },
+    });
+  });
+
+  it('strict "auto" applies: over the limits, OpenAI gets strict false, and an API with no switch refuses', () => {
+    // Anthropic allows 16 parameters with union types per request: 20 nullable members cannot be strict.
+    const over = codecFor("anthropic", nullables(20), "auto");
+    expect(over.bundle.nonStrict).toBeDefined();
+    expect(outputFormat(over, "anthropic")).toMatchObject({ ok: false, error: { code: "invalid-options" } });
+    // OpenAI allows 1,000 enum values per schema.
+    const values = Array.from({ length: 1200 }, (_, i) => `v${i}`);
+    const openaiOver = compileCodec(
+      { type: "object", properties: { e: { enum: values } }, required: ["e"], additionalProperties: false },
+      { name: "big", target: "openai", strict: "auto" },
+    );
+    expect(openaiOver.ok && openaiOver.value.bundle.nonStrict).toBeTruthy();
+    if (!openaiOver.ok) return;
+    expect(outputFormat(openaiOver.value, "openai-chat")).toMatchObject({
+      ok: true,
+      value: { response_format: { json_schema: { strict: false } } },
+    });
+  });
+});
+
+describe("one budget per request", () => {
+  it("checkToolSet counts the answer's optional parameters with the tools' (Anthropic), not as a strict tool", () => {
+    const tool = codecFor("anthropic", optionals(15));
+    expect(checkToolSet([tool.bundle], "anthropic", { output: codecFor("anthropic", optionals(9)).bundle })).toEqual(
+      [],
+    );
+    const crosses = codecFor("anthropic", optionals(10));
+    expect(outputFormat(crosses, "anthropic").ok).toBe(true);
+    const findings = checkToolSet([tool.bundle], "anthropic", { output: crosses.bundle });
+    expect(findings).toEqual([
+      expect.objectContaining({
+        limit: "maxOptionalParameters",
+        measured: 25,
+        max: 24,
+        scope: "request",
+        tool: "triage (answer format)",
+      }),
+    ]);
+    expect(describeFinding(findings[0]!, "anthropic")).toContain("25 optional parameters");
+  });
+
+  it("the dispatcher's outputFormat: the fragment, refused for a codec of another target than its tools'", () => {
+    const dispatcher = createDispatcher({ triage: codecFor("anthropic") }, { triage: async () => "done" });
+    expect(dispatcher.outputFormat(codecFor("anthropic"), "anthropic")).toEqual(
+      outputFormat(codecFor("anthropic"), "anthropic"),
+    );
+    expect(dispatcher.outputFormat(codecFor("openai"), "openai-chat")).toMatchObject({
+      ok: false,
+      error: { code: "invalid-options", message: expect.stringContaining("one request has one target") },
+    });
+  });
+});
+
+describe("decodeOutput and streamOutput never throw on hostile input", () => {
+  const hostile: unknown[] = [
+    null,
+    undefined,
+    42,
+    "text",
+    [],
+    { choices: "x", output: 3, content: null, candidates: {} },
+    { choices: [{ message: { content: 7 } }] },
+    { output: [{ type: "message", content: [{ type: "output_text", text: 5 }] }] },
+    { content: [{ type: "text", text: ["a"] }], stop_reason: {} },
+    { candidates: [{ content: { parts: [{ text: null }] }, finishReason: 9 }] },
+    new Proxy(
+      {},
+      {
+        get() {
+          throw new Error("boom");
+        },
+      },
+    ),
+    Object.defineProperty({}, "choices", {
+      get() {
+        throw new Error("boom");
+      },
+      enumerable: true,
+    }),
+  ];
+
+  for (const api of APIS) {
+    it(api, () => {
+      const codec = codecFor(TARGET[api]);
+      for (const response of hostile) {
+        const result = decodeOutput(codec, api, response);
+        expect(result.ok).toBe(false);
+        if (!result.ok) expect(["no-answer", "invalid-json"]).toContain(result.error.code);
+        const answer = streamOutput(codec, api);
+        expect(() => answer.event(response)).not.toThrow();
+        const last = answer.finish().at(-1);
+        if (last !== undefined) expect(last.kind).not.toBe("decoded");
+      }
+    });
+  }
+});
+
+describe("the conversation goes on", () => {
+  it("puts the decoded answer back in the wire form, and decode's feedback in a repair turn", () => {
+    const codec = codecFor("openai");
+    const value = { summary: "jam", labels: { area: "hw" } };
+    const wire = codec.encode(value);
+    expect(wire.ok).toBe(true);
+    const text = JSON.stringify(wire.ok && wire.value);
+    expect(outputMessage(codec, "openai-chat", value)).toEqual({
+      ok: true,
+      value: { role: "assistant", content: text },
+    });
+    expect(outputMessage(codec, "gemini", value)).toEqual({ ok: true, value: { role: "model", parts: [{ text }] } });
+    // A value the contract refuses is not put in the model's mouth.
+    expect(outputMessage(codec, "anthropic", { summary: 3 } as never).ok).toBe(false);
+
+    const refused = codec.decode('{"summary":"jam","team":null,"labels":{"area":"hw"}}');
+    expect(refused.ok).toBe(false);
+    if (refused.ok) return;
+    expect(outputRepairMessage("anthropic", refused.error)).toEqual({
+      ok: true,
+      value: { role: "user", content: refused.error.feedback },
+    });
+  });
+});
