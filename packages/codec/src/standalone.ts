@@ -7,6 +7,11 @@
  * (string length, deep equality, formats, RE2) come from there, resolved
  * from the codec's own dependencies, so a user needs ajv neither installed
  * nor hoisted.
+ *
+ * The module is code from the builder (decode/code.ts): each value it embeds
+ * is a value of a ValueScope, with its `ref` (the value in memory) and its
+ * `code` (what the module writes), and text reaches it only as a literal or
+ * through validate/ajv-code.ts, the one audited door for ajv's output.
  */
 
 import standaloneCodeModule from "ajv/dist/standalone/index.js";
@@ -15,19 +20,27 @@ import { cjsDefault } from "./cjs.js";
 import type { Codec } from "./codec.js";
 import { WALK } from "./constructs/registry.js";
 import { branchTestPointers } from "./constructs/union.js";
-import { DECODER_PARAMS } from "./decode/compiled.js";
+import { _, type Code, join, type Name, render, Scope, type ScopeValue, ValueScope } from "./decode/code.js";
+import { DECODER_PARAMS, type DecoderFactory } from "./decode/compiled.js";
 import { generateDecoder, tablePointers } from "./decode/generate.js";
-import { ok, pointerToken, type Result } from "./errors.js";
+import { ok, type Result } from "./errors.js";
 import { fail } from "./feedback/format.js";
 import type { Plan } from "./ir/nodes.js";
 import { type LoadOptions, loadBundle, type PrecompiledValidators } from "./load.js";
 // Imported under another name: this module exports `codecFromModule` as the earlier name of codecFromPrecompiled.
-import { codecFromModule as codecOfThisVersion, type ModuleValidators } from "./runtime.js";
+import {
+  codecFromModule as codecOfThisVersion,
+  duplicateItems,
+  equal,
+  fullFormats,
+  type ModuleValidators,
+  re2,
+  ucs2length,
+} from "./runtime.js";
 import { adapterFor } from "./schema/adapters.js";
 import { type PreparedSource, prepareSource } from "./schema/prepare.js";
 import { type AnyAjv, createAjv } from "./validate/ajv.js";
-import { DUPLICATE_ITEMS_CODE, EQUAL_CODE } from "./validate/equality.js";
-import { re2 } from "./validate/regexp.js";
+import { type AjvCode, ajvCode, type RuntimePiece } from "./validate/ajv-code.js";
 import type { FastValidator } from "./validate/validators.js";
 
 // Modules written before the run-time entry point import these from here.
@@ -36,25 +49,17 @@ export type { FastValidator, LoadOptions, ModuleValidators, PrecompiledValidator
 
 const standaloneCode = cjsDefault(standaloneCodeModule);
 
-/** The name the generated module imports standaloneRuntime under. */
-const RUNTIME = "strictwireRuntime";
-
-/**
- * Every `require` ajv's code generation writes for JSON Schema validators, and
- * what replaces it. Outside string literals these appear only as written here
- * (inside one, a quote would be escaped), so a plain replacement is exact.
- */
-const RUNTIME_CODE: Readonly<Record<string, string>> = {
-  'require("ajv/dist/runtime/equal").default': `${RUNTIME}.equal`,
-  [EQUAL_CODE]: `${RUNTIME}.equal`,
-  [DUPLICATE_ITEMS_CODE]: `${RUNTIME}.duplicateItems`,
-  'require("ajv/dist/runtime/ucs2length").default': `${RUNTIME}.ucs2length`,
-  'require("ajv-formats/dist/formats").fullFormats': `${RUNTIME}.fullFormats`,
-  [re2.code]: `${RUNTIME}.re2`,
-};
-
 /** The specifier a generated module imports; it must resolve from where the module is put. */
 export const STANDALONE_SPECIFIER = "@strictwire/codec/runtime";
+
+/** The run-time pieces by the name `@strictwire/codec/runtime` exports them under: the refs of the imports. */
+const PIECES: Readonly<Record<RuntimePiece, { readonly ref: unknown; readonly exported: Code }>> = {
+  duplicateItems: { ref: duplicateItems, exported: _`duplicateItems` },
+  equal: { ref: equal, exported: _`equal` },
+  fullFormats: { ref: fullFormats, exported: _`fullFormats` },
+  re2: { ref: re2, exported: _`re2` },
+  ucs2length: { ref: ucs2length, exported: _`ucs2length` },
+};
 
 /**
  * The source of an ES module exporting `bundle`, `validateSource` and
@@ -62,36 +67,162 @@ export const STANDALONE_SPECIFIER = "@strictwire/codec/runtime";
  * the bundle's Codec (a Result, as loadBundle does) without compiling them.
  */
 export function standaloneModule(bundle: Bundle): Result<string> {
+  const tool = precompiledTool(bundle);
+  return tool.ok ? ok(render(tool.value.module)) : tool;
+}
+
+/**
+ * A bundle precompiled: the module's code, and the same validators in memory (the values' refs).
+ * @internal
+ */
+export interface PrecompiledTool {
+  readonly module: Code;
+  readonly validators: ModuleValidators;
+}
+
+/**
+ * A bundle's module (`code`) and what it loads with, built in memory from the
+ * same values (`refs`): both sides of one ValueScope.
+ * @internal
+ */
+export function precompiledTool(bundle: Bundle): Result<PrecompiledTool> {
   if (bundle.format !== BUNDLE_FORMAT || digestOf(bundle) !== bundle.digest) {
     return fail("digest-mismatch", "/digest", "the bundle's content does not match its digest: compile it again");
   }
   const prepared = prepareSource(bundle.source, adapterFor(bundle.options.dialect));
   if (!prepared.ok) return fail("invalid-bundle", "/source", prepared.reason);
-  for (const [which, schema] of [
-    ["source", prepared.value.schema],
-    ["wire", bundle.wire],
-  ] as const) {
-    const at = commentBreakingId(schema);
-    if (at !== undefined) {
-      return fail("unsupported-schema", `/${which}${at}`, 'an $id holding "*/" cannot be written as code');
-    }
-  }
-  const validators: Partial<Record<keyof typeof VALIDATORS, string>> = {};
+  const names = new Scope();
+  const values = new ValueScope(names);
+  // The module's own names: fixed, for what it exports and for the import it reads its pieces through.
+  const exact = (id: string): Name => names.exact(id);
+  const codecFromModule = exact("codecFromModule");
+  const runtime = exact("strictwireRuntime");
+  // The names a module exports (and its load call spells as shorthand members) are exactly these.
+  const exactValue = <T>(id: string, value: ScopeValue<T> | ((name: Name) => ScopeValue<T>)): Name =>
+    values.exact(id, value);
+  const bundleName = exactValue("bundle", { ref: bundle, code: _`JSON.parse(${JSON.stringify(bundle)})` });
+
+  const validators = {} as Record<keyof typeof VALIDATORS, Name>;
+  const pieces = new Set<RuntimePiece>();
   for (const [name, { which, allErrors }] of Object.entries(VALIDATORS) as [keyof typeof VALIDATORS, Spec][]) {
     // Separate instances, as at load: the source may be draft-07 while the wire is always 2020-12.
     const ajv = createAjv(which === "source" ? prepared.value.family : "2020", allErrors);
-    const code = validatorCode(ajv, which, () =>
-      standaloneCode(ajv, ajv.compile((which === "source" ? prepared.value.schema : bundle.wire) as object | boolean)),
-    );
+    const schema = which === "source" ? prepared.value.schema : bundle.wire;
+    let ref: FastValidator | undefined;
+    const code = validatorCode(ajv, which, schema, runtime, () => {
+      ref = ajv.compile(schema as object | boolean) as FastValidator;
+      return standaloneCode(ajv, ref as Parameters<typeof standaloneCode>[1]);
+    });
     if (!code.ok) return code;
-    validators[name] = code.value;
+    for (const piece of code.value.pieces) pieces.add(piece);
+    validators[name] = exactValue(name, { ref: ref!, code: code.value.code });
   }
-  const branches = branchesCode(prepared.value, bundle.plan);
+  const branches = branchesCode(prepared.value, bundle.plan, runtime);
   if (!branches.ok) return branches;
+  for (const piece of branches.value.pieces) pieces.add(piece);
+  const branchCode = exactValue("branchCode", { ref: branches.value.ref, code: branches.value.code });
+  const branchMap = new Map(branches.value.names.map(([pointer, name]) => [pointer, branches.value.ref[name.id]!]));
+  const validateBranch = exactValue("validateBranch", {
+    ref: branchMap,
+    code: _`new Map([${join(
+      branches.value.names.map(([pointer, name]) => _`[${pointer}, ${branchCode}.${name}]`),
+      _`, `,
+    )}])`,
+  });
+
   const generated = generateDecoder(bundle.plan);
   const table = tablePointers(bundle.plan, generated.table);
-  const decoder = table === undefined ? undefined : { source: generated.source, table };
-  return ok(moduleText(bundle, validators as Record<keyof typeof VALIDATORS, string>, branches.value, decoder));
+  const params = new Scope();
+  const paramList = join(
+    DECODER_PARAMS.map((p) => _`${params.name(p)}`),
+    _`, `,
+  );
+  const decoderFactory =
+    table === undefined
+      ? undefined
+      : exactValue("decoderFactory", (name) => ({
+          ref: new Function(...DECODER_PARAMS, render(generated.code)) as DecoderFactory,
+          code: _`function ${name}(${paramList}) {\n${generated.code}\n}`,
+        }));
+  const decoder = exactValue("decoder", {
+    ref: decoderFactory === undefined ? undefined : { factory: values.ref(decoderFactory), table },
+    code:
+      decoderFactory === undefined
+        ? _`undefined`
+        : _`{ factory: ${decoderFactory}, table: JSON.parse(${JSON.stringify(table)}) }`,
+  });
+  const loaded = exact("loaded");
+  const load = exact("load");
+
+  const used = [...pieces].sort();
+  const imports = used.map((piece) => ({ piece, local: exact(`${runtime.id}_${piece}`) }));
+  const exported = (name: Name): Code => _`export const ${name} = ${values.code(name)};`;
+  const lines: Code[] = [
+    _`// Tool ${bundle.name}: its strictwire bundle, with its validators compiled to code.`,
+    _`// Generated by strictwire (compile --emit module). Regenerate it; do not edit.`,
+    _`// Needs @strictwire/codec/runtime resolvable from this file.`,
+    _`import { ${join(
+      [_`${codecFromModule}`, ...imports.map(({ piece, local }) => _`${PIECES[piece].exported} as ${local}`)],
+      _`, `,
+    )} } from ${STANDALONE_SPECIFIER};`,
+    _`const ${runtime} = { ${join(
+      imports.map(({ piece, local }) => _`${PIECES[piece].exported}: ${local}`),
+      _`, `,
+    )} };`,
+    _``,
+    // JSON.parse, not an object literal: in a literal, a "__proto__" member would set the prototype.
+    _`/** The bundle, as compiled. */`,
+    exported(bundleName),
+    _``,
+    _`/** The original contract's validator, first error only. */`,
+    exported(validators.validateSource),
+    _``,
+    _`/** The wire schema's validator, first error only. */`,
+    exported(validators.validateWire),
+    _``,
+    _`/** The original contract's validator, every error: run only to describe a rejection. */`,
+    exported(validators.diagnoseSource),
+    _``,
+    _`/** The wire schema's validator, every error: run only to describe a rejection. */`,
+    exported(validators.diagnoseWire),
+    _``,
+    _`const ${branchCode} = ${values.code(branchCode)};`,
+    _``,
+    _`/** Encode's union branch tests, by source location (a Map: a location may be any string). */`,
+    exported(validateBranch),
+    _``,
+    ...(decoderFactory === undefined
+      ? []
+      : [
+          _`/** The generated decoder (one pass: parse limits, wire structure, the original value), as code. */`,
+          values.code(decoderFactory),
+        ]),
+    exported(decoder),
+    _``,
+    _`let ${loaded};`,
+    _``,
+    _`/** The bundle's Codec, as loadBundle returns it ({ ok, value } or { ok, error }), built once with the validators above. */`,
+    _`export function ${load}() {`,
+    _`  ${loaded} ??= ${codecFromModule}(${bundleName}, { digest: ${bundle.digest}, source: ${validators.validateSource}, wire: ${validators.validateWire}, ${validators.diagnoseSource}, ${validators.diagnoseWire}, branches: ${validateBranch}, ${decoder} });`,
+    _`  return ${loaded};`,
+    _`}`,
+    _``,
+  ];
+  const ref = (name: Name) => values.ref(name) as FastValidator;
+  return ok({
+    module: join(lines),
+    validators: {
+      digest: bundle.digest,
+      source: ref(validators.validateSource),
+      wire: ref(validators.validateWire),
+      diagnoseSource: ref(validators.diagnoseSource),
+      diagnoseWire: ref(validators.diagnoseWire),
+      branches: branchMap,
+      ...(decoderFactory === undefined
+        ? {}
+        : { decoder: values.ref(decoder) as NonNullable<ModuleValidators["decoder"]> }),
+    },
+  });
 }
 
 interface Spec {
@@ -128,162 +259,60 @@ export function codecFromPrecompiled<T = unknown>(
  */
 export const codecFromModule = codecFromPrecompiled;
 
+interface Branches {
+  readonly code: Code;
+  readonly pieces: ReadonlySet<RuntimePiece>;
+  /** Each branch validator in memory, by its name in the code. */
+  readonly ref: Readonly<Record<string, FastValidator>>;
+  /** Each source location with the name of its validator. */
+  readonly names: readonly (readonly [string, Name])[];
+}
+
 /**
  * Encode's branch tests as one object of validators (shared code written
  * once), with the source location each stands for. A location ajv cannot
  * compile is left out: the codec then counts it as unknown, as at load.
  */
-function branchesCode(prepared: PreparedSource, plan: Plan): Result<{ code: string; names: [string, string][] }> {
+function branchesCode(prepared: PreparedSource, plan: Plan, runtime: Name): Result<Branches> {
   const ajv = createAjv(prepared.family, false);
   // Each branch validator is compiled below, before validatorCode: keep its source from the start.
   ajv.opts.code.source = true;
   if (typeof prepared.schema !== "boolean") ajv.addSchema(prepared.schema);
-  const refs: Record<string, string> = {};
-  const names: [string, string][] = [];
+  const keys: Record<string, string> = {};
+  const ref: Record<string, FastValidator> = {};
+  const names: [string, Name][] = [];
+  const scope = new Scope();
   for (const pointer of branchTestPointers(plan, WALK)) {
     const key = `strictwire:branch:${names.length}`;
+    let validator: FastValidator | undefined;
     try {
       // Already URI-encoded by the builder, so that no pointer holds a raw space.
       ajv.addSchema({ $ref: `${prepared.id}#${pointer}` }, key);
-      if (ajv.getSchema(key) === undefined) continue;
+      validator = ajv.getSchema(key) as FastValidator | undefined;
+      if (validator === undefined) continue;
     } catch {
       ajv.removeSchema(key);
       continue;
     }
-    const name = `b${names.length}`;
-    refs[name] = key;
+    const name = scope.numbered("b");
+    keys[name.id] = key;
+    ref[name.id] = validator;
     names.push([pointer, name]);
   }
-  if (names.length === 0) return ok({ code: "{}", names });
-  const code = validatorCode(ajv, "source", () => standaloneCode(ajv, refs));
-  return code.ok ? ok({ code: code.value, names }) : code;
+  if (names.length === 0) return ok({ code: _`{}`, pieces: new Set(), ref, names });
+  const code = validatorCode(ajv, "source", prepared.schema, runtime, () => standaloneCode(ajv, keys));
+  return code.ok ? ok({ code: code.value.code, pieces: code.value.pieces, ref, names }) : code;
 }
 
 /** Validators as an expression: ajv's CommonJS output, scoped so that two modules' names cannot collide. */
-function validatorCode(ajv: AnyAjv, which: "source" | "wire", generate: () => string): Result<string> {
+function validatorCode(
+  ajv: AnyAjv,
+  which: "source" | "wire",
+  schema: unknown,
+  runtime: Name,
+  generate: () => string,
+): Result<AjvCode> {
   // Code generation keeps each validator's source only when asked; createAjv keeps the options in one place.
   ajv.opts.code.source = true;
-  let code: string;
-  try {
-    code = generate();
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    return fail("invalid-bundle", `/${which}`, `the ${which} schema's validator cannot be written as code: ${reason}`);
-  }
-  for (const [required, replacement] of Object.entries(RUNTIME_CODE)) code = code.split(required).join(replacement);
-  // ajv writes schema values as object literals, where a "__proto__" key would set the
-  // prototype instead of a member; a computed key is an own member. Unescaped, a quoted
-  // key after { or , occurs only in those literals.
-  code = code.replace(/([{,])"__proto__":/g, '$1["__proto__"]:');
-  const left = /require\("([^"]*)"\)/.exec(code);
-  if (left !== null) {
-    return fail(
-      "unsupported-schema",
-      `/${which}`,
-      `the ${which} schema's validator needs ${JSON.stringify(left[1])}, which a standalone module does not import`,
-    );
-  }
-  return ok(
-    `(() => {\n  const module = { exports: {} };\n  const exports = module.exports;\n  ${code}\n  return module.exports;\n})()`,
-  );
-}
-
-/**
- * ajv's code generation puts each `$id` in a comment (`/*# sourceURL="…" *\/`),
- * quoted as JSON, which does not escape `*\/`: such an id would end the
- * comment and run as code. Where the first one is, if any.
- */
-function commentBreakingId(root: unknown): string | undefined {
-  const work: [unknown, string][] = [[root, ""]];
-  while (work.length > 0) {
-    const [node, at] = work.pop()!;
-    if (typeof node !== "object" || node === null) continue;
-    for (const [key, value] of Object.entries(node)) {
-      const here = `${at}/${pointerToken(key)}`;
-      // As ajv quotes it: JSON, or a list joined first; either way "*/" in it shows in its JSON.
-      if (key === "$id" && JSON.stringify(value).includes("*/")) return here;
-      work.push([value, here]);
-    }
-  }
-  return undefined;
-}
-
-/**
- * The import of the run-time entry: codecFromModule and only the pieces the
- * validators call (RUNTIME_CODE's), so that a bundler leaves the others out,
- * the RE2 engine above all. Gathered under the one name the code refers to.
- */
-function runtimeImport(code: readonly string[]): string[] {
-  const used = new Set<string>();
-  const reference = new RegExp(`\\b${RUNTIME}\\.(\\w+)`, "g");
-  const known = new Set(Object.values(RUNTIME_CODE).map((r) => r.slice(RUNTIME.length + 1)));
-  // A schema's string may spell a reference too: only the pieces that exist are imported.
-  for (const text of code) for (const m of text.matchAll(reference)) if (known.has(m[1]!)) used.add(m[1]!);
-  const pieces = [...used].sort();
-  const imports = ["codecFromModule", ...pieces.map((p) => `${p} as ${RUNTIME}_${p}`)].join(", ");
-  return [
-    `import { ${imports} } from ${JSON.stringify(STANDALONE_SPECIFIER)};`,
-    `const ${RUNTIME} = { ${pieces.map((p) => `${p}: ${RUNTIME}_${p}`).join(", ")} };`,
-  ];
-}
-
-/** A string literal that also ends no line: U+2028 and U+2029, which JSON leaves raw, would end a // comment. */
-const jsString = (text: string): string =>
-  JSON.stringify(text).replaceAll("\u2028", "\\u2028").replaceAll("\u2029", "\\u2029");
-
-function moduleText(
-  bundle: Bundle,
-  validators: Record<keyof typeof VALIDATORS, string>,
-  branches: { code: string; names: [string, string][] },
-  decoder: { source: string; table: string[] } | undefined,
-): string {
-  // The generated decoder's source holds data only as literals (decode/code.ts), so it is code as it stands.
-  const decoderLines =
-    decoder === undefined
-      ? ["export const decoder = undefined;", ""]
-      : [
-          "/** The generated decoder (one pass: parse limits, wire structure, the original value), as code. */",
-          `function decoderFactory(${DECODER_PARAMS.join(", ")}) {\n${decoder.source}\n}`,
-          `export const decoder = { factory: decoderFactory, table: JSON.parse(${jsString(JSON.stringify(decoder.table))}) };`,
-          "",
-        ];
-  const branchMap = branches.names.map(([pointer, name]) => `[${jsString(pointer)}, branchCode.${name}]`).join(", ");
-  const lines = [
-    `// Tool ${jsString(bundle.name)}: its strictwire bundle, with its validators compiled to code.`,
-    "// Generated by strictwire (compile --emit module). Regenerate it; do not edit.",
-    `// Needs ${STANDALONE_SPECIFIER} resolvable from this file.`,
-    ...runtimeImport([...Object.values(validators), branches.code]),
-    "",
-    // JSON.parse, not an object literal: in a literal, a "__proto__" member would set the prototype.
-    "/** The bundle, as compiled. */",
-    `export const bundle = JSON.parse(${jsString(JSON.stringify(bundle))});`,
-    "",
-    "/** The original contract's validator, first error only. */",
-    `export const validateSource = ${validators.validateSource};`,
-    "",
-    "/** The wire schema's validator, first error only. */",
-    `export const validateWire = ${validators.validateWire};`,
-    "",
-    "/** The original contract's validator, every error: run only to describe a rejection. */",
-    `export const diagnoseSource = ${validators.diagnoseSource};`,
-    "",
-    "/** The wire schema's validator, every error: run only to describe a rejection. */",
-    `export const diagnoseWire = ${validators.diagnoseWire};`,
-    "",
-    `const branchCode = ${branches.code};`,
-    "",
-    "/** Encode's union branch tests, by source location (a Map: a location may be any string). */",
-    `export const validateBranch = new Map([${branchMap}]);`,
-    "",
-    ...decoderLines,
-    "let loaded;",
-    "",
-    "/** The bundle's Codec, as loadBundle returns it ({ ok, value } or { ok, error }), built once with the validators above. */",
-    "export function load() {",
-    `  loaded ??= codecFromModule(bundle, { digest: ${jsString(bundle.digest)}, source: validateSource, wire: validateWire, diagnoseSource, diagnoseWire, branches: validateBranch, decoder });`,
-    "  return loaded;",
-    "}",
-    "",
-  ];
-  return lines.join("\n");
+  return ajvCode(which, schema, generate, runtime);
 }

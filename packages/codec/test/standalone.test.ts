@@ -16,7 +16,8 @@ import {
   standaloneModule,
   TARGET_NAMES,
 } from "../src/index.js";
-import type { FastValidator } from "../src/standalone.js";
+import { codecFromModule as codecFromParts } from "../src/runtime.js";
+import { type FastValidator, precompiledTool } from "../src/standalone.js";
 import { hostileCases, rawInput, schemaFixtures } from "../testkit/fixtures.js";
 import { canonical } from "../testkit/same.js";
 
@@ -103,6 +104,23 @@ describe("a generated module decides as loadBundle does", () => {
       texts.push(JSON.stringify(value));
     }
     for (const text of texts) expect(outcome(fromModule.decode(text))).toBe(outcome(fromJson.decode(text)));
+  });
+
+  test("the values in memory (each value's ref) decide as the module's code does", async () => {
+    for (const { f, bundle } of cases.filter((c) => c.target === "openai")) {
+      const tool = precompiledTool(bundle);
+      if (!tool.ok) throw new Error(`${f.name}: ${tool.error.message}`);
+      const inMemory = loaded(codecFromParts(bundle, tool.value.validators));
+      const fromModule = loaded((await generate(bundle)).load());
+      const texts = hostileCases(f.name).map(rawInput);
+      for (const value of [...f.valid, ...f.invalid.map((i) => i.value)]) {
+        const encoded = fromModule.encode(value);
+        expect(outcome(inMemory.encode(value)), f.name).toBe(outcome(encoded));
+        if (encoded.ok) texts.push(JSON.stringify(encoded.value));
+        texts.push(JSON.stringify(value));
+      }
+      for (const text of texts) expect(outcome(inMemory.decode(text)), f.name).toBe(outcome(fromModule.decode(text)));
+    }
   });
 
   test("carries the generated decoder as code, which takes every valid call itself", async () => {

@@ -14,6 +14,12 @@
  * function cannot collide. A scope numbers its names itself, so two
  * functions that do the same thing read the same and can be shared
  * (decode/generate.ts).
+ *
+ * A `ValueScope` (after ajv's) names the values generated code refers to,
+ * each with a `ref` (the value itself, what code built in memory is handed)
+ * and a `code` (what a module writes to make it): one mechanism for both.
+ * Code another generator wrote (ajv's validators) enters through `adopt`
+ * only, which one audited function calls (validate/ajv-code.ts).
  */
 
 /** Only this module can make a Code or a Name. */
@@ -98,6 +104,23 @@ export function join(pieces: readonly Code[], separator: Code = _`\n`): Code {
   return new Code(MINT, items);
 }
 
+/**
+ * Code another generator wrote, as it stands: the one door from text to code.
+ * Only validate/ajv-code.ts calls it, after its audit of ajv's output (a test
+ * holds that no other module imports it).
+ */
+export function adopt(text: string): Code {
+  return new Code(MINT, [text]);
+}
+
+/** The code with names replaced (a shared function's for each that stands for it). */
+export function renamed(code: Code, rename: (name: Name) => Name): Code {
+  return new Code(
+    MINT,
+    code.items.map((item) => (typeof item === "string" ? item : rename(item))),
+  );
+}
+
 /** The text of some code; `rename` maps a name to the one it stands for (a shared function's). */
 export function render(code: Code, rename?: (name: Name) => Name): string {
   let out = "";
@@ -120,9 +143,13 @@ export class Scope {
     this.#reserved = new Set(reserved);
   }
 
-  /** A new name: the prefix itself the first time, then the prefix numbered. Prefixes are letters only. */
+  /**
+   * A new name: the prefix itself the first time, then the prefix numbered.
+   * Prefixes start with a letter and never end with a digit, so that no
+   * numbered name is another prefix's.
+   */
   name(prefix: string): Name {
-    if (!/^[A-Za-z]+$/.test(prefix) || this.#reserved.has(prefix)) {
+    if (!/^[A-Za-z](?:[A-Za-z0-9_]*[A-Za-z_])?$/.test(prefix) || this.#reserved.has(prefix)) {
       throw new Error(`strictwire: ${JSON.stringify(prefix)} cannot prefix a name here`);
     }
     let n = this.#counts.get(prefix) ?? 0;
@@ -131,6 +158,20 @@ export class Scope {
     this.#counts.set(prefix, n + 1);
     this.#used.add(id);
     return new Name(MINT, id);
+  }
+
+  /**
+   * This very name, for what must be spelt so (a module's exports, the
+   * imports it names): refused if it is taken or another scope's numbered name.
+   */
+  exact(id: string): Name {
+    const numbered = /^(.*?)\d+$/.exec(id)?.[1];
+    if (this.#used.has(id) || (numbered !== undefined && this.#reserved.has(numbered))) {
+      throw new Error(`strictwire: ${JSON.stringify(id)} is taken here`);
+    }
+    const name = new Name(MINT, id);
+    this.#used.add(id);
+    return name;
   }
 
   /** A name always numbered (`prefix0`, `prefix1`, ...), for a prefix other scopes reserve. */
@@ -144,13 +185,82 @@ export class Scope {
   }
 }
 
+/** A value generated code refers to: itself (`ref`), and the code that makes it in a module. */
+export interface ScopeValue<T = unknown> {
+  readonly ref: T;
+  readonly code: Code;
+}
+
+/**
+ * The values some code refers to, each under a name from `names` (after
+ * ajv's ValueScope and `scopeValue`). Code built in memory is handed the
+ * refs by name; a module writes each value's code under its name. A ref
+ * named twice keeps its first name, so a value is written once.
+ */
+export class ValueScope {
+  readonly #names: Scope;
+  readonly #values: { readonly name: Name; readonly value: ScopeValue }[] = [];
+  readonly #byRef = new Map<unknown, Name>();
+
+  constructor(names: Scope) {
+    this.#names = names;
+  }
+
+  /**
+   * The name of a value: a new one from the prefix, or the one its ref (an
+   * object or function) already has. The value may be given by a function of
+   * its name, for code that names itself (a function declaration).
+   */
+  value<T>(prefix: string, value: ScopeValue<T> | ((name: Name) => ScopeValue<T>)): Name {
+    return this.#add(() => this.#names.name(prefix), value);
+  }
+
+  /** As `value`, under this very name (Scope.exact). */
+  exact<T>(id: string, value: ScopeValue<T> | ((name: Name) => ScopeValue<T>)): Name {
+    return this.#add(() => this.#names.exact(id), value);
+  }
+
+  #add<T>(named: () => Name, value: ScopeValue<T> | ((name: Name) => ScopeValue<T>)): Name {
+    const ref = typeof value === "function" ? undefined : value.ref;
+    const shared = (typeof ref === "object" && ref !== null) || typeof ref === "function";
+    const known = shared ? this.#byRef.get(ref) : undefined;
+    if (known !== undefined) return known;
+    const name = named();
+    const made = typeof value === "function" ? value(name) : value;
+    this.#values.push({ name, value: made });
+    if (shared) this.#byRef.set(ref, name);
+    return name;
+  }
+
+  /** The code that makes a named value (for a module). */
+  code(name: Name): Code {
+    return this.#entry(name).code;
+  }
+
+  /** The value a name stands for (for code built in memory). */
+  ref(name: Name): unknown {
+    return this.#entry(name).ref;
+  }
+
+  #entry(name: Name): ScopeValue {
+    const found = this.#values.find((v) => v.name === name);
+    if (found === undefined) throw new Error(`strictwire: ${name.id} names no value of this scope`);
+    return found.value;
+  }
+}
+
+/** The code indented by its braces (see indentText): the same code, laid out. */
+export function indent(code: Code): Code {
+  return new Code(MINT, [indentText(render(code))]);
+}
+
 /**
  * The text indented by its braces, two spaces a level. String literals are
  * skipped (literals never hold a raw line break, so every line starts
  * outside one); a line that opens with `}` or a switch's `case`/`default`
  * sits one level out.
  */
-export function indent(text: string): string {
+function indentText(text: string): string {
   let depth = 0;
   const out: string[] = [];
   for (const raw of text.split("\n")) {

@@ -14,13 +14,13 @@
 import { constructOf } from "../constructs/registry.js";
 import { pointerToken } from "../errors.js";
 import type { Node, Plan } from "../ir/nodes.js";
-import { _, type Code, indent, join, type Name, render, Scope } from "./code.js";
+import { _, type Code, indent, join, type Name, renamed, render, Scope } from "./code.js";
 import { type CompiledDecoder, DECODER_PARAMS, type DecoderFactory, instantiate } from "./compiled.js";
 import { type DecodeGenerator, FUNCTION_PREFIXES, HELPERS, PARAMS } from "./emitter.js";
 
 export interface GeneratedDecoder {
   /** The body of a function of DECODER_PARAMS that returns the root decoder `(w, s) => value | F`. */
-  readonly source: string;
+  readonly code: Code;
   /** The nodes `X` and `DISC` take by index. */
   readonly table: readonly Node[];
 }
@@ -110,7 +110,7 @@ export function generateDecoder(plan: Plan): GeneratedDecoder {
   const rename = (name: Name): Name => dense.get(name) ?? name;
   const functions = generated
     .filter(({ name }) => !sharedAs.has(name))
-    .map(({ name, body }) => render(_`function ${name}(w, d, s) {\n${body}\n}`, rename));
+    .map(({ name, body }) => renamed(_`function ${name}(w, d, s) {\n${body}\n}`, rename));
   // Objects count the members they read, so the node limit is checked once the whole value is read.
   const entry =
     plan.envelope === "bare"
@@ -123,13 +123,13 @@ export function generateDecoder(plan: Plan): GeneratedDecoder {
           _`return s.nodes > s.maxNodes ? F : v;`,
           _`};`,
         ]);
-  return { source: indent(`"use strict";\n${functions.join("\n")}\n${render(entry, rename)}`), table };
+  return { code: indent(join([_`"use strict";`, ...functions, renamed(entry, rename)])), table };
 }
 
 /** The decoder for a plan, generated and built in memory (once per codec). */
 export function compileDecoder(plan: Plan): CompiledDecoder {
   const generated = generateDecoder(plan);
-  const factory = new Function(...DECODER_PARAMS, generated.source) as DecoderFactory;
+  const factory = new Function(...DECODER_PARAMS, render(generated.code)) as DecoderFactory;
   return instantiate(factory, plan, generated.table);
 }
 

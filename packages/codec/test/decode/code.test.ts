@@ -8,7 +8,18 @@ import { describe, expect, test } from "vitest";
 import type { Construct } from "../../src/constructs/construct.js";
 import { FAIL } from "../../src/constructs/context.js";
 import { constructOfKind, encodeNode } from "../../src/constructs/registry.js";
-import { _, Code, indent, join, literal, Name, render, Scope } from "../../src/decode/code.js";
+import {
+  _,
+  Code,
+  indent,
+  join,
+  literal,
+  Name,
+  render,
+  Scope,
+  type ScopeValue,
+  ValueScope,
+} from "../../src/decode/code.js";
 import { compileDecoder, generateDecoder } from "../../src/decode/generate.js";
 import type { Field, Node, ObjectNode, Plan, UnionNode } from "../../src/ir/nodes.js";
 import { canonicalJson } from "../../src/json.js";
@@ -114,8 +125,47 @@ describe("scopes", () => {
   });
 });
 
+describe("value scopes", () => {
+  test("name each value once, with its ref for memory and its code for a module", () => {
+    const values = new ValueScope(new Scope());
+    const f = (x: number) => x + 1;
+    const a = values.value("f", { ref: f, code: _`(x) => x + 1` });
+    // The same ref is the same value: written once.
+    expect(values.value("g", { ref: f, code: _`other` })).toBe(a);
+    const b = values.value("f", { ref: 2, code: _`2` });
+    // A primitive ref is no identity: two of them are two values.
+    const c = values.value("f", { ref: 2, code: _`2` });
+    expect([a.id, b.id, c.id]).toEqual(["f", "f1", "f2"]);
+    expect(values.ref(a)).toBe(f);
+    const module = join([_`const ${a} = ${values.code(a)};`, _`return ${a}(${values.code(b)});`]);
+    expect(new Function(render(module))()).toBe((values.ref(a) as typeof f)(values.ref(b) as number));
+    // Code that names itself, and a name spelt exactly.
+    const d = values.exact("decode", (name) => ({ ref: 0, code: _`function ${name}() {}` }));
+    expect(render(values.code(d))).toBe("function decode() {}");
+    expect(() => values.exact("decode", { ref: 1, code: _`1` })).toThrow();
+    expect(() => values.ref(new Scope().name("f"))).toThrow();
+  });
+
+  test("an exact name is an identifier, not taken, and no reserved prefix's numbered name", () => {
+    const scope = new Scope(["w"], ["node"]);
+    expect(scope.exact("strictwireRuntime_re2").id).toBe("strictwireRuntime_re2");
+    for (const bad of ["w", "node0", "strictwireRuntime_re2", "a-b", "for", '"'])
+      expect(() => scope.exact(bad)).toThrow();
+  });
+
+  test("types: a value's code is code, never a string", () => {
+    // @ts-expect-error a raw string cannot stand for a value's code
+    const value: ScopeValue = { ref: 1, code: "globalThis.pwned = 1" };
+    // @ts-expect-error join takes code, not strings
+    const joined = () => join(["globalThis.pwned = 1"]);
+    // @ts-expect-error a value given by a function of its name returns code too
+    const named = () => new ValueScope(new Scope()).value("v", (name) => ({ ref: 1, code: `${name.id}` }));
+    expect([typeof value.code, typeof joined, typeof named]).toEqual(["string", "function", "function"]);
+  });
+});
+
 test("indent follows braces outside string literals", () => {
-  expect(indent('if (x) {\nconst a = "{";\nswitch (a) {\ncase "}": return 1;\n}\n}')).toBe(
+  expect(render(indent(_`if (x) {\nconst a = "{";\nswitch (a) {\ncase "}": return 1;\n}\n}`))).toBe(
     'if (x) {\n  const a = "{";\n  switch (a) {\n  case "}": return 1;\n  }\n}',
   );
 });
@@ -223,7 +273,7 @@ test("every construct's generated decode keeps hostile names and strings out of 
   const ctx = encodeContext(plan.defs);
   const wire = encodeNode(plan.root, value, ctx);
   expect(ctx.error).toBeUndefined();
-  const source = generateDecoder(plan).source;
+  const source = render(generateDecoder(plan).code);
   for (const text of ["\u2028", "</script>"]) expect(source).not.toContain(text);
   // Each name the code reads is there as its literal.
   for (const name of hostile.slice(0, 8)) expect(source).toContain(literal(name));
@@ -243,7 +293,7 @@ test("identical functions are generated once", () => {
     envelope: "bare",
     nodes: 0,
   };
-  const source = generateDecoder(plan).source;
+  const source = render(generateDecoder(plan).code);
   // The root, one object (a and b alike) and one string.
   expect(source.match(/^function /gm)).toHaveLength(3);
   expect(compileDecoder(plan)({ a: { x: "1" }, b: { x: "2" } }, state())).toEqual({ a: { x: "1" }, b: { x: "2" } });

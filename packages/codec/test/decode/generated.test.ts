@@ -6,6 +6,7 @@
 import { compileCodec } from "@strictwire/codec";
 import { describe, expect, test } from "vitest";
 import { FAIL } from "../../src/constructs/context.js";
+import { render } from "../../src/decode/code.js";
 import { compileDecoder, generateDecoder } from "../../src/decode/generate.js";
 import { schemaFixtures } from "../../testkit/fixtures.js";
 import { canonical } from "../../testkit/same.js";
@@ -76,7 +77,7 @@ describe("the generated decoder", () => {
     };
     const compiled = compileCodec(schema, { name: "t" });
     if (!compiled.ok) throw new Error(compiled.error.message);
-    const source = generateDecoder(compiled.value.bundle.plan).source;
+    const source = render(generateDecoder(compiled.value.bundle.plan).code);
     expect(source).not.toContain("\u2028");
     expect(source).not.toContain("</script>");
     const value = {
