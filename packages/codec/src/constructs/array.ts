@@ -63,7 +63,10 @@ export function partialElements(
     const value = node === undefined ? ABSENT : ctx.child(node, wire[i], wire, i);
     if (value === ABSENT) return;
     ctx.put(out, offset + i, value);
-    if (memo !== undefined && memo.read === i && ctx.complete(wire[i], wire, i)) memo.read = i + 1;
+    if (memo !== undefined && memo.read === i && ctx.complete(wire[i], wire, i)) {
+      memo.read = i + 1;
+      ctx.passed(wire[i]);
+    }
   }
 }
 

@@ -210,6 +210,7 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
       complete: (wire, holder, key) => this.complete(wire, holder, key),
       put: (out, key, value) => this.put(out, key, value),
       repeatedKey: (entries, index) => this.repeatedKey(entries, index),
+      passed: (wire) => this.passed(wire),
     };
   }
 
@@ -840,6 +841,11 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
     this.impossibleAt = steps;
     this.impossibleCode = "duplicate-entry";
     this.checkedAt = -1;
+  }
+
+  /** A complete container its holder will not read again: its memos go (a memo is kept only while it may be read). */
+  private passed(wire: unknown): void {
+    if (typeof wire === "object" && wire !== null) this.memos.delete(wire);
   }
 
   private complete(wire: unknown, holder?: object, key?: string | number): boolean {
