@@ -8,7 +8,6 @@
 
 import type { Code } from "../decode/code.js";
 import type { DecodeGenerator } from "../decode/emitter.js";
-import type { Rendered, TypeContext } from "../emit/types.js";
 import type { PathStep } from "../errors.js";
 import type { Child, Defs } from "../ir/children.js";
 import type { Node } from "../ir/nodes.js";
@@ -20,6 +19,8 @@ import type {
   Fail,
   PartialContext,
   PartialMemo,
+  Rendered,
+  TypeContext,
   Walk,
   WalkContext,
   WireContext,

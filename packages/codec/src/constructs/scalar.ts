@@ -2,12 +2,11 @@
 
 import { _, type Code, join } from "../decode/code.js";
 import type { DecodeGenerator } from "../decode/emitter.js";
-import type { Rendered } from "../emit/types.js";
 import { type ScalarNode, scalarShape } from "../ir/nodes.js";
 import type { JsonObject, JsonType, JsonValue } from "../json.js";
 import { jsonTypeOf } from "../json.js";
 import type { Construct } from "./construct.js";
-import { type Fail, failAt, type WalkContext } from "./context.js";
+import { type Fail, failAt, type Rendered, type WalkContext } from "./context.js";
 
 /** Both directions: the value is its own wire form, if its JSON type fits. */
 export function scalarCode(
