@@ -33,7 +33,7 @@ export {
   type InputDialect,
   type NonStrict,
 } from "./bundle/bundle.js";
-export { Codec, type DecodeOptions, type RawArguments, type WireValue } from "./codec.js";
+export { CodecCore, type DecodeOptions, type RawArguments, type WireValue } from "./codec.js";
 export { type CompileOptions, compile, compileCodec } from "./compile.js";
 export {
   type AiSdkExecuteOptions,
@@ -149,6 +149,7 @@ export type {
   ResponsesOutputItemLike,
   ResponsesResponseLike,
 } from "./providers/openai-responses.js";
+export { Codec } from "./public-codec.js";
 export type { SchemaResources } from "./schema/resources.js";
 export {
   codecFromModule,
@@ -170,6 +171,7 @@ export {
   type StreamProvider,
   streamCalls,
 } from "./stream/calls.js";
+export { streamDecoder } from "./stream/decoder.js";
 export type { MemberState, StreamDecoder, StreamStep } from "./stream/types.js";
 // Targets: each provider's strict mode, and the limits of a tool set sent together.
 export {

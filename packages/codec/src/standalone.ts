@@ -17,7 +17,6 @@
 import standaloneCodeModule from "ajv/dist/standalone/index.js";
 import { BUNDLE_FORMAT, type Bundle, digestOf } from "./bundle/bundle.js";
 import { cjsDefault } from "./cjs.js";
-import type { Codec } from "./codec.js";
 import { WALK } from "./constructs/registry.js";
 import { branchTestPointers } from "./constructs/union.js";
 import { _, type Code, join, type Name, render, Scope, type ScopeValue, ValueScope } from "./decode/code.js";
@@ -27,6 +26,7 @@ import { ok, type Result } from "./errors.js";
 import { fail } from "./feedback/format.js";
 import type { Plan } from "./ir/nodes.js";
 import { type LoadOptions, loadBundle, type PrecompiledValidators } from "./load.js";
+import type { Codec } from "./public-codec.js";
 // Imported under another name: this module exports `codecFromModule` as the earlier name of codecFromPrecompiled.
 import {
   codecFromModule as codecOfThisVersion,
