@@ -31,7 +31,7 @@ export { type AiSdkTool, type AiSdkToolFields, aiSdkMiddleware, aiSdkTool } from
 export type { CodecError, ErrorCode, Issue, Result } from "./errors.js";
 export { parseJson } from "./feedback/parse.js";
 export { DEFAULT_PARSE_LIMITS, MAX_DEPTH_LIMIT, type ParseLimits } from "./parse/parser.js";
-// The stream decoder, by itself: an application that never calls it leaves it out of its bundle.
+// The stream decoder as a function: once Codec's deprecated method is gone, a bundle that never calls it leaves it out.
 export { streamDecoder } from "./stream/decoder.js";
 export { Codec, type FastValidator };
 
