@@ -44,9 +44,9 @@ import { metaValidator, toIssues } from "./validate/ajv.js";
 import { whereCodeMayBeGenerated } from "./validate/codegen.js";
 import { Validators } from "./validate/validators.js";
 import { measureValue } from "./value-limits.js";
-import { wireSchema } from "./wire/assemble.js";
-import { factorWire } from "./wire/factor.js";
-import { fitFirstKeys, unionKey } from "./wire/first-key-unions.js";
+import { wireSchema } from "./wire-schema/assemble.js";
+import { factorWire } from "./wire-schema/factor.js";
+import { fitFirstKeys, unionKey } from "./wire-schema/first-key-unions.js";
 
 export interface CompileOptions {
   /** Tool name (letters, digits, _ and -, at most 64). Default: "tool". */

@@ -30,7 +30,7 @@ export interface FinalizeOptions {
   };
   /** What the walk needs of each node kind (the constructs registry). */
   readonly kinds: NodeKinds;
-  /** Unions to write in the tag form whatever rule would do (the first-key rule, wire/first-key-unions.ts). */
+  /** Unions to write in the tag form whatever rule would do (the first-key rule, wire-schema/first-key-unions.ts). */
   readonly tagUnions?: (node: UnionNode) => boolean;
 }
 
