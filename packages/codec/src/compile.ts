@@ -17,9 +17,9 @@ import {
 } from "./bundle/bundle.js";
 import { Codec } from "./codec.js";
 import { NODE_KINDS } from "./constructs/registry.js";
-import { compileDecoder } from "./decode/generate.js";
 import { ok, type Result } from "./errors.js";
 import { fail } from "./feedback/format.js";
+import { compileDecoder } from "./generate/decoder.js";
 import { readSchemaInput } from "./input/library.js";
 import { withStandardSchema } from "./input/library-validation.js";
 import { buildPlan } from "./ir/build.js";

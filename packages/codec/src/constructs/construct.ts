@@ -6,8 +6,7 @@
  * The one table of constructs is `registry.ts`.
  */
 
-import type { Code } from "../decode/code.js";
-import type { DecodeGenerator } from "../decode/emitter.js";
+import type { Code } from "../code.js";
 import type { Rendered, TypeContext } from "../emit/types.js";
 import type { PathStep } from "../errors.js";
 import type { Child, Defs } from "../ir/children.js";
@@ -24,6 +23,7 @@ import type {
   WalkContext,
   WireContext,
 } from "./context.js";
+import type { DecodeGenerator } from "./decode-generator.js";
 
 /** Where a wire pointer walk stands: the wire tokens, the next one to read, the wire value there. */
 export interface PathWalk {

@@ -7,7 +7,7 @@
  * with a count of what it changed, so that a change in ajv's output shape
  * fails a test instead of passing unrewritten.
  */
-import { _, adopt, type Code, join, type Name } from "../decode/code.js";
+import { _, adopt, type Code, join, type Name } from "../code.js";
 import { ok, pointerToken, type Result } from "../errors.js";
 import { fail } from "../feedback/format.js";
 import { DUPLICATE_ITEMS_CODE, EQUAL_CODE } from "./equality.js";

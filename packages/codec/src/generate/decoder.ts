@@ -11,12 +11,13 @@
  * never depends on this code (a property test holds the two to the same
  * results). Code is built by decode/code.ts: data reaches it only as a literal.
  */
+
+import { _, type Code, indent, join, type Name, renamed, render, Scope } from "../code.js";
+import { type DecodeGenerator, FUNCTION_PREFIXES, HELPERS, PARAMS } from "../constructs/decode-generator.js";
 import { constructOf } from "../constructs/registry.js";
+import { type CompiledDecoder, DECODER_PARAMS, type DecoderFactory, instantiate } from "../decode/compiled.js";
 import { pointerToken } from "../errors.js";
 import type { Node, Plan } from "../ir/nodes.js";
-import { _, type Code, indent, join, type Name, renamed, render, Scope } from "./code.js";
-import { type CompiledDecoder, DECODER_PARAMS, type DecoderFactory, instantiate } from "./compiled.js";
-import { type DecodeGenerator, FUNCTION_PREFIXES, HELPERS, PARAMS } from "./emitter.js";
 
 export interface GeneratedDecoder {
   /** The body of a function of DECODER_PARAMS that returns the root decoder `(w, s) => value | F`. */

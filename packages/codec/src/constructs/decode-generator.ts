@@ -17,8 +17,9 @@
  * union `i`). Those fixed names (`PARAMS`, `HELPERS`) are written as template
  * text; a scope never hands them out.
  */
+
+import { _, type Code, join, type Name } from "../code.js";
 import type { Node } from "../ir/nodes.js";
-import { _, type Code, join, type Name } from "./code.js";
 
 /** A generated function's parameters. */
 export const PARAMS = ["w", "d", "s"] as const;
