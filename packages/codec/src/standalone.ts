@@ -8,7 +8,7 @@
  * from the codec's own dependencies, so a user needs ajv neither installed
  * nor hoisted.
  *
- * The module is code from the builder (decode/code.ts): each value it embeds
+ * The module is code from the builder (code.ts): each value it embeds
  * is a value of a ValueScope, with its `ref` (the value in memory) and its
  * `code` (what the module writes), and text reaches it only as a literal or
  * through validate/ajv-code.ts, the one audited door for ajv's output.

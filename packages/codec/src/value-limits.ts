@@ -1,6 +1,6 @@
 /**
  * The parser's limits, applied to a value that arrived already parsed (an SDK
- * object) or that encode is about to emit: measured iteratively, so a deep
+ * object) or that encode is about to return: measured iteratively, so a deep
  * value cannot overflow the stack before it is refused.
  */
 import { ok, type Result } from "./errors.js";

@@ -1,5 +1,5 @@
 /**
- * Code building safe by construction (src/decode/code.ts): plain data only
+ * Code building safe by construction (src/code.ts): plain data only
  * ever becomes a literal, names come from a scope and are identifiers, and
  * every construct's generated decode keeps hostile names, strings and
  * numbers out of the code.

@@ -72,7 +72,7 @@ export interface Construct<N extends Node = Node> {
   encode(node: N, value: unknown, ctx: EncodeContext): unknown | Fail;
   decode(node: N, wire: unknown, ctx: WalkContext): unknown | Fail;
   /**
-   * The body of its generated decode function (see decode/emitter.ts): the
+   * The body of its generated decode function (see decode-generator.ts): the
    * same acceptance as `decode`, plus the parser's checks on what it reads.
    * A construct that leaves a value to the interpreted walk says so in its
    * body (`X`, behind the parser's checks).

@@ -1,7 +1,7 @@
 /**
  * What a construct's code generation is given: names of the generated
  * functions for other nodes, a scope for its own locals, and the helpers
- * below. Code is built with the `_` template (decode/code.ts): data goes in
+ * below. Code is built with the `_` template (code.ts): data goes in
  * as a literal, names come from a scope.
  *
  * Generated functions are called `NAME(w, d, s)`: `w` the wire value, `d` the

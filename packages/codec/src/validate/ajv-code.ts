@@ -1,6 +1,6 @@
 /**
  * ajv's standalone output made into code a module can hold: the one place
- * where text another generator wrote becomes `Code` (decode/code.ts's
+ * where text another generator wrote becomes `Code` (code.ts's
  * `adopt`). ajv writes CommonJS for Node; a strictwire module is an ES module
  * that imports only `@strictwire/codec/runtime`. Each rewrite below is
  * audited here and tested on ajv's real output (test/ajv-code.test.ts),
