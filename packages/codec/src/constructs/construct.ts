@@ -7,7 +7,6 @@
  */
 
 import type { Code } from "../code.js";
-import type { Rendered, TypeContext } from "../emit/types.js";
 import type { PathStep } from "../errors.js";
 import type { Child, Defs } from "../ir/children.js";
 import type { Node } from "../ir/nodes.js";
@@ -19,6 +18,8 @@ import type {
   Fail,
   PartialContext,
   PartialMemo,
+  Rendered,
+  TypeContext,
   Walk,
   WalkContext,
   WireContext,

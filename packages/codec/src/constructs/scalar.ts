@@ -1,11 +1,11 @@
 /** Scalars, enums and consts travel as themselves: encode and decode are the identity. */
 
 import { _, type Code, join } from "../code.js";
-import type { Rendered } from "../emit/types.js";
 import { type ScalarNode, scalarShape } from "../ir/nodes.js";
 import type { JsonObject, JsonType, JsonValue } from "../json.js";
 import { jsonTypeOf } from "../json.js";
 import type { Construct } from "./construct.js";
+import type { Rendered } from "./context.js";
 import { type Fail, failAt, type WalkContext } from "./context.js";
 import type { DecodeGenerator } from "./decode-generator.js";
 
