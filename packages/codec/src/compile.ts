@@ -19,6 +19,7 @@ import { Codec } from "./codec.js";
 import { NODE_KINDS } from "./constructs/registry.js";
 import { ok, type Result } from "./errors.js";
 import { fail } from "./feedback/format.js";
+import { valueError } from "./feedback/value.js";
 import { compileDecoder } from "./generate/decoder.js";
 import { readSchemaInput } from "./input/library.js";
 import { withStandardSchema } from "./input/library-validation.js";
@@ -162,7 +163,10 @@ function compileInternal(given: unknown, options: CompileOptions): Result<{ bund
     maxNodes: MAX_SOURCE_NODES + 1,
     maxDepth: MAX_SOURCE_DEPTH + 1,
   });
-  if (!asJson.ok) return fail("invalid-schema", asJson.error.path, `the schema is not JSON: ${asJson.error.message}`);
+  if (!asJson.ok) {
+    const breach = valueError(asJson.error);
+    return fail("invalid-schema", breach.path, `the schema is not JSON: ${breach.message}`);
+  }
   let largestEnum = 0;
   walkSchemas(schema, (node) => {
     if (Array.isArray(node.enum)) largestEnum = Math.max(largestEnum, node.enum.length);
@@ -279,7 +283,11 @@ function compileInternal(given: unknown, options: CompileOptions): Result<{ bund
   // What compile writes must be readable by the bundle reader.
   const fits = measureValue(bundle, BUNDLE_READ_LIMITS);
   if (!fits.ok)
-    return fail("expansion-limit", "", `the bundle would be beyond the bundle reader's limits: ${fits.error.message}`);
+    return fail(
+      "expansion-limit",
+      "",
+      `the bundle would be beyond the bundle reader's limits: ${valueError(fits.error).message}`,
+    );
   return ok({ bundle: deepFreeze(bundle), validators: validators.value });
 }
 
