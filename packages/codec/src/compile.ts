@@ -10,13 +10,12 @@ import {
   type Bundle,
   type BundleOptions,
   digestOf,
-  INPUT_DIALECTS,
-  type InputDialect,
   type NonStrict,
   type UnsignedBundle,
 } from "./bundle/bundle.js";
 import { Codec } from "./codec.js";
 import { NODE_KINDS } from "./constructs/registry.js";
+import { INPUT_DIALECTS, type InputDialect } from "./dialects.js";
 import { ok, type Result } from "./errors.js";
 import { fail } from "./feedback/format.js";
 import { valueError } from "./feedback/value.js";

@@ -25,16 +25,10 @@ export {
   streamOutput,
 } from "./answer/outputs.js";
 export type { AnswerUpdate, StreamedAnswer } from "./answer/stream.js";
-export {
-  BUNDLE_FORMAT,
-  type Bundle,
-  type BundleOptions,
-  INPUT_DIALECTS,
-  type InputDialect,
-  type NonStrict,
-} from "./bundle/bundle.js";
+export { BUNDLE_FORMAT, type Bundle, type BundleOptions, type NonStrict } from "./bundle/bundle.js";
 export { Codec, type DecodeOptions, type RawArguments, type WireValue } from "./codec.js";
 export { type CompileOptions, compile, compileCodec } from "./compile.js";
+export { INPUT_DIALECTS, type InputDialect } from "./dialects.js";
 export {
   type AiSdkExecuteOptions,
   type AiSdkInputDeltaOptions,
