@@ -30,7 +30,7 @@ import {
   TAG_SPELLING_OPTIONS,
   type TagSpelling,
 } from "./ir/nodes.js";
-import { Refusal } from "./ir/refusal.js";
+import { Refusal } from "./ir/schema-refusal.js";
 import { cloneJson, deepFreeze, isPlainObject, type JsonObject, type JsonValue } from "./json.js";
 import { DEFAULT_PARSE_LIMITS, MAX_DEPTH_LIMIT, type ParseLimits } from "./parse/parser.js";
 import { adapterFor } from "./schema/adapters.js";

@@ -59,7 +59,7 @@ import type {
   TagSpelling,
   UnionNode,
 } from "./nodes.js";
-import { Refusal } from "./refusal.js";
+import { Refusal } from "./schema-refusal.js";
 
 export interface BuildOptions {
   readonly openObjects: "close" | "preserve";

@@ -6,7 +6,7 @@
 import { jsonTypeOf } from "../json.js";
 import type { TargetProfile } from "../targets/profile.js";
 import { patternProblem } from "../validate/regexp.js";
-import { Refusal } from "./refusal.js";
+import { Refusal } from "./schema-refusal.js";
 
 /** Why a keyword the target cannot take is relaxed. */
 export function notTakenReason(target: TargetProfile): string {

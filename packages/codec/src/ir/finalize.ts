@@ -13,7 +13,7 @@ import type { Child, NodeKinds } from "./children.js";
 import { fitDepth } from "./depth.js";
 import { canInline } from "./inline.js";
 import type { AbsenceSpelling, Node, Plan, Presence, TagSpelling, UnionNode } from "./nodes.js";
-import { Refusal } from "./refusal.js";
+import { Refusal } from "./schema-refusal.js";
 
 /** Nested definitions followed at most while settling: a longer chain is a schema bomb. */
 const MAX_CHAIN = 1000;

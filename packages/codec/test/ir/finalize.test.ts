@@ -3,7 +3,7 @@ import { describe, expect, test } from "vitest";
 import { NODE_KINDS } from "../../src/constructs/registry.js";
 import { type FinalizeOptions, finalizePlan } from "../../src/ir/finalize.js";
 import type { Node, ObjectNode, Plan, UnionNode } from "../../src/ir/nodes.js";
-import { Refusal } from "../../src/ir/refusal.js";
+import { Refusal } from "../../src/ir/schema-refusal.js";
 import { int, nul, str } from "../constructs/support.js";
 
 const options = (presence: "tagged" | "compact", native?: number): FinalizeOptions => ({
