@@ -30,7 +30,7 @@ import {
   TAG_SPELLING_OPTIONS,
   type TagSpelling,
 } from "./ir/nodes.js";
-import { Refusal } from "./ir/schema-refusal.js";
+import { SchemaRefusal } from "./ir/schema-refusal.js";
 import { cloneJson, deepFreeze, isPlainObject, type JsonObject, type JsonValue } from "./json.js";
 import { DEFAULT_PARSE_LIMITS, MAX_DEPTH_LIMIT, type ParseLimits } from "./parse/parser.js";
 import { adapterFor } from "./schema/adapters.js";
@@ -201,7 +201,7 @@ function compileInternal(given: unknown, options: CompileOptions): Result<{ bund
         }),
       );
     } catch (error) {
-      if (error instanceof Refusal) return fail(error.code, error.path, error.reason);
+      if (error instanceof SchemaRefusal) return fail(error.code, error.path, error.reason);
       throw error;
     }
   };
@@ -223,7 +223,7 @@ function compileInternal(given: unknown, options: CompileOptions): Result<{ bund
       );
     }
   } catch (error) {
-    if (error instanceof Refusal) return fail(error.code, error.path, error.reason);
+    if (error instanceof SchemaRefusal) return fail(error.code, error.path, error.reason);
     throw error;
   }
   const first = build();
