@@ -76,7 +76,6 @@ export {
   type IssueJson,
   issueList,
 } from "./feedback/format.js";
-export { parseJson } from "./feedback/parse.js";
 export {
   displayValue,
   memberRuleSentence,
@@ -109,6 +108,7 @@ export {
   type UnionRule,
 } from "./ir/nodes.js";
 export { loadBundle } from "./load.js";
+export { parseJson } from "./parse/json.js";
 export { DEFAULT_PARSE_LIMITS, MAX_DEPTH_LIMIT, type ParseLimits } from "./parse/parser.js";
 // Provider APIs: each one's tool definitions, response shapes and tool results (providers/, one module each).
 export type {
