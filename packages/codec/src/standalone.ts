@@ -277,6 +277,7 @@ function branchesCode(prepared: PreparedSource, plan: Plan, runtime: Name): Resu
   const ajv = createAjv(prepared.family, false);
   // Each branch validator is compiled below, before validatorCode: keep its source from the start.
   ajv.opts.code.source = true;
+  ajv.opts.code.optimize = 1;
   if (typeof prepared.schema !== "boolean") ajv.addSchema(prepared.schema);
   const keys: Record<string, string> = {};
   const ref: Record<string, FastValidator> = {};
@@ -314,5 +315,7 @@ function validatorCode(
 ): Result<AjvCode> {
   // Code generation keeps each validator's source only when asked; createAjv keeps the options in one place.
   ajv.opts.code.source = true;
+  // A module ships its code: ajv's optimising pass (off for compiles in memory, validate/ajv.ts) makes it smaller.
+  ajv.opts.code.optimize = 1;
   return ajvCode(which, schema, generate, runtime);
 }
