@@ -14,6 +14,7 @@ import { type CodecError, type Issue, ok, pointerOf, type Result } from "./error
 import { bestMatch, explain, issueTree, mapTree, stepsIn } from "./feedback/diagnose.js";
 import { contractViolationText, fail, publicIssue, rebuildFeedback, wireViolationText } from "./feedback/format.js";
 import { parseError } from "./feedback/parse.js";
+import { valueError } from "./feedback/value.js";
 import type { UnionNode } from "./ir/nodes.js";
 import { dedupeIssues, describeIssues } from "./issues.js";
 import { jsonTypeOf } from "./json.js";
@@ -116,7 +117,7 @@ export class Codec<T = unknown> {
     } else {
       // Already parsed by someone else: hold it to the same limits before walking it.
       const measured = measureValue(raw, limits);
-      if (!measured.ok) return measured;
+      if (!measured.ok) return { ok: false, error: valueError(measured.error) };
       wire = raw;
     }
 
@@ -246,11 +247,12 @@ export class Codec<T = unknown> {
   private encodeUnguarded(value: T): Result<WireValue> {
     const measured = measureValue(value, { ...this.limits, maxBytes: Number.POSITIVE_INFINITY });
     if (!measured.ok) {
-      const passThrough = measured.error.code === "unsafe-number" || measured.error.code === "invalid-json";
+      const breach = valueError(measured.error);
+      const passThrough = breach.code === "unsafe-number" || breach.code === "invalid-json";
       return fail(
-        passThrough ? measured.error.code : "exceeds-decoder-limits",
-        measured.error.path,
-        `${measured.error.message}; the decoder could not read its wire form`,
+        passThrough ? breach.code : "exceeds-decoder-limits",
+        breach.path,
+        `${breach.message}; the decoder could not read its wire form`,
       );
     }
     const issues = this.validators.checkSource(value);
@@ -288,7 +290,11 @@ export class Codec<T = unknown> {
     }
     const fits = measureValue(wire, this.limits, JSON.stringify(wire));
     if (!fits.ok) {
-      return fail("exceeds-decoder-limits", "", `the wire form is beyond the decoder's limits: ${fits.error.message}`);
+      return fail(
+        "exceeds-decoder-limits",
+        "",
+        `the wire form is beyond the decoder's limits: ${valueError(fits.error).message}`,
+      );
     }
     return ok(wire);
   }

@@ -28,7 +28,7 @@ export type { Checks, DecodeOptions, RawArguments, WireValue } from "./codec.js"
 // A precompiled tool as an AI SDK tool, on runtimes where nothing may be compiled (a Worker, the Edge).
 export { type AiSdkTool, type AiSdkToolFields, aiSdkMiddleware, aiSdkTool } from "./dispatch/ai-sdk.js";
 export type { CodecError, ErrorCode, Issue, Result } from "./errors.js";
-export { parseJson } from "./feedback/parse.js";
+export { parseJson } from "./parse/json.js";
 export { DEFAULT_PARSE_LIMITS, MAX_DEPTH_LIMIT, type ParseLimits } from "./parse/parser.js";
 export { Codec, type FastValidator };
 
