@@ -19,6 +19,7 @@ import { type CodecError, type Issue, ok, pointerOf, type Result } from "./error
 import { bestMatch, explain, issueTree, mapTree, stepsIn } from "./feedback/diagnose.js";
 import { contractViolationText, fail, publicIssue, rebuildFeedback, wireViolationText } from "./feedback/format.js";
 import { parseError } from "./feedback/parse.js";
+import { valueError } from "./feedback/value.js";
 import type { UnionNode } from "./ir/nodes.js";
 import { dedupeIssues, describeIssues } from "./issues.js";
 import { jsonTypeOf } from "./json.js";
@@ -155,7 +156,7 @@ export class CodecCore<T = unknown> {
     } else {
       // Already parsed by someone else: hold it to the same limits before walking it.
       const measured = measureValue(raw, limits);
-      if (!measured.ok) return measured;
+      if (!measured.ok) return { ok: false, error: valueError(measured.error) };
       wire = raw;
     }
 
@@ -269,11 +270,12 @@ export class CodecCore<T = unknown> {
   private encodeUnguarded(value: T): Result<WireValue> {
     const measured = measureValue(value, { ...this.limits, maxBytes: Number.POSITIVE_INFINITY });
     if (!measured.ok) {
-      const passThrough = measured.error.code === "unsafe-number" || measured.error.code === "invalid-json";
+      const breach = valueError(measured.error);
+      const passThrough = breach.code === "unsafe-number" || breach.code === "invalid-json";
       return fail(
-        passThrough ? measured.error.code : "exceeds-decoder-limits",
-        measured.error.path,
-        `${measured.error.message}; the decoder could not read its wire form`,
+        passThrough ? breach.code : "exceeds-decoder-limits",
+        breach.path,
+        `${breach.message}; the decoder could not read its wire form`,
       );
     }
     const issues = this.validators.checkSource(value);
@@ -311,7 +313,11 @@ export class CodecCore<T = unknown> {
     }
     const fits = measureValue(wire, this.limits, JSON.stringify(wire));
     if (!fits.ok) {
-      return fail("exceeds-decoder-limits", "", `the wire form is beyond the decoder's limits: ${fits.error.message}`);
+      return fail(
+        "exceeds-decoder-limits",
+        "",
+        `the wire form is beyond the decoder's limits: ${valueError(fits.error).message}`,
+      );
     }
     return ok(wire);
   }

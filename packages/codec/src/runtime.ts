@@ -29,7 +29,7 @@ export { type Checks, CodecCore, type DecodeOptions, type RawArguments, type Wir
 // A precompiled tool as an AI SDK tool, on runtimes where nothing may be compiled (a Worker, the Edge).
 export { type AiSdkTool, type AiSdkToolFields, aiSdkMiddleware, aiSdkTool } from "./dispatch/ai-sdk.js";
 export type { CodecError, ErrorCode, Issue, Result } from "./errors.js";
-export { parseJson } from "./feedback/parse.js";
+export { parseJson } from "./parse/json.js";
 export { DEFAULT_PARSE_LIMITS, MAX_DEPTH_LIMIT, type ParseLimits } from "./parse/parser.js";
 // The stream decoder as a function: once Codec's deprecated method is gone, a bundle that never calls it leaves it out.
 export { streamDecoder } from "./stream/decoder.js";

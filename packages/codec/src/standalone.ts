@@ -8,7 +8,7 @@
  * from the codec's own dependencies, so a user needs ajv neither installed
  * nor hoisted.
  *
- * The module is code from the builder (decode/code.ts): each value it embeds
+ * The module is code from the builder (code.ts): each value it embeds
  * is a value of a ValueScope, with its `ref` (the value in memory) and its
  * `code` (what the module writes), and text reaches it only as a literal or
  * through validate/ajv-code.ts, the one audited door for ajv's output.
@@ -17,13 +17,13 @@
 import standaloneCodeModule from "ajv/dist/standalone/index.js";
 import { BUNDLE_FORMAT, type Bundle, digestOf } from "./bundle/bundle.js";
 import { cjsDefault } from "./cjs.js";
+import { _, type Code, join, type Name, render, Scope, type ScopeValue, ValueScope } from "./code.js";
 import { WALK } from "./constructs/registry.js";
 import { branchTestPointers } from "./constructs/union.js";
-import { _, type Code, join, type Name, render, Scope, type ScopeValue, ValueScope } from "./decode/code.js";
 import { DECODER_PARAMS, type DecoderFactory } from "./decode/compiled.js";
-import { generateDecoder, tablePointers } from "./decode/generate.js";
 import { ok, type Result } from "./errors.js";
 import { fail } from "./feedback/format.js";
+import { generateDecoder, tablePointers } from "./generate/decoder.js";
 import type { Plan } from "./ir/nodes.js";
 import { type LoadOptions, loadBundle, type PrecompiledValidators } from "./load.js";
 import type { Codec } from "./public-codec.js";
@@ -277,6 +277,7 @@ function branchesCode(prepared: PreparedSource, plan: Plan, runtime: Name): Resu
   const ajv = createAjv(prepared.family, false);
   // Each branch validator is compiled below, before validatorCode: keep its source from the start.
   ajv.opts.code.source = true;
+  ajv.opts.code.optimize = 1;
   if (typeof prepared.schema !== "boolean") ajv.addSchema(prepared.schema);
   const keys: Record<string, string> = {};
   const ref: Record<string, FastValidator> = {};
@@ -314,5 +315,7 @@ function validatorCode(
 ): Result<AjvCode> {
   // Code generation keeps each validator's source only when asked; createAjv keeps the options in one place.
   ajv.opts.code.source = true;
+  // A module ships its code: ajv's optimising pass (off for compiles in memory, validate/ajv.ts) makes it smaller.
+  ajv.opts.code.optimize = 1;
   return ajvCode(which, schema, generate, runtime);
 }

@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import standaloneCodeModule from "ajv/dist/standalone/index.js";
 import { describe, expect, test } from "vitest";
 import { cjsDefault } from "../src/cjs.js";
-import { render, Scope } from "../src/decode/code.js";
+import { render, Scope } from "../src/code.js";
 import { createAjv } from "../src/validate/ajv.js";
 import { AJV_REQUIRES, ajvCode } from "../src/validate/ajv-code.js";
 import { DUPLICATE_ITEMS_CODE, EQUAL_CODE } from "../src/validate/equality.js";

@@ -137,9 +137,6 @@ export interface PartialMemo {
   keys: Set<string> | undefined;
 }
 
-// The types writer's side of a construct's `tsType` (emit/types.ts writes the declarations): kept here, with the
-// other contexts a construct is given, so that constructs take no build-time module.
-
 /** How a rendered type binds: a union must be parenthesised before `[]`. */
 export interface Rendered {
   readonly text: string;
@@ -148,7 +145,11 @@ export interface Rendered {
   readonly body?: boolean;
 }
 
-/** What a construct's `tsType` may ask of the writer, at the position being rendered. */
+/**
+ * What a construct's `tsType` may ask of the types writer (emit/types.ts, build
+ * time, which implements it), at the position being rendered: declared here,
+ * beside the other contexts, so a construct takes no build-time module.
+ */
 export interface TypeContext {
   /** A child inside structure (an item, a member, an entry's value). */
   child(node: Node): Rendered;

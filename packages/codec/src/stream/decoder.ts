@@ -63,7 +63,7 @@ import { isPlainObject, setOwn } from "../json.js";
 import { IncrementalParser } from "../parse/incremental.js";
 import { MAX_DEPTH_LIMIT } from "../parse/parser.js";
 import { originalPath } from "../wire/paths.js";
-import { bestFit, type Candidates, fillerFor, type PrefixMatch, requiredOf, WireCandidates } from "./refusal.js";
+import { bestFit, type Candidates, fillerFor, type PrefixMatch, requiredOf, WireCandidates } from "./candidates.js";
 import type { MemberState, StreamDecoder, StreamStep } from "./types.js";
 
 /**

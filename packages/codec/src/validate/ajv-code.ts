@@ -1,13 +1,13 @@
 /**
  * ajv's standalone output made into code a module can hold: the one place
- * where text another generator wrote becomes `Code` (decode/code.ts's
+ * where text another generator wrote becomes `Code` (code.ts's
  * `adopt`). ajv writes CommonJS for Node; a strictwire module is an ES module
  * that imports only `@strictwire/codec/runtime`. Each rewrite below is
  * audited here and tested on ajv's real output (test/ajv-code.test.ts),
  * with a count of what it changed, so that a change in ajv's output shape
  * fails a test instead of passing unrewritten.
  */
-import { _, adopt, type Code, join, type Name } from "../decode/code.js";
+import { _, adopt, type Code, join, type Name } from "../code.js";
 import { ok, pointerToken, type Result } from "../errors.js";
 import { fail } from "../feedback/format.js";
 import { DUPLICATE_ITEMS_CODE, EQUAL_CODE } from "./equality.js";

@@ -5,24 +5,26 @@
  * layer above. Every import counts: `import`, `import type`, `export … from`,
  * a dynamic `import()` (a type is a dependency of the design, and a type-only
  * cycle still means the two can only be read together). The imports are read
- * by TypeScript's own scanner (ts.preProcessFile).
+ * by TypeScript's own scanner (graph.ts). Run time and build time by folder
+ * are test/house/folders.test.ts's.
  */
-import { readdirSync, readFileSync } from "node:fs";
-import { dirname, join, posix, relative } from "node:path";
-import { fileURLToPath } from "node:url";
-import ts from "typescript";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, test } from "vitest";
+import { type Graph, importsOf, reach, SRC, sourceGraph } from "./graph.js";
 
 /**
  * Where each source file sits, by path under src/ (a folder ends in "/"); the
  * longest entry that matches a file decides. Every file must match one, so a
- * new file or folder takes a line here. When files move between run time and
- * build time, this table is what changes.
+ * new file or folder takes a line here, and a line that names nothing fails
+ * (a moved file takes its line along).
  */
 const HOUSE: Readonly<Record<string, Layer>> = {
   // The core: the codec and what it is made of, all run time.
   "codec.ts": "core",
   "errors.ts": "core",
+  "dialects.ts": "core",
+  "code.ts": "core",
   "issues.ts": "core",
   "json.ts": "core",
   "value-limits.ts": "core",
@@ -35,8 +37,7 @@ const HOUSE: Readonly<Record<string, Layer>> = {
   "ir/inline.ts": "core",
   "ir/shape.ts": "core",
   "ir/children.ts": "core",
-  "wire/envelope.ts": "core",
-  "wire/paths.ts": "core",
+  "wire/": "core",
   // The target names a bundle records and loading checks (types and name lists only), though in targets/.
   "targets/profile.ts": "core",
   // Build time: reading schemas, building the IR and the wire, generating code, the target tables.
@@ -46,8 +47,8 @@ const HOUSE: Readonly<Record<string, Layer>> = {
   "inspect.ts": "build time",
   "schema/": "build time",
   "ir/": "build time",
-  "wire/": "build time",
-  "decode/generate.ts": "build time",
+  "wire-schema/": "build time",
+  "generate/": "build time",
   "validate/ajv.ts": "build time",
   "emit/": "build time",
   "targets/": "build time",
@@ -75,8 +76,6 @@ type Layer = "core" | "build time" | "stream" | "dispatch" | "providers" | "vali
 /** The core's entry: the core is what it reaches, and all of that must be classified core. */
 const CORE_ROOT = "codec.ts";
 
-const SRC = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "src");
-
 /** A file's layer by the longest matching entry of `house`; undefined if none matches. */
 function layerOf(file: string, house: Readonly<Record<string, Layer>> = HOUSE): Layer | undefined {
   let best: string | undefined;
@@ -85,37 +84,6 @@ function layerOf(file: string, house: Readonly<Record<string, Layer>> = HOUSE): 
     if (matches && (best === undefined || entry.length > best.length)) best = entry;
   }
   return best === undefined ? undefined : house[best];
-}
-
-/** The module specifiers a source text names, of every kind (TypeScript's scanner, not a regex). */
-function specifiersOf(text: string): string[] {
-  return ts.preProcessFile(text, true, true).importedFiles.map((f) => f.fileName);
-}
-
-/** A file's relative imports as paths under src/ (".js" specifiers name the ".ts" sources). */
-function importsOf(file: string, text: string): string[] {
-  return specifiersOf(text)
-    .filter((s) => s.startsWith("."))
-    .map((s) => posix.normalize(posix.join(posix.dirname(file), s.replace(/\.js$/, ".ts"))));
-}
-
-type Graph = ReadonlyMap<string, readonly string[]>;
-
-/** The import graph of every .ts file under src/, by path under src/. */
-function sourceGraph(): Graph {
-  const graph = new Map<string, string[]>();
-  const visit = (dir: string): void => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) visit(path);
-      else if (entry.name.endsWith(".ts")) {
-        const file = relative(SRC, path).replaceAll("\\", "/");
-        graph.set(file, importsOf(file, readFileSync(path, "utf8")));
-      }
-    }
-  };
-  visit(SRC);
-  return graph;
 }
 
 /** Each import from a core file of a file outside the core, as "from -> to (layer)". */
@@ -128,25 +96,13 @@ function coreViolations(graph: Graph, layer: (file: string) => Layer | undefined
   return out;
 }
 
-/** What `root` reaches that is not core, each with the chain of imports that reaches it. */
+/** What `root` reaches that is not core, each with the chain of imports that first reaches it. */
 function reachedOutside(graph: Graph, root: string, layer: (file: string) => Layer | undefined): string[] {
   const out: string[] = [];
-  const via = new Map<string, string | undefined>([[root, undefined]]);
-  const queue = [root];
-  while (queue.length > 0) {
-    const file = queue.shift()!;
-    if (layer(file) !== "core") {
-      const chain = [file];
-      for (let at = via.get(file); at !== undefined; at = via.get(at)) chain.unshift(at);
-      out.push(`${chain.join(" -> ")} (${layer(file) ?? "unclassified"})`);
-      continue;
-    }
-    for (const next of graph.get(file) ?? []) {
-      if (!via.has(next)) {
-        via.set(next, file);
-        queue.push(next);
-      }
-    }
+  // Only through the core: past the first file outside it, the chain is that file's layer's business.
+  const core: Graph = new Map([...graph].map(([f, imports]) => [f, layer(f) === "core" ? imports : []]));
+  for (const [file, chain] of reach(core, root)) {
+    if (layer(file) !== "core") out.push(`${chain.join(" -> ")} (${layer(file) ?? "unclassified"})`);
   }
   return out;
 }
