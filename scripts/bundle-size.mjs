@@ -19,15 +19,15 @@ import { gzipSync } from "node:zlib";
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
 /**
- * The goal was 30 KB gzipped for the runtime and one precompiled tool with no
- * pattern. It is not met: the runtime alone (codecFromModule and nothing else)
- * is about 43 KB gzipped, the decode walk of every construct, the bounded and
- * the streaming parsers, the feedback wording and the bundle check (the
- * breakdown is printed). The budget CI holds is what a change must not grow
- * past: the figure measured when it was set (58.2 KB) and a tenth.
+ * The goal: 30 KB gzipped to load and decode one precompiled tool with no
+ * pattern. It is not met (docs/runtimes.md says what stands in the way): the
+ * runtime alone (codecFromModule and nothing else) is about 45 KB gzipped,
+ * 9.6 KB of it the stream decoder that codec.js still imports. The budget CI
+ * holds is what a change must not grow past: the figure measured when it was
+ * set (54.0 KB, load + decode of create-event-recurrence) and a tenth.
  */
 export const GOAL_GZIP = 30 * 1024;
-export const BUDGET_GZIP = 64 * 1024;
+export const BUDGET_GZIP = 60 * 1024;
 
 /** The fixture tools bundled: one with no pattern (formats, unions, optional members), one with. */
 export const TOOLS = [
