@@ -214,6 +214,10 @@ function buildProgram(io: Io, setExit: (code: ExitCode) => void): Command {
     .option("--compile-workers <n>", "worker threads compiling tools (default: CPUs, at most 4)")
     .option("--decode-timeout <ms>", "time one call's decode may take before the call is refused (default 5000)")
     .option("--compile-memory <mb>", "heap one compile worker may hold before it is stopped (default 512)")
+    .option(
+      "--max-message-bytes <n>",
+      "with --url: a reply or event from the upstream larger than this ends the session (default 33554432)",
+    )
     .action(async (command: string[], flags: McpProxyFlags) => {
       const { runMcpProxy } = await import("./commands/mcp-proxy.js");
       setExit(await runMcpProxy(command, flags, io));

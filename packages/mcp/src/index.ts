@@ -1,3 +1,9 @@
+export {
+  type BoundedFetchOptions,
+  boundedFetch,
+  DEFAULT_MAX_MESSAGE_BYTES,
+  type FetchLike,
+} from "./bounded-fetch.js";
 export type { ProxiedTool } from "./catalogue.js";
 export { resultText, type StrictMcpTools, type StrictMcpToolsOptions, strictMcpTools } from "./client.js";
 export { type CompileBudget, DEFAULT_COMPILE_BUDGET } from "./compile-pool.js";

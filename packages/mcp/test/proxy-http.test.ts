@@ -12,6 +12,25 @@ import { STRICT_RULES } from "../../codec/testkit/strict-rules.js";
 import { changingServer, ECHO } from "./fixtures/changing-server.mjs";
 import { connectProxy, runCli } from "./support/proxy.js";
 
+/** A real MCP server over Streamable HTTP on 127.0.0.1 (one transport serves one session, so one per test). */
+async function httpUpstream(options: { json?: boolean } = {}): Promise<{ url: string; close: () => Promise<void> }> {
+  const mcp = changingServer();
+  const transport = new StreamableHTTPServerTransport({
+    sessionIdGenerator: () => randomUUID(),
+    ...(options.json === true ? { enableJsonResponse: true } : {}),
+  });
+  await mcp.connect(transport);
+  const server = createServer((req, res) => void transport.handleRequest(req, res));
+  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((done) => server.close(done));
+    },
+  };
+}
+
 describe("mcp-proxy --url over Streamable HTTP", () => {
   let http: HttpServer;
   let url: string;
@@ -63,6 +82,82 @@ describe("mcp-proxy --url over Streamable HTTP", () => {
     const run = await runCli(["mcp-proxy", "--url", `http://127.0.0.1:${port}/mcp`]);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/cannot reach the upstream server/);
+  });
+
+  it("ends the session, saying why, when the upstream sends an event over --max-message-bytes", async () => {
+    const upstream = await httpUpstream();
+    const proxy = await connectProxy(["--url", upstream.url, "--max-message-bytes", "65536"]);
+    const echo = compileCodec(ECHO.inputSchema, { name: "echo" });
+    if (!echo.ok) throw new Error(echo.error.message);
+    const call = (text: string) => {
+      const encoded = echo.value.encode({ text, times: 3 });
+      if (!encoded.ok) throw new Error(encoded.error.message);
+      return proxy.client.callTool({ name: "echo", arguments: encoded.value });
+    };
+    try {
+      // Messages within the bound pass as before.
+      expect((await call("ab")).content).toEqual([{ type: "text", text: "ababab" }]);
+      // The reply repeats the text three times: about 90 KB, over the bound.
+      const outcome = await call("x".repeat(30_000)).then(
+        (result) => ({ answered: result }),
+        (error: unknown) => ({ failed: String(error) }),
+      );
+      expect(outcome).not.toHaveProperty("answered.content.0.text", "x".repeat(90_000));
+    } finally {
+      await proxy.client.close();
+      await upstream.close();
+    }
+    expect(await proxy.exited).toBe(2);
+    expect(proxy.stderr()).toMatch(
+      /the upstream server sent an event over 65536 bytes \(http:\/\/127\.0\.0\.1:\d+\/mcp\); refused/,
+    );
+    expect(proxy.stderr()).toMatch(/the upstream server closed; closing the proxy/);
+  });
+
+  it("refuses a JSON reply over --max-message-bytes from an upstream that answers in JSON", async () => {
+    const upstream = await httpUpstream({ json: true });
+    try {
+      const proxy = await connectProxy(["--url", upstream.url, "--max-message-bytes", "65536"]);
+      try {
+        expect((await proxy.client.listTools()).tools.map((t) => t.name)).toEqual(["echo", "grow"]);
+        const echo = compileCodec(ECHO.inputSchema, { name: "echo" });
+        if (!echo.ok) throw new Error(echo.error.message);
+        const encoded = echo.value.encode({ text: "x".repeat(30_000), times: 3 });
+        if (!encoded.ok) throw new Error(encoded.error.message);
+        await proxy.client.callTool({ name: "echo", arguments: encoded.value }).catch(() => undefined);
+      } finally {
+        await proxy.client.close();
+      }
+      expect(await proxy.exited).toBe(2);
+      expect(proxy.stderr()).toMatch(/the upstream server sent a reply (\(by its Content-Length\) )?over 65536 bytes/);
+    } finally {
+      await upstream.close();
+    }
+  });
+
+  it("exits 2 when the upstream's first answer is an event that never ends", async () => {
+    const endless = createServer((_req, res) => {
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      res.write("event: message\ndata: ");
+      const timer = setInterval(() => res.write("w".repeat(8192)), 1);
+      res.on("close", () => clearInterval(timer));
+    });
+    await new Promise<void>((done) => endless.listen(0, "127.0.0.1", done));
+    try {
+      const port = (endless.address() as AddressInfo).port;
+      const run = await runCli(["mcp-proxy", "--url", `http://127.0.0.1:${port}/mcp`, "--max-message-bytes", "100000"]);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toMatch(/sent an event over 100000 bytes/);
+    } finally {
+      endless.closeAllConnections();
+      await new Promise((done) => endless.close(done));
+    }
+  });
+
+  it("refuses a --max-message-bytes that is not a positive integer", async () => {
+    const run = await runCli(["mcp-proxy", "--url", url, "--max-message-bytes", "0"]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/--max-message-bytes needs a positive integer, not "0"/);
   });
 
   it("refuses both a URL and a command", async () => {

@@ -11,7 +11,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { AbsenceSpelling, TargetName } from "@strictwire/codec";
-import { type CompileBudget, type ListLimits, type ProxyOptions, startProxy } from "@strictwire/mcp";
+import { boundedFetch, type CompileBudget, type ListLimits, type ProxyOptions, startProxy } from "@strictwire/mcp";
 import { EXIT_OK, EXIT_USAGE, type ExitCode } from "../failure.js";
 import type { Io } from "../io.js";
 import { PROGRAM } from "../report.js";
@@ -28,6 +28,7 @@ export interface McpProxyFlags {
   readonly compileWorkers?: string;
   readonly decodeTimeout?: string;
   readonly compileMemory?: string;
+  readonly maxMessageBytes?: string;
 }
 
 export async function runMcpProxy(command: readonly string[], flags: McpProxyFlags, io: Io): Promise<ExitCode> {
@@ -37,7 +38,17 @@ export async function runMcpProxy(command: readonly string[], flags: McpProxyFla
     say(limits);
     return EXIT_USAGE;
   }
-  const upstream = upstreamTransport(command, flags, io.env);
+  const maxMessageBytes = positiveInteger("--max-message-bytes", flags.maxMessageBytes);
+  if (typeof maxMessageBytes === "string") {
+    say(maxMessageBytes);
+    return EXIT_USAGE;
+  }
+  // An upstream message over the bound ends the session: the server is not one to wait on.
+  const refused = (message: string): void => {
+    say(message);
+    if (typeof upstream !== "string") void upstream.transport.close().catch(() => undefined);
+  };
+  const upstream = upstreamTransport(command, flags, io.env, { maxMessageBytes, onRefused: refused });
   if (typeof upstream === "string") {
     say(upstream);
     return EXIT_USAGE;
@@ -87,13 +98,20 @@ function budgetFlags(flags: McpProxyFlags): Pick<ProxyOptions, "list" | "compile
     ["--compile-memory", flags.compileMemory, (n) => (compile.memoryMb = n)],
   ];
   for (const [name, text, set] of read) {
-    if (text === undefined) continue;
-    const value = Number(text);
-    if (!/^[0-9]+$/.test(text) || !Number.isSafeInteger(value) || value < 1)
-      return `${name} needs a positive integer, not ${JSON.stringify(text)}`;
-    set(value);
+    const value = positiveInteger(name, text);
+    if (typeof value === "string") return value;
+    if (value !== undefined) set(value);
   }
   return { list, compile };
+}
+
+/** A flag's positive integer, undefined when the flag is not given, or what is wrong with it. */
+function positiveInteger(name: string, text: string | undefined): number | undefined | string {
+  if (text === undefined) return undefined;
+  const value = Number(text);
+  if (!/^[0-9]+$/.test(text) || !Number.isSafeInteger(value) || value < 1)
+    return `${name} needs a positive integer, not ${JSON.stringify(text)}`;
+  return value;
 }
 
 interface Upstream {
@@ -106,6 +124,7 @@ function upstreamTransport(
   command: readonly string[],
   flags: McpProxyFlags,
   env: Readonly<Record<string, string | undefined>>,
+  bound: { maxMessageBytes: number | undefined; onRefused: (message: string) => void },
 ): Upstream | string {
   if (flags.url !== undefined) {
     if (command.length > 0) return "give either --url or a command after --, not both";
@@ -117,7 +136,11 @@ function upstreamTransport(
     }
     if (url.protocol !== "http:" && url.protocol !== "https:")
       return `--url must be http: or https:, not ${url.protocol}`;
-    return { transport: new StreamableHTTPClientTransport(url), label: url.href };
+    const fetch = boundedFetch({
+      ...(bound.maxMessageBytes !== undefined ? { maxMessageBytes: bound.maxMessageBytes } : {}),
+      onRefused: bound.onRefused,
+    });
+    return { transport: new StreamableHTTPClientTransport(url, { fetch }), label: url.href };
   }
   const [program, ...args] = command;
   if (program === undefined)

@@ -8,17 +8,11 @@
  * errors, and a stream gives source-form partials and a value only at
  * `messageStop`.
  */
-import { createServer, type Http2Server, type Http2ServerResponse } from "node:http2";
-import type { AddressInfo } from "node:net";
-import {
-  BedrockRuntimeClient,
-  ConverseCommand,
-  ConverseStreamCommand,
-  type OutputConfig,
-} from "@aws-sdk/client-bedrock-runtime";
-import { EventStreamCodec } from "@smithy/eventstream-codec";
+import type { Http2ServerResponse } from "node:http2";
+import { ConverseCommand, ConverseStreamCommand, type OutputConfig } from "@aws-sdk/client-bedrock-runtime";
 import { type AnswerUpdate, compileCodec, decodeOutput, outputFormat, streamOutput } from "@strictwire/codec";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type BedrockLoopback, bedrockLoopback, eventFrame, json } from "../providers/bedrock-loopback.js";
 
 const SCHEMA = {
   type: "object",
@@ -63,45 +57,17 @@ const wire = codec.encode(VALUE);
 if (!wire.ok) throw new Error(wire.error.message);
 const TEXT = JSON.stringify(wire.value);
 
-const seen: { path: string | undefined; body: Record<string, unknown> }[] = [];
-let answer: (res: Http2ServerResponse) => void = (res) => res.writeHead(500).end();
-let server: Http2Server;
-let client: BedrockRuntimeClient;
-
+let loop: BedrockLoopback;
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      const text = Buffer.concat(chunks).toString("utf8");
-      seen.push({ path: req.url, body: text ? JSON.parse(text) : {} });
-      answer(res);
-    });
-  });
-  await new Promise<void>((ready) => server.listen(0, "127.0.0.1", ready));
-  const { port } = server.address() as AddressInfo;
-  client = new BedrockRuntimeClient({
-    region: "us-east-1",
-    endpoint: `http://127.0.0.1:${port}`,
-    credentials: { accessKeyId: "AKIDSTRICTWIRETEST", secretAccessKey: "strictwire-test-secret" },
-    maxAttempts: 1,
-  });
+  loop = await bedrockLoopback();
 });
-
-afterAll(async () => {
-  client.destroy();
-  await new Promise((done) => server.close(done));
-});
+afterAll(() => loop.close());
 
 function format(): OutputConfig {
   const f = outputFormat(codec, "bedrock-converse");
   if (!f.ok) throw new Error(f.error.message);
   return f.value.outputConfig as OutputConfig;
 }
-
-const json = (body: unknown) => (res: Http2ServerResponse) => {
-  res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body));
-};
 
 const converse = (text: string | undefined, stopReason: string) =>
   json({
@@ -112,7 +78,7 @@ const converse = (text: string | undefined, stopReason: string) =>
   });
 
 async function ask(): Promise<unknown> {
-  return client.send(
+  return loop.client.send(
     new ConverseCommand({
       modelId: "anthropic.claude-test",
       messages: [{ role: "user", content: [{ text: "triage" }] }],
@@ -121,32 +87,18 @@ async function ask(): Promise<unknown> {
   );
 }
 
-const frames = new EventStreamCodec(
-  (bytes) => new TextDecoder().decode(bytes),
-  (text) => new TextEncoder().encode(text),
-);
-const event = (type: string, payload: unknown): Uint8Array =>
-  frames.encode({
-    headers: {
-      ":message-type": { type: "string", value: "event" },
-      ":event-type": { type: "string", value: type },
-      ":content-type": { type: "string", value: "application/json" },
-    },
-    body: new TextEncoder().encode(JSON.stringify(payload)),
-  });
-
 /** A ConverseStream of the text in `size`-character deltas, ended by messageStop unless `stop` is undefined. */
 function streamed(text: string, size: number, stop: string | undefined) {
   const deltas: Uint8Array[] = [];
   for (let i = 0; i < text.length; i += size) {
-    deltas.push(event("contentBlockDelta", { contentBlockIndex: 0, delta: { text: text.slice(i, i + size) } }));
+    deltas.push(eventFrame("contentBlockDelta", { contentBlockIndex: 0, delta: { text: text.slice(i, i + size) } }));
   }
   const all = [
-    event("messageStart", { role: "assistant" }),
+    eventFrame("messageStart", { role: "assistant" }),
     ...deltas,
     ...(stop === undefined
       ? []
-      : [event("contentBlockStop", { contentBlockIndex: 0 }), event("messageStop", { stopReason: stop })]),
+      : [eventFrame("contentBlockStop", { contentBlockIndex: 0 }), eventFrame("messageStop", { stopReason: stop })]),
   ];
   return (res: Http2ServerResponse) => {
     res.writeHead(200, { "content-type": "application/vnd.amazon.eventstream" });
@@ -155,7 +107,7 @@ function streamed(text: string, size: number, stop: string | undefined) {
 }
 
 async function askStreamed(): Promise<AnswerUpdate[]> {
-  const out = await client.send(
+  const out = await loop.client.send(
     new ConverseStreamCommand({
       modelId: "anthropic.claude-test",
       messages: [{ role: "user", content: [{ text: "triage" }] }],
@@ -175,12 +127,12 @@ async function askStreamed(): Promise<AnswerUpdate[]> {
 
 describe("structured outputs on Bedrock Converse through the AWS SDK", () => {
   it("sends outputConfig.textFormat with the wire as JSON text, and decodes the answer exactly", async () => {
-    answer = converse(TEXT, "end_turn");
+    loop.answer = converse(TEXT, "end_turn");
     const decoded = decodeOutput(codec, "bedrock-converse", await ask());
     expect(decoded).toStrictEqual({ ok: true, value: VALUE });
     expect(decoded.ok && Object.hasOwn(decoded.value as object, "due")).toBe(false);
-    expect(seen.at(-1)?.path).toBe("/model/anthropic.claude-test/converse");
-    const sent = seen.at(-1)?.body.outputConfig as { textFormat: Record<string, never> };
+    expect(loop.seen.at(-1)?.path).toBe("/model/anthropic.claude-test/converse");
+    const sent = loop.seen.at(-1)?.body.outputConfig as { textFormat: Record<string, never> };
     expect(sent.textFormat).toEqual({
       type: "json_schema",
       structure: { jsonSchema: { schema: JSON.stringify(codec.wire), name: "triage" } },
@@ -188,17 +140,17 @@ describe("structured outputs on Bedrock Converse through the AWS SDK", () => {
   });
 
   it("gives a cut, a filtered and a broken answer their typed errors", async () => {
-    answer = converse(TEXT, "max_tokens");
+    loop.answer = converse(TEXT, "max_tokens");
     expect(decodeOutput(codec, "bedrock-converse", await ask())).toMatchObject({
       ok: false,
       error: { code: "answer-cut" },
     });
-    answer = converse(undefined, "content_filtered");
+    loop.answer = converse(undefined, "content_filtered");
     expect(decodeOutput(codec, "bedrock-converse", await ask())).toMatchObject({
       ok: false,
       error: { code: "answer-blocked" },
     });
-    answer = converse(JSON.stringify({ ...wire.value, labels: { area: "hardware" } }), "end_turn");
+    loop.answer = converse(JSON.stringify({ ...wire.value, labels: { area: "hardware" } }), "end_turn");
     expect(decodeOutput(codec, "bedrock-converse", await ask())).toMatchObject({
       ok: false,
       error: { code: "wire-violation", path: "/labels" },
@@ -206,7 +158,7 @@ describe("structured outputs on Bedrock Converse through the AWS SDK", () => {
   });
 
   it("streams source-form partials and gives the value only at messageStop", async () => {
-    answer = streamed(TEXT, 7, "end_turn");
+    loop.answer = streamed(TEXT, 7, "end_turn");
     const updates = await askStreamed();
     const partials = updates.filter((u) => u.kind === "partial");
     expect(partials.length).toBeGreaterThan(3);
@@ -214,7 +166,7 @@ describe("structured outputs on Bedrock Converse through the AWS SDK", () => {
     expect(updates.at(-1)).toStrictEqual({ kind: "decoded", result: { ok: true, value: VALUE } });
 
     // The whole text, then the stream ends with no messageStop: no value.
-    answer = streamed(TEXT, 7, undefined);
+    loop.answer = streamed(TEXT, 7, undefined);
     const cut = await askStreamed();
     expect(cut.some((u) => u.kind === "decoded")).toBe(false);
     expect(cut.at(-1)).toMatchObject({ kind: "cut", error: { code: "answer-cut" }, unfinished: { ok: true } });

@@ -6,57 +6,22 @@
  * Converse's wire format, and ConverseStream's events travel in
  * AWS's binary event-stream framing (encoded with the SDK's own codec).
  */
-import type { IncomingHttpHeaders } from "node:http";
-import { createServer, type Http2Server, type Http2ServerResponse } from "node:http2";
-import type { AddressInfo } from "node:net";
 import {
-  BedrockRuntimeClient,
   ConverseCommand,
   ConverseStreamCommand,
   type ConverseStreamOutput,
   type Message,
 } from "@aws-sdk/client-bedrock-runtime";
-import { EventStreamCodec } from "@smithy/eventstream-codec";
 import { type CallUpdate, compileCodec, createDispatcher, streamCalls } from "@strictwire/codec";
 import { bedrockConverse, providerApi, storedCalls, toolDefinition } from "@strictwire/codec/providers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type BedrockLoopback, bedrockLoopback, eventFrame, json } from "./bedrock-loopback.js";
 
-interface Seen {
-  readonly method: string | undefined;
-  readonly path: string | undefined;
-  readonly headers: IncomingHttpHeaders;
-  readonly body: Record<string, unknown>;
-}
-
-const seen: Seen[] = [];
-let answer: (res: Http2ServerResponse) => void = (res) => res.writeHead(500).end();
-let server: Http2Server;
-let client: BedrockRuntimeClient;
-
+let loop: BedrockLoopback;
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      const text = Buffer.concat(chunks).toString("utf8");
-      seen.push({ method: req.method, path: req.url, headers: req.headers, body: text ? JSON.parse(text) : {} });
-      answer(res);
-    });
-  });
-  await new Promise<void>((ready) => server.listen(0, "127.0.0.1", ready));
-  const { port } = server.address() as AddressInfo;
-  client = new BedrockRuntimeClient({
-    region: "us-east-1",
-    endpoint: `http://127.0.0.1:${port}`,
-    credentials: { accessKeyId: "AKIDSTRICTWIRETEST", secretAccessKey: "strictwire-test-secret" },
-    maxAttempts: 1,
-  });
+  loop = await bedrockLoopback();
 });
-
-afterAll(async () => {
-  client.destroy();
-  await new Promise((done) => server.close(done));
-});
+afterAll(() => loop.close());
 
 const SCHEMA = {
   type: "object",
@@ -79,12 +44,8 @@ function weatherCodec() {
   return compiled.value;
 }
 
-const json = (body: unknown) => (res: Http2ServerResponse) => {
-  res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body));
-};
-
 const lastBody = (): Record<string, unknown> => {
-  const last = seen.at(-1);
+  const last = loop.seen.at(-1);
   if (last === undefined) throw new Error("no request reached the server");
   return last.body;
 };
@@ -106,7 +67,7 @@ describe("Bedrock Converse through the AWS SDK", () => {
     if (!tools.ok) throw new Error(tools.error.message);
 
     const user: Message = { role: "user", content: [{ text: "Weather in Oslo for 3 days, and in Bergen?" }] };
-    answer = json({
+    loop.answer = json({
       output: {
         message: {
           role: "assistant",
@@ -121,11 +82,11 @@ describe("Bedrock Converse through the AWS SDK", () => {
       usage: { inputTokens: 21, outputTokens: 9, totalTokens: 30 },
       metrics: { latencyMs: 5 },
     });
-    const response = await client.send(
+    const response = await loop.client.send(
       new ConverseCommand({ modelId: "anthropic.claude-test", messages: [user], toolConfig: { tools: tools.value } }),
     );
 
-    const first = seen.at(-1);
+    const first = loop.seen.at(-1);
     expect(first?.method).toBe("POST");
     expect(first?.path).toBe("/model/anthropic.claude-test/converse");
     // Signed by the SDK (SigV4 with the static test key), not by hand.
@@ -160,13 +121,13 @@ describe("Bedrock Converse through the AWS SDK", () => {
     // The next request carries the results, and the SDK takes them as Converse messages.
     const assistant = response.output?.message;
     if (assistant === undefined) throw new Error("no message in the response");
-    answer = json({
+    loop.answer = json({
       output: { message: { role: "assistant", content: [{ text: "Rain in Oslo." }] } },
       stopReason: "end_turn",
       usage: { inputTokens: 40, outputTokens: 4, totalTokens: 44 },
       metrics: { latencyMs: 5 },
     });
-    const next = await client.send(
+    const next = await loop.client.send(
       new ConverseCommand({
         modelId: "anthropic.claude-test",
         messages: [user, assistant, ...dispatched.messages],
@@ -187,19 +148,7 @@ describe("Bedrock Converse through the AWS SDK", () => {
 
   it("decodes a call ConverseStream sends in event-stream frames, through streamCalls", async () => {
     const codec = weatherCodec();
-    const frames = new EventStreamCodec(
-      (bytes) => new TextDecoder().decode(bytes),
-      (text) => new TextEncoder().encode(text),
-    );
-    const event = (type: string, payload: unknown): Uint8Array =>
-      frames.encode({
-        headers: {
-          ":message-type": { type: "string", value: "event" },
-          ":event-type": { type: "string", value: type },
-          ":content-type": { type: "string", value: "application/json" },
-        },
-        body: new TextEncoder().encode(JSON.stringify(payload)),
-      });
+    const event = eventFrame;
     const wire = [
       event("messageStart", { role: "assistant" }),
       event("contentBlockDelta", { contentBlockIndex: 0, delta: { text: "Checking." } }),
@@ -215,7 +164,7 @@ describe("Bedrock Converse through the AWS SDK", () => {
       event("messageStop", { stopReason: "tool_use" }),
       event("metadata", { usage: { inputTokens: 12, outputTokens: 8, totalTokens: 20 }, metrics: { latencyMs: 7 } }),
     ];
-    answer = (res) => {
+    loop.answer = (res) => {
       res.writeHead(200, { "content-type": "application/vnd.amazon.eventstream" });
       // One frame split across two writes: the SDK reassembles the framing, not the reader.
       const all = Buffer.concat(wire);
@@ -223,13 +172,13 @@ describe("Bedrock Converse through the AWS SDK", () => {
       res.write(all.subarray(0, cut + 7));
       res.end(all.subarray(cut + 7));
     };
-    const out = await client.send(
+    const out = await loop.client.send(
       new ConverseStreamCommand({
         modelId: "anthropic.claude-test",
         messages: [{ role: "user", content: [{ text: "Tromsø, 2 days" }] }],
       }),
     );
-    expect(seen.at(-1)?.path).toBe("/model/anthropic.claude-test/converse-stream");
+    expect(loop.seen.at(-1)?.path).toBe("/model/anthropic.claude-test/converse-stream");
     const streams = streamCalls("bedrock-converse", { get_weather: codec });
     const events: ConverseStreamOutput[] = [];
     const updates: CallUpdate[] = [];
