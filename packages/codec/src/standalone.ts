@@ -2,8 +2,7 @@
  * Standalone modules: a bundle and every validator it needs compiled to code
  * ahead of time (ajv standalone code): one all-errors validator per schema,
  * which both decides and describes a rejection, and encode's union branch
- * tests. Loading
- * such a tool, and every call on it, runs no ajv. The module imports only
+ * tests. Loading such a tool, and every call on it, runs no ajv. The module imports only
  * `@strictwire/codec/runtime`: the ajv runtime pieces its validators call
  * (string length, deep equality, formats, RE2) come from there, resolved
  * from the codec's own dependencies, so a user needs ajv neither installed
@@ -272,6 +271,7 @@ function branchesCode(prepared: PreparedSource, plan: Plan, runtime: Name): Resu
   const ajv = createAjv(prepared.family, false);
   // Each branch validator is compiled below, before validatorCode: keep its source from the start.
   ajv.opts.code.source = true;
+  ajv.opts.code.optimize = 1;
   if (typeof prepared.schema !== "boolean") ajv.addSchema(prepared.schema);
   const keys: Record<string, string> = {};
   const ref: Record<string, FastValidator> = {};
@@ -309,5 +309,7 @@ function validatorCode(
 ): Result<AjvCode> {
   // Code generation keeps each validator's source only when asked; createAjv keeps the options in one place.
   ajv.opts.code.source = true;
+  // A module ships its code: ajv's optimising pass (off for compiles in memory, validate/ajv.ts) makes it smaller.
+  ajv.opts.code.optimize = 1;
   return ajvCode(which, schema, generate, runtime);
 }
