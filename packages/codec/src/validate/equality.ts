@@ -74,7 +74,8 @@ export const enumKeyword: CodeKeywordDefinition = {
       cxt.pass(valid);
       return;
     }
-    const list = gen.const("vSchema", schemaCode);
+    // Only containers are read from the schema: a list of scalars leaves it unread (see allowedValues).
+    const list = values.some(isContainer) ? gen.const("vSchema", schemaCode) : undefined;
     cxt.pass(
       or(
         ...values.map((value, i) =>
