@@ -67,10 +67,10 @@ export const standaloneRuntime: StandaloneRuntime = /* @__PURE__ */ Object.freez
 export interface ModuleValidators {
   /** The digest of the bundle they were compiled from: with another bundle they are refused. */
   readonly digest: string;
-  /** First-error validators: the hot path. */
+  /** The validators that decide (first-error ones in modules written before these were one validator). */
   readonly source: FastValidator;
   readonly wire: FastValidator;
-  /** All-errors twins: run only to describe a rejection. */
+  /** All-errors validators that describe a rejection: the same functions as source and wire in a module of this version. */
   readonly diagnoseSource: FastValidator;
   readonly diagnoseWire: FastValidator;
   /** Encode's branch test: a source location (a JSON Pointer, URI-encoded) and its validator. A location missing here counts as unknown. */
@@ -127,6 +127,7 @@ class ModuleChecks implements Checks {
 
 function issuesOf(fast: FastValidator, diagnose: FastValidator, value: unknown): Issue[] | undefined {
   if (fast(value)) return undefined;
-  diagnose(value);
+  // A module of this version hands one all-errors validator for both: its errors are already there.
+  if (diagnose !== fast) diagnose(value);
   return toIssues(diagnose.errors ?? fast.errors);
 }
