@@ -13,7 +13,6 @@ import {
   type NonStrict,
   type UnsignedBundle,
 } from "./bundle/bundle.js";
-import { Codec } from "./codec.js";
 import { NODE_KINDS } from "./constructs/registry.js";
 import { INPUT_DIALECTS, type InputDialect } from "./dialects.js";
 import { ok, type Result } from "./errors.js";
@@ -33,6 +32,7 @@ import {
 import { SchemaRefusal } from "./ir/schema-refusal.js";
 import { cloneJson, deepFreeze, isPlainObject, type JsonObject, type JsonValue } from "./json.js";
 import { DEFAULT_PARSE_LIMITS, MAX_DEPTH_LIMIT, type ParseLimits } from "./parse/parser.js";
+import { Codec } from "./public-codec.js";
 import { adapterFor } from "./schema/adapters.js";
 import { measureDocument, walkSchemas } from "./schema/draft.js";
 import { inPlaceLoop } from "./schema/loops.js";

@@ -26,7 +26,7 @@ export {
 } from "./answer/outputs.js";
 export type { AnswerUpdate, StreamedAnswer } from "./answer/stream.js";
 export { BUNDLE_FORMAT, type Bundle, type BundleOptions, type NonStrict } from "./bundle/bundle.js";
-export { Codec, type DecodeOptions, type RawArguments, type WireValue } from "./codec.js";
+export { CodecCore, type DecodeOptions, type RawArguments, type WireValue } from "./codec.js";
 export { type CompileOptions, compile, compileCodec } from "./compile.js";
 export { INPUT_DIALECTS, type InputDialect } from "./dialects.js";
 export {
@@ -143,6 +143,7 @@ export type {
   ResponsesOutputItemLike,
   ResponsesResponseLike,
 } from "./providers/openai-responses.js";
+export { Codec } from "./public-codec.js";
 export type { SchemaResources } from "./schema/resources.js";
 export {
   codecFromModule,
@@ -164,6 +165,7 @@ export {
   type StreamProvider,
   streamCalls,
 } from "./stream/calls.js";
+export { streamDecoder } from "./stream/decoder.js";
 export type { MemberState, StreamDecoder, StreamStep } from "./stream/types.js";
 // Targets: each provider's strict mode, and the limits of a tool set sent together.
 export {

@@ -14,22 +14,25 @@ import ucs2lengthModule from "ajv/dist/runtime/ucs2length.js";
 import { fullFormats } from "ajv-formats/dist/formats.js";
 import { readBundle } from "./bundle/read.js";
 import { cjsDefault } from "./cjs.js";
-import { type Checks, Codec } from "./codec.js";
+import type { Checks } from "./codec.js";
 import { type DecoderFactory, instantiate, resolveTable } from "./decode/compiled.js";
 import { type Issue, ok, type Result } from "./errors.js";
 import { fail } from "./feedback/format.js";
 import { toIssues } from "./issues.js";
 import { duplicateItems, jsonEqual } from "./json.js";
+import { Codec } from "./public-codec.js";
 import { re2 } from "./validate/regexp.js";
 import type { FastValidator } from "./validate/validators.js";
 
 export { BUNDLE_FORMAT, type Bundle, type BundleOptions } from "./bundle/bundle.js";
-export type { Checks, DecodeOptions, RawArguments, WireValue } from "./codec.js";
+export { type Checks, CodecCore, type DecodeOptions, type RawArguments, type WireValue } from "./codec.js";
 // A precompiled tool as an AI SDK tool, on runtimes where nothing may be compiled (a Worker, the Edge).
 export { type AiSdkTool, type AiSdkToolFields, aiSdkMiddleware, aiSdkTool } from "./dispatch/ai-sdk.js";
 export type { CodecError, ErrorCode, Issue, Result } from "./errors.js";
 export { parseJson } from "./parse/json.js";
 export { DEFAULT_PARSE_LIMITS, MAX_DEPTH_LIMIT, type ParseLimits } from "./parse/parser.js";
+// The stream decoder as a function: once Codec's deprecated method is gone, a bundle that never calls it leaves it out.
+export { streamDecoder } from "./stream/decoder.js";
 export { Codec, type FastValidator };
 
 /** What a generated module's validators call. Its members are named in standalone.ts's RUNTIME_CODE; keep the two in step. */

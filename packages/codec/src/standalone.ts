@@ -18,7 +18,6 @@ import standaloneCodeModule from "ajv/dist/standalone/index.js";
 import { BUNDLE_FORMAT, type Bundle, digestOf } from "./bundle/bundle.js";
 import { cjsDefault } from "./cjs.js";
 import { _, type Code, join, type Name, render, Scope, type ScopeValue, ValueScope } from "./code.js";
-import type { Codec } from "./codec.js";
 import { WALK } from "./constructs/registry.js";
 import { branchTestPointers } from "./constructs/union.js";
 import { DECODER_PARAMS, type DecoderFactory } from "./decode/compiled.js";
@@ -27,6 +26,7 @@ import { fail } from "./feedback/format.js";
 import { generateDecoder, tablePointers } from "./generate/decoder.js";
 import type { Plan } from "./ir/nodes.js";
 import { type LoadOptions, loadBundle, type PrecompiledValidators } from "./load.js";
+import type { Codec } from "./public-codec.js";
 // Imported under another name: this module exports `codecFromModule` as the earlier name of codecFromPrecompiled.
 import {
   codecFromModule as codecOfThisVersion,
