@@ -19,15 +19,15 @@ import { gzipSync } from "node:zlib";
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
 /**
- * The goal was 30 KB gzipped for the runtime and one precompiled tool with no
- * pattern. It is not met: the runtime alone (codecFromModule and nothing else)
- * is about 43 KB gzipped, the decode walk of every construct, the bounded and
- * the streaming parsers, the feedback wording and the bundle check (the
- * breakdown is printed). The budget CI holds is what a change must not grow
- * past: the figure measured when it was set (58.2 KB) and a tenth.
+ * The goal: 30 KB gzipped to load and decode one precompiled tool with no
+ * pattern. It is not met (docs/runtimes.md says what stands in the way): the
+ * runtime alone (codecFromModule and nothing else) is about 45 KB gzipped,
+ * 9.6 KB of it the stream decoder that codec.js still imports. The budget CI
+ * holds is what a change must not grow past: the figure measured when it was
+ * set (54.0 KB, load + decode of create-event-recurrence) and a tenth.
  */
 export const GOAL_GZIP = 30 * 1024;
-export const BUDGET_GZIP = 64 * 1024;
+export const BUDGET_GZIP = 60 * 1024;
 
 /** The fixture tools bundled: one with no pattern (formats, unions, optional members), one with. */
 export const TOOLS = [
@@ -110,24 +110,26 @@ export async function measure({ keep } = {}) {
       ];
       for (const m of modules) {
         if (m.text !== undefined) writeFileSync(m.file, m.text);
-        const entry = join(dir, `entry-${tool.name}-${cases.length}.mjs`);
         const spec = `./${relative(dir, m.file).replaceAll("\\", "/")}`;
-        writeFileSync(
-          entry,
+        const head =
           `import { load } from ${JSON.stringify(spec.startsWith("./..") ? spec.slice(2) : spec)};\n` +
-            "const codec = load();\n" +
-            "export function decode(text) { return codec.ok ? codec.value.decode(text) : codec; }\n" +
-            "export function stream() { return codec.value.streamDecoder(); }\n",
-        );
+          "const codec = load();\n" +
+          "export function decode(text) { return codec.ok ? codec.value.decode(text) : codec; }\n";
+        // What the goal names: load and decode. Beside it, the same with the stream decoder called.
+        const entry = join(dir, `entry-${tool.name}-${cases.length}.mjs`);
+        writeFileSync(entry, head);
+        const withStream = join(dir, `entry-${tool.name}-${cases.length}-stream.mjs`);
+        writeFileSync(withStream, `${head}export function stream() { return codec.value.streamDecoder(); }\n`);
         const { text: out, inputs, parts } = await bundle(entry);
-        const gzip = gzipSync(out, { level: 9 }).length;
+        const streamed = await bundle(withStream);
         cases.push({
           tool: tool.name,
           pattern: tool.pattern,
           module: m.version,
           minified: out.length,
-          gzip,
-          compileSide: inputs.filter((f) => COMPILE_SIDE.some((p) => p.test(f))),
+          gzip: gzipSync(out, { level: 9 }).length,
+          stream: { minified: streamed.text.length, gzip: gzipSync(streamed.text, { level: 9 }).length },
+          compileSide: [...inputs, ...streamed.inputs].filter((f) => COMPILE_SIDE.some((p) => p.test(f))),
           re2: inputs.some((f) => RE2.test(f)),
           parts,
           ...(keep ? { entry } : {}),
@@ -171,7 +173,6 @@ export async function measureRuntime() {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  return failures;
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
@@ -181,19 +182,23 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   if (process.argv.includes("--json"))
     process.stdout.write(`${JSON.stringify({ goal: GOAL_GZIP, budget: BUDGET_GZIP, runtime, cases, failures })}\n`);
   else {
+    const plain = cases.find((c) => c.module === "current" && !c.pattern);
     console.log(
-      `runtime + one precompiled tool, esbuild --platform=browser --minify, gzip -9 (budget ${kb(BUDGET_GZIP)} without a pattern; goal ${kb(GOAL_GZIP)}, not met):`,
+      `runtime + one precompiled tool, load + decode, esbuild --platform=browser --minify, gzip -9 (budget ${kb(BUDGET_GZIP)} without a pattern):`,
     );
     console.log(
       `  ${"runtime alone".padEnd(24)} ${"".padEnd(10)}  ${"".padEnd(18)} ${kb(runtime.minified).padStart(9)} min  ${kb(runtime.gzip).padStart(8)} gzip`,
     );
     for (const c of cases) {
       console.log(
-        `  ${c.tool.padEnd(24)} ${c.pattern ? "pattern   " : "no pattern"}  ${c.module.padEnd(18)} ${kb(c.minified).padStart(9)} min  ${kb(c.gzip).padStart(8)} gzip  RE2 ${c.re2 ? "in" : "out"}`,
+        `  ${c.tool.padEnd(24)} ${c.pattern ? "pattern   " : "no pattern"}  ${c.module.padEnd(18)} ${kb(c.minified).padStart(9)} min  ${kb(c.gzip).padStart(8)} gzip  RE2 ${c.re2 ? "in " : "out"}  + stream decoder ${kb(c.stream.minified).padStart(9)} min ${kb(c.stream.gzip).padStart(8)} gzip`,
       );
     }
-    const parts = Object.entries(cases[0].parts).sort((a, b) => b[1] - a[1]);
-    console.log(`  where ${cases[0].tool}'s minified bytes are: ${parts.map(([p, n]) => `${p} ${kb(n)}`).join(", ")}`);
+    const parts = Object.entries(plain.parts).sort((a, b) => b[1] - a[1]);
+    console.log(`  where ${plain.tool}'s minified bytes are: ${parts.map(([p, n]) => `${p} ${kb(n)}`).join(", ")}`);
+    console.log(
+      `goal: at most ${kb(GOAL_GZIP)} gzipped for load + decode of ${plain.tool}: ${kb(plain.gzip)}, ${plain.gzip <= GOAL_GZIP ? "met" : "NOT met"}`,
+    );
     for (const f of failures) console.log(`FAIL ${f}`);
     if (failures.length === 0) console.log("ok");
   }

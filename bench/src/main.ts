@@ -304,7 +304,13 @@ async function main(): Promise<void> {
           args.quick ? 6 : Number.POSITIVE_INFINITY,
         )
       : [];
-    const growth = sections.has("growth") ? runGrowth(args.quick ? 200 : 2000, args.quick ? 1 : 3) : undefined;
+    const growth = sections.has("growth")
+      ? runGrowth(
+          args.quick ? 200 : 2000,
+          args.quick ? 1 : 3,
+          args.quick ? [25, 50, 100] : [25, 50, 100, 200, 400, 800],
+        )
+      : undefined;
     print(renderCompile(fixtures, growth));
     out.compile = {
       fixtures: fixtures.map((f) => ({

@@ -15,8 +15,16 @@ export interface BundleSizes {
   readonly goal: number;
   readonly budget: number;
   readonly runtime: { readonly minified: number; readonly gzip: number };
-  readonly noPattern: { readonly tool: string; readonly minified: number; readonly gzip: number };
-  readonly pattern: { readonly tool: string; readonly minified: number; readonly gzip: number };
+  readonly noPattern: ToolSize;
+  readonly pattern: ToolSize;
+}
+
+/** Load + decode (what the goal names), and the same with the stream decoder called. */
+interface ToolSize {
+  readonly tool: string;
+  readonly minified: number;
+  readonly gzip: number;
+  readonly stream: { readonly minified: number; readonly gzip: number };
 }
 
 interface ScriptCase {
@@ -25,6 +33,7 @@ interface ScriptCase {
   module: string;
   minified: number;
   gzip: number;
+  stream: { minified: number; gzip: number };
 }
 
 export function runBundleSizes(): BundleSizes {
@@ -34,7 +43,7 @@ export function runBundleSizes(): BundleSizes {
   const pick = (pattern: boolean) => {
     const c = out.cases.find((x) => x.module === "current" && x.pattern === pattern);
     if (c === undefined) throw new Error("bundle-size.mjs gave no current module");
-    return { tool: c.tool, minified: c.minified, gzip: c.gzip };
+    return { tool: c.tool, minified: c.minified, gzip: c.gzip, stream: c.stream };
   };
   return {
     goal: out.goal,
@@ -48,8 +57,10 @@ export function runBundleSizes(): BundleSizes {
 export function renderBundleSizes(r: BundleSizes): string {
   const rows = [
     ["runtime alone (codecFromModule)", kb(r.runtime.minified), kb(r.runtime.gzip)],
-    [`+ ${r.noPattern.tool} (no pattern)`, kb(r.noPattern.minified), kb(r.noPattern.gzip)],
-    [`+ ${r.pattern.tool} (pattern: RE2 in)`, kb(r.pattern.minified), kb(r.pattern.gzip)],
+    [`+ ${r.noPattern.tool} (no pattern), load + decode`, kb(r.noPattern.minified), kb(r.noPattern.gzip)],
+    ["  + stream decoder", kb(r.noPattern.stream.minified), kb(r.noPattern.stream.gzip)],
+    [`+ ${r.pattern.tool} (pattern: RE2 in), load + decode`, kb(r.pattern.minified), kb(r.pattern.gzip)],
+    ["  + stream decoder", kb(r.pattern.stream.minified), kb(r.pattern.stream.gzip)],
   ];
   return `## Browser bundle (esbuild --platform=browser --minify, gzip -9)\n\n${table(["bundle", "minified", "gzip"], rows)}\n\nBudget held in CI: ${kb(r.budget)} gzipped without a pattern; the goal of ${kb(r.goal)} is ${r.noPattern.gzip <= r.goal ? "met" : "NOT met"}.`;
 }

@@ -84,10 +84,54 @@ export interface Growth {
   readonly total: number;
   /** Least-squares slope of log(time) on log(size) over every compiled schema: 1 is linear. */
   readonly exponent: number;
+  readonly width: Width;
+}
+
+export interface WidthPoint {
+  readonly properties: number;
+  readonly compileMs: number;
+  readonly ajvMs: number;
+}
+
+export interface Width {
+  readonly points: readonly WidthPoint[];
+  /** Log-log slope of compile time on the number of properties: 1 is linear. */
+  readonly exponent: number;
+  readonly ajvExponent: number;
+}
+
+/**
+ * One wide object, every property optional (each a presence-tagged member on
+ * the wire): the shape of an MCP tool with many settings, compiled at request
+ * time by the proxy. ajv compiling the same source is the baseline.
+ */
+export function runWidth(sizes: readonly number[], repeats: number): Width {
+  const points: WidthPoint[] = [];
+  for (const n of sizes) {
+    const properties: Record<string, unknown> = {};
+    for (let i = 0; i < n; i++) properties[`setting_${i}`] = { type: "string", maxLength: 40 };
+    const schema = { type: "object", properties, additionalProperties: false };
+    const codec: number[] = [];
+    const ajv: number[] = [];
+    for (let r = 0; r < repeats; r++) {
+      let t0 = performance.now();
+      if (!compile(schema, { name: "wide" }).ok) throw new Error(`the ${n}-property object did not compile`);
+      codec.push(performance.now() - t0);
+      t0 = performance.now();
+      baselineValidator(schema);
+      ajv.push(performance.now() - t0);
+    }
+    points.push({ properties: n, compileMs: summarize(codec).median, ajvMs: summarize(ajv).median });
+  }
+  return {
+    points,
+    exponent: logSlope(points.map((p) => [p.properties, p.compileMs])),
+    ajvExponent: logSlope(points.map((p) => [p.properties, p.ajvMs])),
+  };
 }
 
 /** One compile per schema after a warm-up of the compiler; each schema's time is the median of `repeats` compiles. */
-export function runGrowth(maxSchemas: number, repeats: number): Growth {
+export function runGrowth(maxSchemas: number, repeats: number, widths: readonly number[]): Growth {
   const all = jsonSchemaBenchSubsets().flatMap((s) => loadJsonSchemaBench(s));
   const chosen = sample(all, maxSchemas, 21);
   // Warm the compiler (and ajv) on a few schemas first.
@@ -121,7 +165,13 @@ export function runGrowth(maxSchemas: number, repeats: number): Growth {
     });
   }
   const ok = points.filter((p) => p.ok);
-  return { buckets, sampled: chosen.length, total: all.length, exponent: logSlope(ok.map((p) => [p.bytes, p.ms])) };
+  return {
+    buckets,
+    sampled: chosen.length,
+    total: all.length,
+    exponent: logSlope(ok.map((p) => [p.bytes, p.ms])),
+    width: runWidth(widths, repeats),
+  };
 }
 
 function safeCompile(schema: unknown): boolean {
@@ -193,6 +243,15 @@ export function renderCompile(fixtures: readonly FixtureCompile[], growth: Growt
       ),
       "",
       `Fitted exponent of time on size (log-log least squares over compiled schemas; 1 = linear): ${growth.exponent.toFixed(2)}.`,
+      "",
+      "### Growth with width (one object, every property optional)",
+      "",
+      table(
+        ["properties", "strictwire compile", "ajv compile (source)"],
+        growth.width.points.map((p) => [p.properties, fmtMs(p.compileMs), fmtMs(p.ajvMs)]),
+      ),
+      "",
+      `Log-log slope of compile time on properties: strictwire ${growth.width.exponent.toFixed(2)}, ajv ${growth.width.ajvExponent.toFixed(2)} (1 = linear).`,
     );
   }
   return parts.join("\n");

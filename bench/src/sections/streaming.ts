@@ -16,8 +16,8 @@
  * JSON parsers users reach for (stream-floor.ts).
  */
 import { type Codec, compileCodec } from "@strictwire/codec";
-import { parseJson } from "../../../packages/codec/src/feedback/parse.js";
 import { IncrementalParser } from "../../../packages/codec/src/parse/incremental.js";
+import { parseJson } from "../../../packages/codec/src/parse/json.js";
 import { parseTextByScanner } from "../../../packages/codec/src/parse/parser.js";
 import type { CallCase } from "../cases.js";
 import { random } from "../corpora.js";

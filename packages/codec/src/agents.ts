@@ -4,10 +4,10 @@
  * imports nothing of the compiler.
  */
 import type { StandardSchemaV1 } from "@standard-schema/spec";
-import { Codec } from "./codec.js";
 import { type CompileOptions, compileCodec } from "./compile.js";
 import { type AgentToolOptions, agentTool, type StrictFunctionTool } from "./dispatch/agents.js";
 import type { Result } from "./errors.js";
+import { Codec } from "./public-codec.js";
 
 export type {
   AgentCallDetails,

@@ -2,6 +2,12 @@
  * The run-time half: a loaded bundle with its validators compiled once.
  * decode: model output -> original value (bounded parse, wire check, rebuild, contract check).
  * encode: original value -> wire value (contract check, transform, wire check, fits the decoder).
+ *
+ * The codec core: it imports no layer above it (streaming, dispatch, the
+ * provider APIs, the adapters, build time; test/house/layers.test.ts). The
+ * layers reach it through its public members and, for the stream decoder,
+ * decodeParsed below; the Codec applications hold (public-codec.ts) adds the
+ * layers' conveniences on top.
  */
 
 import type { Bundle } from "./bundle/bundle.js";
@@ -9,18 +15,16 @@ import { ABSENT, type EncodeContext, FAIL, type WalkContext } from "./constructs
 import { decodeNode, encodeNode, WALK } from "./constructs/registry.js";
 import { namesBranches } from "./constructs/union.js";
 import type { CompiledDecoder, DecodeState } from "./decode/compiled.js";
-import { type StandardCodecProps, standardProps } from "./dispatch/standard.js";
 import { type CodecError, type Issue, ok, pointerOf, type Result } from "./errors.js";
 import { bestMatch, explain, issueTree, mapTree, stepsIn } from "./feedback/diagnose.js";
 import { contractViolationText, fail, publicIssue, rebuildFeedback, wireViolationText } from "./feedback/format.js";
 import { parseError } from "./feedback/parse.js";
+import { valueError } from "./feedback/value.js";
 import type { UnionNode } from "./ir/nodes.js";
 import { dedupeIssues, describeIssues } from "./issues.js";
 import { jsonTypeOf } from "./json.js";
 import { namesLoneSurrogate, namesOnce, parsedForWalk } from "./parse/native.js";
 import { exceedsUtf8Bytes, MAX_DEPTH_LIMIT, type ParseLimits, type ParseRefusal, parseText } from "./parse/parser.js";
-import { CodecStreamDecoder } from "./stream/decoder.js";
-import type { StreamDecoder } from "./stream/types.js";
 import { measureValue } from "./value-limits.js";
 import { NO_ARGUMENTS, unwrap, wrap } from "./wire/envelope.js";
 import { originalSteps, wholeOriginalSteps } from "./wire/paths.js";
@@ -61,7 +65,48 @@ export interface Checks {
   satisfies(pointer: string, value: unknown): boolean | undefined;
 }
 
-export class Codec<T = unknown> {
+/**
+ * decode(text) for a text a layer above read whole itself: the stream
+ * decoder's incremental parser (`root`, the value parseText gives for the
+ * text, read under the same limits; `members`, the member names it read; it
+ * refuses repeated names). The generated pass runs on `root` without parsing
+ * again; anything but its plain success is decided by `codec.decode(text())`
+ * (the text made only then), so every result is decode's own. A codec whose
+ * decode is not the core's (withStandardSchema's, a subclass's) gets its own
+ * decode(text()) at once. The core's one run-time entry for the layers above
+ * beyond its public members; not exported by the package.
+ */
+export function decodeParsed<T>(
+  codec: CodecCore<T>,
+  text: () => string,
+  root: unknown,
+  members: number,
+  options: DecodeOptions = {},
+): Result<T> {
+  return codec.decode === CodecCore.prototype.decode
+    ? parsedPass(codec, text, root, members, options)
+    : codec.decode(text(), options);
+}
+
+/** The core's pass behind decodeParsed: set in CodecCore's body, where its private members may be read. */
+let parsedPass: <T>(
+  codec: CodecCore<T>,
+  text: () => string,
+  root: unknown,
+  members: number,
+  options: DecodeOptions,
+) => Result<T>;
+
+/**
+ * The codec core: decode, encode, validate. Applications hold a Codec (this,
+ * with the Standard Schema props and the stream decoder's method on it);
+ * what takes any codec takes a CodecCore.
+ */
+export class CodecCore<T = unknown> {
+  static {
+    parsedPass = (codec, text, root, members, options) => codec.decodeParsedWithin(text, root, members, options);
+  }
+
   readonly name: string;
   readonly limits: ParseLimits;
   /** The generated decoder, made on first use; null where code cannot be generated (the interpreted walk then runs). */
@@ -90,11 +135,6 @@ export class Codec<T = unknown> {
     return this.bundle.wire;
   }
 
-  /** Standard Schema V1 (validate = decode) and Standard JSON Schema V1 (input = wire, output = source). */
-  get "~standard"(): StandardCodecProps<T> {
-    return standardProps(this);
-  }
-
   decode(raw: RawArguments, options: DecodeOptions = {}): Result<T> {
     const limits = options.limits ? { ...this.limits, ...options.limits } : this.limits;
     if (limits.maxDepth > MAX_DEPTH_LIMIT) {
@@ -116,7 +156,7 @@ export class Codec<T = unknown> {
     } else {
       // Already parsed by someone else: hold it to the same limits before walking it.
       const measured = measureValue(raw, limits);
-      if (!measured.ok) return measured;
+      if (!measured.ok) return { ok: false, error: valueError(measured.error) };
       wire = raw;
     }
 
@@ -155,24 +195,8 @@ export class Codec<T = unknown> {
     return ok(value as T);
   }
 
-  /**
-   * A decoder for one call's argument text as the model writes it: push each
-   * delta for the partial source value (display only) or an early refusal;
-   * end() is decode of the whole text. See stream/decoder.ts.
-   */
-  streamDecoder(options: DecodeOptions = {}): StreamDecoder<T> {
-    return new CodecStreamDecoder(this, options);
-  }
-
-  /**
-   * decode(text) for a text already read whole by the stream decoder's
-   * incremental parser (`root`, the value parseText gives it, read under the
-   * same limits; `members`, the member names it read): the generated pass
-   * without parsing again. Anything but its plain success is decided by
-   * decode(text) (the text made only then), so every result is decode's own.
-   * @internal The stream decoder's end(); not for applications (call decode).
-   */
-  decodeParsed(text: () => string, root: unknown, members: number, options: DecodeOptions = {}): Result<T> {
+  /** decodeParsed (above), for a codec whose decode is the core's. */
+  private decodeParsedWithin(text: () => string, root: unknown, members: number, options: DecodeOptions): Result<T> {
     const limits = options.limits ? { ...this.limits, ...options.limits } : this.limits;
     if (options.checkWireSchema !== true && options.interpreted !== true && limits.maxDepth <= MAX_DEPTH_LIMIT) {
       const value = guarded(() => ok(this.decodeGeneratedParsed(root, members, limits)));
@@ -246,11 +270,12 @@ export class Codec<T = unknown> {
   private encodeUnguarded(value: T): Result<WireValue> {
     const measured = measureValue(value, { ...this.limits, maxBytes: Number.POSITIVE_INFINITY });
     if (!measured.ok) {
-      const passThrough = measured.error.code === "unsafe-number" || measured.error.code === "invalid-json";
+      const breach = valueError(measured.error);
+      const passThrough = breach.code === "unsafe-number" || breach.code === "invalid-json";
       return fail(
-        passThrough ? measured.error.code : "exceeds-decoder-limits",
-        measured.error.path,
-        `${measured.error.message}; the decoder could not read its wire form`,
+        passThrough ? breach.code : "exceeds-decoder-limits",
+        breach.path,
+        `${breach.message}; the decoder could not read its wire form`,
       );
     }
     const issues = this.validators.checkSource(value);
@@ -288,7 +313,11 @@ export class Codec<T = unknown> {
     }
     const fits = measureValue(wire, this.limits, JSON.stringify(wire));
     if (!fits.ok) {
-      return fail("exceeds-decoder-limits", "", `the wire form is beyond the decoder's limits: ${fits.error.message}`);
+      return fail(
+        "exceeds-decoder-limits",
+        "",
+        `the wire form is beyond the decoder's limits: ${valueError(fits.error).message}`,
+      );
     }
     return ok(wire);
   }

@@ -10,16 +10,15 @@ import {
   type Bundle,
   type BundleOptions,
   digestOf,
-  INPUT_DIALECTS,
-  type InputDialect,
   type NonStrict,
   type UnsignedBundle,
 } from "./bundle/bundle.js";
-import { Codec } from "./codec.js";
 import { NODE_KINDS } from "./constructs/registry.js";
-import { compileDecoder } from "./decode/generate.js";
+import { INPUT_DIALECTS, type InputDialect } from "./dialects.js";
 import { ok, type Result } from "./errors.js";
 import { fail } from "./feedback/format.js";
+import { valueError } from "./feedback/value.js";
+import { compileDecoder } from "./generate/decoder.js";
 import { readSchemaInput } from "./input/library.js";
 import { withStandardSchema } from "./input/library-validation.js";
 import { buildPlan } from "./ir/build.js";
@@ -30,9 +29,10 @@ import {
   TAG_SPELLING_OPTIONS,
   type TagSpelling,
 } from "./ir/nodes.js";
-import { Refusal } from "./ir/refusal.js";
+import { SchemaRefusal } from "./ir/schema-refusal.js";
 import { cloneJson, deepFreeze, isPlainObject, type JsonObject, type JsonValue } from "./json.js";
 import { DEFAULT_PARSE_LIMITS, MAX_DEPTH_LIMIT, type ParseLimits } from "./parse/parser.js";
+import { Codec } from "./public-codec.js";
 import { adapterFor } from "./schema/adapters.js";
 import { measureDocument, walkSchemas } from "./schema/draft.js";
 import { inPlaceLoop } from "./schema/loops.js";
@@ -44,9 +44,9 @@ import { metaValidator, toIssues } from "./validate/ajv.js";
 import { whereCodeMayBeGenerated } from "./validate/codegen.js";
 import { Validators } from "./validate/validators.js";
 import { measureValue } from "./value-limits.js";
-import { wireSchema } from "./wire/assemble.js";
-import { factorWire } from "./wire/factor.js";
-import { fitFirstKeys, unionKey } from "./wire/first-key-unions.js";
+import { wireSchema } from "./wire-schema/assemble.js";
+import { factorWire } from "./wire-schema/factor.js";
+import { fitFirstKeys, unionKey } from "./wire-schema/first-key-unions.js";
 
 export interface CompileOptions {
   /** Tool name (letters, digits, _ and -, at most 64). Default: "tool". */
@@ -162,7 +162,10 @@ function compileInternal(given: unknown, options: CompileOptions): Result<{ bund
     maxNodes: MAX_SOURCE_NODES + 1,
     maxDepth: MAX_SOURCE_DEPTH + 1,
   });
-  if (!asJson.ok) return fail("invalid-schema", asJson.error.path, `the schema is not JSON: ${asJson.error.message}`);
+  if (!asJson.ok) {
+    const breach = valueError(asJson.error);
+    return fail("invalid-schema", breach.path, `the schema is not JSON: ${breach.message}`);
+  }
   let largestEnum = 0;
   walkSchemas(schema, (node) => {
     if (Array.isArray(node.enum)) largestEnum = Math.max(largestEnum, node.enum.length);
@@ -198,7 +201,7 @@ function compileInternal(given: unknown, options: CompileOptions): Result<{ bund
         }),
       );
     } catch (error) {
-      if (error instanceof Refusal) return fail(error.code, error.path, error.reason);
+      if (error instanceof SchemaRefusal) return fail(error.code, error.path, error.reason);
       throw error;
     }
   };
@@ -220,7 +223,7 @@ function compileInternal(given: unknown, options: CompileOptions): Result<{ bund
       );
     }
   } catch (error) {
-    if (error instanceof Refusal) return fail(error.code, error.path, error.reason);
+    if (error instanceof SchemaRefusal) return fail(error.code, error.path, error.reason);
     throw error;
   }
   const first = build();
@@ -279,7 +282,11 @@ function compileInternal(given: unknown, options: CompileOptions): Result<{ bund
   // What compile writes must be readable by the bundle reader.
   const fits = measureValue(bundle, BUNDLE_READ_LIMITS);
   if (!fits.ok)
-    return fail("expansion-limit", "", `the bundle would be beyond the bundle reader's limits: ${fits.error.message}`);
+    return fail(
+      "expansion-limit",
+      "",
+      `the bundle would be beyond the bundle reader's limits: ${valueError(fits.error).message}`,
+    );
   return ok({ bundle: deepFreeze(bundle), validators: validators.value });
 }
 

@@ -25,16 +25,10 @@ export {
   streamOutput,
 } from "./answer/outputs.js";
 export type { AnswerUpdate, StreamedAnswer } from "./answer/stream.js";
-export {
-  BUNDLE_FORMAT,
-  type Bundle,
-  type BundleOptions,
-  INPUT_DIALECTS,
-  type InputDialect,
-  type NonStrict,
-} from "./bundle/bundle.js";
-export { Codec, type DecodeOptions, type RawArguments, type WireValue } from "./codec.js";
+export { BUNDLE_FORMAT, type Bundle, type BundleOptions, type NonStrict } from "./bundle/bundle.js";
+export { CodecCore, type DecodeOptions, type RawArguments, type WireValue } from "./codec.js";
 export { type CompileOptions, compile, compileCodec } from "./compile.js";
+export { INPUT_DIALECTS, type InputDialect } from "./dialects.js";
 export {
   type AiSdkExecuteOptions,
   type AiSdkInputDeltaOptions,
@@ -82,7 +76,6 @@ export {
   type IssueJson,
   issueList,
 } from "./feedback/format.js";
-export { parseJson } from "./feedback/parse.js";
 export {
   displayValue,
   memberRuleSentence,
@@ -115,6 +108,7 @@ export {
   type UnionRule,
 } from "./ir/nodes.js";
 export { loadBundle } from "./load.js";
+export { parseJson } from "./parse/json.js";
 export { DEFAULT_PARSE_LIMITS, MAX_DEPTH_LIMIT, type ParseLimits } from "./parse/parser.js";
 // Provider APIs: each one's tool definitions, response shapes and tool results (providers/, one module each).
 export type {
@@ -149,6 +143,7 @@ export type {
   ResponsesOutputItemLike,
   ResponsesResponseLike,
 } from "./providers/openai-responses.js";
+export { Codec } from "./public-codec.js";
 export type { SchemaResources } from "./schema/resources.js";
 export {
   codecFromModule,
@@ -170,6 +165,7 @@ export {
   type StreamProvider,
   streamCalls,
 } from "./stream/calls.js";
+export { streamDecoder } from "./stream/decoder.js";
 export type { MemberState, StreamDecoder, StreamStep } from "./stream/types.js";
 // Targets: each provider's strict mode, and the limits of a tool set sent together.
 export {

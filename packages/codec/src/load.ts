@@ -1,9 +1,9 @@
 /** Run time: read a bundle (untrusted, bounded), check it, and compile its validators once. */
 import { readBundle } from "./bundle/read.js";
-import { Codec } from "./codec.js";
-import { compileDecoder } from "./decode/generate.js";
 import { ok, type Result } from "./errors.js";
 import { fail } from "./feedback/format.js";
+import { compileDecoder } from "./generate/decoder.js";
+import { Codec } from "./public-codec.js";
 import { adapterFor } from "./schema/adapters.js";
 import { inPlaceLoop } from "./schema/loops.js";
 import { prepareSource } from "./schema/prepare.js";

@@ -14,22 +14,25 @@ import ucs2lengthModule from "ajv/dist/runtime/ucs2length.js";
 import { fullFormats } from "ajv-formats/dist/formats.js";
 import { readBundle } from "./bundle/read.js";
 import { cjsDefault } from "./cjs.js";
-import { type Checks, Codec } from "./codec.js";
+import type { Checks } from "./codec.js";
 import { type DecoderFactory, instantiate, resolveTable } from "./decode/compiled.js";
 import { type Issue, ok, type Result } from "./errors.js";
 import { fail } from "./feedback/format.js";
 import { toIssues } from "./issues.js";
 import { duplicateItems, jsonEqual } from "./json.js";
+import { Codec } from "./public-codec.js";
 import { re2 } from "./validate/regexp.js";
 import type { FastValidator } from "./validate/validators.js";
 
 export { BUNDLE_FORMAT, type Bundle, type BundleOptions } from "./bundle/bundle.js";
-export type { Checks, DecodeOptions, RawArguments, WireValue } from "./codec.js";
+export { type Checks, CodecCore, type DecodeOptions, type RawArguments, type WireValue } from "./codec.js";
 // A precompiled tool as an AI SDK tool, on runtimes where nothing may be compiled (a Worker, the Edge).
 export { type AiSdkTool, type AiSdkToolFields, aiSdkMiddleware, aiSdkTool } from "./dispatch/ai-sdk.js";
 export type { CodecError, ErrorCode, Issue, Result } from "./errors.js";
-export { parseJson } from "./feedback/parse.js";
+export { parseJson } from "./parse/json.js";
 export { DEFAULT_PARSE_LIMITS, MAX_DEPTH_LIMIT, type ParseLimits } from "./parse/parser.js";
+// The stream decoder as a function: once Codec's deprecated method is gone, a bundle that never calls it leaves it out.
+export { streamDecoder } from "./stream/decoder.js";
 export { Codec, type FastValidator };
 
 /** What a generated module's validators call. Its members are named in standalone.ts's RUNTIME_CODE; keep the two in step. */
@@ -64,10 +67,10 @@ export const standaloneRuntime: StandaloneRuntime = /* @__PURE__ */ Object.freez
 export interface ModuleValidators {
   /** The digest of the bundle they were compiled from: with another bundle they are refused. */
   readonly digest: string;
-  /** First-error validators: the hot path. */
+  /** The validators that decide (first-error ones in modules written before these were one validator). */
   readonly source: FastValidator;
   readonly wire: FastValidator;
-  /** All-errors twins: run only to describe a rejection. */
+  /** All-errors validators that describe a rejection: the same functions as source and wire in a module of this version. */
   readonly diagnoseSource: FastValidator;
   readonly diagnoseWire: FastValidator;
   /** Encode's branch test: a source location (a JSON Pointer, URI-encoded) and its validator. A location missing here counts as unknown. */
@@ -124,6 +127,7 @@ class ModuleChecks implements Checks {
 
 function issuesOf(fast: FastValidator, diagnose: FastValidator, value: unknown): Issue[] | undefined {
   if (fast(value)) return undefined;
-  diagnose(value);
+  // A module of this version hands one all-errors validator for both: its errors are already there.
+  if (diagnose !== fast) diagnose(value);
   return toIssues(diagnose.errors ?? fast.errors);
 }

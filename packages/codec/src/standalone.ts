@@ -1,14 +1,14 @@
 /**
  * Standalone modules: a bundle and every validator it needs compiled to code
- * ahead of time (ajv standalone code): the first-error pair, their all-errors
- * twins that describe a rejection, and encode's union branch tests. Loading
- * such a tool, and every call on it, runs no ajv. The module imports only
+ * ahead of time (ajv standalone code): one all-errors validator per schema,
+ * which both decides and describes a rejection, and encode's union branch
+ * tests. Loading such a tool, and every call on it, runs no ajv. The module imports only
  * `@strictwire/codec/runtime`: the ajv runtime pieces its validators call
  * (string length, deep equality, formats, RE2) come from there, resolved
  * from the codec's own dependencies, so a user needs ajv neither installed
  * nor hoisted.
  *
- * The module is code from the builder (decode/code.ts): each value it embeds
+ * The module is code from the builder (code.ts): each value it embeds
  * is a value of a ValueScope, with its `ref` (the value in memory) and its
  * `code` (what the module writes), and text reaches it only as a literal or
  * through validate/ajv-code.ts, the one audited door for ajv's output.
@@ -17,16 +17,16 @@
 import standaloneCodeModule from "ajv/dist/standalone/index.js";
 import { BUNDLE_FORMAT, type Bundle, digestOf } from "./bundle/bundle.js";
 import { cjsDefault } from "./cjs.js";
-import type { Codec } from "./codec.js";
+import { _, type Code, join, type Name, render, Scope, type ScopeValue, ValueScope } from "./code.js";
 import { WALK } from "./constructs/registry.js";
 import { branchTestPointers } from "./constructs/union.js";
-import { _, type Code, join, type Name, render, Scope, type ScopeValue, ValueScope } from "./decode/code.js";
 import { DECODER_PARAMS, type DecoderFactory } from "./decode/compiled.js";
-import { generateDecoder, tablePointers } from "./decode/generate.js";
 import { ok, type Result } from "./errors.js";
 import { fail } from "./feedback/format.js";
+import { generateDecoder, tablePointers } from "./generate/decoder.js";
 import type { Plan } from "./ir/nodes.js";
 import { type LoadOptions, loadBundle, type PrecompiledValidators } from "./load.js";
+import type { Codec } from "./public-codec.js";
 // Imported under another name: this module exports `codecFromModule` as the earlier name of codecFromPrecompiled.
 import {
   codecFromModule as codecOfThisVersion,
@@ -63,8 +63,10 @@ const PIECES: Readonly<Record<RuntimePiece, { readonly ref: unknown; readonly ex
 
 /**
  * The source of an ES module exporting `bundle`, `validateSource` and
- * `validateWire` (first-error validators, as code) and `load()`, which gives
- * the bundle's Codec (a Result, as loadBundle does) without compiling them.
+ * `validateWire` (all-errors validators, as code; `diagnoseSource` and
+ * `diagnoseWire` are the same two, under the names earlier modules gave their
+ * all-errors twins) and `load()`, which gives the bundle's Codec (a Result, as
+ * loadBundle does) without compiling them.
  */
 export function standaloneModule(bundle: Bundle): Result<string> {
   const tool = precompiledTool(bundle);
@@ -104,9 +106,11 @@ export function precompiledTool(bundle: Bundle): Result<PrecompiledTool> {
 
   const validators = {} as Record<keyof typeof VALIDATORS, Name>;
   const pieces = new Set<RuntimePiece>();
-  for (const [name, { which, allErrors }] of Object.entries(VALIDATORS) as [keyof typeof VALIDATORS, Spec][]) {
+  for (const [name, which] of Object.entries(VALIDATORS) as [keyof typeof VALIDATORS, "source" | "wire"][]) {
     // Separate instances, as at load: the source may be draft-07 while the wire is always 2020-12.
-    const ajv = createAjv(which === "source" ? prepared.value.family : "2020", allErrors);
+    // All errors: on an accepted value it costs what the first-error code costs (every check runs
+    // either way), and one validator instead of two halves the module.
+    const ajv = createAjv(which === "source" ? prepared.value.family : "2020", true);
     const schema = which === "source" ? prepared.value.schema : bundle.wire;
     let ref: FastValidator | undefined;
     const code = validatorCode(ajv, which, schema, runtime, () => {
@@ -151,6 +155,8 @@ export function precompiledTool(bundle: Bundle): Result<PrecompiledTool> {
         ? _`undefined`
         : _`{ factory: ${decoderFactory}, table: JSON.parse(${JSON.stringify(table)}) }`,
   });
+  const diagnoseSource = exact("diagnoseSource");
+  const diagnoseWire = exact("diagnoseWire");
   const loaded = exact("loaded");
   const load = exact("load");
 
@@ -174,17 +180,15 @@ export function precompiledTool(bundle: Bundle): Result<PrecompiledTool> {
     _`/** The bundle, as compiled. */`,
     exported(bundleName),
     _``,
-    _`/** The original contract's validator, first error only. */`,
+    _`/** The original contract's validator, every error. */`,
     exported(validators.validateSource),
     _``,
-    _`/** The wire schema's validator, first error only. */`,
+    _`/** The wire schema's validator, every error. */`,
     exported(validators.validateWire),
     _``,
-    _`/** The original contract's validator, every error: run only to describe a rejection. */`,
-    exported(validators.diagnoseSource),
-    _``,
-    _`/** The wire schema's validator, every error: run only to describe a rejection. */`,
-    exported(validators.diagnoseWire),
+    _`/** The same validators under the names modules of earlier versions gave their all-errors twins. */`,
+    _`export const ${diagnoseSource} = ${validators.validateSource};`,
+    _`export const ${diagnoseWire} = ${validators.validateWire};`,
     _``,
     _`const ${branchCode} = ${values.code(branchCode)};`,
     _``,
@@ -203,7 +207,7 @@ export function precompiledTool(bundle: Bundle): Result<PrecompiledTool> {
     _``,
     _`/** The bundle's Codec, as loadBundle returns it ({ ok, value } or { ok, error }), built once with the validators above. */`,
     _`export function ${load}() {`,
-    _`  ${loaded} ??= ${codecFromModule}(${bundleName}, { digest: ${bundle.digest}, source: ${validators.validateSource}, wire: ${validators.validateWire}, ${validators.diagnoseSource}, ${validators.diagnoseWire}, branches: ${validateBranch}, ${decoder} });`,
+    _`  ${loaded} ??= ${codecFromModule}(${bundleName}, { digest: ${bundle.digest}, source: ${validators.validateSource}, wire: ${validators.validateWire}, ${diagnoseSource}, ${diagnoseWire}, branches: ${validateBranch}, ${decoder} });`,
     _`  return ${loaded};`,
     _`}`,
     _``,
@@ -215,8 +219,8 @@ export function precompiledTool(bundle: Bundle): Result<PrecompiledTool> {
       digest: bundle.digest,
       source: ref(validators.validateSource),
       wire: ref(validators.validateWire),
-      diagnoseSource: ref(validators.diagnoseSource),
-      diagnoseWire: ref(validators.diagnoseWire),
+      diagnoseSource: ref(validators.validateSource),
+      diagnoseWire: ref(validators.validateWire),
       branches: branchMap,
       ...(decoderFactory === undefined
         ? {}
@@ -225,18 +229,8 @@ export function precompiledTool(bundle: Bundle): Result<PrecompiledTool> {
   });
 }
 
-interface Spec {
-  readonly which: "source" | "wire";
-  readonly allErrors: boolean;
-}
-
-/** The validators a module exports, by name. */
-const VALIDATORS = {
-  validateSource: { which: "source", allErrors: false },
-  validateWire: { which: "wire", allErrors: false },
-  diagnoseSource: { which: "source", allErrors: true },
-  diagnoseWire: { which: "wire", allErrors: true },
-} as const satisfies Record<string, Spec>;
+/** The validators a module carries as code, by name, with the schema each checks. */
+const VALIDATORS = { validateSource: "source", validateWire: "wire" } as const;
 
 /**
  * A Codec from the validators a generated module of any version hands over:
@@ -277,6 +271,7 @@ function branchesCode(prepared: PreparedSource, plan: Plan, runtime: Name): Resu
   const ajv = createAjv(prepared.family, false);
   // Each branch validator is compiled below, before validatorCode: keep its source from the start.
   ajv.opts.code.source = true;
+  ajv.opts.code.optimize = 1;
   if (typeof prepared.schema !== "boolean") ajv.addSchema(prepared.schema);
   const keys: Record<string, string> = {};
   const ref: Record<string, FastValidator> = {};
@@ -314,5 +309,7 @@ function validatorCode(
 ): Result<AjvCode> {
   // Code generation keeps each validator's source only when asked; createAjv keeps the options in one place.
   ajv.opts.code.source = true;
+  // A module ships its code: ajv's optimising pass (off for compiles in memory, validate/ajv.ts) makes it smaller.
+  ajv.opts.code.optimize = 1;
   return ajvCode(which, schema, generate, runtime);
 }

@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import standaloneCodeModule from "ajv/dist/standalone/index.js";
 import { describe, expect, test } from "vitest";
 import { cjsDefault } from "../src/cjs.js";
-import { render, Scope } from "../src/decode/code.js";
+import { render, Scope } from "../src/code.js";
 import { createAjv } from "../src/validate/ajv.js";
 import { AJV_REQUIRES, ajvCode } from "../src/validate/ajv-code.js";
 import { DUPLICATE_ITEMS_CODE, EQUAL_CODE } from "../src/validate/equality.js";
@@ -50,6 +50,20 @@ describe("each rewrite, input and output", () => {
       WRAP('const a = {["__proto__"]:1,"b":{["__proto__"]:2}};const s = "{\\"__proto__\\":3}";'),
     );
     expect(r.value.rewrites.protoKeys).toBe(2);
+  });
+
+  test("a schema literal declared and never read is left out; one read, one without a quote, one inside a string stay", () => {
+    const text =
+      '"use strict";const schema0 = {"type":"object","enum":["a;b",{"x":"}"}]};const schema1 = ["q"];' +
+      'const schema2 = {};function validate0(d){const s = "x;const schema3 = {\\"a\\":1};";return d === schema1;}';
+    const r = adopted(text);
+    if (!r.ok) throw new Error(r.error.message);
+    expect(render(r.value.code)).toBe(
+      WRAP(
+        '"use strict";const schema1 = ["q"];const schema2 = {};function validate0(d){const s = "x;const schema3 = {\\"a\\":1};";return d === schema1;}',
+      ),
+    );
+    expect(r.value.rewrites.unusedSchemas).toBe(1);
   });
 
   test("a require no rewrite knows is refused, with what it needs", () => {
@@ -127,6 +141,21 @@ describe("each rewrite still matches what ajv writes", () => {
     expect(render(r.value.code)).not.toMatch(/require\(/);
     // The shape the "*/" check rests on: each $id in a comment, quoted as JSON.
     expect(text).toContain(`/*# sourceURL=${JSON.stringify(schema.$id)} */`);
+  });
+
+  test("ajv's declaration of a schema no code reads is met, and left out", () => {
+    // Scalars only: no keyword reads the schema, yet ajv declares it.
+    const plain = { type: "object", properties: { e: { enum: ["a", 1, null] }, c: { const: "x" } }, required: ["e"] };
+    for (const allErrors of [false, true]) {
+      const ajv = createAjv("2020", allErrors);
+      ajv.opts.code.source = true;
+      const text = standaloneCode(ajv, ajv.compile(plain));
+      expect(text).toContain(`const schema0 = ${JSON.stringify(plain)};`);
+      const r = ajvCode("source", plain, () => text, runtime);
+      if (!r.ok) throw new Error(r.error.message);
+      expect(r.value.rewrites.unusedSchemas).toBe(1);
+      expect(render(r.value.code)).not.toContain("schema0");
+    }
   });
 
   test("ajv's own equal is never written (equality.ts replaces the keywords that call it); were it, it is refused", () => {

@@ -19,7 +19,7 @@
  *   decode makes, so offsets count bytes and invalid UTF-8 is judged as sent.
  * - Bounded as decode: the codec's limits while streaming, and INPUT_CAP.
  */
-import type { Codec, CodecError } from "@strictwire/codec";
+import { type Codec, type CodecError, streamDecoder } from "@strictwire/codec";
 import { type ExitCode, errorCode, fromCodec, systemReason, unreadable } from "../failure.js";
 import { INPUT_CAP, isStdin, readPath, STDIN_LABEL, tooLarge } from "../input.js";
 import type { Reporter } from "../report.js";
@@ -45,7 +45,7 @@ export async function runDecodeStream(
     pieces = piecesOf(input.value.bytes);
   }
 
-  const stream = codec.streamDecoder();
+  const stream = streamDecoder(codec);
   // Fatal, and keeping a BOM, as the parser reads bytes; `stream: true` holds a character split across chunks.
   const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
   const chunks: Uint8Array[] = [];

@@ -15,9 +15,11 @@
  * The SDK's contract makes a failed final parse a throw: an `AiSdkAnswerError`
  * carrying the codec's error (code, path, feedback for a repair turn).
  */
-import type { Codec } from "../codec.js";
+
 import type { CodecError } from "../errors.js";
 import type { JsonObject } from "../json.js";
+import type { Codec } from "../public-codec.js";
+import { streamDecoder } from "../stream/decoder.js";
 import type { StreamDecoder } from "../stream/types.js";
 import { type AnswerNaming, answerError } from "./answer.js";
 
@@ -92,7 +94,7 @@ export function aiSdkOutput<T>(codec: Codec<T>, options: AiSdkOutputOptions = {}
         text.length >= seen.length &&
         text.startsWith(seen.slice(-TAIL), Math.max(0, seen.length - TAIL));
       if (!continues) {
-        decoder = codec.streamDecoder();
+        decoder = streamDecoder(codec);
         seen = "";
         refused = false;
       }

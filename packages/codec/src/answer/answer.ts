@@ -10,10 +10,11 @@
  * same wire (compiled for the API's target), the same decode, the same
  * feedback for a repair turn.
  */
-import type { Codec } from "../codec.js";
+
 import { type CodecError, ok, type Result } from "../errors.js";
 import { fail } from "../feedback/format.js";
 import type { AnswerRead, AnswerSlot } from "../providers/api.js";
+import type { Codec } from "../public-codec.js";
 import type { CompiledTool, TargetName } from "../targets/profile.js";
 
 /** How the answer is named in the request (OpenAI's `name`, at most 64 of a-z, A-Z, 0-9, _ and -). */

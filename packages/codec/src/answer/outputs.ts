@@ -5,12 +5,13 @@
  * feedback put back into the history. Each API's spelling is its module's
  * `answer` slot (providers/), found through the registry.
  */
-import { Codec } from "../codec.js";
+
 import { type CodecError, ok, type Result } from "../errors.js";
 import { fail } from "../feedback/format.js";
 import type { JsonObject } from "../json.js";
 import type { AnswerSlot, ProviderApiModule } from "../providers/api.js";
 import { type OutputApi, type OutputFormats, PROVIDER_API_NAMES, providerModule } from "../providers/lookup.js";
+import { Codec } from "../public-codec.js";
 import type { CompiledTool } from "../targets/profile.js";
 import { type AnswerNaming, answerFormat, answerText, decodeAnswer } from "./answer.js";
 import { type StreamedAnswer, streamAnswer } from "./stream.js";

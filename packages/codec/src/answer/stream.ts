@@ -8,9 +8,11 @@
  * which carries no value: acting on an answer its provider never finished
  * is the bug class of vercel/ai#13137 and QwenLM/qwen-code#9013.
  */
-import type { Codec } from "../codec.js";
+
 import type { CodecError, Result } from "../errors.js";
 import type { AnswerRead, AnswerSignal, AnswerSlot } from "../providers/api.js";
+import type { Codec } from "../public-codec.js";
+import { streamDecoder } from "../stream/decoder.js";
 import type { StreamDecoder } from "../stream/types.js";
 import { answerError } from "./answer.js";
 
@@ -45,7 +47,7 @@ export interface StreamedAnswer {
 
 /** Reads one stream of `slot`'s API and decodes its answer with `codec`. */
 export function streamAnswer(slot: AnswerSlot<unknown>, codec: Codec<unknown>): StreamedAnswer {
-  return new AnswerStream(slot.events(), codec.streamDecoder());
+  return new AnswerStream(slot.events(), streamDecoder(codec));
 }
 
 class AnswerStream implements StreamedAnswer {

@@ -5,6 +5,7 @@
  */
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex } from "@noble/hashes/utils.js";
+import type { InputDialect } from "../dialects.js";
 import type { AbsenceSpelling, Plan, TagSpelling } from "../ir/nodes.js";
 import { canonicalJson, type JsonObject, type JsonValue } from "../json.js";
 import type { ParseLimits } from "../parse/parser.js";
@@ -39,15 +40,6 @@ export const BUNDLE_READ_LIMITS: ParseLimits = Object.freeze({
   maxNodes: 4_000_000,
   maxDepth: 1024,
 });
-
-/**
- * The `dialect` option: a source written in a dialect that is not quite JSON
- * Schema, made into JSON Schema by its input adapter (schema/adapters/) before
- * anything reads it. "Dialect" means only this; the JSON Schema version of a
- * source is its `Draft` (schema/draft.ts), a target's way of writing the wire its `Spelling`.
- */
-export const INPUT_DIALECTS = ["bfcl"] as const;
-export type InputDialect = (typeof INPUT_DIALECTS)[number];
 
 export interface BundleOptions {
   readonly target: TargetName;

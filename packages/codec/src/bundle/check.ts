@@ -7,12 +7,12 @@
  */
 
 import { constructOfKind } from "../constructs/registry.js";
+import { INPUT_DIALECTS } from "../dialects.js";
 import { ABSENCE_SPELLINGS, TAG_SPELLING_OPTIONS } from "../ir/nodes.js";
 import { type Check, type CheckContext, OK } from "../ir/shape.js";
 import { isPlainObject } from "../json.js";
 import { MAX_DEPTH_LIMIT } from "../parse/parser.js";
 import { TARGET_NAMES } from "../targets/profile.js";
-import { INPUT_DIALECTS } from "./bundle.js";
 
 const bad = (path: string, reason: string): Check => ({ ok: false, path, reason });
 

@@ -4,7 +4,7 @@
  * as themselves, objects as {"entries": [{"key", "value"}...]}.
  */
 
-import { _ } from "../decode/code.js";
+import { _ } from "../code.js";
 import { type AnyNode, anyShape } from "../ir/nodes.js";
 import { isPlainObject, JSON_TYPES, type JsonObject, setOwn } from "../json.js";
 import { partialElements } from "./array.js";

@@ -1,7 +1,6 @@
 /** Arrays keep their shape; each element travels in its item's wire form. */
 
-import { _, type Code } from "../decode/code.js";
-import type { DecodeGenerator } from "../decode/emitter.js";
+import { _, type Code } from "../code.js";
 import { type ArrayNode, arrayShape, type Node } from "../ir/nodes.js";
 import type { Construct } from "./construct.js";
 import {
@@ -14,6 +13,7 @@ import {
   type PartialMemo,
   type WalkContext,
 } from "./context.js";
+import type { DecodeGenerator } from "./decode-generator.js";
 
 export function encodeArray(node: ArrayNode, value: unknown, ctx: EncodeContext): unknown | Fail {
   if (!Array.isArray(value)) return failAt(ctx, "invalid-value", "expected an array");

@@ -6,9 +6,7 @@
  * The one table of constructs is `registry.ts`.
  */
 
-import type { Code } from "../decode/code.js";
-import type { DecodeGenerator } from "../decode/emitter.js";
-import type { Rendered, TypeContext } from "../emit/types.js";
+import type { Code } from "../code.js";
 import type { PathStep } from "../errors.js";
 import type { Child, Defs } from "../ir/children.js";
 import type { Node } from "../ir/nodes.js";
@@ -20,10 +18,13 @@ import type {
   Fail,
   PartialContext,
   PartialMemo,
+  Rendered,
+  TypeContext,
   Walk,
   WalkContext,
   WireContext,
 } from "./context.js";
+import type { DecodeGenerator } from "./decode-generator.js";
 
 /** Where a wire pointer walk stands: the wire tokens, the next one to read, the wire value there. */
 export interface PathWalk {
@@ -72,7 +73,7 @@ export interface Construct<N extends Node = Node> {
   encode(node: N, value: unknown, ctx: EncodeContext): unknown | Fail;
   decode(node: N, wire: unknown, ctx: WalkContext): unknown | Fail;
   /**
-   * The body of its generated decode function (see decode/emitter.ts): the
+   * The body of its generated decode function (see decode-generator.ts): the
    * same acceptance as `decode`, plus the parser's checks on what it reads.
    * A construct that leaves a value to the interpreted walk says so in its
    * body (`X`, behind the parser's checks).

@@ -9,7 +9,7 @@
 import { type CodecError, type ErrorCode, type PathStep, pointerToken } from "../errors.js";
 import { fail } from "../feedback/format.js";
 import type { Child, Defs } from "../ir/children.js";
-import type { Node, UnionNode } from "../ir/nodes.js";
+import type { Field, KeySchema, Node, UnionNode } from "../ir/nodes.js";
 import type { JsonObject, JsonType } from "../json.js";
 import type { ParseLimits } from "../parse/parser.js";
 
@@ -142,4 +142,30 @@ export interface PartialMemo {
   settled: boolean[] | undefined;
   /** A map's keys of the entries written to their end, to find a key written twice. */
   keys: Set<string> | undefined;
+}
+
+/** How a rendered type binds: a union must be parenthesised before `[]`. */
+export interface Rendered {
+  readonly text: string;
+  readonly union: boolean;
+  /** An object type's body, `{ … }`: a definition of it is declared as an interface. */
+  readonly body?: boolean;
+}
+
+/**
+ * What a construct's `tsType` may ask of the types writer (emit/types.ts, build
+ * time, which implements it), at the position being rendered: declared here,
+ * beside the other contexts, so a construct takes no build-time module.
+ */
+export interface TypeContext {
+  /** A child inside structure (an item, a member, an entry's value). */
+  child(node: Node): Rendered;
+  /** A child that reads the same value, no structure between (a union branch). */
+  inPlace(node: Node): Rendered;
+  /** An object type of these members, plus an index signature for dynamic members of type `dynamic`. */
+  objectBody(fields: readonly Field[], dynamic?: Node): string;
+  mapBody(key: KeySchema, value: Node): string;
+  reference(def: string): Rendered;
+  /** Any JSON value. */
+  json(): Rendered;
 }

@@ -4,7 +4,7 @@
  * as the arguments themselves.
  */
 
-import { _ } from "../decode/code.js";
+import { _ } from "../code.js";
 import { type JsonTextNode, jsonTextShape } from "../ir/nodes.js";
 import { parseText } from "../parse/parser.js";
 import type { Construct } from "./construct.js";

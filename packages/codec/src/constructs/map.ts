@@ -3,8 +3,7 @@
  * members travel as an array of {key, value} entries. A key may appear once.
  */
 
-import { _, type Code } from "../decode/code.js";
-import { type DecodeGenerator, generateEntries } from "../decode/emitter.js";
+import { _, type Code } from "../code.js";
 import { type KeySchema, type MapNode, mapShape, type Node } from "../ir/nodes.js";
 import { isPlainObject, type JsonObject, setOwn } from "../json.js";
 import type { Construct, WireStep } from "./construct.js";
@@ -19,6 +18,7 @@ import {
   type WalkContext,
   type WireContext,
 } from "./context.js";
+import { type DecodeGenerator, generateEntries } from "./decode-generator.js";
 
 export function entriesWire(key: KeySchema, value: Node, wctx: WireContext): JsonObject {
   return {

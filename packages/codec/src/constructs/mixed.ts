@@ -4,8 +4,7 @@
  * has exactly one place to travel.
  */
 
-import { _, type Code, join, type Name } from "../decode/code.js";
-import { counted, type DecodeGenerator, generateEntries, openObject } from "../decode/emitter.js";
+import { _, type Code, join, type Name } from "../code.js";
 import { fieldChild, mapField } from "../ir/children.js";
 import { type MixedNode, mixedShape } from "../ir/nodes.js";
 import { isPlainObject, type JsonObject } from "../json.js";
@@ -21,6 +20,7 @@ import {
   type WalkContext,
   type WireContext,
 } from "./context.js";
+import { counted, type DecodeGenerator, generateEntries, openObject } from "./decode-generator.js";
 import { decodeEntries, encodeEntries, entriesPartial, entriesWire, entryStep } from "./map.js";
 import { decodeFields, encodeFields, fieldsPartial, fieldsWire } from "./object.js";
 import { fieldStep } from "./presence.js";

@@ -1,7 +1,6 @@
 /** Closed objects: only declared members travel, each in its own (presence-aware) form. */
 
-import { _, type Code, join } from "../decode/code.js";
-import { counted, type DecodeGenerator, openObject } from "../decode/emitter.js";
+import { _, type Code, join } from "../code.js";
 import { fieldChild, mapField } from "../ir/children.js";
 import { type Field, type ObjectNode, objectShape } from "../ir/nodes.js";
 import { isPlainObject, type JsonObject, setOwn } from "../json.js";
@@ -17,6 +16,7 @@ import {
   type WalkContext,
   type WireContext,
 } from "./context.js";
+import { counted, type DecodeGenerator, openObject } from "./decode-generator.js";
 import {
   decodeField,
   encodeField,

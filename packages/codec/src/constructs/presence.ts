@@ -12,8 +12,7 @@
  * (inline: W itself) for present; the two still differ by their members.
  */
 
-import { _, type Code, type Name } from "../decode/code.js";
-import { assign, counted, type DecodeGenerator, openObject, readMember } from "../decode/emitter.js";
+import { _, type Code, type Name } from "../code.js";
 import { inlineObject, onlyNullBeside } from "../ir/inline.js";
 import type { Field } from "../ir/nodes.js";
 import { isPlainObject, type JsonObject } from "../json.js";
@@ -29,6 +28,7 @@ import {
   type WalkContext,
   type WireContext,
 } from "./context.js";
+import { assign, counted, type DecodeGenerator, openObject, readMember } from "./decode-generator.js";
 
 export const ABSENT_DEF = "strictwire_absent";
 export const EMPTY_DEF = "strictwire_empty";

@@ -3,7 +3,7 @@
  * follow the definition (the reference's referent).
  */
 
-import { _ } from "../decode/code.js";
+import { _ } from "../code.js";
 import type { Defs } from "../ir/children.js";
 import { type Node, type RefNode, refShape } from "../ir/nodes.js";
 import { JSON_TYPES } from "../json.js";

@@ -1,13 +1,13 @@
 /** Scalars, enums and consts travel as themselves: encode and decode are the identity. */
 
-import { _, type Code, join } from "../decode/code.js";
-import type { DecodeGenerator } from "../decode/emitter.js";
-import type { Rendered } from "../emit/types.js";
+import { _, type Code, join } from "../code.js";
 import { type ScalarNode, scalarShape } from "../ir/nodes.js";
 import type { JsonObject, JsonType, JsonValue } from "../json.js";
 import { jsonTypeOf } from "../json.js";
 import type { Construct } from "./construct.js";
+import type { Rendered } from "./context.js";
 import { type Fail, failAt, type WalkContext } from "./context.js";
+import type { DecodeGenerator } from "./decode-generator.js";
 
 /** Both directions: the value is its own wire form, if its JSON type fits. */
 export function scalarCode(

@@ -13,8 +13,7 @@
  * So the model is held to each position's schema, and decode restores the array.
  */
 
-import { _, type Code, join, type Name } from "../decode/code.js";
-import { counted, type DecodeGenerator, openObject } from "../decode/emitter.js";
+import { _, type Code, join, type Name } from "../code.js";
 import { fieldChild, mapField } from "../ir/children.js";
 import { type Field, type Node, type TupleNode, tupleShape } from "../ir/nodes.js";
 import { isPlainObject, type JsonObject } from "../json.js";
@@ -31,6 +30,7 @@ import {
   type WalkContext,
   type WireContext,
 } from "./context.js";
+import { counted, type DecodeGenerator, openObject } from "./decode-generator.js";
 import { fieldsWire } from "./object.js";
 import { decodeField, encodeField, fieldPartial, fieldStep, generateFieldDecode } from "./presence.js";
 

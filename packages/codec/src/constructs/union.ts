@@ -9,8 +9,7 @@
  * Exclusivity (oneOf) is not the wire's job: the final validation enforces it.
  */
 
-import { _, type Code, join } from "../decode/code.js";
-import { counted, type DecodeGenerator, openObject } from "../decode/emitter.js";
+import { _, type Code, join } from "../code.js";
 import type { Defs } from "../ir/children.js";
 import { type Node, type ObjectNode, type Plan, type UnionNode, type UnionRule, unionShape } from "../ir/nodes.js";
 import { canonicalJson, isPlainObject, JSON_TYPES, type JsonObject, type JsonType, jsonTypeOf } from "../json.js";
@@ -28,6 +27,7 @@ import {
   type WalkContext,
   type WireContext,
 } from "./context.js";
+import { counted, type DecodeGenerator, openObject } from "./decode-generator.js";
 
 /**
  * Whether a plan has a union whose wire names its branch (the tag rule). The

@@ -1,6 +1,6 @@
 /**
  * A plan's generated decoder, made into a function from its factory: one
- * built in memory (`compileDecoder`, decode/generate.ts) or one a module
+ * built in memory (`compileDecoder`, generate/decoder.ts) or one a module
  * carries as code (`--emit module`), so that nothing is generated at start-up.
  */
 import { FAIL, TRIAL, type WalkContext } from "../constructs/context.js";

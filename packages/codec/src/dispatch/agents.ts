@@ -19,9 +19,10 @@
  * `AgentToolOptions`); an option the adapter cannot honour that way is
  * refused (`invalid-options`), never dropped.
  */
-import type { Codec } from "../codec.js";
+
 import { ok, type Result } from "../errors.js";
 import { fail } from "../feedback/format.js";
+import type { Codec } from "../public-codec.js";
 
 /** The function call as the SDK records it (the model's wire text in `arguments`). */
 export interface AgentToolCall {

@@ -24,8 +24,10 @@
  * decode's promises on this path: it hands the SDK each call's text as a
  * JSON string, which the codec's `validate` decodes as text.
  */
-import type { Codec } from "../codec.js";
+
 import { isPlainObject } from "../json.js";
+import type { Codec } from "../public-codec.js";
+import { streamDecoder } from "../stream/decoder.js";
 import type { StreamDecoder } from "../stream/types.js";
 import type { ToolCodecs } from "./dispatcher.js";
 import { buildProps, issueAt, type StandardCodecSchema } from "./standard.js";
@@ -132,7 +134,7 @@ function sourceInputDeltas<T>(
       let decoder = calls.get(options.toolCallId);
       if (decoder === undefined) {
         if (calls.size >= OPEN_CALLS) calls.delete(calls.keys().next().value!);
-        decoder = codec.streamDecoder();
+        decoder = streamDecoder(codec);
         calls.set(options.toolCallId, decoder);
       }
       const step = decoder.push(inputTextDelta);

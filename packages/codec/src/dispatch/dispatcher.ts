@@ -14,7 +14,7 @@
  */
 import type { AnswerNaming } from "../answer/answer.js";
 import { outputFormat } from "../answer/outputs.js";
-import type { Codec, RawArguments } from "../codec.js";
+import type { RawArguments } from "../codec.js";
 import { type CodecError, ok, type Result } from "../errors.js";
 import { callText, fail } from "../feedback/format.js";
 import { type AnthropicMessageLike, type AnthropicToolResultMessage, anthropic } from "../providers/anthropic.js";
@@ -43,6 +43,7 @@ import {
   type ResponsesFunctionCallOutput,
   type ResponsesResponseLike,
 } from "../providers/openai-responses.js";
+import type { Codec } from "../public-codec.js";
 import { describeHandlerError, type GuardOptions, runHandler, type ToolCallInfo, type ToolHandler } from "./guard.js";
 
 /** Codecs by tool name; each key must be its codec's name. */

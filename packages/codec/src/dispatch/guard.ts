@@ -9,9 +9,10 @@
  * authorise the action or sandbox the handler: a well-formed call can still ask
  * for something it must not have, so the handler checks that itself.
  */
-import type { Codec, DecodeOptions, RawArguments } from "../codec.js";
+import type { DecodeOptions, RawArguments } from "../codec.js";
 import type { CodecError } from "../errors.js";
 import { callText } from "../feedback/format.js";
+import type { Codec } from "../public-codec.js";
 
 /** Which call a handler is serving. */
 export interface ToolCallInfo {

@@ -5,7 +5,7 @@
  * model writes), `output` the source contract (what `validate` returns).
  */
 import type { StandardJSONSchemaV1, StandardSchemaV1 } from "@standard-schema/spec";
-import type { Codec } from "../codec.js";
+import type { CodecCore } from "../codec.js";
 import type { CodecError } from "../errors.js";
 import { cloneJson, isPlainObject, pointerTokens } from "../json.js";
 
@@ -25,7 +25,7 @@ const TARGETS: ReadonlySet<string> = new Set(["draft-2020-12", "draft-07"]);
 // One props object per codec: consumers read `~standard` often and some compare it by identity.
 const cache = new WeakMap<object, StandardCodecProps<unknown>>();
 
-export function standardProps<T>(codec: Codec<T>): StandardCodecProps<T> {
+export function standardProps<T>(codec: CodecCore<T>): StandardCodecProps<T> {
   const known = cache.get(codec);
   if (known !== undefined) return known as StandardCodecProps<T>;
   const props = buildProps(codec, (error) => standardIssues(error));
@@ -35,7 +35,7 @@ export function standardProps<T>(codec: Codec<T>): StandardCodecProps<T> {
 
 /** Props with a chosen mapping from a decode failure to issues (the AI SDK adapter reports feedback instead). */
 export function buildProps<T>(
-  codec: Codec<T>,
+  codec: CodecCore<T>,
   issuesOf: (error: CodecError) => readonly StandardSchemaV1.Issue[],
 ): StandardCodecProps<T> {
   return {
@@ -69,7 +69,7 @@ export function pointerPath(pointer: string): PropertyKey[] {
   return pointerTokens(pointer).map((t) => (/^(0|[1-9][0-9]{0,8})$/.test(t) ? Number(t) : t));
 }
 
-function jsonSchemaFor(codec: Codec<unknown>, side: "input" | "output", target: string): Record<string, unknown> {
+function jsonSchemaFor(codec: CodecCore<unknown>, side: "input" | "output", target: string): Record<string, unknown> {
   if (!TARGETS.has(target)) {
     // The spec asks libraries to throw for a target they cannot produce.
     throw new Error(`strictwire gives JSON Schema as draft-2020-12 or draft-07, not ${target}`);

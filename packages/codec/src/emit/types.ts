@@ -10,6 +10,7 @@
  * type may admit more than the contract, never less.
  */
 import type { Bundle } from "../bundle/bundle.js";
+import type { Rendered, TypeContext } from "../constructs/context.js";
 import { constructOf } from "../constructs/registry.js";
 import { ok, type Result } from "../errors.js";
 import { fail } from "../feedback/format.js";
@@ -89,28 +90,6 @@ export function emitTypes(bundle: Bundle, options: EmitTypesOptions = {}): Resul
     return fail("invalid-options", "", `type name ${JSON.stringify(rootName)} is not a usable TypeScript identifier`);
   }
   return ok(new TypesWriter(bundle, rootName).write());
-}
-
-/** How a rendered type binds: a union must be parenthesised before `[]`. */
-export interface Rendered {
-  readonly text: string;
-  readonly union: boolean;
-  /** An object type's body, `{ … }`: a definition of it is declared as an interface. */
-  readonly body?: boolean;
-}
-
-/** What a construct's `tsType` may ask of the writer, at the position being rendered. */
-export interface TypeContext {
-  /** A child inside structure (an item, a member, an entry's value). */
-  child(node: Node): Rendered;
-  /** A child that reads the same value, no structure between (a union branch). */
-  inPlace(node: Node): Rendered;
-  /** An object type of these members, plus an index signature for dynamic members of type `dynamic`. */
-  objectBody(fields: readonly Field[], dynamic?: Node): string;
-  mapBody(key: KeySchema, value: Node): string;
-  reference(def: string): Rendered;
-  /** Any JSON value. */
-  json(): Rendered;
 }
 
 class TypesWriter {

@@ -1,12 +1,12 @@
 /**
  * A refused text's words: what the model is told to do about each rule of
- * JSON the parser (parse/parser.ts, which words nothing) says the text broke,
- * and `parseJson`, the public parse, whose refusals are worded here. The
+ * JSON the parser (parse/parser.ts, which words nothing) says the text broke.
+ * `parseJson`, the public parse (parse/json.ts), words its refusals here; the
  * codec words its own (in the original value's terms) with `parseError`.
  */
-import type { CodecError, Issue, PathStep, Result } from "../errors.js";
+import type { CodecError, Issue, PathStep } from "../errors.js";
 import type { ParseRule } from "../parse/describe.js";
-import { type ParseLimits, type ParseRefusal, parseText, parseTextByScanner } from "../parse/parser.js";
+import type { ParseRefusal } from "../parse/parser.js";
 import { textFeedback } from "./format.js";
 
 const DOUBLE_QUOTES = "Use double quotes for strings and member names.";
@@ -76,19 +76,4 @@ export function parseError(
     tree: [issue],
     ...(offset !== undefined ? { offset } : {}),
   };
-}
-
-/** Parses JSON text under limits. Never throws: every failure is a CodecError value. */
-export function parseJson(input: string | Uint8Array, limits: Partial<ParseLimits> = {}): Result<unknown, CodecError> {
-  const parsed = parseText(input, limits);
-  return parsed.ok ? parsed : { ok: false, error: parseError(parsed.error) };
-}
-
-/** The scanner alone, worded the same, for holding the native-first path to its verdicts in tests. */
-export function parseJsonByScanner(
-  input: string | Uint8Array,
-  limits: Partial<ParseLimits> = {},
-): Result<unknown, CodecError> {
-  const parsed = parseTextByScanner(input, limits);
-  return parsed.ok ? parsed : { ok: false, error: parseError(parsed.error) };
 }

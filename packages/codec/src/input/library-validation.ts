@@ -7,9 +7,10 @@
  * error shape as every other failure.
  */
 import type { StandardSchemaV1 } from "@standard-schema/spec";
-import type { Codec, DecodeOptions, RawArguments } from "../codec.js";
+import type { DecodeOptions, RawArguments } from "../codec.js";
 import { type CodecError, type Issue, ok, type PathStep, pointerOf, type Result } from "../errors.js";
 import { contractViolationText, fail } from "../feedback/format.js";
+import type { Codec } from "../public-codec.js";
 
 /**
  * `codec` with decoding finished by `schema`'s own validation. For codecs

@@ -59,7 +59,7 @@ import type {
   TagSpelling,
   UnionNode,
 } from "./nodes.js";
-import { Refusal } from "./refusal.js";
+import { SchemaRefusal } from "./schema-refusal.js";
 
 export interface BuildOptions {
   readonly openObjects: "close" | "preserve";
@@ -131,7 +131,7 @@ class Builder {
   private tick(pointer: string): void {
     this.count++;
     if (this.count > this.options.maxNodes) {
-      throw new Refusal(
+      throw new SchemaRefusal(
         "expansion-limit",
         pointer,
         `the wire form needs more than ${this.options.maxNodes} nodes (the expansion budget for this schema)`,
@@ -158,7 +158,7 @@ class Builder {
     const pointer = primary(view);
     this.tick(pointer);
     if (this.depth > MAX_BUILD_DEPTH) {
-      throw new Refusal("schema-too-large", pointer, `the schema nests deeper than ${MAX_BUILD_DEPTH} levels`);
+      throw new SchemaRefusal("schema-too-large", pointer, `the schema nests deeper than ${MAX_BUILD_DEPTH} levels`);
     }
     this.depth++;
     try {
@@ -172,14 +172,15 @@ class Builder {
     const s = view.schema;
     if (s === true) return anyNode({}, this.options.target);
     if (s === false) {
-      throw new Refusal(
+      throw new SchemaRefusal(
         "unsupported-schema",
         pointer,
         "the schema `false` accepts no value, so nothing can travel here",
         true,
       );
     }
-    if (!isPlainObject(s)) throw new Refusal("invalid-schema", pointer, "a schema must be an object or a boolean");
+    if (!isPlainObject(s))
+      throw new SchemaRefusal("invalid-schema", pointer, "a schema must be an object or a boolean");
     refuseDynamicRef(s, pointer);
     if (typeof s.$ref === "string") return this.reference(view, s, s.$ref);
     if (hasAny(s, ["allOf", "anyOf", "oneOf"])) return this.combination(view, s);
@@ -203,13 +204,13 @@ class Builder {
     const r = this.resources.resolve(ref, pointer);
     if (r.ok) return r.target;
     if (r.reason === "remote") {
-      throw new Refusal(
+      throw new SchemaRefusal(
         "remote-ref",
         pointer,
         `the reference ${JSON.stringify(ref)} leaves this document; only local references are followed`,
       );
     }
-    throw new Refusal(
+    throw new SchemaRefusal(
       "unresolved-ref",
       pointer,
       `the reference ${JSON.stringify(ref)} does not resolve inside this document`,
@@ -300,7 +301,7 @@ class Builder {
       branches.push(merged);
     }
     if (branches.length === 0) {
-      throw new Refusal(
+      throw new SchemaRefusal(
         "unsupported-schema",
         pointer,
         "no alternative of this union can hold a value (contradictory types)",
@@ -314,7 +315,7 @@ class Builder {
   private plainOrMerged(plain: View[], pointer: string): Node {
     const merged = mergeViews(plain);
     if (merged === undefined)
-      throw new Refusal("unsupported-schema", pointer, "the parts of this allOf have no type in common", true);
+      throw new SchemaRefusal("unsupported-schema", pointer, "the parts of this allOf have no type in common", true);
     if (isPlainObject(merged.schema)) return this.plain(merged, merged.schema);
     return this.node(merged);
   }
@@ -336,8 +337,9 @@ class Builder {
       const at = primary(part);
       const originOf = (k: string): string => part.origins?.get(k) ?? at;
       if (p === true) continue;
-      if (p === false) throw new Refusal("unsupported-schema", at, "allOf contains `false`: no value is valid here");
-      if (!isPlainObject(p)) throw new Refusal("invalid-schema", at, "a schema must be an object or a boolean");
+      if (p === false)
+        throw new SchemaRefusal("unsupported-schema", at, "allOf contains `false`: no value is valid here");
+      if (!isPlainObject(p)) throw new SchemaRefusal("invalid-schema", at, "a schema must be an object or a boolean");
       refuseDynamicRef(p, at);
       const rest: Schema = { ...p };
       if (typeof p.$ref === "string") {
@@ -388,11 +390,16 @@ class Builder {
         kept.push({ node: this.node(b), view: b });
       } catch (error) {
         // A branch that accepts no value (contradictory types deeper down) changes no verdict: leave it out.
-        if (!(error instanceof Refusal && error.unsatisfiable)) throw error;
+        if (!(error instanceof SchemaRefusal && error.unsatisfiable)) throw error;
       }
     }
     if (kept.length === 0) {
-      throw new Refusal("unsupported-schema", primary(view), "no alternative of this union can hold a value", true);
+      throw new SchemaRefusal(
+        "unsupported-schema",
+        primary(view),
+        "no alternative of this union can hold a value",
+        true,
+      );
     }
     return {
       kind: "union",
@@ -433,7 +440,8 @@ class Builder {
       parts.push({ node: this.scalar(view, s, primitives), types: primitiveJsonTypes(primitives) });
     if (wantsObject) parts.push({ node: this.objectLike(view, s), types: ["object"] });
     if (wantsArray) parts.push({ node: this.array(view, s), types: ["array"] });
-    if (parts.length === 0) throw new Refusal("unsupported-schema", pointer, "no type can satisfy this schema", true);
+    if (parts.length === 0)
+      throw new SchemaRefusal("unsupported-schema", pointer, "no type can satisfy this schema", true);
     if (parts.length === 1) return parts[0]!.node;
     this.tick(pointer);
     return {
@@ -603,7 +611,7 @@ class Builder {
       const at = pointerJoin(`${originOf(view, "properties")}/properties`, name);
       if (name === "__proto__") {
         // ajv 8 drops a declared "__proto__" from `properties`, so neither contract could be checked.
-        throw new Refusal(
+        throw new SchemaRefusal(
           "unsupported-schema",
           at,
           "a declared member named __proto__ cannot be validated reliably; use a map (additionalProperties) for such keys",
@@ -701,7 +709,7 @@ class Builder {
     try {
       return build();
     } catch (error) {
-      if (error instanceof Refusal && error.unsatisfiable) return undefined;
+      if (error instanceof SchemaRefusal && error.unsatisfiable) return undefined;
       throw error;
     }
   }
@@ -713,7 +721,7 @@ class Builder {
       return this.node({ schema: sub, pointers: [parts?.[0]?.pointers[0] ?? at] });
     const merged = mergeViews(parts);
     if (merged === undefined)
-      throw new Refusal("unsupported-schema", at, "the parts of this member have no type in common", true);
+      throw new SchemaRefusal("unsupported-schema", at, "the parts of this member have no type in common", true);
     return this.node(merged);
   }
 

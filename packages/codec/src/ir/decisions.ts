@@ -6,7 +6,7 @@
 import { jsonTypeOf } from "../json.js";
 import type { TargetProfile } from "../targets/profile.js";
 import { patternProblem } from "../validate/regexp.js";
-import { Refusal } from "./refusal.js";
+import { SchemaRefusal } from "./schema-refusal.js";
 
 /** Why a keyword the target cannot take is relaxed. */
 export function notTakenReason(target: TargetProfile): string {
@@ -16,7 +16,7 @@ export function notTakenReason(target: TargetProfile): string {
 /** Dynamic references cannot be followed statically: refused wherever they stand. */
 export function refuseDynamicRef(s: Record<string, unknown>, at: string): void {
   if (s.$dynamicRef !== undefined || s.$recursiveRef !== undefined) {
-    throw new Refusal("dynamic-ref", at, "dynamic references ($dynamicRef, $recursiveRef) are not supported");
+    throw new SchemaRefusal("dynamic-ref", at, "dynamic references ($dynamicRef, $recursiveRef) are not supported");
   }
 }
 
@@ -25,7 +25,11 @@ export function refuseUnsafePattern(pattern: unknown, at: string): void {
   if (typeof pattern !== "string") return;
   const problem = patternProblem(pattern);
   if (problem !== undefined) {
-    throw new Refusal("unsafe-pattern", at, `pattern ${JSON.stringify(pattern)} cannot run in linear time: ${problem}`);
+    throw new SchemaRefusal(
+      "unsafe-pattern",
+      at,
+      `pattern ${JSON.stringify(pattern)} cannot run in linear time: ${problem}`,
+    );
   }
 }
 

@@ -13,7 +13,7 @@ import type { Child, NodeKinds } from "./children.js";
 import { fitDepth } from "./depth.js";
 import { canInline } from "./inline.js";
 import type { AbsenceSpelling, Node, Plan, Presence, TagSpelling, UnionNode } from "./nodes.js";
-import { Refusal } from "./refusal.js";
+import { SchemaRefusal } from "./schema-refusal.js";
 
 /** Nested definitions followed at most while settling: a longer chain is a schema bomb. */
 const MAX_CHAIN = 1000;
@@ -30,7 +30,7 @@ export interface FinalizeOptions {
   };
   /** What the walk needs of each node kind (the constructs registry). */
   readonly kinds: NodeKinds;
-  /** Unions to write in the tag form whatever rule would do (the first-key rule, wire/first-key-unions.ts). */
+  /** Unions to write in the tag form whatever rule would do (the first-key rule, wire-schema/first-key-unions.ts). */
   readonly tagUnions?: (node: UnionNode) => boolean;
 }
 
@@ -65,7 +65,7 @@ export function finalizePlan(plan: Plan, options: FinalizeOptions): Plan {
     if (def === undefined) return;
     state.set(name, "visiting");
     if (++depth > MAX_CHAIN) {
-      throw new Refusal("expansion-limit", "", `references nest more than ${MAX_CHAIN} definitions deep`);
+      throw new SchemaRefusal("expansion-limit", "", `references nest more than ${MAX_CHAIN} definitions deep`);
     }
     defs[name] = visit(def);
     depth--;
@@ -120,7 +120,7 @@ function checkAliases(defs: Readonly<Record<string, Node>>): void {
     while (name !== undefined && !reaches.has(name)) {
       if (onPath.has(name)) {
         const cycle = [...path.slice(path.indexOf(name)), name].join(" -> ");
-        throw new Refusal(
+        throw new SchemaRefusal(
           "unsupported-schema",
           "",
           `definitions ${cycle} only refer to one another, with no schema behind them`,

@@ -70,7 +70,7 @@ type Refusal = { readonly ok: false; readonly error: ParseRefusal };
 
 /**
  * Parses JSON text under limits. Never throws: every failure is a refusal
- * value (`parseJson`, in feedback/parse.ts, is this with its refusals worded).
+ * value (`parseJson`, in parse/json.ts, is this with its refusals worded).
  */
 export function parseText(
   input: string | Uint8Array,

@@ -1,5 +1,5 @@
 /** Input adapters: schemas written in a dialect that is almost JSON Schema, made into it before anything else reads them. */
-import type { InputDialect } from "../bundle/bundle.js";
+import type { InputDialect } from "../dialects.js";
 import { bfclToJsonSchema } from "./adapters/bfcl.js";
 import type { Adapter } from "./prepare.js";
 

@@ -42,8 +42,10 @@
  * added, not the map's size. A member replaced rather than grown (the guard
  * above) makes the whole text be written and compared.
  */
-import type { Codec } from "../codec.js";
+
 import type { CodecError } from "../errors.js";
+import type { Codec } from "../public-codec.js";
+import { streamDecoder } from "./decoder.js";
 import type { StreamDecoder } from "./types.js";
 
 /** The stream parts the transform reads (the fields ai 6 and ai 7 share); others pass through. */
@@ -183,7 +185,7 @@ export class SourceInputCall {
     /** The most members an object listed for new ones has (tests search every object with -1). */
     private readonly listedAtMost = LISTED,
   ) {
-    this.decoder = codec.streamDecoder();
+    this.decoder = streamDecoder(codec);
   }
 
   /** The delta to send for the model's `delta` ("" for none). */

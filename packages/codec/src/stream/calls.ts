@@ -14,10 +14,12 @@
  * call the provider did not finish is the bug class of vercel/ai#13137 and
  * QwenLM/qwen-code#9013 (a truncated `rm -rf` run as a command).
  */
-import type { Codec } from "../codec.js";
+
 import type { CodecError, Result } from "../errors.js";
 import type { CallStreamsReader, DeltaSink } from "../providers/api.js";
 import { type ProviderApiName, type ProviderApiWith, providerModule } from "../providers/lookup.js";
+import type { Codec } from "../public-codec.js";
+import { streamDecoder } from "./decoder.js";
 import type { StreamDecoder } from "./types.js";
 
 /** The provider APIs whose stream events `streamCalls` reads: those whose module has a stream reader. */
@@ -76,7 +78,7 @@ export function streamCalls(
       updates.push({ kind: "unknown-tool", id, name });
       return { push: () => undefined, end: () => undefined };
     }
-    return new CallSink(id, name, codec.streamDecoder(), (update) => updates.push(update));
+    return new CallSink(id, name, streamDecoder(codec), (update) => updates.push(update));
   });
   const drain = (): readonly CallUpdate[] => {
     const out = updates;

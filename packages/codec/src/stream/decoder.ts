@@ -24,8 +24,9 @@
  * - The partial value is live: later pushes update it in place (copy it to
  *   keep a snapshot), as the parser's own value.
  * - end() is `codec.decode(all the text)`, with the same options: the
- *   parser's value decoded without parsing again (Codec.decodeParsed), decode
- *   itself for anything but that path's plain success.
+ *   parser's value decoded without parsing again (decodeParsed, the core's
+ *   entry for it in codec.ts), decode itself for anything but that path's
+ *   plain success.
  * - A map key given twice (found by the map's `partial`) is refused as the
  *   wire schema's findings below are, with decode's duplicate-entry.
  *
@@ -53,7 +54,7 @@
  *   mistake, and may differ from the whole text's when the rest of the text
  *   brings an issue decode ranks first.
  */
-import type { Codec, DecodeOptions } from "../codec.js";
+import { type CodecCore, type DecodeOptions, decodeParsed } from "../codec.js";
 import { ABSENT, type Absent, type PartialContext, type PartialMemo } from "../constructs/context.js";
 import { partialNode, WALK } from "../constructs/registry.js";
 import { type CodecError, pointerJoin, type Result } from "../errors.js";
@@ -62,7 +63,7 @@ import { isPlainObject, setOwn } from "../json.js";
 import { IncrementalParser } from "../parse/incremental.js";
 import { MAX_DEPTH_LIMIT } from "../parse/parser.js";
 import { originalPath } from "../wire/paths.js";
-import { bestFit, type Candidates, fillerFor, type PrefixMatch, requiredOf, WireCandidates } from "./refusal.js";
+import { bestFit, type Candidates, fillerFor, type PrefixMatch, requiredOf, WireCandidates } from "./candidates.js";
 import type { MemberState, StreamDecoder, StreamStep } from "./types.js";
 
 /**
@@ -83,6 +84,17 @@ interface Frame {
   memo: Shown;
   spine: number;
   value: unknown;
+}
+
+/**
+ * A decoder for one call's argument text as the model writes it: push each
+ * delta for the partial source value (display only) or an early refusal;
+ * end() is `codec.decode` of the whole text, with these options. The stream
+ * layer's entry: it reads the codec through its public members and the
+ * core's decodeParsed.
+ */
+export function streamDecoder<T>(codec: CodecCore<T>, options: DecodeOptions = {}): StreamDecoder<T> {
+  return new CodecStreamDecoder(codec, options);
 }
 
 export class CodecStreamDecoder<T> implements StreamDecoder<T> {
@@ -194,7 +206,7 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
   };
 
   constructor(
-    private readonly codec: Codec<T>,
+    private readonly codec: CodecCore<T>,
     private readonly options: DecodeOptions = {},
   ) {
     const limits = options.limits ? { ...codec.limits, ...options.limits } : codec.limits;
@@ -475,7 +487,7 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
     if (this.refusal === undefined) {
       const parsed = this.parser.end();
       if (parsed.ok)
-        return this.codec.decodeParsed(() => this.text(), parsed.value, this.parser.membersRead, this.options);
+        return decodeParsed(this.codec, () => this.text(), parsed.value, this.parser.membersRead, this.options);
     }
     return this.codec.decode(this.text(), this.options);
   }
@@ -1022,7 +1034,7 @@ class CompletedStep {
 
 /** Read once per codec: the wire schema does not change. */
 const wireCandidates = new WeakMap<object, WireCandidates>();
-function wireCandidatesOf(codec: Codec<unknown>): WireCandidates {
+function wireCandidatesOf(codec: CodecCore<unknown>): WireCandidates {
   let found = wireCandidates.get(codec);
   if (found === undefined) {
     found = new WireCandidates(codec.bundle.wire);

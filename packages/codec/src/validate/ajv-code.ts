@@ -1,13 +1,13 @@
 /**
  * ajv's standalone output made into code a module can hold: the one place
- * where text another generator wrote becomes `Code` (decode/code.ts's
+ * where text another generator wrote becomes `Code` (code.ts's
  * `adopt`). ajv writes CommonJS for Node; a strictwire module is an ES module
  * that imports only `@strictwire/codec/runtime`. Each rewrite below is
  * audited here and tested on ajv's real output (test/ajv-code.test.ts),
  * with a count of what it changed, so that a change in ajv's output shape
  * fails a test instead of passing unrewritten.
  */
-import { _, adopt, type Code, join, type Name } from "../decode/code.js";
+import { _, adopt, type Code, join, type Name } from "../code.js";
 import { ok, pointerToken, type Result } from "../errors.js";
 import { fail } from "../feedback/format.js";
 import { DUPLICATE_ITEMS_CODE, EQUAL_CODE } from "./equality.js";
@@ -46,6 +46,8 @@ export interface Rewrites {
   readonly requires: ReadonlyMap<string, number>;
   /** `"__proto__":` keys made computed. */
   readonly protoKeys: number;
+  /** Schema literals declared and never read, left out. */
+  readonly unusedSchemas: number;
 }
 
 export interface AjvCode {
@@ -62,7 +64,8 @@ export interface AjvCode {
  * 1. an `$id` holding `*\/` is refused: ajv puts each `$id` in a comment
  *    (`/*# sourceURL="…" *\/`), quoted as JSON, which does not escape `*\/`,
  *    so such an id would end the comment and run as code;
- * 2. `"__proto__":` keys become `["__proto__"]:` (see below);
+ * 2. a schema literal ajv declares and no code reads is left out (see
+ *    unusedSchemas), then `"__proto__":` keys become `["__proto__"]:` (see below);
  * 3. each require of AJV_REQUIRES becomes `runtime.<piece>`;
  * 4. any require left is refused: the module imports nothing else;
  * 5. the CommonJS text is wrapped in a function giving its `module.exports`.
@@ -84,6 +87,8 @@ export function ajvCode(
     const reason = error instanceof Error ? error.message : String(error);
     return fail("invalid-bundle", `/${which}`, `the ${which} schema's validator cannot be written as code: ${reason}`);
   }
+  const unused = unusedSchemas(text);
+  text = unused.text;
   // ajv writes schema values as object literals, where a "__proto__" key would set the
   // prototype instead of a member; a computed key is an own member. Unescaped, a quoted
   // key after { or , occurs only in those literals.
@@ -119,7 +124,62 @@ export function ajvCode(
     );
   }
   const code = _`(() => {\n  const module = { exports: {} };\n  const exports = module.exports;\n  ${join(parts, _``)}\n  return module.exports;\n})()`;
-  return ok({ code, pieces, rewrites: { requires, protoKeys } });
+  return ok({ code, pieces, rewrites: { requires, protoKeys, unusedSchemas: unused.count } });
+}
+
+/**
+ * ajv declares each compiled schema as a literal (`const schema0 = {…};`)
+ * whether or not its code reads it; a bundler keeps it (it sits inside the
+ * function the module wraps the validators in), so an unread one is the
+ * schema again, dead, in every validator. A declaration is left out only
+ * when all of these hold, which text inside a string literal, a comment or a
+ * regular expression cannot meet: it starts a statement (after `;`, a line
+ * break or the text's start); its value is JSON holding a quote, read to its
+ * end by JSON's own grammar (inside one of ajv's strings every quote is
+ * escaped, so the read fails there) and followed by `;`; and its name occurs
+ * nowhere else in the text (an occurrence inside a string keeps it: safe).
+ */
+export function unusedSchemas(text: string): { readonly text: string; readonly count: number } {
+  const cuts: [number, number][] = [];
+  for (const m of text.matchAll(/(?<=^|[;\n])const (schema\d+) = (?=[{[])/g)) {
+    const name = m[1]!;
+    const start = m.index + m[0].length;
+    const end = jsonEnd(text, start);
+    if (end === undefined || text[end] !== ";") continue;
+    const literal = text.slice(start, end);
+    if (!literal.includes('"') || !parsesAsJson(literal)) continue;
+    const uses = text.match(new RegExp(`(?<![\\w$])${name}(?![\\w$])`, "g"))?.length ?? 0;
+    if (uses === 1) cuts.push([m.index, end + 1]);
+  }
+  let out = text;
+  for (const [from, to] of cuts.reverse()) out = out.slice(0, from) + out.slice(to);
+  return { text: out, count: cuts.length };
+}
+
+/** Where the JSON object or array starting at `from` ends (just past its closing bracket), reading strings as JSON does. */
+function jsonEnd(text: string, from: number): number | undefined {
+  let depth = 0;
+  for (let i = from; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') {
+      for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === "\\") i++;
+      if (i >= text.length) return undefined;
+    } else if (c === "{" || c === "[") depth++;
+    else if (c === "}" || c === "]") {
+      depth--;
+      if (depth === 0) return i + 1;
+    }
+  }
+  return undefined;
+}
+
+function parsesAsJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Where the first `$id` that would end ajv's sourceURL comment is, if any. */

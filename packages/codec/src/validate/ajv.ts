@@ -50,7 +50,11 @@ const OPTIONS: Options = {
   // Own properties only: a "__proto__" or "constructor" member is data, never inherited behaviour.
   ownProperties: true,
   validateFormats: true,
-  code: { regExp: re2 },
+  // ajv's optimising pass is quadratic in how deeply its code nests, and it nests a level per
+  // property: 400 optional properties took 9.5 s to compile with it, 1.5 s without, and the code
+  // it spares is ~8% with no measurable change in validation time. A precompiled module, which
+  // ships its code, turns the pass back on (standalone.ts).
+  code: { regExp: re2, optimize: false },
 };
 
 /** `allErrors` costs time on every call: the hot path stops at the first error, diagnosis collects all. */

@@ -11,7 +11,7 @@
  * are called directly; in a generated module they are `standaloneRuntime`'s,
  * named by the code strings below (standalone.ts maps them).
  */
-import { _, type CodeKeywordDefinition, type KeywordCxt, type Name, str } from "ajv";
+import { _, type Code, type CodeKeywordDefinition, type KeywordCxt, type Name, str, stringify } from "ajv";
 import { _Code } from "ajv/dist/compile/codegen/code.js";
 import { type CodeGen, or } from "ajv/dist/compile/codegen/index.js";
 import { duplicateItems, jsonEqual } from "../json.js";
@@ -44,12 +44,24 @@ export const constKeyword: CodeKeywordDefinition = {
   },
 };
 
+/**
+ * An enum's values as its error names them. A list of scalars is written out:
+ * a reference into the schema (ajv's schemaCode) makes a generated module
+ * carry the whole schema as a literal only for this. Containers (whose
+ * literal could hold a "__proto__" key) and loop-sized lists stay references.
+ */
+function allowedValues(schema: unknown, schemaCode: Code | number | string | boolean | null): Code {
+  const written =
+    Array.isArray(schema) && schema.length < LOOP_ENUM && schema.every((v) => !isContainer(v) && !Object.is(v, -0));
+  return written ? stringify(schema) : _`${schemaCode}`;
+}
+
 export const enumKeyword: CodeKeywordDefinition = {
   keyword: "enum",
   schemaType: "array",
   error: {
     message: "must be equal to one of the allowed values",
-    params: ({ schemaCode }) => _`{allowedValues: ${schemaCode}}`,
+    params: ({ schema, schemaCode }) => _`{allowedValues: ${allowedValues(schema, schemaCode)}}`,
   },
   code(cxt: KeywordCxt) {
     const { gen, data, schema, schemaCode } = cxt;
@@ -62,7 +74,8 @@ export const enumKeyword: CodeKeywordDefinition = {
       cxt.pass(valid);
       return;
     }
-    const list = gen.const("vSchema", schemaCode);
+    // Only containers are read from the schema: a list of scalars leaves it unread (see allowedValues).
+    const list = values.some(isContainer) ? gen.const("vSchema", schemaCode) : undefined;
     cxt.pass(
       or(
         ...values.map((value, i) =>

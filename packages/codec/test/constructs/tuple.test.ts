@@ -2,7 +2,7 @@ import { describe, expect, test } from "vitest";
 import { FAIL } from "../../src/constructs/context.js";
 import { childrenOf, isIdentity, wireTypesOf } from "../../src/constructs/registry.js";
 import { tuple } from "../../src/constructs/tuple.js";
-import { compileDecoder } from "../../src/decode/generate.js";
+import { compileDecoder } from "../../src/generate/decoder.js";
 import type { ObjectNode, Plan, TupleNode } from "../../src/ir/nodes.js";
 import { originalSteps } from "../../src/wire/paths.js";
 import { decode, decodeState, encode, int, optional, required, roundTrip, str, wire } from "./support.js";

@@ -5,9 +5,9 @@
  */
 import { compileCodec } from "@strictwire/codec";
 import { describe, expect, test } from "vitest";
+import { render } from "../../src/code.js";
 import { FAIL } from "../../src/constructs/context.js";
-import { render } from "../../src/decode/code.js";
-import { compileDecoder, generateDecoder } from "../../src/decode/generate.js";
+import { compileDecoder, generateDecoder } from "../../src/generate/decoder.js";
 import { schemaFixtures } from "../../testkit/fixtures.js";
 import { canonical } from "../../testkit/same.js";
 import { decodeState } from "../constructs/support.js";

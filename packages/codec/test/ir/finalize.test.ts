@@ -3,7 +3,7 @@ import { describe, expect, test } from "vitest";
 import { NODE_KINDS } from "../../src/constructs/registry.js";
 import { type FinalizeOptions, finalizePlan } from "../../src/ir/finalize.js";
 import type { Node, ObjectNode, Plan, UnionNode } from "../../src/ir/nodes.js";
-import { Refusal } from "../../src/ir/refusal.js";
+import { SchemaRefusal } from "../../src/ir/schema-refusal.js";
 import { int, nul, str } from "../constructs/support.js";
 
 const options = (presence: "tagged" | "compact", native?: number): FinalizeOptions => ({
@@ -58,7 +58,7 @@ describe("finalizePlan", () => {
 
   test("definitions that only refer to one another are refused, naming the cycle", () => {
     const defs: Record<string, Node> = { A: { kind: "ref", def: "B" }, B: { kind: "ref", def: "A" } };
-    expect(() => finalizePlan(plan({ kind: "ref", def: "A" }, defs), options("tagged"))).toThrow(Refusal);
+    expect(() => finalizePlan(plan({ kind: "ref", def: "A" }, defs), options("tagged"))).toThrow(SchemaRefusal);
     expect(() => finalizePlan(plan({ kind: "ref", def: "A" }, defs), options("tagged"))).toThrow(/A -> B -> A/);
   });
 

@@ -9,7 +9,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { parseJson, parseJsonByScanner } from "../../src/feedback/parse.js";
+import { parseJson, parseJsonByScanner } from "../../src/parse/json.js";
 import { NATIVE_FIRST_UP_TO } from "../../src/parse/native.js";
 import { runs } from "../../testkit/arbitraries.js";
 

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { ErrorCode } from "../../src/errors.js";
-import { parseJson } from "../../src/feedback/parse.js";
+import { parseJson } from "../../src/parse/json.js";
 
 // Limits out of the way: these properties are about grammar and the value rules.
 const ROOMY = { maxBytes: 10_000_000, maxNodes: 10_000_000, maxDepth: 10_000 };

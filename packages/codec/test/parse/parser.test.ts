@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { CodecError, ErrorCode } from "../../src/errors.js";
-import { parseJson } from "../../src/feedback/parse.js";
+import { parseJson } from "../../src/parse/json.js";
 import { DEFAULT_PARSE_LIMITS, type ParseLimits } from "../../src/parse/parser.js";
 
 const utf8 = (s: string): Uint8Array => new TextEncoder().encode(s);

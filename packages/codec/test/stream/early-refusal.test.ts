@@ -1,5 +1,5 @@
 /**
- * Wire-level early refusal (stream/refusal.ts): a broken wire is refused at
+ * Wire-level early refusal (stream/candidates.ts): a broken wire is refused at
  * its first impossible character with decode's code, and a mutated wire is
  * refused early only when decode refuses the whole text with the same code.
  */

@@ -5,7 +5,7 @@ import type { ErrorCode } from "../errors.js";
  * compile() boundary, where it becomes an ordinary `{ ok: false, error }`.
  * It never escapes the compile module.
  */
-export class Refusal extends Error {
+export class SchemaRefusal extends Error {
   constructor(
     readonly code: ErrorCode,
     readonly path: string,

@@ -1,30 +1,19 @@
 /**
- * Code building safe by construction (src/decode/code.ts): plain data only
+ * Code building safe by construction (src/code.ts): plain data only
  * ever becomes a literal, names come from a scope and are identifiers, and
  * every construct's generated decode keeps hostile names, strings and
  * numbers out of the code.
  */
 import { describe, expect, test } from "vitest";
-import type { Construct } from "../../src/constructs/construct.js";
-import { FAIL } from "../../src/constructs/context.js";
-import { constructOfKind, encodeNode } from "../../src/constructs/registry.js";
-import {
-  _,
-  Code,
-  indent,
-  join,
-  literal,
-  Name,
-  render,
-  Scope,
-  type ScopeValue,
-  ValueScope,
-} from "../../src/decode/code.js";
-import { compileDecoder, generateDecoder } from "../../src/decode/generate.js";
-import type { Field, Node, ObjectNode, Plan, UnionNode } from "../../src/ir/nodes.js";
-import { canonicalJson } from "../../src/json.js";
-import { canonical } from "../../testkit/same.js";
-import { decodeState, encodeContext, int, optional, required, str } from "../constructs/support.js";
+import { _, Code, indent, join, literal, Name, render, Scope, type ScopeValue, ValueScope } from "../src/code.js";
+import type { Construct } from "../src/constructs/construct.js";
+import { FAIL } from "../src/constructs/context.js";
+import { constructOfKind, encodeNode } from "../src/constructs/registry.js";
+import { compileDecoder, generateDecoder } from "../src/generate/decoder.js";
+import type { Field, Node, ObjectNode, Plan, UnionNode } from "../src/ir/nodes.js";
+import { canonicalJson } from "../src/json.js";
+import { canonical } from "../testkit/same.js";
+import { decodeState, encodeContext, int, optional, required, str } from "./constructs/support.js";
 
 const hostile = [
   '"]);globalThis.pwned=1;//',

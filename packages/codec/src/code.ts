@@ -13,7 +13,7 @@
  * generated function's parameters and helpers), so the locals of one
  * function cannot collide. A scope numbers its names itself, so two
  * functions that do the same thing read the same and can be shared
- * (decode/generate.ts).
+ * (generate/decoder.ts).
  *
  * A `ValueScope` (after ajv's) names the values generated code refers to,
  * each with a `ref` (the value itself, what code built in memory is handed)

@@ -9,14 +9,15 @@
  * It only ever answers "this value" or F: anything it does not accept goes
  * to the interpreted path, which decides and words the refusal, so an error
  * never depends on this code (a property test holds the two to the same
- * results). Code is built by decode/code.ts: data reaches it only as a literal.
+ * results). Code is built by code.ts: data reaches it only as a literal.
  */
+
+import { _, type Code, indent, join, type Name, renamed, render, Scope } from "../code.js";
+import { type DecodeGenerator, FUNCTION_PREFIXES, HELPERS, PARAMS } from "../constructs/decode-generator.js";
 import { constructOf } from "../constructs/registry.js";
+import { type CompiledDecoder, DECODER_PARAMS, type DecoderFactory, instantiate } from "../decode/compiled.js";
 import { pointerToken } from "../errors.js";
 import type { Node, Plan } from "../ir/nodes.js";
-import { _, type Code, indent, join, type Name, renamed, render, Scope } from "./code.js";
-import { type CompiledDecoder, DECODER_PARAMS, type DecoderFactory, instantiate } from "./compiled.js";
-import { type DecodeGenerator, FUNCTION_PREFIXES, HELPERS, PARAMS } from "./emitter.js";
 
 export interface GeneratedDecoder {
   /** The body of a function of DECODER_PARAMS that returns the root decoder `(w, s) => value | F`. */
@@ -79,14 +80,14 @@ export function generateDecoder(plan: Plan): GeneratedDecoder {
   for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
     const { node, name, inline } = next;
     const locals = new Scope([...PARAMS, ...HELPERS], FUNCTION_PREFIXES);
-    const emitter: DecodeGenerator = {
+    const generator: DecodeGenerator = {
       fn: (n) => named(n, false),
       inlineFn: (n) => named(n, true),
       index,
       local: (prefix) => locals.name(prefix),
     };
     const construct = constructOf(node);
-    const body = inline ? construct.generateInlineDecode?.(node, emitter) : construct.generateDecode(node, emitter);
+    const body = inline ? construct.generateInlineDecode?.(node, generator) : construct.generateDecode(node, generator);
     if (body === undefined) throw new Error(`strictwire: no inline decoder for a ${node.kind} node`);
     generated.push({ name, inline, body });
   }

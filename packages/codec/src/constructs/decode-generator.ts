@@ -1,7 +1,7 @@
 /**
  * What a construct's code generation is given: names of the generated
  * functions for other nodes, a scope for its own locals, and the helpers
- * below. Code is built with the `_` template (decode/code.ts): data goes in
+ * below. Code is built with the `_` template (code.ts): data goes in
  * as a literal, names come from a scope.
  *
  * Generated functions are called `NAME(w, d, s)`: `w` the wire value, `d` the
@@ -17,8 +17,9 @@
  * union `i`). Those fixed names (`PARAMS`, `HELPERS`) are written as template
  * text; a scope never hands them out.
  */
+
+import { _, type Code, join, type Name } from "../code.js";
 import type { Node } from "../ir/nodes.js";
-import { _, type Code, join, type Name } from "./code.js";
 
 /** A generated function's parameters. */
 export const PARAMS = ["w", "d", "s"] as const;
