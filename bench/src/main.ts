@@ -416,7 +416,13 @@ async function main(): Promise<void> {
     out.streamScaling = {
       goal: r.goal,
       slopes: Object.fromEntries(r.rows.map((row) => [row.key, row.slope])),
-      rows: r.rows.map((row) => ({ texts: row.label, slope: row.slope, points: row.points })),
+      rows: r.rows.map((row) => ({
+        texts: row.label,
+        slope: row.slope,
+        points: row.points,
+        floorSlope: row.floorSlope,
+        floorPoints: row.floorPoints,
+      })),
     };
   }
 

@@ -121,6 +121,13 @@ export interface PartialContext {
   put(out: Record<string, unknown> | unknown[], key: string | number, value: unknown): void;
   /** The entry at `index` of a map's wire entries has a complete key an earlier entry has: no completion decodes. */
   repeatedKey(entries: readonly unknown[], index: number): void;
+  /**
+   * A child written to its end and shown, which the construct will not read
+   * again (an element behind its count, a settled member, a complete entry's
+   * value): what was kept to read it again is let go, so a long stream keeps
+   * only what it may still read.
+   */
+  passed(wire: unknown): void;
 }
 
 /**

@@ -143,6 +143,7 @@ export function entriesPartial(
     if (!ctx.complete(entry)) return;
     if (keyed) memo.keys.add(key);
     memo.read = i + 1;
+    ctx.passed(entry.value);
   }
 }
 

@@ -96,7 +96,10 @@ export function fieldsPartial(
     if (!Object.hasOwn(wire, f.name)) continue;
     const value = fieldPartial(f, wire, ctx);
     if (value !== ABSENT) ctx.put(out, f.name, value);
-    if (ctx.complete(wire[f.name], wire, f.name)) settled[i] = true;
+    if (ctx.complete(wire[f.name], wire, f.name)) {
+      settled[i] = true;
+      ctx.passed(wire[f.name]);
+    }
   }
 }
 

@@ -170,7 +170,7 @@ function partialTuple(node: TupleNode, wire: unknown, ctx: PartialContext, memo:
   const nodeAt = (i: number): Node | undefined => (i < n ? node.positions[i]!.node : node.rest);
   if (node.form === "array") {
     if (!Array.isArray(wire)) return ABSENT;
-    partialElements(out, wire, 0, nodeAt, ctx);
+    partialElements(out, wire, 0, nodeAt, ctx, memo);
     return out;
   }
   if (!isPlainObject(wire)) return ABSENT;

@@ -89,6 +89,8 @@ const SAFE_MAGNITUDE = 15;
 const FLAT_FROM = 12;
 /** Where closeString puts a string's number conversion (which makes it flat): read by no one, exported so that the write is kept. */
 export let flatSink = 0;
+/** The text pushed is kept as flat chunks of about this many characters (see `chunks`). */
+const CHUNK = 4096;
 /** Past this many characters, a delta's plain run is found by a native search: cheaper than a loop. */
 const LONG_RUN = 32;
 /** What stops a string's plain run: a quote, a backslash, a control character, a surrogate. */
@@ -115,7 +117,14 @@ export class IncrementalParser {
   private readonly maxNodes: number;
   private readonly maxDepth: number;
 
-  /** The text pushed so far: concatenated (a rope until read), cheaper per push than an array of deltas. */
+  /**
+   * The text pushed so far: flat chunks, then the latest deltas concatenated
+   * (a rope), made flat and moved to the chunks once CHUNK long. A rope keeps
+   * a node of about 32 bytes per delta alive until it is read (one-character
+   * deltas: 32 bytes a character for the whole stream, which the collector
+   * copies and the stream pays for); a flat chunk keeps its characters only.
+   */
+  private chunks: string[] = [];
   private written = "";
   private bytes = 0;
   private lastWasHigh = false;
@@ -182,6 +191,7 @@ export class IncrementalParser {
   /** The partial value so far (see the module comment), or the refusal. */
   push(delta: string): PartialResult {
     this.written += delta;
+    if (this.written.length >= CHUNK) this.keepChunk();
     const n = delta.length;
     this.grewString = false;
     this.placedNone = n === 0;
@@ -240,7 +250,14 @@ export class IncrementalParser {
       const value = this.mode === NUMBER && this.depth === 0 && complete ? Number(this.numberText()) : Number.NaN;
       if (isSafe(value)) return { ok: true, value: value === 0 ? 0 : value };
     }
-    return parseText(this.written, this.limits);
+    return parseText(this.text(), this.limits);
+  }
+
+  /** The rope of the latest deltas made flat (V8 flattens a string it converts to a number) and kept as a chunk. */
+  private keepChunk(): void {
+    flatSink = (this.written as unknown as number) | 0;
+    this.chunks.push(this.written);
+    this.written = "";
   }
 
   /** How many members the text has written so far, over all objects. */
@@ -250,7 +267,12 @@ export class IncrementalParser {
 
   /** The text pushed so far, refused pushes included. */
   text(): string {
-    return this.written;
+    if (this.chunks.length === 0) return this.written;
+    // Joined once per read (end(), a refusal): later reads of the same text cost nothing more.
+    const text = this.chunks.join("") + this.written;
+    this.chunks = [text];
+    this.written = "";
+    return text;
   }
 
   /**
@@ -261,7 +283,7 @@ export class IncrementalParser {
   private overLimit(delta: string): boolean {
     if (!this.counting) {
       this.counting = true;
-      const text = this.written;
+      const text = this.text();
       this.bytes = utf8Length(text);
       this.lastWasHigh = isHigh(text.charCodeAt(text.length - 1));
       return this.bytes > this.maxBytes;
@@ -468,7 +490,7 @@ export class IncrementalParser {
   }
 
   private refuse(): { readonly ok: false; readonly error: ParseRefusal } {
-    const result = parseText(this.written, this.limits);
+    const result = parseText(this.text(), this.limits);
     // Unreachable: the states above refuse only texts with no valid completion.
     if (result.ok) throw new Error("the incremental parser refused a text parseText accepts");
     this.refusal = result;

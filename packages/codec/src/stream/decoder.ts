@@ -179,15 +179,15 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
   /** The text length from which a completion is decoded again (refuseForWire). */
   private retryAt = 0;
   /**
-   * Completion (types.ts `completed`, `stateAt`). Per shown container, the
-   * keys of its members still being written (at most one per container but
-   * for a moment in a walk); a member shown and not listed is complete.
+   * Completion (types.ts `completed`, `stateAt`): per shown container, one
+   * record (Held) of where it was put, whether it is reachable from the root
+   * and which of its members are still being written. One map, not one per
+   * fact: a container costs one entry, which is what a push pays for it.
    */
-  private readonly openMembers = new Map<object, Set<string | number>>();
-  /** Where each shown container was put (its holder and key): a pointer is made by following them to the root. */
-  private readonly places = new Map<object, { readonly out: object; readonly key: string | number }>();
-  /** The open containers reachable from the root: a member put in one is reported when it completes. */
-  private readonly adopted = new Set<object>();
+  private readonly held = new Map<object, Held>();
+  /** The last container looked up in `held` (a construct puts its members into one container in a row). */
+  private heldKey: object | undefined;
+  private heldLast: Held | undefined;
   /** The members that became complete in this push, as pairs (holder, key); the whole value as (undefined, ""). */
   private completedNow: (object | string | number | undefined)[] = [];
   private rootComplete = false;
@@ -222,6 +222,7 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
       complete: (wire, holder, key) => this.complete(wire, holder, key),
       put: (out, key, value) => this.put(out, key, value),
       repeatedKey: (entries, index) => this.repeatedKey(entries, index),
+      passed: (wire) => this.passed(wire),
     };
   }
 
@@ -284,7 +285,7 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
     this.leafHidden = this.leafValue !== undefined && !this.leafShown;
     if (value !== this.shown) {
       this.changed = true;
-      if (typeof value === "object" && value !== null && !this.adopted.has(value)) {
+      if (typeof value === "object" && value !== null && !this.isAdopted(value)) {
         const before = this.shown;
         this.adopt(value, typeof before === "object" && before !== null ? before : undefined);
       }
@@ -375,8 +376,8 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
   private pointerOf(container: object): string | undefined {
     const steps: (string | number)[] = [];
     for (let at: object = container; at !== this.shown; ) {
-      const place = this.places.get(at);
-      if (place === undefined || steps.length > MAX_DEPTH_LIMIT) return undefined;
+      const place = this.held.get(at);
+      if (place?.out === undefined || steps.length > MAX_DEPTH_LIMIT) return undefined;
       steps.push(place.key);
       at = place.out;
     }
@@ -402,7 +403,8 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
         key = Number(token);
         if (key >= at.length) return "pending";
       } else if (!Object.hasOwn(at, token)) return "pending";
-      open = this.openMembers.get(at)?.has(key) ?? false;
+      const held = this.held.get(at);
+      open = held !== undefined && isOpen(held, key);
       at = (at as Record<string | number, unknown>)[key];
     }
     return open ? "incomplete" : "complete";
@@ -420,12 +422,11 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
       if (frame.spine < this.partialKept) break;
       const value = frame.value;
       if (typeof value !== "object" || value === null) continue;
-      const place = this.places.get(value);
-      if (place === undefined || (place.out as Record<string | number, unknown>)[place.key] !== value) continue;
-      const keys = this.openMembers.get(place.out);
-      if (keys?.delete(place.key) !== true) continue;
-      if (keys.size === 0) this.openMembers.delete(place.out);
-      if (this.adopted.has(place.out)) this.completedNow.push(place.out, place.key);
+      const place = this.held.get(value);
+      if (place?.out === undefined || (place.out as Record<string | number, unknown>)[place.key] !== value) continue;
+      const holder = this.held.get(place.out);
+      if (holder === undefined || !closeMember(holder, place.key)) continue;
+      if (holder.adopted) this.completedNow.push(place.out, place.key);
     }
   }
 
@@ -438,22 +439,22 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
    * replaced (rare).
    */
   private adopt(container: object, before: object | undefined): void {
-    this.adopted.add(container);
-    const open = this.openMembers.get(container);
-    const openBefore = before === undefined ? undefined : this.openMembers.get(before);
-    const keys: (string | number)[] = Array.isArray(container) ? [...container.keys()] : Object.keys(container);
+    const open = this.heldOf(container);
+    open.adopted = true;
+    const openBefore = before === undefined ? undefined : this.held.get(before);
+    const keys: (string | number)[] = Array.isArray(container) ? indexes(container.length) : Object.keys(container);
     for (const key of keys) {
       const member = (container as Record<string | number, unknown>)[key];
       const had =
         before !== undefined && (Array.isArray(before) ? (key as number) < before.length : Object.hasOwn(before, key));
-      if (open?.has(key) === true) {
-        if (typeof member === "object" && member !== null && !this.adopted.has(member)) {
+      if (isOpen(open, key)) {
+        if (typeof member === "object" && member !== null && !this.isAdopted(member)) {
           const old = had ? (before as Record<string | number, unknown>)[key] : undefined;
           this.adopt(member, typeof old === "object" && old !== null ? old : undefined);
         }
         continue;
       }
-      if (!had || openBefore?.has(key) === true) this.completedNow.push(container, key);
+      if (!had || (openBefore !== undefined && isOpen(openBefore, key))) this.completedNow.push(container, key);
     }
   }
 
@@ -854,6 +855,11 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
     this.checkedAt = -1;
   }
 
+  /** A complete container its holder will not read again: its memos go (a memo is kept only while it may be read). */
+  private passed(wire: unknown): void {
+    if (typeof wire === "object" && wire !== null) this.memos.delete(wire);
+  }
+
   private complete(wire: unknown, holder?: object, key?: string | number): boolean {
     if (typeof wire === "object" && wire !== null) return this.onSpine(wire) < 0;
     if (typeof wire !== "string" || this.leafValue === undefined) return true;
@@ -885,6 +891,23 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
     this.changed = true;
   }
 
+  /** The record of a shown container, made at its first use. */
+  private heldOf(container: object): Held {
+    if (container === this.heldKey) return this.heldLast!;
+    let held = this.held.get(container);
+    if (held === undefined) {
+      held = { out: undefined, key: "", adopted: false, open: undefined, more: undefined };
+      this.held.set(container, held);
+    }
+    this.heldKey = container;
+    this.heldLast = held;
+    return held;
+  }
+
+  private isAdopted(container: object): boolean {
+    return (container === this.heldKey ? this.heldLast : this.held.get(container))?.adopted === true;
+  }
+
   /** What a put tells of completion: a member still being written, or one that completed (reported once). */
   private completion(
     out: object,
@@ -895,29 +918,92 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
     before: unknown,
   ): void {
     const container = typeof value === "object" && value !== null;
-    if (container && !this.places.has(value)) this.places.set(value, { out, key });
-    let keys = this.openMembers.get(out);
     if (open) {
-      if (keys === undefined) {
-        keys = new Set();
-        this.openMembers.set(out, keys);
-      }
-      keys.add(key);
-      if (container && !this.adopted.has(value) && this.adopted.has(out)) {
-        this.adopt(value, typeof before === "object" && before !== null && before !== value ? before : undefined);
+      const holder = this.heldOf(out);
+      openMember(holder, key);
+      if (container) {
+        const shown = this.placed(value, out, key);
+        if (!shown.adopted && holder.adopted) {
+          this.adopt(value, typeof before === "object" && before !== null && before !== value ? before : undefined);
+        }
       }
       return;
     }
-    const completed = keys?.delete(key) === true;
-    if (completed && keys!.size === 0) this.openMembers.delete(out);
-    if (!this.adopted.has(out)) return;
+    // A member put complete: a holder with no record has no open member and is not reachable (most containers are
+    // written whole within a push or two: they get no record at all).
+    const holder = out === this.heldKey ? this.heldLast : this.held.get(out);
+    if (holder === undefined) return;
+    const completed = closeMember(holder, key);
+    if (!holder.adopted) return;
     if (completed || !had) this.completedNow.push(out, key);
     // A container replacing another (a union's branch chosen anew) complete: its members the other did not show complete.
-    if (container && typeof before === "object" && before !== null && before !== value) this.adopt(value, before);
+    if (container && typeof before === "object" && before !== null && before !== value) {
+      this.placed(value, out, key);
+      this.adopt(value, before);
+    }
+  }
+
+  /** The record of a container put at `out[key]`, its place noted at its first put. */
+  private placed(container: object, out: object, key: string | number): Held {
+    const held = this.heldOf(container);
+    if (held.out === undefined) {
+      held.out = out;
+      held.key = key;
+    }
+    return held;
   }
 }
 
 const NONE: readonly string[] = Object.freeze([]);
+
+/**
+ * What completion knows of one shown container: where it was first put (its
+ * holder and key; a pointer is made by following them to the root), whether
+ * it is reachable from the root (a member put in it is reported when it
+ * completes), and the keys of its members still being written: at most one
+ * per container but for a moment in a walk, so one field, and a set only
+ * for more. A member shown and not open is complete.
+ */
+interface Held {
+  out: object | undefined;
+  key: string | number;
+  adopted: boolean;
+  open: string | number | undefined;
+  more: Set<string | number> | undefined;
+}
+
+function isOpen(held: Held, key: string | number): boolean {
+  return held.open === key || held.more?.has(key) === true;
+}
+
+function openMember(held: Held, key: string | number): void {
+  if (held.open === undefined) held.open = key;
+  else if (held.open !== key) {
+    held.more ??= new Set();
+    held.more.add(key);
+  }
+}
+
+/** Whether the member was open (it is not now). */
+function closeMember(held: Held, key: string | number): boolean {
+  if (held.open === key) {
+    held.open = undefined;
+    const more = held.more;
+    if (more !== undefined && more.size > 0) {
+      const next = more.values().next().value!;
+      more.delete(next);
+      held.open = next;
+    }
+    return true;
+  }
+  return held.more?.delete(key) === true;
+}
+
+function indexes(n: number): number[] {
+  const out = new Array<number>(n);
+  for (let i = 0; i < n; i++) out[i] = i;
+  return out;
+}
 
 /**
  * An ok step of a push that completed members (frozen): their pointers are
