@@ -514,12 +514,16 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
    * the walk (a push costs what it added, not the spine's depth).
    */
   private wireCheckDue(did: Pushed): boolean {
+    if (did === "string") {
+      // A string value grew: no number or literal is being read.
+      this.wasReading = false;
+      return !this.stringFree;
+    }
     const parser = this.parser;
     const at = parser.reading;
     const reading = scalarType(at) !== undefined;
     const started = reading && !this.wasReading;
     this.wasReading = reading;
-    if (did === "string") return !this.stringFree;
     if (did !== "nothing") return true;
     if (at === "named" || started) return true;
     if (at !== "name" || this.namesFree) return false;
