@@ -48,10 +48,12 @@
  * final value under the same name or index, every value off the spine equals
  * its final value, and every string shown is a prefix of its final string.
  *
- * For a later layer that maps only what changed: spine() is the path of the
- * innermost open value, and changedDepth counts the containers, from the
- * root, that stayed open through the last push; every change that push made
- * lies inside the innermost of them (anywhere when it is 0).
+ * For the stream decoder (stream/decoder.ts), which maps only what changed:
+ * spine() is the path of the innermost open value, and changedDepth counts
+ * the containers, from the root, that stayed open through the last push;
+ * every change that push made lies inside the innermost of them (anywhere
+ * when it is 0). The decoder holds the parser as a ParserView (below), which
+ * is all it reads of it.
  */
 import type { Result } from "../errors.js";
 import { DEFAULT_PARSE_LIMITS, type ParseLimits, type ParseRefusal, parseText } from "./parser.js";
@@ -111,7 +113,95 @@ const NULL: Literal = { text: "null", value: null };
 
 export type PartialResult = Result<unknown, ParseRefusal>;
 
-export class IncrementalParser {
+/**
+ * What the last push did to the partial value:
+ * - "nothing": placed no value (whitespace, punctuation, member names, a
+ *   number or literal not yet complete, containers closed): the value shown
+ *   is as it was (the spine may be shorter);
+ * - "string": only grew the string value being written (nothing else placed,
+ *   opened or closed: the spine is the same);
+ * - "placed": anything else.
+ */
+export type Pushed = "nothing" | "string" | "placed";
+
+/**
+ * Where the text ends:
+ * - "string", "number", "boolean", "null": inside a value of that JSON type
+ *   (a string's escapes included; a number or literal is known from its first
+ *   character); a string's decoded prefix is `openString`;
+ * - "name": inside a member name, its decoded prefix in `openString`;
+ *   "name-escape": inside an escape in a member name;
+ * - "named": after a complete member name, before its value's first
+ *   character: the name is the innermost step, stepAt(openCount - 1);
+ * - "name-due": after an object's comma, before the next name's quote;
+ * - "completed": just after a value complete in the innermost container
+ *   (a scalar, or a container just closed): its step is stepAt(openCount - 1);
+ * - "between": anywhere else (before the root value, just after '[' or '{',
+ *   after an array's comma, after the root value).
+ */
+export type Reading =
+  | "string"
+  | "number"
+  | "boolean"
+  | "null"
+  | "name"
+  | "name-escape"
+  | "named"
+  | "name-due"
+  | "completed"
+  | "between";
+
+/**
+ * The incremental parser as the stream decoder reads it: the text, what the
+ * last push did, the spine (the open containers and the steps through them),
+ * and the value being read. The decoder holds the parser as this, not as the
+ * class. Every read is a field or a few comparisons and makes nothing: the
+ * decoder reads after every push.
+ */
+export interface ParserView {
+  /** Reads a delta: the partial value (the live root, see the module comment), or the refusal (final). */
+  push(delta: string): PartialResult;
+  /** Exactly parseText(the whole text pushed). */
+  end(): Result<unknown, ParseRefusal>;
+  /** The text pushed so far, refused pushes included. */
+  text(): string;
+  /** How many members the text has written so far, over all objects (with its object, it tells a name being written). */
+  readonly membersRead: number;
+
+  /** What the last push did to the partial value. */
+  readonly pushed: Pushed;
+  /** Containers from the root that stayed open through the last push: its changes lie inside the innermost of them. */
+  readonly changedDepth: number;
+
+  /** How many containers are open, from the root. */
+  readonly openCount: number;
+  /** The open container `i` levels below the root (0: the root), for `i` below openCount. */
+  openAt(i: number): object;
+  /** spine()'s length: openCount, less one unless a string, number or literal value is being read. */
+  readonly spineLength: number;
+  /**
+   * The step in open container `i` (below openCount): spine()[i] below
+   * spineLength; in the innermost container otherwise, the member named
+   * ("named") or the value just completed ("completed").
+   */
+  stepAt(i: number): string | number;
+
+  /** Where the text ends: inside which value, or between which. */
+  readonly reading: Reading;
+  /** The string being read (a value or a member name), decoded so far. */
+  readonly openString: string;
+  /**
+   * What the string being read gained since it began or since the last call,
+   * tracked from a call with `track` true until one with false: a reader that
+   * compares the string as it grows reads this, not the rope (reading a rope
+   * makes it flat, which costs its whole length at every push).
+   */
+  takeAppended(track: boolean): string;
+  /** A short suffix that finishes the value being written, the open containers left open (see the class). */
+  openValueEnd(): string | undefined;
+}
+
+export class IncrementalParser implements ParserView {
   private readonly limits: Partial<ParseLimits>;
   private readonly maxBytes: number;
   private readonly maxNodes: number;
@@ -146,14 +236,9 @@ export class IncrementalParser {
 
   // The string being read: decoded so far; a key or a value; a raw high surrogate held back.
   private str = "";
-  /**
-   * While `trackAppended` is set, what was appended to the string being read
-   * since it began or since `takeAppended()`: a reader that compares the
-   * string as it grows reads this, not the rope (reading a rope makes it
-   * flat, which costs its whole length at every push).
-   */
+  /** While `trackAppended` is set, what was appended to the string being read since it began or since `takeAppended` (see there). */
   private appended = "";
-  trackAppended = false;
+  private trackAppended = false;
   private inKey = false;
   /** Member names read (each once per object: a repeated one is refused). */
   private namesRead = 0;
@@ -193,8 +278,7 @@ export class IncrementalParser {
     this.written += delta;
     if (this.written.length >= CHUNK) this.keepChunk();
     const n = delta.length;
-    this.grewString = false;
-    this.placedNone = n === 0;
+    this.did = n === 0 ? "nothing" : "placed";
     if (this.refusal !== undefined) return this.refusal;
     if (n === 0) return this.partial();
     this.chars += n;
@@ -207,9 +291,9 @@ export class IncrementalParser {
       if (start === n) {
         this.grow(delta);
         if (this.inKey) {
-          this.placedNone = true;
+          this.did = "nothing";
         } else {
-          this.grewString = true;
+          this.did = "string";
           this.placeOpenString();
         }
         return this.partial();
@@ -219,9 +303,9 @@ export class IncrementalParser {
     const growing = this.inOpenValueString();
     const placed = this.placements;
     if (this.read(delta, start) === REFUSED) return this.refuse();
-    this.grewString = growing && placed === this.placements && this.inOpenValueString();
-    this.placedNone = placed === this.placements && !this.inOpenValueString();
-    if (this.inOpenValueString()) {
+    const open = this.inOpenValueString();
+    this.did = placed !== this.placements ? "placed" : !open ? "nothing" : growing ? "string" : "placed";
+    if (open) {
       if (this.placedString) this.placeOpenString();
       else this.place(this.str);
     }
@@ -320,18 +404,15 @@ export class IncrementalParser {
     return this.root;
   }
 
-  /**
-   * Whether the last push only added to the string value being written:
-   * nothing else placed, opened or closed (the spine is the same).
-   */
-  get onlyGrewString(): boolean {
-    return this.grewString;
+  /** What the last push did to the partial value (see Pushed). */
+  get pushed(): Pushed {
+    return this.did;
   }
 
-  private grewString = false;
+  private did: Pushed = "nothing";
 
-  /** What the string being read (a value or a member name) gained since it began or since the last call (see `appended`). */
-  takeAppended(): string {
+  takeAppended(track: boolean): string {
+    this.trackAppended = track;
     const added = this.appended;
     this.appended = "";
     return added;
@@ -342,21 +423,11 @@ export class IncrementalParser {
     if (this.trackAppended) this.appended += added;
   }
 
-  /** The string value being written, as placed (read when onlyGrewString: a field read, not a load at its place). */
+  /** The string being read, a value (as placed: a field read, not a load at its place) or a member name, decoded so far. */
   get openString(): string {
     return this.str;
   }
 
-  /**
-   * Whether the last push placed no value: whitespace, punctuation, member
-   * names, a number or literal not yet complete, containers closed. The
-   * value shown is as it was (the spine may be shorter).
-   */
-  get placedNothing(): boolean {
-    return this.placedNone;
-  }
-
-  private placedNone = false;
   /** Values placed so far (a growing string counts at each push). */
   private placements = 0;
 
@@ -386,16 +457,6 @@ export class IncrementalParser {
     return path;
   }
 
-  /**
-   * The member name complete in the innermost object whose value has not
-   * started yet (after the name's closing quote, before its value's first
-   * character); undefined otherwise. For a later layer that checks names.
-   */
-  get pendingName(): string | undefined {
-    if (this.depth === 0 || this.arrays[this.depth]) return undefined;
-    return this.mode === COLON || this.mode === VALUE ? this.keys[this.depth] : undefined;
-  }
-
   /** How many containers are open: the spine's containers, from the root. */
   get openCount(): number {
     return this.depth;
@@ -412,7 +473,7 @@ export class IncrementalParser {
     return this.depth === 0 ? 0 : scalar ? this.depth : this.depth - 1;
   }
 
-  /** spine()[i], without making the path. */
+  /** spine()[i], without making the path (in the innermost container, see ParserView). */
   stepAt(i: number): string | number {
     const d = i + 1;
     if (!this.arrays[d]) return this.keys[d]!;
@@ -421,37 +482,27 @@ export class IncrementalParser {
     return d < this.depth || this.mode <= PAIR ? length - 1 : length;
   }
 
-  /** Whether a string value (not a member name) is being read. */
-  get readingString(): boolean {
-    return this.inOpenValueString();
-  }
-
-  /** The step (member name or index) of the value just completed in the innermost container, else undefined. */
-  get completedStep(): string | number | undefined {
-    if (this.mode !== AFTER) return undefined;
-    return this.arrays[this.depth] ? (this.containers[this.depth] as unknown[]).length - 1 : this.keys[this.depth];
-  }
-
-  /** Whether the text ends inside a string: a value or a member name, an escape in it included. */
-  get inString(): boolean {
-    return this.mode >= STRING && this.mode <= PAIR;
-  }
-
-  /** Whether the innermost object awaits a member name after a comma (no completion ends the text there). */
-  get awaitingName(): boolean {
-    return this.mode === KEY;
-  }
-
-  /** The member name being written in the innermost object (its decoded prefix so far), else undefined. */
-  get namePrefix(): string | undefined {
-    return this.mode === STRING && this.inKey ? this.str : undefined;
-  }
-
-  /** The JSON type of the number or literal being read, known from its first character; else undefined. */
-  get readingType(): "number" | "boolean" | "null" | undefined {
-    if (this.mode === NUMBER) return "number";
-    if (this.mode !== LITERAL) return undefined;
-    return this.literal.value === null ? "null" : "boolean";
+  /** Where the text ends (see Reading). */
+  get reading(): Reading {
+    const mode = this.mode;
+    if (mode >= STRING && mode <= PAIR) return !this.inKey ? "string" : mode === STRING ? "name" : "name-escape";
+    switch (mode) {
+      case NUMBER:
+        return "number";
+      case LITERAL:
+        return this.literal === NULL ? "null" : "boolean";
+      case AFTER:
+        return "completed";
+      case KEY:
+        return "name-due";
+      case COLON:
+        return "named";
+      case VALUE:
+        // After a colon (in an object), or after an array's comma or at the root.
+        return this.depth > 0 && !this.arrays[this.depth] ? "named" : "between";
+      default:
+        return "between";
+    }
   }
 
   /**

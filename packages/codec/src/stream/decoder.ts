@@ -34,7 +34,7 @@
  * - What the parser settles (an impossible character, a repeated member
  *   name, depth, node and byte limits, an unsafe number, a lone surrogate):
  *   at that character, in decode's words for every text that begins with it.
- * - What the wire schema settles (stream/refusal.ts): a container, a scalar's
+ * - What the wire schema settles (stream/candidates.ts): a container, a scalar's
  *   first character or a complete scalar of a JSON type the wire forbids
  *   there, a string no allowed const/enum value begins with or equals (a
  *   presence or union tag), a member name no closed wire object declares (at
@@ -60,7 +60,7 @@ import { partialNode, WALK } from "../constructs/registry.js";
 import { type CodecError, pointerJoin, type Result } from "../errors.js";
 import type { Node } from "../ir/nodes.js";
 import { isPlainObject, setOwn } from "../json.js";
-import { IncrementalParser } from "../parse/incremental.js";
+import { IncrementalParser, type ParserView, type Pushed, type Reading } from "../parse/incremental.js";
 import { MAX_DEPTH_LIMIT } from "../parse/parser.js";
 import { originalPath } from "../wire/paths.js";
 import { bestFit, type Candidates, fillerFor, type PrefixMatch, requiredOf, WireCandidates } from "./candidates.js";
@@ -98,7 +98,10 @@ export function streamDecoder<T>(codec: CodecCore<T>, options: DecodeOptions = {
 }
 
 export class CodecStreamDecoder<T> implements StreamDecoder<T> {
-  private readonly parser: IncrementalParser;
+  /** The incremental parser, held as its view: the text, what the last push did, the spine, the value being read. */
+  private readonly parser: ParserView;
+  /** The parser's partial value, as its last push gave it. */
+  private root: unknown = undefined;
   /** The text's length so far, in UTF-16 code units. */
   private written = 0;
   /** The text pushed after a refusal, which the parser no longer reads (the text is the parser's, then this). */
@@ -151,7 +154,7 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
   /** How many containers from the root stayed open since the last partial walk (parser.changedDepth, the least since). */
   private partialKept = 0;
   private readonly ctx: PartialContext;
-  /** The wire schema's candidates, read for early refusal (refusal.ts). */
+  /** The wire schema's candidates, read for early refusal (candidates.ts). */
   private readonly wire: WireCandidates;
   /** The open containers on the spine with their candidates, outermost first (wireImpossible): the first `openedCount`. */
   private readonly openedContainers: object[] = [];
@@ -242,12 +245,12 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
     // inside a string they do not end.
     this.placedNothing = true;
     this.onlyGrewString = true;
-    if (this.parser.inString ? delta.indexOf('"') === -1 : nextCloser(delta, 0) === delta.length) {
+    if (inString(this.parser.reading) ? delta.indexOf('"') === -1 : nextCloser(delta, 0) === delta.length) {
       const refused = this.read(delta, delta, delta.length);
       if (refused !== undefined) return refused;
     } else {
       for (let from = 0; from < delta.length; ) {
-        const to = pieceEnd(delta, from, this.parser.inString);
+        const to = pieceEnd(delta, from, inString(this.parser.reading));
         const refused = this.read(delta.slice(from, to), delta, to);
         if (refused !== undefined) return refused;
         from = to;
@@ -311,16 +314,19 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
   ): { readonly ok: false; readonly error: CodecError } | undefined {
     this.written += piece.length;
     const parser = this.parser;
-    if (!parser.push(piece).ok) {
+    const pushed = parser.push(piece);
+    if (!pushed.ok) {
       this.afterRefusal += delta.slice(to);
       return this.refuseAs(this.text());
     }
+    this.root = pushed.value;
     const kept = parser.changedDepth;
     if (kept < this.keptDepth) this.keptDepth = kept;
     if (kept < this.partialKept) this.partialKept = kept;
-    this.placedNothing &&= parser.placedNothing;
-    this.onlyGrewString &&= parser.onlyGrewString;
-    if (this.impossibleAt === undefined && this.wireCheckDue()) {
+    const did = parser.pushed;
+    this.placedNothing &&= did === "nothing";
+    this.onlyGrewString &&= did === "string";
+    if (this.impossibleAt === undefined && this.wireCheckDue(did)) {
       this.impossibleAt = this.wireImpossible();
       this.checkedAt = this.written;
     }
@@ -338,7 +344,7 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
   private step(changed: boolean): StreamStep {
     const parser = this.parser;
     // The whole value is complete once nothing is open (asked in that order: most pushes leave a container open).
-    if (parser.openCount === 0 && !this.rootComplete && this.shown !== undefined && !parser.readingString) {
+    if (parser.openCount === 0 && !this.rootComplete && this.shown !== undefined && parser.reading !== "string") {
       this.rootComplete = true;
       this.completedNow.push(undefined, "");
     }
@@ -507,16 +513,21 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
    * whitespace, digits or name characters an open object allows; they skip
    * the walk (a push costs what it added, not the spine's depth).
    */
-  private wireCheckDue(): boolean {
+  private wireCheckDue(did: Pushed): boolean {
+    if (did === "string") {
+      // A string value grew: no number or literal is being read.
+      this.wasReading = false;
+      return !this.stringFree;
+    }
     const parser = this.parser;
-    const reading = parser.readingType !== undefined;
+    const at = parser.reading;
+    const reading = scalarType(at) !== undefined;
     const started = reading && !this.wasReading;
     this.wasReading = reading;
-    if (parser.onlyGrewString) return !this.stringFree;
-    if (!parser.placedNothing) return true;
-    if (parser.pendingName !== undefined || started) return true;
-    const prefix = parser.namePrefix;
-    if (prefix === undefined || this.namesFree) return false;
+    if (did !== "nothing") return true;
+    if (at === "named" || started) return true;
+    if (at !== "name" || this.namesFree) return false;
+    const prefix = parser.openString;
     // A name growing in the object the last walk ended in (nothing opened or closed since): checked there, no walk.
     const n = this.openedCount;
     if (this.keptDepth < n || n === 0 || Array.isArray(this.openedContainers[n - 1])) return true;
@@ -530,7 +541,7 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
   /**
    * The wire steps to what the wire schema already forbids for every
    * completion, on the parser's spine: a container's type, a complete member
-   * name, the scalar being read (see refusal.ts); undefined if nothing.
+   * name, the scalar being read (see candidates.ts); undefined if nothing.
    * A container is checked when it is opened: those that stayed open since
    * the last check are kept in `opened*` (outermost first, with their
    * candidates), and the walk starts below them.
@@ -548,7 +559,7 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
       start < kept
         ? containers[start]
         : start === 0
-          ? parser.value
+          ? this.root
           : (containers[start - 1] as Record<string | number, unknown>)[parser.stepAt(start - 1)];
     let found: (string | number)[] | undefined;
     // The candidates the value at depth i reached (its parent's at its step), read where it is new.
@@ -568,20 +579,22 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
         if (i === length) {
           if (found !== undefined) return found;
           // The scalar just completed in it: its type and exact value.
-          const done = parser.completedStep;
-          if (done !== undefined) {
+          const at = parser.reading;
+          if (at === "completed") {
+            const done = parser.stepAt(i);
             const scalar = (value as Record<string | number, unknown>)[done];
             return own.at(done).scalarPossible(scalar) ? undefined : [...this.spinePath(i), done];
           }
           if (Array.isArray(value)) return undefined;
           this.namesFree = own.namePossible(undefined);
-          const name = parser.pendingName;
-          if (name !== undefined) return own.at(name).empty ? [...this.spinePath(i), name] : undefined;
+          if (at === "named") {
+            const name = parser.stepAt(i) as string;
+            return own.at(name).empty ? [...this.spinePath(i), name] : undefined;
+          }
           // A member name being written that no declared name begins with.
-          const prefix = parser.namePrefix;
-          return prefix !== undefined && !this.nameFits(own, value, prefix)
-            ? [...this.spinePath(i), prefix]
-            : undefined;
+          if (at !== "name") return undefined;
+          const prefix = parser.openString;
+          return this.nameFits(own, value, prefix) ? undefined : [...this.spinePath(i), prefix];
         }
         const step = parser.stepAt(i);
         reached = own.at(step);
@@ -595,7 +608,7 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
         const strings = reached!.allowing("string");
         this.stringFree = strings.anyString;
         if (this.stringFree) {
-          parser.trackAppended = false;
+          parser.takeAppended(false);
           return undefined;
         }
         // The string is known by where it is written: the matcher made for it reads only what it gained since.
@@ -606,14 +619,13 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
         if (m === undefined || m.holder !== holder || m.step !== step || m.candidates !== strings) {
           m = { holder, step, candidates: strings, match: strings.stringMatch()! };
           this.stringMatch = m;
-          parser.trackAppended = true;
-          parser.takeAppended();
+          parser.takeAppended(true);
           added = value;
-        } else added = parser.takeAppended();
+        } else added = parser.takeAppended(true);
         const whole = value;
         return m.match.grow(added, () => whole) ? undefined : this.spinePath(length);
       }
-      const type = parser.readingType;
+      const type = scalarType(parser.reading);
       return type !== undefined && reached!.allowing(type).empty ? this.spinePath(length) : undefined;
     }
   }
@@ -631,15 +643,14 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
     if (m === undefined || m.container !== container || m.count !== count || m.candidates !== candidates) {
       const match = candidates.nameMatch();
       if (match === undefined) {
-        parser.trackAppended = false;
+        parser.takeAppended(false);
         return true;
       }
       m = { container, count, candidates, match };
       this.nameMatch = m;
-      parser.trackAppended = true;
-      parser.takeAppended();
+      parser.takeAppended(true);
       added = prefix;
-    } else added = parser.takeAppended();
+    } else added = parser.takeAppended(true);
     return m.match.grow(added, () => prefix);
   }
 
@@ -651,7 +662,7 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
   }
 
   /**
-   * Decode's refusal of the text completed simply (refusal.ts): the value
+   * Decode's refusal of the text completed simply (candidates.ts): the value
    * being written finished, each open object's missing required members
    * filled, the containers closed. Given only if decode refuses that
    * completion as a wire violation at the impossible place or an ancestor of
@@ -662,11 +673,14 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
     const at = this.impossibleAt!;
     if (this.written < this.retryAt) return undefined;
     if (this.checkedAt !== this.written) this.wireImpossible(); // the open containers now
-    let end = this.parser.openValueEnd();
-    let pending = this.parser.pendingName;
-    let prefix = this.parser.namePrefix;
+    const parser = this.parser;
+    let end = parser.openValueEnd();
+    const reading = parser.reading;
+    // A member named with no value yet; a name being written.
+    let pending = reading === "named" ? (parser.stepAt(parser.openCount - 1) as string) : undefined;
+    let prefix = reading === "name" ? parser.openString : undefined;
     // After an object's comma a member must follow: a name begun, nothing of it written yet (not even its quote).
-    const opening = end === undefined && this.parser.awaitingName ? '"' : "";
+    const opening = end === undefined && reading === "name-due" ? '"' : "";
     if (opening !== "") prefix = "";
     // A member name being written that begins a declared name not yet written is finished as that name, so that the
     // completion breaks nothing more (a delta may end just after a name's opening quote, or just after the comma).
@@ -699,7 +713,7 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
       }
       const names = Object.keys(container);
       // The member on the spine (its value not yet placed), the one named with no value, the name being written.
-      const onSpine = d < this.parser.spineLength ? this.parser.stepAt(d) : undefined;
+      const onSpine = d < parser.spineLength ? parser.stepAt(d) : undefined;
       if (typeof onSpine === "string" && !names.includes(onSpine)) names.push(onSpine);
       const innermost = d === this.openedCount - 1;
       if (innermost && pending !== undefined && !names.includes(pending)) names.push(pending);
@@ -740,9 +754,9 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
     this.leafHolder = undefined;
     this.leafKey = undefined;
     this.leafValue = undefined;
-    if (!parser.readingString) return;
+    if (parser.reading !== "string") return;
     if (n === 0) {
-      this.leafValue = parser.value;
+      this.leafValue = this.root;
       return;
     }
     const holder = this.open[n - 1]!;
@@ -760,7 +774,7 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
 
   private partialRoot(): unknown {
     const { plan } = this.codec.bundle;
-    const root = this.parser.value;
+    const root = this.root;
     let args: unknown = root;
     if (plan.envelope !== "bare") {
       if (!isPlainObject(root) || !Object.hasOwn(root, "arguments")) return undefined;
@@ -955,6 +969,16 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
 }
 
 const NONE: readonly string[] = Object.freeze([]);
+
+/** Whether the text ends inside a string: a value or a member name, an escape in it included. */
+function inString(at: Reading): boolean {
+  return at === "string" || at === "name" || at === "name-escape";
+}
+
+/** The JSON type of the number or literal being read (known from its first character), else undefined. */
+function scalarType(at: Reading): "number" | "boolean" | "null" | undefined {
+  return at === "number" || at === "boolean" || at === "null" ? at : undefined;
+}
 
 /**
  * What completion knows of one shown container: where it was first put (its

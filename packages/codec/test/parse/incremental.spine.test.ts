@@ -1,9 +1,10 @@
 /**
- * What the stream decoder reads of the incremental parser in place of a path
- * made per push: the open containers (openCount, openAt), the spine's steps
- * (spineLength, stepAt), whether a string value is being read and that string
- * (openString), and the member names read (members). Each agrees with spine() and the live value after
- * every push.
+ * What the stream decoder reads of the incremental parser (its ParserView) in
+ * place of a path made per push: the open containers (openCount, openAt), the
+ * spine's steps (spineLength, stepAt), where the text ends (reading) and the
+ * string being read (openString), what the last push did (pushed), and the
+ * member names read (membersRead). Each agrees with spine() and the live value
+ * after every push.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -60,17 +61,32 @@ describe("incremental parser: the spine read in place", () => {
         const parser = new IncrementalParser({});
         for (let i = 0, k = 0; i < text.length; k++) {
           const n = s[k % s.length]!;
+          const valueBefore = JSON.stringify(parser.value);
+          const spineBefore = parser.spine();
           expect(parser.push(text.slice(i, i + n)).ok).toBe(true);
           i += n;
           const spine = parser.spine();
+          // What the push did: nothing shown changed, or only the string being written grew where it was.
+          if (parser.pushed === "nothing") expect(JSON.stringify(parser.value)).toBe(valueBefore);
+          if (parser.pushed === "string") {
+            expect(parser.reading).toBe("string");
+            expect(spine).toEqual(spineBefore);
+          }
           expect(parser.spineLength).toBe(spine.length);
           for (let j = 0; j < spine.length; j++) expect(parser.stepAt(j)).toBe(spine[j]);
           const open = containersOnSpine(parser, unclosed(text.slice(0, i)));
           expect(open.length).toBe(unclosed(text.slice(0, i)));
           expect(parser.openCount).toBe(open.length);
           for (let j = 0; j < open.length; j++) expect(parser.openAt(j)).toBe(open[j]);
+          // The innermost step names the value just completed there, or the member named with no value yet.
+          if (parser.reading === "completed" || parser.reading === "named") {
+            const holder = open[open.length - 1]!;
+            const step = parser.stepAt(open.length - 1);
+            expect(Object.hasOwn(holder, step)).toBe(parser.reading === "completed");
+            if (Array.isArray(holder)) expect(step).toBe(holder.length - 1);
+          }
           // A string value being read is the last step's value, as the live value shows it.
-          if (parser.readingString) {
+          if (parser.reading === "string") {
             const holder = open.length === 0 ? undefined : open[open.length - 1]!;
             const shown =
               holder === undefined
@@ -108,7 +124,11 @@ describe("incremental parser: the spine read in place", () => {
       if (inside && escaped) escaped = false;
       else if (inside && ch === "\\") escaped = true;
       else if (ch === '"') inside = !inside;
-      expect(parser.inString, `after ${JSON.stringify(ch)}`).toBe(inside);
+      const reading = parser.reading;
+      expect(
+        reading === "string" || reading === "name" || reading === "name-escape",
+        `after ${JSON.stringify(ch)}`,
+      ).toBe(inside);
     }
   });
 
@@ -118,9 +138,66 @@ describe("incremental parser: the spine read in place", () => {
     const parser = new IncrementalParser({});
     for (let i = 0; i < text.length; i++) {
       parser.push(text[i]!);
-      if (parser.awaitingName) awaiting.push(i);
+      if (parser.reading === "name-due") awaiting.push(i);
     }
     // After the comma that follows "a"'s array, and after the one (and the space) that follows "b"'s object.
     expect(awaiting).toEqual([text.indexOf(',"b"'), text.indexOf(', "d"'), text.indexOf(', "d"') + 1]);
+  });
+
+  it("tells where the text ends, character by character, the string being read, and the step of a name or a completed value", () => {
+    const text = '{"k":[1,"s"],"n\\u0041":null, "t":true}';
+    expect(JSON.parse(text)).toEqual({ k: [1, "s"], nA: null, t: true });
+    // Where the text ends after each character, with the string being read or the innermost step.
+    const expected: [string, string | number | undefined][] = [
+      ["between", undefined], // {
+      ["name", ""], // "
+      ["name", "k"], // k
+      ["named", "k"], // "
+      ["named", "k"], // :
+      ["between", undefined], // [
+      ["number", undefined], // 1
+      ["between", undefined], // , (the number completed, then the comma)
+      ["string", ""], // "
+      ["string", "s"], // s
+      ["completed", 1], // "
+      ["completed", "k"], // ]
+      ["name-due", undefined], // ,
+      ["name", ""], // "
+      ["name", "n"], // n
+      ["name-escape", undefined], // \
+      ["name-escape", undefined], // u
+      ["name-escape", undefined], // 0
+      ["name-escape", undefined], // 0
+      ["name-escape", undefined], // 4
+      ["name", "nA"], // 1
+      ["named", "nA"], // "
+      ["named", "nA"], // :
+      ["null", undefined], // n
+      ["null", undefined], // u
+      ["null", undefined], // l
+      ["completed", "nA"], // l
+      ["name-due", undefined], // ,
+      ["name-due", undefined], // (space)
+      ["name", ""], // "
+      ["name", "t"], // t
+      ["named", "t"], // "
+      ["named", "t"], // :
+      ["boolean", undefined], // t
+      ["boolean", undefined], // r
+      ["boolean", undefined], // u
+      ["completed", "t"], // e
+      ["between", undefined], // }
+    ];
+    expect(expected.length).toBe(text.length);
+    const parser = new IncrementalParser({});
+    const seen: [string, string | number | undefined][] = [];
+    for (const ch of text) {
+      parser.push(ch);
+      const reading = parser.reading;
+      const stepped = reading === "named" || reading === "completed";
+      const read = reading === "name" || reading === "string" ? parser.openString : undefined;
+      seen.push([reading, stepped ? parser.stepAt(parser.openCount - 1) : read]);
+    }
+    expect(seen).toEqual(expected);
   });
 });
