@@ -119,7 +119,10 @@ export async function measure({ keep } = {}) {
         const entry = join(dir, `entry-${tool.name}-${cases.length}.mjs`);
         writeFileSync(entry, head);
         const withStream = join(dir, `entry-${tool.name}-${cases.length}-stream.mjs`);
-        writeFileSync(withStream, `${head}export function stream() { return codec.value.streamDecoder(); }\n`);
+        writeFileSync(
+          withStream,
+          `import { streamDecoder } from "@strictwire/codec/runtime";\n${head}export function stream() { return streamDecoder(codec.value); }\n`,
+        );
         const { text: out, inputs, parts } = await bundle(entry);
         const streamed = await bundle(withStream);
         cases.push({

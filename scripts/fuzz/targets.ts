@@ -13,6 +13,7 @@ import {
   type ParseLimits,
   parseJson,
   type Result,
+  streamDecoder,
 } from "@strictwire/codec";
 import fc from "fast-check";
 import { type Schema, schemaArb, valueArb } from "../../packages/codec/testkit/arbitraries.js";
@@ -321,7 +322,7 @@ export const streaming: Target<[number, number, Dice, number, boolean, number[],
     const options = lim === null ? {} : { limits: lim };
     const context = () => ({ ...describeEntry(entry), text, deltas, ...options });
     const whole = guard(ctx, this.name, "decode", context, () => entry.codec.decode(text, options));
-    const decoder = guard(ctx, this.name, "streamDecoder", context, () => entry.codec.streamDecoder(options));
+    const decoder = guard(ctx, this.name, "streamDecoder", context, () => streamDecoder(entry.codec, options));
     if (whole === undefined || decoder === undefined) return;
     let refusal: { code: ErrorCode; path: string; at: number } | undefined;
     for (let k = 0; k < deltas.length; k++) {
@@ -338,7 +339,7 @@ export const streaming: Target<[number, number, Dice, number, boolean, number[],
     }
     // The text's own rules refuse at the character that breaks them: a character at a time, at that one; in deltas,
     // at the delta holding it (or earlier, for the wire).
-    const single = guard(ctx, this.name, "streamDecoder", context, () => entry.codec.streamDecoder(options));
+    const single = guard(ctx, this.name, "streamDecoder", context, () => streamDecoder(entry.codec, options));
     if (single === undefined) return;
     let first = -1;
     let firstCode: ErrorCode | undefined;

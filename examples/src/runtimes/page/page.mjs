@@ -5,6 +5,7 @@
  * needs no 'unsafe-eval' in its Content Security Policy. Bundled by build.mjs
  * into app.js, which index.html loads.
  */
+import { streamDecoder } from "@strictwire/codec/runtime";
 import { load } from "../tools/get_weather.tool.mjs";
 
 /** The model's argument text for one call, in the deltas a provider streams (recorded). */
@@ -22,7 +23,7 @@ export const RECORDED_DELTAS = [
 export function streamedPartials(deltas) {
   const codec = load();
   if (!codec.ok) throw new Error(codec.error.message);
-  const decoder = codec.value.streamDecoder();
+  const decoder = streamDecoder(codec.value);
   const partials = [];
   for (const delta of deltas) {
     const step = decoder.push(delta);
