@@ -181,7 +181,8 @@ function partialUnion(node: UnionNode, wire: unknown, ctx: PartialContext, memo:
   const rule = node.rule;
   if (rule.by === "same") {
     if (isPlainObject(wire)) return partialSameObject(node, wire, ctx, memo);
-    // Any branch of its JSON type decodes it alike; shown through one, so every change is seen.
+    if (Array.isArray(wire)) return partialSameArray(node, wire, ctx, memo);
+    // Any branch of its JSON type decodes a scalar alike (as written); shown through one, so every change is seen.
     const t = jsonTypeOf(wire);
     const branch = node.branches.find((b) => t !== undefined && ctx.walk.wireTypes(b, ctx.defs, new Set()).includes(t));
     return branch === undefined ? ABSENT : ctx.child(branch, wire);
@@ -238,6 +239,42 @@ function partialSameObject(
   let chosen = ruledOut.indexOf(false);
   if (chosen < 0) chosen = branches.findIndex((b) => ctx.walk.wireTypes(b, ctx.defs, new Set()).includes("object"));
   return chosen < 0 ? ABSENT : ctx.child(branches[chosen]!, wire);
+}
+
+/**
+ * An array under a `same` union: shown through the first array branch the
+ * elements written so far fit (an array of objects shows an element that is
+ * an array as nothing), judged as `partialSameObject` judges members. Elements
+ * end in order, so the memo keeps the branches ruled out (`settled`) and how
+ * many leading elements are complete and judged (`read`).
+ */
+function partialSameArray(node: UnionNode, wire: unknown[], ctx: PartialContext, memo: PartialMemo): unknown {
+  const branches = node.branches;
+  memo.settled ??= branches.map((b) => !ctx.walk.wireTypes(b, ctx.defs, new Set()).includes("array"));
+  const ruledOut = memo.settled;
+  for (let k = memo.read; k < wire.length; k++) {
+    const element = wire[k];
+    const complete = ctx.complete(element, wire, k);
+    for (let i = 0; i < branches.length; i++) {
+      if (ruledOut[i]) continue;
+      const item = elementNode(branches[i]!, k, ctx.defs);
+      if (item === false || (item !== undefined && !memberFits(item, element, complete, ctx))) ruledOut[i] = true;
+    }
+    if (!complete) break;
+    memo.read = k + 1;
+  }
+  let chosen = ruledOut.indexOf(false);
+  if (chosen < 0) chosen = branches.findIndex((b) => ctx.walk.wireTypes(b, ctx.defs, new Set()).includes("array"));
+  return chosen < 0 ? ABSENT : ctx.child(branches[chosen]!, wire);
+}
+
+/** The node of an array branch's element at `index`: undefined when not read here (fits anything), false when none may be there. */
+function elementNode(branch: Node, index: number, defs: Defs): Node | undefined | false {
+  let n: Node | undefined = branch;
+  for (let hops = 0; n !== undefined && n.kind === "ref" && hops < 16; hops++) n = defs[n.def];
+  if (n?.kind === "array") return n.items;
+  if (n?.kind !== "tuple" || n.form !== "array") return undefined;
+  return n.positions[index]?.node ?? n.rest ?? false;
 }
 
 /**

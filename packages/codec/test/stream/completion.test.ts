@@ -263,4 +263,37 @@ describe("stream decoder: unions of objects, completion", () => {
     expect(decoder.stateAt("/contact")).toBe("incomplete");
     expect(decoder.stateAt("/other")).toBe("pending");
   });
+
+  it("shows an array through the array branch its elements fit (an array of arrays after an array of objects)", () => {
+    const codec = compile({
+      type: "object",
+      properties: {
+        u: {
+          anyOf: [
+            {
+              type: "array",
+              items: {
+                type: "object",
+                properties: { a: { type: "integer" } },
+                required: ["a"],
+                additionalProperties: false,
+              },
+            },
+            { type: "array", items: { type: "array", items: { type: "integer" } } },
+            { type: "string" },
+          ],
+        },
+      },
+      required: ["u"],
+      additionalProperties: false,
+    });
+    for (const value of [{ u: [[0]] }, { u: [{ a: 1 }, { a: 2 }] }, { u: [[], [3, 4]] }, { u: "x" }]) {
+      for (let size = 1; size <= 4; size++) checkStream(codec, value, [size]);
+    }
+    // Read through the first array branch, the inner array was shown as nothing: {"u":[]} at the end of the text.
+    const decoder = codec.streamDecoder();
+    const step = decoder.push('{"u":[[0]]}');
+    expect(step.ok && step.value).toEqual({ u: [[0]] });
+    expect(decoder.end()).toEqual(codec.decode('{"u":[[0]]}'));
+  });
 });
