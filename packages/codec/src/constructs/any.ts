@@ -137,7 +137,7 @@ function decodeAny(wire: unknown, ctx: WalkContext): unknown | Fail {
 function partialAny(node: AnyNode, wire: unknown, ctx: PartialContext, memo: PartialMemo): unknown {
   if (Array.isArray(wire)) {
     const out = (memo.value as unknown[] | undefined) ?? [];
-    partialElements(out, wire, 0, () => node, ctx, memo);
+    partialElements(out, wire, 0, node, ctx, memo);
     return out;
   }
   if (isPlainObject(wire)) {

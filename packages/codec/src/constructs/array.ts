@@ -44,7 +44,9 @@ export function decodeArray(node: ArrayNode, wire: unknown, ctx: WalkContext): u
 /**
  * Shows the elements of `wire` in `out` from index `offset`: those shown at
  * the last push stay (complete but the last, re-read), new ones are added up
- * to the first that shows nothing yet. `nodeAt` is an element's node. With
+ * to the first that shows nothing yet. `nodeAt` is every element's node, or
+ * gives an element's node (a node, not a function, where all share one: a
+ * push makes no closure). With
  * `memo`, its `read` counts the elements written to their end and shown:
  * they are final, so they are not read again (the last one is re-read only
  * while it is being written, and once when it completes).
@@ -53,13 +55,13 @@ export function partialElements(
   out: unknown[],
   wire: readonly unknown[],
   offset: number,
-  nodeAt: (i: number) => Node | undefined,
+  nodeAt: Node | ((i: number) => Node | undefined),
   ctx: PartialContext,
   memo?: PartialMemo,
 ): void {
   const from = memo === undefined ? Math.max(0, out.length - 1 - offset) : memo.read;
   for (let i = from; i < wire.length; i++) {
-    const node = nodeAt(i);
+    const node = typeof nodeAt === "function" ? nodeAt(i) : nodeAt;
     const value = node === undefined ? ABSENT : ctx.child(node, wire[i], wire, i);
     if (value === ABSENT) return;
     ctx.put(out, offset + i, value);
@@ -73,7 +75,7 @@ export function partialElements(
 function partialArray(node: ArrayNode, wire: unknown, ctx: PartialContext, memo: PartialMemo): unknown {
   if (!Array.isArray(wire)) return ABSENT;
   const out = (memo.value as unknown[] | undefined) ?? [];
-  partialElements(out, wire, 0, () => node.items, ctx, memo);
+  partialElements(out, wire, 0, node.items, ctx, memo);
   return out;
 }
 

@@ -180,7 +180,7 @@ function partialTuple(node: TupleNode, wire: unknown, ctx: PartialContext, memo:
     ctx.put(out, i, value);
   }
   const rest = wire[REST];
-  if (node.rest !== undefined && Array.isArray(rest)) partialElements(out, rest, n, () => node.rest, ctx);
+  if (node.rest !== undefined && Array.isArray(rest)) partialElements(out, rest, n, node.rest, ctx);
   return out;
 }
 

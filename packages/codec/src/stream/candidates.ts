@@ -21,6 +21,9 @@
  */
 import { isPlainObject } from "../json.js";
 
+/** The key under which `Candidates.at` keeps what every undeclared member name meets. */
+const UNDECLARED: unique symbol = Symbol("undeclared");
+
 /** A schema a value may still meet; ANYTHING where no verdict is read. */
 export type Candidate = Readonly<Record<string, unknown>>;
 const ANYTHING: Candidate = {};
@@ -91,7 +94,7 @@ export class WireCandidates {
 export class Candidates {
   /** No schema left: every completion breaks the wire schema. */
   readonly empty: boolean;
-  private steps: Map<string | number, Candidates> | undefined;
+  private steps: Map<string | number | typeof UNDECLARED, Candidates> | undefined;
   private readonly typed: (Candidates | undefined)[] = [
     undefined,
     undefined,
@@ -108,6 +111,8 @@ export class Candidates {
   private stringsRead: readonly string[] = [];
   private valuedRead = false;
   private prefixRead = 0;
+  /** The member names some candidate allowing an object declares (in `properties`). */
+  private declared: ReadonlySet<string> = new Set();
 
   constructor(
     readonly list: readonly Candidate[],
@@ -124,11 +129,15 @@ export class Candidates {
   at(step: string | number): Candidates {
     this.facts();
     this.steps ??= new Map();
-    const key = typeof step === "number" && step >= this.prefixRead ? -1 : step;
+    // Every element past a tuple's prefix shares one entry, and every member name no candidate declares another
+    // (what such a member may meet depends only on each candidate's additionalProperties): an open object's members
+    // cost no new list each.
+    const key =
+      typeof step === "number" ? (step >= this.prefixRead ? -1 : step) : this.declared.has(step) ? step : UNDECLARED;
     let found = this.steps.get(key);
     if (found === undefined) {
       found = typeof step === "number" ? this.element(step) : this.member(step);
-      if (typeof key === "number" || this.namesRead.includes(key)) this.steps.set(key, found);
+      this.steps.set(key, found);
     }
     return found;
   }
@@ -174,10 +183,7 @@ export class Candidates {
     const i = TYPE_INDEX[type];
     let typed = this.typed[i];
     if (typed === undefined) {
-      typed = new Candidates(
-        this.list.filter((c) => allowsType(c, type)),
-        this.wire,
-      );
+      typed = new Candidates(allowingType(this.list, type), this.wire);
       this.typed[i] = typed;
     }
     return typed;
@@ -234,10 +240,12 @@ export class Candidates {
     const typed = this.allowing(type);
     typed.facts();
     if (!typed.valuedRead) return !typed.empty;
-    return typed.list.some((c) => {
-      const values = allowedValues(c);
-      return values === undefined || values.some((v) => v === value);
-    });
+    for (const c of typed.list) {
+      if (Object.hasOwn(c, "const")) {
+        if (c.const === value) return true;
+      } else if (!Array.isArray(c.enum) || c.enum.includes(value)) return true;
+    }
+    return false;
   }
 
   /** One of these alone. */
@@ -249,13 +257,18 @@ export class Candidates {
     if (this.read) return;
     this.read = true;
     const names: string[] = [];
+    const declared = new Set<string>();
     for (const c of this.list) {
+      if (c !== ANYTHING && allowsType(c, "object") && isPlainObject(c.properties)) {
+        for (const name of Object.keys(c.properties)) declared.add(name);
+      }
       if (c === ANYTHING || c.additionalProperties !== false) this.anyNameRead = true;
       else if (allowsType(c, "object") && isPlainObject(c.properties)) names.push(...Object.keys(c.properties));
       const prefix = Array.isArray(c.prefixItems) ? c.prefixItems : Array.isArray(c.items) ? c.items : undefined;
       if (prefix !== undefined && prefix.length > this.prefixRead) this.prefixRead = prefix.length;
     }
     this.namesRead = names;
+    this.declared = declared;
     const strings: string[] = [];
     for (const c of this.list) {
       for (const v of allowedValues(c) ?? []) if (typeof v === "string" && allowsType(c, "string")) strings.push(v);
@@ -284,10 +297,11 @@ export class PrefixMatch {
 
   /**
    * Whether some value begins with the string so far, given what it gained
-   * since last asked (all of it, the first time). `whole` gives the string so
-   * far: read only when the value that matched fails, at most once per value.
+   * since last asked (all of it, the first time). `whole` is the string so
+   * far: read only when the value that matched fails, at most once per value
+   * (passed as itself, not read: a rope stays a rope until then).
    */
-  grow(added: string, whole: () => string): boolean {
+  grow(added: string, whole: string): boolean {
     const values = this.values;
     if (this.index >= values.length) return false;
     const value = values[this.index]!;
@@ -301,7 +315,7 @@ export class PrefixMatch {
         return true;
       }
     }
-    const prefix = whole();
+    const prefix = whole;
     for (this.index++; this.index < values.length; this.index++) {
       if (values[this.index]!.startsWith(prefix)) {
         this.at = prefix.length;
@@ -310,6 +324,14 @@ export class PrefixMatch {
     }
     return false;
   }
+}
+
+/**
+ * The candidates that allow `type`. Its own function: a closure over `type`
+ * in `allowing` would make a context at every call, found or not.
+ */
+function allowingType(list: readonly Candidate[], type: ValueType): Candidate[] {
+  return list.filter((c) => allowsType(c, type));
 }
 
 /** The JSON types a schema allows, from `type`, `enum` and `const` (undefined: any). */

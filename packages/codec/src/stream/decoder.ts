@@ -75,6 +75,11 @@ interface Shown extends PartialMemo {
   done: boolean;
   readonly node: Node | undefined;
   next: Shown | undefined;
+  /** Let go (passed): a later read makes a new memo, as a read of a container with none does. */
+  gone: boolean;
+  /** The completion record (`held`) of `heldFor`, a container this memo's node showed: kept here, so a walk looks it up in no map. */
+  held: Held | undefined;
+  heldFor: object | undefined;
 }
 
 /** One partial call on an open wire container: its node, the container, its memo, its index on the spine, what it showed. */
@@ -192,21 +197,17 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
   private heldKey: object | undefined;
   private heldLast: Held | undefined;
   /** The members that became complete in this push, as pairs (holder, key); the whole value as (undefined, ""). */
-  private completedNow: (object | string | number | undefined)[] = [];
+  private readonly completedNow: (object | string | number | undefined)[] = [];
+  /** The pairs in `completedNow` (a buffer kept over pushes: its room is made once). */
+  private completedCount = 0;
   private rootComplete = false;
   /** What the last child() call gave, and whether it is still being written (a container on the spine, the open string). */
   private lastChild: unknown;
   private lastChildOpen = false;
   /** For scalars, which keep nothing. */
-  private readonly scratch: Shown = {
-    value: undefined,
-    read: 0,
-    settled: undefined,
-    keys: undefined,
-    done: false,
-    node: undefined,
-    next: undefined,
-  };
+  private readonly scratch: Shown = newShown(undefined, undefined);
+  /** The memo of the open container the last child() call showed (put next, by its holder), else undefined. */
+  private lastChildMemo: Shown | undefined;
 
   constructor(
     private readonly codec: CodecCore<T>,
@@ -346,12 +347,13 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
     // The whole value is complete once nothing is open (asked in that order: most pushes leave a container open).
     if (parser.openCount === 0 && !this.rootComplete && this.shown !== undefined && parser.reading !== "string") {
       this.rootComplete = true;
-      this.completedNow.push(undefined, "");
+      this.completedPair(undefined, "");
     }
-    if (this.completedNow.length > 0) {
+    if (this.completedCount > 0) {
       // Something completed: a step of its own, its pointers made when first read.
-      const pairs = this.completedNow;
-      this.completedNow = [];
+      // Copied at its length (the buffer grows by pushes, which leaves room): the step may be kept.
+      const pairs = this.completedNow.slice(0, this.completedCount);
+      this.completedCount = 0;
       return Object.freeze(new CompletedStep(this.shown, changed, this, pairs));
     }
     if (this.steps === undefined || this.steps.unchanged.value !== this.shown) {
@@ -432,7 +434,7 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
       if (place?.out === undefined || (place.out as Record<string | number, unknown>)[place.key] !== value) continue;
       const holder = this.held.get(place.out);
       if (holder === undefined || !closeMember(holder, place.key)) continue;
-      if (holder.adopted) this.completedNow.push(place.out, place.key);
+      if (holder.adopted) this.completedPair(place.out, place.key);
     }
   }
 
@@ -448,8 +450,11 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
     const open = this.heldOf(container);
     open.adopted = true;
     const openBefore = before === undefined ? undefined : this.held.get(before);
-    const keys: (string | number)[] = Array.isArray(container) ? indexes(container.length) : Object.keys(container);
-    for (const key of keys) {
+    // An array's indexes counted, not listed (most containers adopted are arrays opened with one element).
+    const keys = Array.isArray(container) ? undefined : Object.keys(container);
+    const n = keys === undefined ? (container as unknown[]).length : keys.length;
+    for (let k = 0; k < n; k++) {
+      const key: string | number = keys === undefined ? k : keys[k]!;
       const member = (container as Record<string | number, unknown>)[key];
       const had =
         before !== undefined && (Array.isArray(before) ? (key as number) < before.length : Object.hasOwn(before, key));
@@ -460,7 +465,7 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
         }
         continue;
       }
-      if (!had || (openBefore !== undefined && isOpen(openBefore, key))) this.completedNow.push(container, key);
+      if (!had || (openBefore !== undefined && isOpen(openBefore, key))) this.completedPair(container, key);
     }
   }
 
@@ -622,8 +627,7 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
           parser.takeAppended(true);
           added = value;
         } else added = parser.takeAppended(true);
-        const whole = value;
-        return m.match.grow(added, () => whole) ? undefined : this.spinePath(length);
+        return m.match.grow(added, value) ? undefined : this.spinePath(length);
       }
       const type = scalarType(parser.reading);
       return type !== undefined && reached!.allowing(type).empty ? this.spinePath(length) : undefined;
@@ -651,7 +655,7 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
       parser.takeAppended(true);
       added = prefix;
     } else added = parser.takeAppended(true);
-    return m.match.grow(added, () => prefix);
+    return m.match.grow(added, prefix);
   }
 
   /** The parser's spine, its first `n` steps. */
@@ -799,7 +803,21 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
       if (open && holder !== undefined) this.leafPending = true;
       this.lastChild = value;
       this.lastChildOpen = open;
+      this.lastChildMemo = undefined;
       return value;
+    }
+    // The container the last walk recorded at this frame, for the same node: its memo, without a map lookup (the
+    // walk goes down the spine again at every push that places a value).
+    const recorded = this.frames[this.current + 1];
+    if (recorded !== undefined && recorded.wire === wire && recorded.node === node && !recorded.memo.gone) {
+      const memo = recorded.memo;
+      if (memo.done) {
+        this.lastChild = memo.value;
+        this.lastChildOpen = false;
+        this.lastChildMemo = undefined;
+        return memo.value;
+      }
+      return this.onContainer(node, wire, memo);
     }
     const first = this.memos.get(wire);
     let memo = first;
@@ -807,10 +825,11 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
     if (memo?.done === true) {
       this.lastChild = memo.value;
       this.lastChildOpen = false;
+      this.lastChildMemo = undefined;
       return memo.value;
     }
     if (memo === undefined) {
-      memo = { value: undefined, read: 0, settled: undefined, keys: undefined, done: false, node, next: first };
+      memo = newShown(node, first);
       this.memos.set(wire, memo);
     }
     return this.onContainer(node, wire, memo);
@@ -825,6 +844,7 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
       memo.done = true;
       this.lastChild = value;
       this.lastChildOpen = false;
+      this.lastChildMemo = undefined;
       return value;
     }
     // On the spine: recorded as the running frame's child, for a later push to restart at.
@@ -849,6 +869,7 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
     frame.value = value;
     this.lastChild = value;
     this.lastChildOpen = true;
+    this.lastChildMemo = memo;
     return value;
   }
 
@@ -871,7 +892,9 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
 
   /** A complete container its holder will not read again: its memos go (a memo is kept only while it may be read). */
   private passed(wire: unknown): void {
-    if (typeof wire === "object" && wire !== null) this.memos.delete(wire);
+    if (typeof wire !== "object" || wire === null) return;
+    for (let memo = this.memos.get(wire); memo !== undefined; memo = memo.next) memo.gone = true;
+    this.memos.delete(wire);
   }
 
   private complete(wire: unknown, holder?: object, key?: string | number): boolean {
@@ -905,6 +928,14 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
     this.changed = true;
   }
 
+  /** A member completed in this push: its holder and key (undefined and "" for the whole value). */
+  private completedPair(holder: object | undefined, key: string | number): void {
+    const n = this.completedCount;
+    this.completedNow[n] = holder;
+    this.completedNow[n + 1] = key;
+    this.completedCount = n + 2;
+  }
+
   /** The record of a shown container, made at its first use. */
   private heldOf(container: object): Held {
     if (container === this.heldKey) return this.heldLast!;
@@ -933,10 +964,10 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
   ): void {
     const container = typeof value === "object" && value !== null;
     if (open) {
-      const holder = this.heldOf(out);
+      const holder = this.holderOf(out);
       openMember(holder, key);
       if (container) {
-        const shown = this.placed(value, out, key);
+        const shown = this.placedOpen(value, out, key);
         if (!shown.adopted && holder.adopted) {
           this.adopt(value, typeof before === "object" && before !== null && before !== value ? before : undefined);
         }
@@ -949,12 +980,45 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
     if (holder === undefined) return;
     const completed = closeMember(holder, key);
     if (!holder.adopted) return;
-    if (completed || !had) this.completedNow.push(out, key);
+    if (completed || !had) this.completedPair(out, key);
     // A container replacing another (a union's branch chosen anew) complete: its members the other did not show complete.
     if (container && typeof before === "object" && before !== null && before !== value) {
       this.placed(value, out, key);
       this.adopt(value, before);
     }
+  }
+
+  /**
+   * The record of `out`, the container the running frame's node shows (kept on its memo), or any container (the
+   * map's). Records are never dropped, so one kept on a memo is the map's.
+   */
+  private holderOf(out: object): Held {
+    const frame = this.current >= 0 ? this.frames[this.current] : undefined;
+    if (frame === undefined) return this.heldOf(out);
+    const memo = frame.memo;
+    if (memo.heldFor === out) return memo.held!;
+    const held = this.heldOf(out);
+    memo.held = held;
+    memo.heldFor = out;
+    return held;
+  }
+
+  /** placed() for the open container the last child() call showed: its record kept on its memo. */
+  private placedOpen(container: object, out: object, key: string | number): Held {
+    const memo = this.lastChildMemo;
+    if (memo === undefined || memo.value !== container) return this.placed(container, out, key);
+    if (memo.heldFor === container) {
+      const held = memo.held!;
+      if (held.out === undefined) {
+        held.out = out;
+        held.key = key;
+      }
+      return held;
+    }
+    const held = this.placed(container, out, key);
+    memo.held = held;
+    memo.heldFor = container;
+    return held;
   }
 
   /** The record of a container put at `out[key]`, its place noted at its first put. */
@@ -969,6 +1033,21 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
 }
 
 const NONE: readonly string[] = Object.freeze([]);
+
+function newShown(node: Node | undefined, next: Shown | undefined): Shown {
+  return {
+    value: undefined,
+    read: 0,
+    settled: undefined,
+    keys: undefined,
+    done: false,
+    node,
+    next,
+    gone: false,
+    held: undefined,
+    heldFor: undefined,
+  };
+}
 
 /** Whether the text ends inside a string: a value or a member name, an escape in it included. */
 function inString(at: Reading): boolean {
@@ -1021,12 +1100,6 @@ function closeMember(held: Held, key: string | number): boolean {
     return true;
   }
   return held.more?.delete(key) === true;
-}
-
-function indexes(n: number): number[] {
-  const out = new Array<number>(n);
-  for (let i = 0; i < n; i++) out[i] = i;
-  return out;
 }
 
 /**
