@@ -191,12 +191,14 @@ export class Candidates {
 
   /**
    * A matcher for one string as it grows (undefined: any string may meet
-   * one of these), against the const and enum strings allowed.
+   * one of these), against the const and enum strings allowed: `reuse`
+   * started again if given (a matcher is made once per decoder, not per string).
    */
-  stringMatch(): PrefixMatch | undefined {
+  stringMatch(reuse?: PrefixMatch): PrefixMatch | undefined {
     const strings = this.allowing("string");
     strings.facts();
-    return strings.anyStringRead ? undefined : new PrefixMatch(strings.stringsRead);
+    if (strings.anyStringRead) return undefined;
+    return reuse === undefined ? new PrefixMatch(strings.stringsRead) : reuse.restart(strings.stringsRead);
   }
 
   /** Whether some candidate allows every string (no const or enum): a string's growth is never impossible. */
@@ -217,10 +219,11 @@ export class Candidates {
     return false;
   }
 
-  /** A matcher for one member name as it grows (undefined: any name is allowed). */
-  nameMatch(): PrefixMatch | undefined {
+  /** A matcher for one member name as it grows (undefined: any name is allowed); `reuse` as for stringMatch. */
+  nameMatch(reuse?: PrefixMatch): PrefixMatch | undefined {
     this.facts();
-    return this.anyNameRead ? undefined : new PrefixMatch(this.namesRead);
+    if (this.anyNameRead) return undefined;
+    return reuse === undefined ? new PrefixMatch(this.namesRead) : reuse.restart(this.namesRead);
   }
 
   /**
@@ -293,7 +296,15 @@ export class PrefixMatch {
   private index = 0;
   private at = 0;
 
-  constructor(private readonly values: readonly string[]) {}
+  constructor(private values: readonly string[]) {}
+
+  /** This matcher, for a new string against `values`. */
+  restart(values: readonly string[]): PrefixMatch {
+    this.values = values;
+    this.index = 0;
+    this.at = 0;
+    return this;
+  }
 
   /**
    * Whether some value begins with the string so far, given what it gained

@@ -446,8 +446,8 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
    * adopted as it opens (with few members), or when a union's branch is
    * replaced (rare).
    */
-  private adopt(container: object, before: object | undefined): void {
-    const open = this.heldOf(container);
+  private adopt(container: object, before: object | undefined, record?: Held): void {
+    const open = record ?? this.heldOf(container);
     open.adopted = true;
     const openBefore = before === undefined ? undefined : this.held.get(before);
     // An array's indexes counted, not listed (most containers adopted are arrays opened with one element).
@@ -622,8 +622,16 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
         let m = this.stringMatch;
         let added: string;
         if (m === undefined || m.holder !== holder || m.step !== step || m.candidates !== strings) {
-          m = { holder, step, candidates: strings, match: strings.stringMatch()! };
-          this.stringMatch = m;
+          // One record and one matcher per decoder, started again for each string.
+          if (m === undefined) {
+            m = { holder, step, candidates: strings, match: strings.stringMatch()! };
+            this.stringMatch = m;
+          } else {
+            m.holder = holder;
+            m.step = step;
+            m.candidates = strings;
+            m.match = strings.stringMatch(m.match)!;
+          }
           parser.takeAppended(true);
           added = value;
         } else added = parser.takeAppended(true);
@@ -645,13 +653,21 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
     let m = this.nameMatch;
     let added: string;
     if (m === undefined || m.container !== container || m.count !== count || m.candidates !== candidates) {
-      const match = candidates.nameMatch();
+      const match = candidates.nameMatch(m?.match);
       if (match === undefined) {
         parser.takeAppended(false);
         return true;
       }
-      m = { container, count, candidates, match };
-      this.nameMatch = m;
+      // One record and one matcher per decoder, started again for each name.
+      if (m === undefined) {
+        m = { container, count, candidates, match };
+        this.nameMatch = m;
+      } else {
+        m.container = container;
+        m.count = count;
+        m.candidates = candidates;
+        m.match = match;
+      }
       parser.takeAppended(true);
       added = prefix;
     } else added = parser.takeAppended(true);
@@ -969,14 +985,18 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
       if (container) {
         const shown = this.placedOpen(value, out, key);
         if (!shown.adopted && holder.adopted) {
-          this.adopt(value, typeof before === "object" && before !== null && before !== value ? before : undefined);
+          this.adopt(
+            value,
+            typeof before === "object" && before !== null && before !== value ? before : undefined,
+            shown,
+          );
         }
       }
       return;
     }
     // A member put complete: a holder with no record has no open member and is not reachable (most containers are
     // written whole within a push or two: they get no record at all).
-    const holder = out === this.heldKey ? this.heldLast : this.held.get(out);
+    const holder = this.recordOf(out);
     if (holder === undefined) return;
     const completed = closeMember(holder, key);
     if (!holder.adopted) return;
@@ -1001,6 +1021,14 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
     memo.held = held;
     memo.heldFor = out;
     return held;
+  }
+
+  /** The record of `out` if it has one (none is made): kept on the running frame's memo, else the map's. */
+  private recordOf(out: object): Held | undefined {
+    if (out === this.heldKey) return this.heldLast;
+    const frame = this.current >= 0 ? this.frames[this.current] : undefined;
+    if (frame !== undefined && frame.memo.heldFor === out) return frame.memo.held;
+    return this.held.get(out);
   }
 
   /** placed() for the open container the last child() call showed: its record kept on its memo. */
