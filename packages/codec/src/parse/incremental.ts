@@ -419,22 +419,9 @@ export class IncrementalParser implements ParserView {
   }
 
   private grow(added: string): void {
-    const str = this.str + added;
-    this.str = str;
+    this.str += added;
     if (this.trackAppended) this.appended += added;
-    // Appended delta by delta, the open string is a rope: a node of about 32 bytes per delta, all alive while the
-    // string is open, which the collector copies and marks (a long name or value cost more per character the longer
-    // it grew). Made flat (as closeString does) once it has grown by CHUNK characters and by an eighth since last:
-    // a character is copied about 9 times at most, and the rope left is at most an eighth of the string.
-    const since = str.length - this.flatAt;
-    if (since >= CHUNK && since >= this.flatAt >> 3) {
-      flatSink = (str as unknown as number) | 0;
-      this.flatAt = str.length;
-    }
   }
-
-  /** The open string's length when grow() last made it flat. */
-  private flatAt = 0;
 
   /** The string being read, a value (as placed: a field read, not a load at its place) or a member name, decoded so far. */
   get openString(): string {
@@ -625,7 +612,6 @@ export class IncrementalParser implements ParserView {
             this.mode = STRING;
             this.inKey = true;
             this.str = "";
-            this.flatAt = 0;
             this.appended = "";
             i++;
           } else if (c === 125 && this.mode === KEY_OR_CLOSE) {
@@ -736,7 +722,6 @@ export class IncrementalParser implements ParserView {
       this.mode = STRING;
       this.inKey = false;
       this.str = "";
-      this.flatAt = 0;
       this.appended = "";
       // Placed at the end of the push if still open, once: a string that closes in it is placed complete.
       return i + 1;

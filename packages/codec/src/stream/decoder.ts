@@ -123,6 +123,16 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
    * life anyway, and a WeakMap entry costs the collector far more.
    */
   private readonly memos = new Map<object, Shown>();
+  /**
+   * The memos of the last container met complete (written whole since the
+   * last walk), held aside from `memos`: its holder lets it go (passed) right
+   * after reading it, nearly always, so it costs no map entry; put in the map
+   * when another such container is met first. A memo let go here is reused
+   * (`spare`): nothing else holds it (frames hold memos of open containers only).
+   */
+  private asideWire: object | undefined;
+  private asideMemo: Shown | undefined;
+  private spare: Shown | undefined;
   /** The wire containers being written (the parser's spine) at the last walk: the first `openCount`. */
   private readonly open: object[] = [];
   private openCount = 0;
@@ -835,7 +845,7 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
       }
       return this.onContainer(node, wire, memo);
     }
-    const first = this.memos.get(wire);
+    const first = wire === this.asideWire ? this.asideMemo : this.memos.get(wire);
     let memo = first;
     while (memo !== undefined && memo.node !== node) memo = memo.next;
     if (memo?.done === true) {
@@ -845,8 +855,18 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
       return memo.value;
     }
     if (memo === undefined) {
-      memo = newShown(node, first);
-      this.memos.set(wire, memo);
+      const spare = this.spare;
+      if (spare === undefined) memo = newShown(node, first);
+      else {
+        this.spare = undefined;
+        memo = resetShown(spare, node, first);
+      }
+      if (this.onSpine(wire) >= 0) this.memos.set(wire, memo);
+      else {
+        if (this.asideWire !== undefined && this.asideWire !== wire) this.memos.set(this.asideWire, this.asideMemo!);
+        this.asideWire = wire;
+        this.asideMemo = memo;
+      }
     }
     return this.onContainer(node, wire, memo);
   }
@@ -909,6 +929,20 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
   /** A complete container its holder will not read again: its memos go (a memo is kept only while it may be read). */
   private passed(wire: unknown): void {
     if (typeof wire !== "object" || wire === null) return;
+    if (wire === this.asideWire) {
+      const aside = this.asideMemo!;
+      this.asideWire = undefined;
+      this.asideMemo = undefined;
+      if (aside.next === undefined) {
+        // Alone (no other node's memo for it): held by nothing now, so kept for the next memo made.
+        aside.gone = true;
+        this.spare = aside;
+        return;
+      }
+      for (let memo: Shown | undefined = aside; memo !== undefined; memo = memo.next) memo.gone = true;
+      this.memos.delete(wire);
+      return;
+    }
     for (let memo = this.memos.get(wire); memo !== undefined; memo = memo.next) memo.gone = true;
     this.memos.delete(wire);
   }
@@ -1061,6 +1095,21 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
 }
 
 const NONE: readonly string[] = Object.freeze([]);
+
+/** A memo let go, made new for `node` (every field written, as newShown does). */
+function resetShown(memo: Shown, node: Node | undefined, next: Shown | undefined): Shown {
+  memo.value = undefined;
+  memo.read = 0;
+  memo.settled = undefined;
+  memo.keys = undefined;
+  memo.done = false;
+  (memo as { node: Node | undefined }).node = node;
+  memo.next = next;
+  memo.gone = false;
+  memo.held = undefined;
+  memo.heldFor = undefined;
+  return memo;
+}
 
 function newShown(node: Node | undefined, next: Shown | undefined): Shown {
   return {
