@@ -23,6 +23,8 @@ interface Case {
   minified: number;
   gzip: number;
   compileSide: string[];
+  streamSide: string[];
+  stream: { decoder: boolean };
   re2: boolean;
 }
 
@@ -40,6 +42,13 @@ describe("the size script", () => {
     const plain = out.cases.find((c) => c.module === "current" && !c.pattern)!;
     expect(plain.gzip).toBeLessThanOrEqual(out.budget);
     for (const c of out.cases) expect(c.compileSide, `${c.tool} ${c.module}`).toEqual([]);
+  });
+
+  it("the stream decoder comes in only with a call of streamDecoder(codec)", () => {
+    for (const c of out.cases) {
+      expect(c.streamSide, `${c.tool} ${c.module}`).toEqual([]);
+      expect(c.stream.decoder, `${c.tool} ${c.module}`).toBe(true);
+    }
   });
 
   it("the RE2 engine comes in only with a pattern", () => {
@@ -71,13 +80,14 @@ describe("a bundled tool where only the web's globals exist", () => {
     const entry = join(dir, `entry-${Math.random().toString(36).slice(2)}.mjs`);
     writeFileSync(
       entry,
-      `import { load } from ${JSON.stringify(moduleFile.replaceAll("\\", "/"))};\n` +
+      'import { streamDecoder } from "@strictwire/codec/runtime";\n' +
+        `import { load } from ${JSON.stringify(moduleFile.replaceAll("\\", "/"))};\n` +
         "const codec = load();\n" +
         "export const ok = codec.ok;\n" +
         "export const decode = (text) => codec.value.decode(text);\n" +
         // Values cross into the context as JSON: an object of another realm is no plain JSON object to encode.
         "export const encode = (json) => codec.value.encode(JSON.parse(json));\n" +
-        "export const stream = (pieces) => { const s = codec.value.streamDecoder(); for (const p of pieces) s.push(p); return s.end(); };\n" +
+        "export const stream = (pieces) => { const s = streamDecoder(codec.value); for (const p of pieces) s.push(p); return s.end(); };\n" +
         "export const globals = { Buffer: typeof Buffer, process: typeof process };\n",
     );
     const result = await build({

@@ -1,11 +1,16 @@
 /**
  * The stream layer takes a codec from outside: `streamDecoder(codec, options)`
  * (from the package and from its runtime entry) is the decoder, and the
- * deprecated `codec.streamDecoder()` the same decoder by its earlier name.
+ * deprecated `codec.streamDecoder()` the same decoder by its earlier name,
+ * there only where the main entry is loaded (the run-time entry's Codec has
+ * no such method, so that a bundle that only decodes holds no stream decoder).
  * end() is the codec's own decode of the whole text, including a decode a
  * library schema finishes (withStandardSchema's refinements and transforms),
  * which the parsed path must not pass by.
  */
+import { execFileSync } from "node:child_process";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import {
   Codec,
   CodecCore,
@@ -40,6 +45,24 @@ describe("streamDecoder(codec, options), the stream layer's entry", () => {
       expect(transcript(codec.streamDecoder(), deltas), name).toBe(byFunction);
       expect(JSON.parse(byFunction).end, name).toEqual(codec.decode(text));
     }
+  });
+
+  it("the method is there only once the main entry is loaded, not enumerable as a class method", () => {
+    // A child process on the built package: this test file has loaded the main entry already.
+    const out = execFileSync(
+      process.execPath,
+      [
+        "--input-type=module",
+        "-e",
+        'const { Codec } = await import("@strictwire/codec/runtime");\n' +
+          'const before = "streamDecoder" in Codec.prototype;\n' +
+          'await import("@strictwire/codec");\n' +
+          'const d = Object.getOwnPropertyDescriptor(Codec.prototype, "streamDecoder");\n' +
+          "console.log(JSON.stringify({ before, after: typeof d?.value, enumerable: d?.enumerable }));",
+      ],
+      { cwd: join(dirname(fileURLToPath(import.meta.url)), "..", ".."), encoding: "utf8" },
+    );
+    expect(JSON.parse(out)).toEqual({ before: false, after: "function", enumerable: false });
   });
 
   it("passes the options to decode: a limit refuses as decode refuses", () => {
