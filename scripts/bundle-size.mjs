@@ -56,6 +56,8 @@ const STREAM_SIDE = [/codec\/dist\/stream\//, /codec\/dist\/parse\/incremental\.
 const STREAM_DECODER = /codec\/dist\/stream\/decoder\.js$/;
 /** The SHA-256 a JSON bundle's digest needs: a module's load does not recompute its bundle's digest. */
 const HASH = /@noble\/hashes\//;
+/** ajv-formats (one CommonJS file, about 7.5 KB minified): only in the bundle of a tool with a `format`. */
+const FORMATS = /ajv-formats\//;
 
 /** Bundles an entry as a user's bundler would; the minified text and the files it holds. */
 async function bundle(entry, format = "esm") {
@@ -187,6 +189,16 @@ export function check(cases) {
   return failures;
 }
 
+/** What the runtime alone must leave out: what only some tools need (formats), or none on this path. */
+export function checkRuntime(runtime) {
+  const failures = [];
+  if (runtime.formats) failures.push("the runtime alone holds ajv-formats, which only a tool with a format needs");
+  if (runtime.hash) failures.push("the runtime alone holds a SHA-256 (@noble/hashes)");
+  if (runtime.streamSide.length > 0)
+    failures.push(`the runtime alone holds the stream decoder: ${runtime.streamSide[0]}…`);
+  return failures;
+}
+
 /** The runtime alone: codecFromModule and nothing else, what every precompiled tool pays. */
 export async function measureRuntime() {
   mkdirSync(join(ROOT, "scripts", ".tmp"), { recursive: true });
@@ -194,8 +206,15 @@ export async function measureRuntime() {
   try {
     const entry = join(dir, "runtime.mjs");
     writeFileSync(entry, 'export { codecFromModule } from "@strictwire/codec/runtime";\n');
-    const { text, parts } = await bundle(entry);
-    return { minified: text.length, gzip: gzipSync(text, { level: 9 }).length, parts };
+    const { text, inputs, parts } = await bundle(entry);
+    return {
+      minified: text.length,
+      gzip: gzipSync(text, { level: 9 }).length,
+      parts,
+      formats: inputs.some((f) => FORMATS.test(f)),
+      hash: inputs.some((f) => HASH.test(f)),
+      streamSide: inputs.filter((f) => STREAM_SIDE.some((p) => p.test(f))),
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -204,7 +223,7 @@ export async function measureRuntime() {
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const cases = await measure();
   const runtime = await measureRuntime();
-  const failures = check(cases);
+  const failures = [...checkRuntime(runtime), ...check(cases)];
   if (process.argv.includes("--json"))
     process.stdout.write(`${JSON.stringify({ goal: GOAL_GZIP, budget: BUDGET_GZIP, runtime, cases, failures })}\n`);
   else {

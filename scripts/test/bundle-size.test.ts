@@ -30,7 +30,12 @@ interface Case {
 }
 
 describe("the size script", () => {
-  let out: { budget: number; runtime: { gzip: number }; cases: Case[]; failures: string[] };
+  let out: {
+    budget: number;
+    runtime: { gzip: number; formats: boolean; hash: boolean; streamSide: string[] };
+    cases: Case[];
+    failures: string[];
+  };
   beforeAll(() => {
     // As CI runs it: a child process on the built package.
     out = JSON.parse(
@@ -50,6 +55,10 @@ describe("the size script", () => {
       expect(c.streamSide, `${c.tool} ${c.module}`).toEqual([]);
       expect(c.stream.decoder, `${c.tool} ${c.module}`).toBe(true);
     }
+  });
+
+  it("the runtime alone holds no format checks, no SHA-256, no stream decoder", () => {
+    expect(out.runtime).toMatchObject({ formats: false, hash: false, streamSide: [] });
   });
 
   it("loading a module computes no digest: no SHA-256 in any bundle", () => {

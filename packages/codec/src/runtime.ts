@@ -11,7 +11,6 @@
  */
 
 import ucs2lengthModule from "ajv/dist/runtime/ucs2length.js";
-import { fullFormats } from "ajv-formats/dist/formats.js";
 import { OTHER_BUNDLE, readModuleBundle } from "./bundle/read.js";
 import { cjsDefault } from "./cjs.js";
 import type { Checks } from "./codec.js";
@@ -21,6 +20,7 @@ import { fail } from "./feedback/format.js";
 import { toIssues } from "./issues.js";
 import { duplicateItems, jsonEqual } from "./json.js";
 import { Codec } from "./public-codec.js";
+import { fullFormats } from "./validate/formats.js";
 import { re2 } from "./validate/regexp.js";
 import type { FastValidator } from "./validate/validators.js";
 

@@ -57,6 +57,8 @@ const HOUSE: Readonly<Record<string, Layer>> = {
   "dispatch/": "dispatch",
   "providers/": "providers",
   "validate/": "validators",
+  // ajv-formats behind a file of the package's own, so that a bundle without a format leaves it out.
+  "validate/formats.ts": "validators",
   "agents.ts": "adapter",
   "answer/": "adapter",
   "input/": "adapter",
