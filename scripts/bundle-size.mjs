@@ -4,7 +4,8 @@
  * bundle (esbuild, --platform=browser, minified, gzip -9), and what is in it.
  * Checked against a budget in CI: the runtime plus one fixture tool with no
  * `pattern` at most BUDGET_GZIP bytes gzipped, with none of ajv's compiler,
- * none of the codec's compiler, and no RE2 engine; the same with a pattern
+ * none of the codec's compiler, no RE2 engine, no stream decoder and no
+ * SHA-256 (the runtime alone: no ajv-formats either); the same with a pattern
  * (RE2 in it) is reported beside. Modules written by an earlier version
  * (fixtures/modules/) are bundled too: they must keep building.
  *
@@ -21,13 +22,20 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 /**
  * The goal: 30 KB gzipped to load and decode one precompiled tool with no
  * pattern. It is not met (docs/runtimes.md says what stands in the way): the
- * runtime alone (codecFromModule and nothing else) is about 45 KB gzipped,
- * 9.6 KB of it the stream decoder that codec.js still imports. The budget CI
- * holds is what a change must not grow past: the figure measured when it was
- * set (54.0 KB, load + decode of create-event-recurrence) and a tenth.
+ * runtime alone (codecFromModule and nothing else) is about 25.9 KB gzipped,
+ * load + decode of create-event-recurrence 37.0 KB, of which the tool's own
+ * module is about 9.4 KB. Left in it: the run-time constructs, the feedback
+ * wording and the bounded parser decode needs; all of ajv-formats (one
+ * CommonJS file, about 2 KB gzipped) for a tool with any format; the plan
+ * check at load (about 1 KB); esbuild's lazy wrappers around every module the
+ * JSON loader reaches, which loadJsonBundle's dynamic import brings (about
+ * 0.7 KB). The budget CI holds is what a change must not grow past: the
+ * figure measured when it was last set (37.0 KB, load + decode of
+ * create-event-recurrence, after the stream decoder, the SHA-256 and the
+ * constructs' compile halves left the run-time bundle) and a tenth.
  */
 export const GOAL_GZIP = 30 * 1024;
-export const BUDGET_GZIP = 60 * 1024;
+export const BUDGET_GZIP = 41 * 1024;
 
 /** The fixture tools bundled: one with no pattern (formats, unions, optional members), one with. */
 export const TOOLS = [
