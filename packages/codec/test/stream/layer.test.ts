@@ -9,6 +9,7 @@
  * which the parsed path must not pass by.
  */
 import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
@@ -21,6 +22,7 @@ import {
   withStandardSchema,
 } from "@strictwire/codec";
 import { streamDecoder as runtimeStreamDecoder } from "@strictwire/codec/runtime";
+import { build } from "esbuild";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { fixtureWires, split } from "./support.js";
@@ -63,6 +65,26 @@ describe("streamDecoder(codec, options), the stream layer's entry", () => {
       { cwd: join(dirname(fileURLToPath(import.meta.url)), "..", ".."), encoding: "utf8" },
     );
     expect(JSON.parse(out)).toEqual({ before: false, after: "function", enumerable: false });
+  });
+
+  it("a bundler keeps the main entry's addition: package.json's sideEffects lists the file", async () => {
+    // Imported for its effect alone: with "sideEffects": false a bundler drops the import, and the method with it.
+    const tmp = join(dirname(fileURLToPath(import.meta.url)), "..", ".tmp");
+    mkdirSync(tmp, { recursive: true });
+    const dir = mkdtempSync(join(tmp, "side-effects-"));
+    try {
+      const entry = join(dir, "entry.mjs");
+      writeFileSync(
+        entry,
+        'import "@strictwire/codec";\nimport { Codec } from "@strictwire/codec/runtime";\n' +
+          "export const method = typeof Codec.prototype.streamDecoder;\n",
+      );
+      const out = await build({ entryPoints: [entry], bundle: true, format: "esm", platform: "node", write: false });
+      const url = `data:text/javascript;base64,${Buffer.from(out.outputFiles[0]!.text).toString("base64")}`;
+      expect(((await import(url)) as { method: string }).method).toBe("function");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("passes the options to decode: a limit refuses as decode refuses", () => {
