@@ -36,7 +36,7 @@ export const TOOLS = [
 ];
 
 /** Files of the bundle that belong to compiling: none may be in a precompiled tool's bundle. */
-const COMPILE_SIDE = [
+export const COMPILE_SIDE = [
   /ajv\/dist\/(core|ajv|2019|2020)\.js$/,
   /ajv\/dist\/compile\//,
   /ajv\/dist\/vocabularies\//,
@@ -45,11 +45,15 @@ const COMPILE_SIDE = [
   /codec\/dist\/ir\/build\.js$/,
   /codec\/dist\/validate\/(ajv|validators)\.js$/,
   /codec\/dist\/decode\/generate\.js$/,
+  /codec\/dist\/generate\//,
+  /codec\/dist\/wire-schema\//,
+  // Each construct's compile-time half (its wire schema, generated decode, inspection, type): the run time has its own.
+  /codec\/dist\/constructs\/compile\//,
 ];
 const RE2 = /re2js\//;
 
 /** Bundles an entry as a user's bundler would; the minified text and the files it holds. */
-async function bundle(entry, format = "esm") {
+export async function bundle(entry, format = "esm") {
   const { build } = await import("esbuild");
   const result = await build({
     entryPoints: [entry],

@@ -8,7 +8,7 @@
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { createContext, runInContext } from "node:vm";
 import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -40,6 +40,32 @@ describe("the size script", () => {
     const plain = out.cases.find((c) => c.module === "current" && !c.pattern)!;
     expect(plain.gzip).toBeLessThanOrEqual(out.budget);
     for (const c of out.cases) expect(c.compileSide, `${c.tool} ${c.module}`).toEqual([]);
+  });
+
+  it("the compile-side patterns see the compiler where it is: a bundle of compile holds the constructs' compile halves", async () => {
+    const script = (await import(pathToFileURL(join(ROOT, "scripts", "bundle-size.mjs")).href)) as {
+      COMPILE_SIDE: RegExp[];
+      bundle: (entry: string) => Promise<{ inputs: string[] }>;
+    };
+    mkdirSync(join(ROOT, "scripts", ".tmp"), { recursive: true });
+    const dir = mkdtempSync(join(ROOT, "scripts", ".tmp", "compile-side-"));
+    try {
+      const entry = join(dir, "compile.mjs");
+      writeFileSync(entry, 'export { compile } from "@strictwire/codec";\n');
+      const { inputs } = await script.bundle(entry);
+      const found = inputs.filter((f) => script.COMPILE_SIDE.some((p) => p.test(f)));
+      for (const file of [/codec\/dist\/constructs\/compile\/union\.js$/, /codec\/dist\/compile\.js$/]) {
+        expect(
+          found.some((f) => file.test(f)),
+          String(file),
+        ).toBe(true);
+      }
+      // The run-time half of the same construct is no compile-side file.
+      expect(inputs.some((f) => /codec\/dist\/constructs\/union\.js$/.test(f))).toBe(true);
+      expect(found.some((f) => /codec\/dist\/constructs\/union\.js$/.test(f))).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("the RE2 engine comes in only with a pattern", () => {
