@@ -5,7 +5,7 @@
 // Reads dist/ (run `pnpm build` first): the report is what a user's compiler sees.
 
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -82,6 +82,7 @@ try {
     } else {
       console.log(`api: ${entry.name}: ${result.apiReportChanged ? "report updated" : "unchanged"}`);
     }
+    failed += augmentationReport(entry);
   }
   if (failed > 0 && !update) {
     console.error(
@@ -93,6 +94,50 @@ try {
   rmSync(work, { recursive: true, force: true });
 }
 process.exit(failed > 0 ? 1 : 0);
+
+/**
+ * API Extractor leaves module augmentations (`declare module "./x.js" { … }`)
+ * out of its report (microsoft/rushstack#2264): an entry point's own
+ * augmentations are kept beside it, verbatim, in api/<name>.augment.api.md.
+ */
+function augmentationReport(entry) {
+  const text = readFileSync(entry.types, "utf8");
+  const blocks = [];
+  for (const match of text.matchAll(/^declare module "[^"]+" \{$/gm)) {
+    let depth = 0;
+    let end = match.index;
+    for (let i = text.indexOf("{", match.index); i < text.length; i++) {
+      if (text[i] === "{") depth++;
+      else if (text[i] === "}" && --depth === 0) {
+        end = i + 1;
+        break;
+      }
+    }
+    blocks.push(text.slice(match.index, end));
+  }
+  const file = join(root, "api", `${entry.name}.augment.api.md`);
+  const want =
+    blocks.length === 0
+      ? undefined
+      : `## API Report augmentations: ${entry.name}\n\n` +
+        "Module augmentations the entry point's declarations make (API Extractor leaves them out of its report).\n\n" +
+        `\`\`\`ts\n${blocks.join("\n\n")}\n\`\`\`\n`;
+  const have = existsSync(file) ? readFileSync(file, "utf8") : undefined;
+  if (want === have) return 0;
+  if (update) {
+    if (want === undefined) rmSync(file);
+    else writeFileSync(file, want);
+    console.log(`api: ${entry.name}: augmentations ${want === undefined ? "report removed" : "report updated"}`);
+    return 0;
+  }
+  console.error(`api: ${entry.name}: its module augmentations changed (api/${entry.name}.augment.api.md)`);
+  const now = join(work, `${entry.name}.augment.api.md`);
+  writeFileSync(now, want ?? "");
+  spawnSync("git", ["diff", "--no-index", "--no-color", have === undefined ? "/dev/null" : file, now], {
+    stdio: ["ignore", "inherit", "inherit"],
+  });
+  return 1;
+}
 
 // API Extractor prints its progress through this callback; keep errors and warnings only.
 function quiet(message) {

@@ -69,12 +69,13 @@ export function precompiledCell(tool, wire = WIRE) {
 }
 
 /**
- * The stream decoder: the pieces pushed as they come (an array or an async
- * iterable), each changed partial value handed to `onPartial`; at least two
- * partial values and an end equal to decode's.
+ * The stream decoder (`streamDecoder` from @strictwire/codec/runtime: the
+ * run-time Codec has no method for it): the pieces pushed as they come (an
+ * array or an async iterable), each changed partial value handed to
+ * `onPartial`; at least two partial values and an end equal to decode's.
  */
-export async function streamCell(tool, pieces, onPartial = () => {}) {
-  const decoder = loaded(tool).streamDecoder();
+export async function streamCell(streamDecoder, tool, pieces, onPartial = () => {}) {
+  const decoder = streamDecoder(loaded(tool));
   let changed = 0;
   let pushed = 0;
   for await (const piece of pieces) {

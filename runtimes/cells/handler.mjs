@@ -7,6 +7,7 @@
  * and whatever the entry ran at start-up.
  */
 import { checkToolSet, compileCodec } from "@strictwire/codec";
+import { streamDecoder } from "@strictwire/codec/runtime";
 import { cell, compileCell, describe, precompiledCell, streamCell, toolSetCell } from "./cells.mjs";
 import * as tool from "./tool.mjs";
 
@@ -30,7 +31,7 @@ export async function handle(request, atStartup) {
     const pieces = textOf(request.body, (piece) => {
       text += piece;
     });
-    cells.stream = await cell(() => streamCell(tool, pieces, (partial) => line({ partial })));
+    cells.stream = await cell(() => streamCell(streamDecoder, tool, pieces, (partial) => line({ partial })));
     cells.precompiled = await cell(() => precompiledCell(tool, text));
     cells.compile = await cell(() => compileCell(compileCodec, "forbidden"));
     cells.checkToolSet = await cell(() => toolSetCell(checkToolSet, tool.bundle));

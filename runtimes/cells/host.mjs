@@ -11,8 +11,9 @@ const cells = {};
 
 try {
   const tool = await import("./tool.mjs");
+  const { streamDecoder } = await import("@strictwire/codec/runtime");
   cells.precompiled = await cell(() => precompiledCell(tool));
-  cells.stream = await cell(() => streamCell(tool, piecesOf(WIRE, 5)));
+  cells.stream = await cell(() => streamCell(streamDecoder, tool, piecesOf(WIRE, 5)));
 } catch (error) {
   cells.precompiled = cells.stream = { status: "FAIL", detail: `import of the precompiled module: ${describe(error)}` };
 }

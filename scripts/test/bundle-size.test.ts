@@ -8,7 +8,7 @@
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { createContext, runInContext } from "node:vm";
 import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -23,11 +23,19 @@ interface Case {
   minified: number;
   gzip: number;
   compileSide: string[];
+  streamSide: string[];
+  stream: { decoder: boolean };
+  hash: boolean;
   re2: boolean;
 }
 
 describe("the size script", () => {
-  let out: { budget: number; runtime: { gzip: number }; cases: Case[]; failures: string[] };
+  let out: {
+    budget: number;
+    runtime: { gzip: number; formats: boolean; hash: boolean; streamSide: string[] };
+    cases: Case[];
+    failures: string[];
+  };
   beforeAll(() => {
     // As CI runs it: a child process on the built package.
     out = JSON.parse(
@@ -40,6 +48,47 @@ describe("the size script", () => {
     const plain = out.cases.find((c) => c.module === "current" && !c.pattern)!;
     expect(plain.gzip).toBeLessThanOrEqual(out.budget);
     for (const c of out.cases) expect(c.compileSide, `${c.tool} ${c.module}`).toEqual([]);
+  });
+
+  it("the stream decoder comes in only with a call of streamDecoder(codec)", () => {
+    for (const c of out.cases) {
+      expect(c.streamSide, `${c.tool} ${c.module}`).toEqual([]);
+      expect(c.stream.decoder, `${c.tool} ${c.module}`).toBe(true);
+    }
+  });
+
+  it("the runtime alone holds no format checks, no SHA-256, no stream decoder", () => {
+    expect(out.runtime).toMatchObject({ formats: false, hash: false, streamSide: [] });
+  });
+
+  it("loading a module computes no digest: no SHA-256 in any bundle", () => {
+    for (const c of out.cases) expect(c.hash, `${c.tool} ${c.module}`).toBe(false);
+  });
+
+  it("the compile-side patterns see the compiler where it is: a bundle of compile holds the constructs' compile halves", async () => {
+    const script = (await import(pathToFileURL(join(ROOT, "scripts", "bundle-size.mjs")).href)) as {
+      COMPILE_SIDE: RegExp[];
+      bundle: (entry: string) => Promise<{ inputs: string[] }>;
+    };
+    mkdirSync(join(ROOT, "scripts", ".tmp"), { recursive: true });
+    const dir = mkdtempSync(join(ROOT, "scripts", ".tmp", "compile-side-"));
+    try {
+      const entry = join(dir, "compile.mjs");
+      writeFileSync(entry, 'export { compile } from "@strictwire/codec";\n');
+      const { inputs } = await script.bundle(entry);
+      const found = inputs.filter((f) => script.COMPILE_SIDE.some((p) => p.test(f)));
+      for (const file of [/codec\/dist\/constructs\/compile\/union\.js$/, /codec\/dist\/compile\.js$/]) {
+        expect(
+          found.some((f) => file.test(f)),
+          String(file),
+        ).toBe(true);
+      }
+      // The run-time half of the same construct is no compile-side file.
+      expect(inputs.some((f) => /codec\/dist\/constructs\/union\.js$/.test(f))).toBe(true);
+      expect(found.some((f) => /codec\/dist\/constructs\/union\.js$/.test(f))).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("the RE2 engine comes in only with a pattern", () => {
@@ -71,13 +120,14 @@ describe("a bundled tool where only the web's globals exist", () => {
     const entry = join(dir, `entry-${Math.random().toString(36).slice(2)}.mjs`);
     writeFileSync(
       entry,
-      `import { load } from ${JSON.stringify(moduleFile.replaceAll("\\", "/"))};\n` +
+      'import { streamDecoder } from "@strictwire/codec/runtime";\n' +
+        `import { load } from ${JSON.stringify(moduleFile.replaceAll("\\", "/"))};\n` +
         "const codec = load();\n" +
         "export const ok = codec.ok;\n" +
         "export const decode = (text) => codec.value.decode(text);\n" +
         // Values cross into the context as JSON: an object of another realm is no plain JSON object to encode.
         "export const encode = (json) => codec.value.encode(JSON.parse(json));\n" +
-        "export const stream = (pieces) => { const s = codec.value.streamDecoder(); for (const p of pieces) s.push(p); return s.end(); };\n" +
+        "export const stream = (pieces) => { const s = streamDecoder(codec.value); for (const p of pieces) s.push(p); return s.end(); };\n" +
         "export const globals = { Buffer: typeof Buffer, process: typeof process };\n",
     );
     const result = await build({

@@ -13,7 +13,7 @@ import {
   type NonStrict,
   type UnsignedBundle,
 } from "./bundle/bundle.js";
-import { NODE_KINDS } from "./constructs/registry.js";
+import { NODE_KINDS } from "./constructs/compile/registry.js";
 import { INPUT_DIALECTS, type InputDialect } from "./dialects.js";
 import { ok, type Result } from "./errors.js";
 import { fail } from "./feedback/format.js";

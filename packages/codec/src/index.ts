@@ -198,3 +198,35 @@ import { ABSENCE_SPELLINGS, type AbsenceSpelling } from "./ir/nodes.js";
 export const PRESENCE_OPTIONS = ABSENCE_SPELLINGS;
 /** @deprecated The `presence` option's type under its earlier name: use AbsenceSpelling. */
 export type PresenceOption = AbsenceSpelling;
+
+// The deprecated method form of streamDecoder(codec), on the main entry only (until 0.3.0): the run-time
+// class leaves it out, so that a bundle of @strictwire/codec/runtime that never streams has no stream decoder.
+// A side effect of loading this file (package.json's sideEffects lists it); defined as a class method is
+// (not enumerable), so a codec shows no new key.
+import type { DecodeOptions } from "./codec.js";
+import { Codec as PublicCodec } from "./public-codec.js";
+import { streamDecoder as streamDecoderOf } from "./stream/decoder.js";
+import type { StreamDecoder } from "./stream/types.js";
+
+declare module "./public-codec.js" {
+  interface Codec<T> {
+    /**
+     * A decoder for one call's argument text as the model writes it: push each
+     * delta for the partial source value (display only) or an early refusal;
+     * end() is decode of the whole text. See stream/decoder.ts.
+     * @deprecated Call `streamDecoder(codec, options)` (from `@strictwire/codec`
+     * or `@strictwire/codec/runtime`): the same decoder. This method is there
+     * only where the main entry `@strictwire/codec` is loaded, and goes in 0.3.0.
+     */
+    streamDecoder(options?: DecodeOptions): StreamDecoder<T>;
+  }
+}
+
+Object.defineProperty(PublicCodec.prototype, "streamDecoder", {
+  value: function streamDecoder<T>(this: PublicCodec<T>, options: DecodeOptions = {}): StreamDecoder<T> {
+    return streamDecoderOf(this, options);
+  },
+  writable: true,
+  configurable: true,
+  enumerable: false,
+});

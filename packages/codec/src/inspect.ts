@@ -5,6 +5,7 @@
  */
 import type { Bundle, BundleOptions } from "./bundle/bundle.js";
 import { type CompileOptions, compile } from "./compile.js";
+import { compilerOf } from "./constructs/compile/registry.js";
 import { constructOf } from "./constructs/registry.js";
 import type { Child } from "./ir/children.js";
 import type { KeySchema, Node, Presence, RelaxedConstraint, UnionRule } from "./ir/nodes.js";
@@ -134,7 +135,7 @@ function round2(x: number): number {
 /** Each construct says how it travels; the walk adds positions, membership and children. */
 function travelTree(at: string, node: Node): TravelNode {
   const construct = constructOf(node);
-  const { type, travels, extra } = construct.describe(node);
+  const { type, travels, extra } = compilerOf(node).describe(node);
   return {
     at,
     kind: node.kind,

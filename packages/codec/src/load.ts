@@ -1,5 +1,5 @@
 /** Run time: read a bundle (untrusted, bounded), check it, and compile its validators once. */
-import { readBundle } from "./bundle/read.js";
+import { OTHER_BUNDLE, readBundle } from "./bundle/read.js";
 import { ok, type Result } from "./errors.js";
 import { fail } from "./feedback/format.js";
 import { compileDecoder } from "./generate/decoder.js";
@@ -44,7 +44,7 @@ function loadChecked<T>(input: string | Uint8Array | unknown, options: LoadOptio
   const pre = options.precompiled;
   if (pre !== undefined) {
     if (pre.digest !== bundle.digest) {
-      return fail("digest-mismatch", "/digest", "the precompiled validators were compiled from another bundle");
+      return fail("digest-mismatch", "/digest", OTHER_BUNDLE);
     }
     return ok(
       new Codec<T>(bundle, Validators.precompiled(prepared.value, bundle.wire, pre.source, pre.wire), () =>

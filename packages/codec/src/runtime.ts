@@ -11,8 +11,7 @@
  */
 
 import ucs2lengthModule from "ajv/dist/runtime/ucs2length.js";
-import { fullFormats } from "ajv-formats/dist/formats.js";
-import { readBundle } from "./bundle/read.js";
+import { OTHER_BUNDLE, readModuleBundle } from "./bundle/read.js";
 import { cjsDefault } from "./cjs.js";
 import type { Checks } from "./codec.js";
 import { type DecoderFactory, instantiate, resolveTable } from "./decode/compiled.js";
@@ -21,6 +20,7 @@ import { fail } from "./feedback/format.js";
 import { toIssues } from "./issues.js";
 import { duplicateItems, jsonEqual } from "./json.js";
 import { Codec } from "./public-codec.js";
+import { fullFormats } from "./validate/formats.js";
 import { re2 } from "./validate/regexp.js";
 import type { FastValidator } from "./validate/validators.js";
 
@@ -85,15 +85,16 @@ export interface ModuleValidators {
 
 /**
  * A Codec from a generated module's parts. The bundle is read as loadBundle
- * reads it (format, shape, digest); the validators are used as given, so the
- * module itself is trusted as the code it is.
+ * reads it (format, shape), and its digest must be the one the validators
+ * were compiled from; the validators are used as given, so the module itself
+ * is trusted as the code it is, and its bundle with it: the bundle's digest is
+ * not recomputed (no SHA-256 on this path; a JSON bundle's is, by loadBundle
+ * and loadJsonBundle).
  */
 export function codecFromModule<T = unknown>(bundle: unknown, validators: ModuleValidators): Result<Codec<T>> {
-  const read = readBundle(bundle);
+  const read = readModuleBundle(bundle);
   if (!read.ok) return read;
-  if (validators.digest !== read.value.digest) {
-    return fail("digest-mismatch", "/digest", "the precompiled validators were compiled from another bundle");
-  }
+  if (validators.digest !== read.value.digest) return fail("digest-mismatch", "/digest", OTHER_BUNDLE);
   const plan = read.value.plan;
   const generated = validators.decoder;
   const table = generated === undefined ? undefined : resolveTable(plan, generated.table);

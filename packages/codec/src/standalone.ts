@@ -183,14 +183,16 @@ export function precompiledTool(bundle: Bundle): Result<PrecompiledTool> {
     _`/** The original contract's validator, every error. */`,
     exported(validators.validateSource),
     _``,
+    // Next to the contract's validator, whose code for the same locations it repeats almost word for
+    // word: compressed together, the repeat costs little (gzip looks back 32 KB; the wire validator is longer).
+    _`const ${branchCode} = ${values.code(branchCode)};`,
+    _``,
     _`/** The wire schema's validator, every error. */`,
     exported(validators.validateWire),
     _``,
     _`/** The same validators under the names modules of earlier versions gave their all-errors twins. */`,
     _`export const ${diagnoseSource} = ${validators.validateSource};`,
     _`export const ${diagnoseWire} = ${validators.validateWire};`,
-    _``,
-    _`const ${branchCode} = ${values.code(branchCode)};`,
     _``,
     _`/** Encode's union branch tests, by source location (a Map: a location may be any string). */`,
     exported(validateBranch),
@@ -268,7 +270,9 @@ interface Branches {
  * compile is left out: the codec then counts it as unknown, as at load.
  */
 function branchesCode(prepared: PreparedSource, plan: Plan, runtime: Name): Result<Branches> {
-  const ajv = createAjv(prepared.family, false);
+  // All errors, as the contract's validator: the verdict is the same and only the verdict is read, and
+  // the code then repeats what the contract's validator writes for these locations, which compresses.
+  const ajv = createAjv(prepared.family, true);
   // Each branch validator is compiled below, before validatorCode: keep its source from the start.
   ajv.opts.code.source = true;
   ajv.opts.code.optimize = 1;

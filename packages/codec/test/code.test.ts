@@ -6,7 +6,7 @@
  */
 import { describe, expect, test } from "vitest";
 import { _, Code, indent, join, literal, Name, render, Scope, type ScopeValue, ValueScope } from "../src/code.js";
-import type { Construct } from "../src/constructs/construct.js";
+import type { ConstructCompiler } from "../src/constructs/compile/construct.js";
 import { FAIL } from "../src/constructs/context.js";
 import { constructOfKind, encodeNode } from "../src/constructs/registry.js";
 import { compileDecoder, generateDecoder } from "../src/generate/decoder.js";
@@ -74,7 +74,7 @@ describe("the _ template", () => {
     const raw: Code = "globalThis.pwned = 1";
     // @ts-expect-error no constructor takes text
     const made = () => new Code("globalThis.pwned = 1");
-    const construct: Pick<Construct, "generateDecode"> = {
+    const construct: Pick<ConstructCompiler, "generateDecode"> = {
       // @ts-expect-error a construct's body is code, never a string
       generateDecode: () => "return F;",
     };

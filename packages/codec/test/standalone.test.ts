@@ -17,7 +17,10 @@ import {
   TARGET_NAMES,
 } from "../src/index.js";
 import { codecFromModule as codecFromParts } from "../src/runtime.js";
+import { adapterFor } from "../src/schema/adapters.js";
+import { prepareSource } from "../src/schema/prepare.js";
 import { type FastValidator, precompiledTool } from "../src/standalone.js";
+import { createAjv } from "../src/validate/ajv.js";
 import { hostileCases, rawInput, schemaFixtures } from "../testkit/fixtures.js";
 import { canonical } from "../testkit/same.js";
 
@@ -26,6 +29,7 @@ interface Generated {
   readonly bundle: unknown;
   readonly validateSource: FastValidator;
   readonly validateWire: FastValidator;
+  readonly validateBranch: ReadonlyMap<string, FastValidator>;
   readonly decoder?: { readonly factory: DecoderFactory; readonly table: readonly string[] };
   load(): Result<Codec>;
 }
@@ -146,6 +150,65 @@ describe("a generated module decides as loadBundle does", () => {
         const decoded = decode(JSON.parse(JSON.stringify(wire.value)), state);
         expect(decoded === FAIL ? "FAIL" : canonical(decoded), f.name).toBe(canonical(value));
       }
+    }
+  });
+});
+
+/** The value, and the value with one thing changed: a member or item replaced, left out or added (to a small depth). */
+function* edits(value: unknown, depth = 0): Generator<unknown> {
+  yield value;
+  if (depth > 3) return;
+  for (const other of [null, 0, 1.5, -1, "x", true, {}, [], { state: "absent" }, { state: "present" }]) yield other;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++)
+      for (const edited of edits(value[i], depth + 1)) yield value.map((v, j) => (j === i ? edited : v));
+    if (value.length > 0) yield [...value, value[0]];
+  } else if (typeof value === "object" && value !== null) {
+    const record = value as Record<string, unknown>;
+    for (const key of Object.keys(record)) {
+      for (const edited of edits(record[key], depth + 1)) yield { ...record, [key]: edited };
+      yield Object.fromEntries(Object.entries(record).filter(([k]) => k !== key));
+    }
+    yield { ...record, undeclared_member: 1 };
+  }
+}
+
+describe("a generated module's validators are ajv's, error for error", () => {
+  // What loadBundle diagnoses with is ajv compiled in memory: every error the module's code writes
+  // (path, schema path, keyword, params, message, order) is what the diagnosis and the feedback read.
+  test.each(schemaFixtures())("$name", async (f) => {
+    const bundle = compiled(f.schema, f.options ?? {});
+    const mod = await generate(bundle);
+    const prepared = prepareSource(bundle.source, adapterFor(bundle.options.dialect));
+    if (!prepared.ok) throw new Error(prepared.reason);
+    const inMemory = {
+      source: createAjv(prepared.value.family, true).compile(prepared.value.schema as object),
+      wire: createAjv("2020", true).compile(bundle.wire as object),
+    };
+    const codec = loaded(mod.load());
+    const values = [...f.valid, ...f.invalid.map((i) => i.value)];
+    const wires = values.flatMap((v) => {
+      const encoded = codec.encode(v);
+      return encoded.ok ? [encoded.value] : [];
+    });
+    const same = (code: FastValidator, ajv: FastValidator, value: unknown): void => {
+      const verdict = code(value);
+      expect(verdict, JSON.stringify(value)).toBe(ajv(value));
+      if (!verdict) expect(code.errors, JSON.stringify(value)).toEqual(ajv.errors);
+    };
+    for (const value of values) for (const edited of edits(value)) same(mod.validateSource, inMemory.source, edited);
+    for (const wire of wires) for (const edited of edits(wire)) same(mod.validateWire, inMemory.wire, edited);
+    // encode's branch tests: only their verdict is read; ajv's first-error validators at load give it.
+    const atLoad = createAjv(prepared.value.family, false);
+    if (typeof prepared.value.schema !== "boolean") atLoad.addSchema(prepared.value.schema);
+    for (const [pointer, test] of mod.validateBranch) {
+      const ajv = atLoad.compile({ $ref: `${prepared.value.id}#${pointer}` }) as FastValidator;
+      for (const value of values)
+        for (const edited of edits(value)) {
+          const parts = typeof edited === "object" && edited !== null ? Object.values(edited) : [];
+          for (const part of [edited, ...parts])
+            expect(test(part), `${pointer} ${JSON.stringify(part)}`).toBe(ajv(part));
+        }
     }
   });
 });

@@ -2,6 +2,12 @@
  * Reading a bundle (untrusted, bounded): readable JSON, the current format,
  * the right shape, content matching its digest. What both loaders share: the
  * one that compiles validators and the run-time one that is handed them.
+ *
+ * The bundle a generated module holds is read the same way but for its
+ * digest: the module is code, kept whole by whoever bundles and ships it, as
+ * its validators are, and the digest its validators were compiled from is
+ * compared instead. So the module path needs no SHA-256 (readModuleBundle
+ * does not reach digestOf, and a bundler leaves the hash out).
  */
 import { ok, type Result } from "../errors.js";
 import { fail } from "../feedback/format.js";
@@ -10,7 +16,44 @@ import { parseText } from "../parse/parser.js";
 import { BUNDLE_FORMAT, BUNDLE_READ_LIMITS, type Bundle, digestOf, PREVIOUS_FORMATS } from "./bundle.js";
 import { checkBundleShape } from "./check.js";
 
+/** What a loader says when validators compiled ahead of time name another bundle's digest. */
+export const OTHER_BUNDLE = "the precompiled validators were compiled from another bundle";
+
+/** A bundle as JSON text, bytes or a value: read, of the current format or an earlier one, with its digest checked. */
 export function readBundle(input: string | Uint8Array | unknown): Result<Bundle> {
+  const value = bundleObject(input);
+  if (!value.ok) return value;
+  if ((PREVIOUS_FORMATS as readonly unknown[]).includes(value.value.format)) return readPrevious(value.value);
+  const bundle = currentBundle(value.value);
+  if (!bundle.ok) return bundle;
+  if (digestOf(bundle.value) !== bundle.value.digest) {
+    return fail(
+      "digest-mismatch",
+      "/digest",
+      "the bundle's content does not match its digest: it was changed after compile, or damaged",
+    );
+  }
+  return bundle;
+}
+
+/**
+ * The bundle a generated module holds: read as readBundle reads it, but its
+ * digest is not computed (the caller compares it with the digest the
+ * module's validators were compiled from).
+ */
+export function readModuleBundle(input: string | Uint8Array | unknown): Result<Bundle> {
+  const value = bundleObject(input);
+  if (!value.ok) return value;
+  if ((PREVIOUS_FORMATS as readonly unknown[]).includes(value.value.format)) {
+    // Read in the current format, an earlier format's bundle has another digest than the one the
+    // module's validators were compiled from (readPrevious recomputes it): no module holding one loads.
+    return fail("digest-mismatch", "/digest", OTHER_BUNDLE);
+  }
+  return currentBundle(value.value);
+}
+
+/** Text or bytes parsed within the read limits; a JSON object. */
+function bundleObject(input: string | Uint8Array | unknown): Result<Record<string, unknown>> {
   let value: unknown = input;
   if (typeof input === "string" || input instanceof Uint8Array) {
     const parsed = parseText(input, BUNDLE_READ_LIMITS);
@@ -23,7 +66,11 @@ export function readBundle(input: string | Uint8Array | unknown): Result<Bundle>
     value = parsed.value;
   }
   if (!isPlainObject(value)) return fail("invalid-bundle", "", "a bundle is a JSON object");
-  if ((PREVIOUS_FORMATS as readonly unknown[]).includes(value.format)) return readPrevious(value);
+  return ok(value);
+}
+
+/** The current format and its shape. */
+function currentBundle(value: Record<string, unknown>): Result<Bundle> {
   if (value.format !== BUNDLE_FORMAT) {
     return fail(
       "unsupported-format",
@@ -33,15 +80,7 @@ export function readBundle(input: string | Uint8Array | unknown): Result<Bundle>
   }
   const shape = checkBundleShape(value);
   if (!shape.ok) return fail("invalid-bundle", shape.path, shape.reason);
-  const bundle = value as unknown as Bundle;
-  if (digestOf(bundle) !== bundle.digest) {
-    return fail(
-      "digest-mismatch",
-      "/digest",
-      "the bundle's content does not match its digest: it was changed after compile, or damaged",
-    );
-  }
-  return ok(bundle);
+  return ok(value as unknown as Bundle);
 }
 
 /**

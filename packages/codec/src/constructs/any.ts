@@ -4,55 +4,12 @@
  * as themselves, objects as {"entries": [{"key", "value"}...]}.
  */
 
-import { _ } from "../code.js";
 import { type AnyNode, anyShape } from "../ir/nodes.js";
-import { isPlainObject, JSON_TYPES, type JsonObject, setOwn } from "../json.js";
+import { isPlainObject, JSON_TYPES, setOwn } from "../json.js";
 import { partialElements } from "./array.js";
 import type { Construct } from "./construct.js";
-import {
-  ABSENT,
-  FAIL,
-  type Fail,
-  failAt,
-  type PartialContext,
-  type PartialMemo,
-  type WalkContext,
-  type WireContext,
-} from "./context.js";
+import { ABSENT, FAIL, type Fail, failAt, type PartialContext, type PartialMemo, type WalkContext } from "./context.js";
 import { entriesPartial, entryStep } from "./map.js";
-
-export const ANY_DEF = "strictwire_json";
-
-const ANY_SCHEMA: JsonObject = {
-  anyOf: [
-    { type: "string" },
-    { type: "number" },
-    { type: "boolean" },
-    { type: "null" },
-    { type: "array", items: { $ref: `#/$defs/${ANY_DEF}` } },
-    {
-      type: "object",
-      properties: {
-        entries: {
-          type: "array",
-          items: {
-            type: "object",
-            properties: { key: { type: "string" }, value: { $ref: `#/$defs/${ANY_DEF}` } },
-            required: ["key", "value"],
-            additionalProperties: false,
-          },
-        },
-      },
-      required: ["entries"],
-      additionalProperties: false,
-    },
-  ],
-};
-
-function anyWire(node: AnyNode, wctx: WireContext): JsonObject {
-  wctx.extraDefs[ANY_DEF] = ANY_SCHEMA;
-  return { ...node.schema, $ref: `#/$defs/${ANY_DEF}` };
-}
 
 function encodeAny(value: unknown, ctx: WalkContext): unknown | Fail {
   if (Array.isArray(value)) {
@@ -151,12 +108,8 @@ function partialAny(node: AnyNode, wire: unknown, ctx: PartialContext, memo: Par
 export const any: Construct<AnyNode> = {
   kind: "any",
   children: () => [],
-  mapChildren: (node) => node,
-  wire: anyWire,
   encode: (_node, value, ctx) => encodeAny(value, ctx),
   decode: (_node, wire, ctx) => decodeAny(wire, ctx),
-  // Any JSON value goes to the interpreted walk, behind the parser's checks: its entries nest without a plan to unroll.
-  generateDecode: (node, e) => _`return X(${e.index(node)}, w, d, s);`,
   wireTypes: () => JSON_TYPES,
   identity: () => false,
   wireStep(node, { tokens, i, value }) {
@@ -165,7 +118,5 @@ export const any: Construct<AnyNode> = {
     return entry === undefined ? undefined : { ...entry, node };
   },
   check: anyShape.check,
-  describe: () => ({ type: "any JSON", travels: "any JSON, objects as entries" }),
-  tsType: (_node, ctx) => ctx.json(),
   partial: partialAny,
 };

@@ -1,6 +1,5 @@
 /** Arrays keep their shape; each element travels in its item's wire form. */
 
-import { _, type Code } from "../code.js";
 import { type ArrayNode, arrayShape, type Node } from "../ir/nodes.js";
 import type { Construct } from "./construct.js";
 import {
@@ -13,7 +12,6 @@ import {
   type PartialMemo,
   type WalkContext,
 } from "./context.js";
-import type { DecodeGenerator } from "./decode-generator.js";
 
 export function encodeArray(node: ArrayNode, value: unknown, ctx: EncodeContext): unknown | Fail {
   if (!Array.isArray(value)) return failAt(ctx, "invalid-value", "expected an array");
@@ -79,30 +77,9 @@ function partialArray(node: ArrayNode, wire: unknown, ctx: PartialContext, memo:
   return out;
 }
 
-function generateArray(node: ArrayNode, e: DecodeGenerator): Code {
-  const [len, o, i, v] = [e.local("len"), e.local("o"), e.local("i"), e.local("v")];
-  return _`if (!A(w) || d > s.maxDepth) return F;
-const ${len} = w.length;
-s.nodes += ${len};
-if (s.nodes > s.maxNodes) return F;
-const ${o} = new Array(${len});
-for (let ${i} = 0; ${i} < ${len}; ${i}++) {
-const ${v} = ${e.fn(node.items)}(w[${i}], d + 1, s);
-if (${v} === F) return F;
-${o}[${i}] = ${v};
-}
-return ${o};`;
-}
-
 export const array: Construct<ArrayNode> = {
-  generateDecode: generateArray,
   kind: "array",
   children: (node) => [{ node: node.items, at: "[]" }],
-  mapChildren(node, f) {
-    const items = f({ node: node.items, at: "[]" }).node;
-    return items === node.items ? node : { ...node, items };
-  },
-  wire: (node, wctx) => ({ type: "array", items: wctx.walk.wire(node.items, wctx), ...node.schema }),
   encode: encodeArray,
   decode: decodeArray,
   wireTypes: () => ["array"],
@@ -114,10 +91,5 @@ export const array: Construct<ArrayNode> = {
     next: i + 1,
   }),
   check: arrayShape.check,
-  describe: () => ({ type: "array", travels: "" }),
-  tsType(node, ctx) {
-    const items = ctx.child(node.items);
-    return { text: items.union ? `(${items.text})[]` : `${items.text}[]`, union: false };
-  },
   partial: partialArray,
 };

@@ -1,7 +1,9 @@
 /**
  * What the three directions of every construct share: the definitions to
  * follow references through, the path walked so far (in the original value's
- * terms, for error messages), and the first error met.
+ * terms, for error messages), and the first error met. Run time only: what
+ * the compile-time halves are given (the wire schema's context, the types
+ * writer's) is compile/context.ts.
  *
  * The walkers return FAIL instead of throwing: failures on model output are
  * expected, and a sentinel costs nothing on the success path.
@@ -9,8 +11,8 @@
 import { type CodecError, type ErrorCode, type PathStep, pointerToken } from "../errors.js";
 import { fail } from "../feedback/format.js";
 import type { Child, Defs } from "../ir/children.js";
-import type { Field, KeySchema, Node, UnionNode } from "../ir/nodes.js";
-import type { JsonObject, JsonType } from "../json.js";
+import type { Node, UnionNode } from "../ir/nodes.js";
+import type { JsonType } from "../json.js";
 import type { ParseLimits } from "../parse/parser.js";
 
 export const FAIL: unique symbol = Symbol("strictwire.fail");
@@ -29,7 +31,6 @@ export type Absent = typeof ABSENT;
 export interface Walk {
   encode(node: Node, value: unknown, ctx: EncodeContext): unknown | Fail;
   decode(node: Node, wire: unknown, ctx: WalkContext): unknown | Fail;
-  wire(node: Node, wctx: WireContext): JsonObject;
   wireTypes(node: Node, defs: Defs, seen: Set<string>): readonly JsonType[];
   /** Whether decoding returns the wire value unchanged ("no" is always safe). */
   identity(node: Node, defs: Defs): boolean;
@@ -52,15 +53,6 @@ export interface EncodeContext extends WalkContext {
   branchOrder(node: UnionNode, value: unknown): readonly number[];
   /** The bundle's openObjects, for advice on a member that cannot travel. */
   readonly openObjects?: "close" | "preserve";
-}
-
-export interface WireContext {
-  readonly defs: Readonly<Record<string, Node>>;
-  /** The walk to a child. */
-  readonly walk: Walk;
-  /** Wire definitions the constructs asked for (the any-JSON form, the absent tag). */
-  readonly extraDefs: Record<string, JsonObject>;
-  readonly target: { readonly recursion: boolean };
 }
 
 function pathOf(ctx: WalkContext, token?: string | number): string {
@@ -142,30 +134,4 @@ export interface PartialMemo {
   settled: boolean[] | undefined;
   /** A map's keys of the entries written to their end, to find a key written twice. */
   keys: Set<string> | undefined;
-}
-
-/** How a rendered type binds: a union must be parenthesised before `[]`. */
-export interface Rendered {
-  readonly text: string;
-  readonly union: boolean;
-  /** An object type's body, `{ … }`: a definition of it is declared as an interface. */
-  readonly body?: boolean;
-}
-
-/**
- * What a construct's `tsType` may ask of the types writer (emit/types.ts, build
- * time, which implements it), at the position being rendered: declared here,
- * beside the other contexts, so a construct takes no build-time module.
- */
-export interface TypeContext {
-  /** A child inside structure (an item, a member, an entry's value). */
-  child(node: Node): Rendered;
-  /** A child that reads the same value, no structure between (a union branch). */
-  inPlace(node: Node): Rendered;
-  /** An object type of these members, plus an index signature for dynamic members of type `dynamic`. */
-  objectBody(fields: readonly Field[], dynamic?: Node): string;
-  mapBody(key: KeySchema, value: Node): string;
-  reference(def: string): Rendered;
-  /** Any JSON value. */
-  json(): Rendered;
 }

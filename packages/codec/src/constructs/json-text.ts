@@ -4,7 +4,6 @@
  * as the arguments themselves.
  */
 
-import { _ } from "../code.js";
 import { type JsonTextNode, jsonTextShape } from "../ir/nodes.js";
 import { parseText } from "../parse/parser.js";
 import type { Construct } from "./construct.js";
@@ -38,17 +37,11 @@ function partialJsonText(wire: unknown, ctx: PartialContext): unknown {
 export const jsonText: Construct<JsonTextNode> = {
   kind: "json-text",
   children: () => [],
-  mapChildren: (node) => node,
-  wire: (node) => ({ description: "a JSON value, written as JSON text", ...node.schema, type: "string" }),
   encode: (_node, value, ctx) => encodeJsonText(value, ctx),
   decode: (_node, wire, ctx) => decodeJsonText(wire, ctx),
-  // The text inside is read by the bounded parser: the interpreted walk does that, behind the parser's checks.
-  generateDecode: (node, e) => _`return X(${e.index(node)}, w, d, s);`,
   wireTypes: () => ["string"],
   identity: () => false,
   wireStep: () => undefined,
   check: jsonTextShape.check,
-  describe: () => ({ type: "any JSON", travels: "JSON text in a string" }),
-  tsType: (_node, ctx) => ctx.json(),
   partial: (_node, wire, ctx) => partialJsonText(wire, ctx),
 };

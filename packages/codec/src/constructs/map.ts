@@ -3,9 +3,8 @@
  * members travel as an array of {key, value} entries. A key may appear once.
  */
 
-import { _, type Code } from "../code.js";
-import { type KeySchema, type MapNode, mapShape, type Node } from "../ir/nodes.js";
-import { isPlainObject, type JsonObject, setOwn } from "../json.js";
+import { type MapNode, mapShape, type Node } from "../ir/nodes.js";
+import { isPlainObject, setOwn } from "../json.js";
 import type { Construct, WireStep } from "./construct.js";
 import {
   ABSENT,
@@ -16,21 +15,7 @@ import {
   type PartialContext,
   type PartialMemo,
   type WalkContext,
-  type WireContext,
 } from "./context.js";
-import { type DecodeGenerator, generateEntries } from "./decode-generator.js";
-
-export function entriesWire(key: KeySchema, value: Node, wctx: WireContext): JsonObject {
-  return {
-    type: "array",
-    items: {
-      type: "object",
-      properties: { key: { ...key }, value: wctx.walk.wire(value, wctx) },
-      required: ["key", "value"],
-      additionalProperties: false,
-    },
-  };
-}
 
 /** Encode the members named by `keys` as entries. */
 export function encodeEntries(
@@ -163,25 +148,9 @@ export function entryStep(entries: unknown, tokens: readonly string[], i: number
   return { step: entry.key, value: entry.value, next: i + 2 };
 }
 
-/** The generated decode of entries: each {key, value} checked as the parser checks a container, no key twice. */
-function generateMapDecode(node: MapNode, e: DecodeGenerator): Code {
-  const o = e.local("o");
-  return _`if (!A(w) || d > s.maxDepth) return F;
-const ${o} = {};
-${generateEntries(e, node.value, _`w`, _`d`, o)}
-return ${o};`;
-}
-
 export const map: Construct<MapNode> = {
-  generateDecode: generateMapDecode,
-  levels: () => 1,
   kind: "map",
   children: (node) => [{ node: node.value, at: "{}" }],
-  mapChildren(node, f) {
-    const value = f({ node: node.value, at: "{}" }).node;
-    return value === node.value ? node : { ...node, value };
-  },
-  wire: (node, wctx) => ({ ...entriesWire(node.key, node.value, wctx), ...node.schema }),
   encode: encodeMap,
   decode: decodeMap,
   wireTypes: () => ["array"],
@@ -191,7 +160,5 @@ export const map: Construct<MapNode> = {
     return entry === undefined ? undefined : { ...entry, node: node.value };
   },
   check: mapShape.check,
-  describe: (node) => ({ type: "map", travels: "entries [{key, value}]", extra: { key: node.key } }),
-  tsType: (node, ctx) => ({ text: ctx.mapBody(node.key, node.value), union: false }),
   partial: partialMap,
 };

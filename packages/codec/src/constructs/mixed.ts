@@ -4,10 +4,9 @@
  * has exactly one place to travel.
  */
 
-import { _, type Code, join, type Name } from "../code.js";
-import { fieldChild, mapField } from "../ir/children.js";
+import { fieldChild } from "../ir/children.js";
 import { type MixedNode, mixedShape } from "../ir/nodes.js";
-import { isPlainObject, type JsonObject } from "../json.js";
+import { isPlainObject } from "../json.js";
 import type { Construct } from "./construct.js";
 import {
   ABSENT,
@@ -18,22 +17,10 @@ import {
   type PartialContext,
   type PartialMemo,
   type WalkContext,
-  type WireContext,
 } from "./context.js";
-import { counted, type DecodeGenerator, generateEntries, openObject } from "./decode-generator.js";
-import { decodeEntries, encodeEntries, entriesPartial, entriesWire, entryStep } from "./map.js";
-import { decodeFields, encodeFields, fieldsPartial, fieldsWire } from "./object.js";
+import { decodeEntries, encodeEntries, entriesPartial, entryStep } from "./map.js";
+import { decodeFields, encodeFields, fieldsPartial } from "./object.js";
 import { fieldStep } from "./presence.js";
-
-function mixedWire(node: MixedNode, wctx: WireContext): JsonObject {
-  return {
-    ...node.schema,
-    type: "object",
-    properties: { fields: fieldsWire(node.fields, wctx), entries: entriesWire(node.key, node.value, wctx) },
-    required: ["fields", "entries"],
-    additionalProperties: false,
-  };
-}
 
 const declaredNames = new WeakMap<MixedNode, ReadonlySet<string>>();
 
@@ -85,43 +72,9 @@ function partialMixed(node: MixedNode, wire: unknown, ctx: PartialContext, memo:
   return out;
 }
 
-/**
- * The generated decode of {fields, entries}: the fields as a closed object
- * (its own function), then the entries, none naming a declared field or
- * repeating a key.
- */
-function generateMixedDecode(node: MixedNode, e: DecodeGenerator): Code {
-  const fields = e.fn({ kind: "object", fields: node.fields, schema: {} });
-  const [fw, ew, o] = [e.local("fields"), e.local("entries"), e.local("o")];
-  const declared = (key: Code | Name): Code =>
-    node.fields.length === 0
-      ? _`false`
-      : join(
-          node.fields.map((f) => _`${key} === ${f.name}`),
-          _` || `,
-        );
-  return _`${openObject(_`w`, _`d`)}
-const ${fw} = w.fields, ${ew} = w.entries;
-if (${fw} === undefined || ${ew} === undefined || !A(${ew}) || d + 1 > s.maxDepth) return F;
-${counted(2)}
-const ${o} = ${fields}(${fw}, d + 1, s);
-if (${o} === F) return F;
-${generateEntries(e, node.value, ew, _`d + 1`, o, declared)}
-return ${o};`;
-}
-
 export const mixed: Construct<MixedNode> = {
-  generateDecode: generateMixedDecode,
-  levels: () => 2,
   kind: "mixed",
   children: (node) => [...node.fields.map(fieldChild), { node: node.value, at: "{}" }],
-  mapChildren(node, f) {
-    const fields = node.fields.map((field) => mapField(field, f));
-    const value = f({ node: node.value, at: "{}" }).node;
-    if (value === node.value && fields.every((field, i) => field === node.fields[i])) return node;
-    return { ...node, fields, value };
-  },
-  wire: mixedWire,
   encode: encodeMixed,
   decode: decodeMixed,
   wireTypes: () => ["object"],
@@ -137,7 +90,5 @@ export const mixed: Construct<MixedNode> = {
   namesMembers: () => true,
   bare: true,
   check: mixedShape.check,
-  describe: (node) => ({ type: "object + map", travels: "{fields, entries}", extra: { key: node.key } }),
-  tsType: (node, ctx) => ({ text: ctx.objectBody(node.fields, node.value), union: false, body: true }),
   partial: partialMixed,
 };

@@ -1,9 +1,8 @@
 /** Closed objects: only declared members travel, each in its own (presence-aware) form. */
 
-import { _, type Code, join } from "../code.js";
-import { fieldChild, mapField } from "../ir/children.js";
+import { fieldChild } from "../ir/children.js";
 import { type Field, type ObjectNode, objectShape } from "../ir/nodes.js";
-import { isPlainObject, type JsonObject, setOwn } from "../json.js";
+import { isPlainObject, setOwn } from "../json.js";
 import type { Construct } from "./construct.js";
 import {
   ABSENT,
@@ -14,28 +13,8 @@ import {
   type PartialContext,
   type PartialMemo,
   type WalkContext,
-  type WireContext,
 } from "./context.js";
-import { counted, type DecodeGenerator, openObject } from "./decode-generator.js";
-import {
-  decodeField,
-  encodeField,
-  fieldPartial,
-  fieldStep,
-  fieldWire,
-  generateFieldDecode,
-  wireRequired,
-} from "./presence.js";
-
-export function fieldsWire(fields: readonly Field[], wctx: WireContext): JsonObject {
-  const properties: JsonObject = {};
-  const required: string[] = [];
-  for (const f of fields) {
-    setOwn(properties, f.name, fieldWire(f, wctx));
-    if (wireRequired(f)) required.push(f.name);
-  }
-  return { type: "object", properties, required, additionalProperties: false };
-}
+import { decodeField, encodeField, fieldPartial, fieldStep } from "./presence.js";
 
 /** Encode the declared members of `value` into `out`. */
 export function encodeFields(
@@ -141,35 +120,9 @@ function decodeObject(node: ObjectNode, wire: unknown, ctx: WalkContext): unknow
   return decodeFields(node.fields, wire, out, ctx) ? out : FAIL;
 }
 
-/**
- * The generated decode of a closed object: each declared member in order,
- * counted as read (that no other member is there is proved on the text, see
- * openObject). `inline`: the object is an optional member's present tag, its
- * `state` beside the members (the state spelling).
- */
-export function generateObjectDecode(node: ObjectNode, e: DecodeGenerator, inline: boolean): Code {
-  const [o, seen] = [e.local("o"), e.local("seen")];
-  return join([
-    openObject(_`w`, _`d`),
-    _`const ${o} = {};`,
-    inline ? _`if (w.state !== "present") return F;\nlet ${seen} = 1;` : _`let ${seen} = 0;`,
-    ...node.fields.map((f) => generateFieldDecode(f, e, o, seen)),
-    counted(seen),
-    _`return ${o};`,
-  ]);
-}
-
 export const object: Construct<ObjectNode> = {
-  generateDecode: (node, e) => generateObjectDecode(node, e, false),
-  generateInlineDecode: (node, e) => generateObjectDecode(node, e, true),
-  levels: () => 1,
   kind: "object",
   children: (node) => node.fields.map(fieldChild),
-  mapChildren(node, f) {
-    const fields = node.fields.map((field) => mapField(field, f));
-    return fields.every((field, i) => field === node.fields[i]) ? node : { ...node, fields };
-  },
-  wire: (node, wctx) => ({ ...node.schema, ...fieldsWire(node.fields, wctx) }),
   encode: encodeObject,
   decode: decodeObject,
   wireTypes: () => ["object"],
@@ -178,7 +131,5 @@ export const object: Construct<ObjectNode> = {
   namesMembers: () => true,
   bare: true,
   check: objectShape.check,
-  describe: () => ({ type: "object", travels: "" }),
-  tsType: (node, ctx) => ({ text: ctx.objectBody(node.fields), union: false, body: true }),
   partial: partialObject,
 };

@@ -3,7 +3,6 @@
  * follow the definition (the reference's referent).
  */
 
-import { _ } from "../code.js";
 import type { Defs } from "../ir/children.js";
 import { type Node, type RefNode, refShape } from "../ir/nodes.js";
 import { JSON_TYPES } from "../json.js";
@@ -20,12 +19,8 @@ export function referent(node: RefNode, defs: Defs): Node {
 export const reference: Construct<RefNode> = {
   kind: "ref",
   children: () => [],
-  mapChildren: (node) => node,
-  wire: (node) => ({ $ref: `#/$defs/${node.def}` }),
   encode: (node, value, ctx) => ctx.walk.encode(referent(node, ctx.defs), value, ctx),
   decode: (node, wire, ctx) => ctx.walk.decode(referent(node, ctx.defs), wire, ctx),
-  // Never reached in practice: the generator calls the referent's own function. The interpreted walk is exact.
-  generateDecode: (node, e) => _`return X(${e.index(node)}, w, d, s);`,
   wireTypes(node, defs, seen, walk) {
     // Inside a cycle, assume anything: that only makes unions tag more, never wrongly.
     const def = Object.hasOwn(defs, node.def) ? defs[node.def] : undefined;
@@ -43,7 +38,5 @@ export const reference: Construct<RefNode> = {
     next: i,
   }),
   check: refShape.check,
-  describe: (node) => ({ type: `→ ${node.def}`, travels: `reference to $defs/${node.def}`, extra: { def: node.def } }),
-  tsType: (node, ctx) => ctx.reference(node.def),
   partial: (node, wire, ctx) => ctx.child(referent(node, ctx.defs), wire),
 };

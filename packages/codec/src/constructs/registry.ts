@@ -1,5 +1,6 @@
 /**
- * The one table of constructs: every node kind and the module that knows it.
+ * The one table of constructs: every node kind and the module that knows it
+ * at run time (its compile-time half has its own table, compile/registry.ts).
  * Adding a node kind is one module (see presence.ts for the model) and, here,
  * its import, its line in the table and its case in each of the three walk
  * switches below (encode, decode, partial): five edits, each refused by
@@ -9,22 +10,13 @@
  * in their contexts (`ctx.walk`) or as the defs-only members' last parameter.
  */
 
-import type { Child, Defs, NodeKinds } from "../ir/children.js";
+import type { Child, Defs } from "../ir/children.js";
 import type { Node } from "../ir/nodes.js";
-import type { JsonObject, JsonType } from "../json.js";
+import type { JsonType } from "../json.js";
 import { any } from "./any.js";
 import { array } from "./array.js";
 import type { Construct } from "./construct.js";
-import type {
-  Absent,
-  EncodeContext,
-  Fail,
-  PartialContext,
-  PartialMemo,
-  Walk,
-  WalkContext,
-  WireContext,
-} from "./context.js";
+import type { Absent, EncodeContext, Fail, PartialContext, PartialMemo, Walk, WalkContext } from "./context.js";
 import { jsonText } from "./json-text.js";
 import { map } from "./map.js";
 import { mixed } from "./mixed.js";
@@ -67,10 +59,6 @@ export function constructOfKind(kind: unknown): Construct | undefined {
 }
 
 export const constructOf = (node: Node): Construct => constructs()[node.kind] as unknown as Construct;
-
-export function wireOf(node: Node, wctx: WireContext): JsonObject {
-  return constructOf(node).wire(node, wctx);
-}
 
 /*
  * The two per-call walks (encode, decode) reach each construct object by a
@@ -187,24 +175,7 @@ export function childrenOf(node: Node): readonly Child[] {
 export const WALK: Walk = {
   encode: encodeNode,
   decode: decodeNode,
-  wire: wireOf,
   wireTypes: wireTypesOf,
   identity: isIdentity,
   children: childrenOf,
-};
-
-/** What the IR stages need of the constructs, handed to them so that they import nothing from here. */
-export const NODE_KINDS: NodeKinds = {
-  children: childrenOf,
-  mapChildren: (node, f) => constructOf(node).mapChildren(node, f),
-  wireTypes: wireTypesOf,
-  bare: (node) => constructOf(node).bare === true,
-  levels(node) {
-    const c = constructOf(node);
-    return c.levels === undefined ? 0 : c.levels(node);
-  },
-  settle(node, defs, unsettled) {
-    const c = constructOf(node);
-    return c.settle === undefined ? node : c.settle(node, defs, unsettled, WALK);
-  },
 };

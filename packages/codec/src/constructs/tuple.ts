@@ -13,10 +13,9 @@
  * So the model is held to each position's schema, and decode restores the array.
  */
 
-import { _, type Code, join, type Name } from "../code.js";
-import { fieldChild, mapField } from "../ir/children.js";
-import { type Field, type Node, type TupleNode, tupleShape } from "../ir/nodes.js";
-import { isPlainObject, type JsonObject } from "../json.js";
+import { fieldChild } from "../ir/children.js";
+import { type Node, type TupleNode, tupleShape } from "../ir/nodes.js";
+import { isPlainObject } from "../json.js";
 import { partialElements } from "./array.js";
 import type { Construct, WireStep } from "./construct.js";
 import {
@@ -28,41 +27,13 @@ import {
   type PartialContext,
   type PartialMemo,
   type WalkContext,
-  type WireContext,
 } from "./context.js";
-import { counted, type DecodeGenerator, openObject } from "./decode-generator.js";
-import { fieldsWire } from "./object.js";
-import { decodeField, encodeField, fieldPartial, fieldStep, generateFieldDecode } from "./presence.js";
+import { decodeField, encodeField, fieldPartial, fieldStep } from "./presence.js";
 
 /** The member of the object form that holds the elements after the positions. */
 export const REST = "rest";
 
-const requiredCount = (node: TupleNode): number => node.positions.filter((p) => !p.optional).length;
-
-function tupleWire(node: TupleNode, wctx: WireContext): JsonObject {
-  const n = node.positions.length;
-  if (node.form === "array") {
-    const required = requiredCount(node);
-    return {
-      type: "array",
-      prefixItems: node.positions.map((p) => wctx.walk.wire(p.node, wctx)),
-      ...(node.rest === undefined ? { maxItems: n } : { items: wctx.walk.wire(node.rest, wctx) }),
-      ...(required > 0 ? { minItems: required } : {}),
-      ...node.schema,
-    };
-  }
-  const object = fieldsWire(node.positions, wctx);
-  if (node.rest === undefined) return { ...node.schema, ...object };
-  return {
-    ...node.schema,
-    ...object,
-    properties: {
-      ...(object.properties as JsonObject),
-      [REST]: { type: "array", items: wctx.walk.wire(node.rest, wctx) },
-    },
-    required: [...(object.required as string[]), REST],
-  };
-}
+export const requiredCount = (node: TupleNode): number => node.positions.filter((p) => !p.optional).length;
 
 /** The element counts the tuple takes, or the failure. */
 function checkCount(node: TupleNode, length: number, ctx: WalkContext, code: "invalid-value" | "wire-violation") {
@@ -191,7 +162,7 @@ function decodeElement(node: Node, wire: unknown, i: number, ctx: WalkContext): 
   return out;
 }
 
-function tupleForm(node: TupleNode): string {
+export function tupleForm(node: TupleNode): string {
   const members = node.positions.map((p) => JSON.stringify(p.name));
   if (node.rest !== undefined) members.push(`"${REST}": [...]`);
   return `expected the tuple as an object {${members.join(", ")}}`;
@@ -216,113 +187,20 @@ function tupleStep(node: TupleNode, tokens: readonly string[], i: number, value:
   return step === undefined ? undefined : { ...step, step: Number(step.step) };
 }
 
-/**
- * The generated decode. Object form: each position as an object member
- * (presence.ts writes it), then the positions present gathered in order,
- * none after an absent one, then `rest`. Array form: the counts, then each
- * element by its position's function.
- */
-function generateTupleDecode(node: TupleNode, e: DecodeGenerator): Code {
-  const n = node.positions.length;
-  const required = requiredCount(node);
-  const [out, len, i, v] = [e.local("out"), e.local("len"), e.local("i"), e.local("v")];
-  const restLoop = (list: Code | Name, from: Code, offset: Code, depth: Code) =>
-    node.rest === undefined
-      ? _``
-      : _`for (let ${i} = ${from}; ${i} < ${len}; ${i}++) {
-const ${v} = ${e.fn(node.rest)}(${list}[${i}], ${depth}, s);
-if (${v} === F) return F;
-${out}[${offset} + ${i}] = ${v};
-}`;
-  if (node.form === "array") {
-    const tooMany = node.rest === undefined ? _` || ${len} > ${n}` : _``;
-    const positions = node.positions.map(
-      (p, k) =>
-        _`if (${len} > ${k}) { const ${v} = ${e.fn(p.node)}(w[${k}], d + 1, s); if (${v} === F) return F; ${out}[${k}] = ${v}; }`,
-    );
-    return join([
-      _`if (!A(w) || d > s.maxDepth) return F;`,
-      _`const ${len} = w.length;`,
-      _`if (${len} < ${required}${tooMany}) return F;`,
-      _`s.nodes += ${len};`,
-      _`if (s.nodes > s.maxNodes) return F;`,
-      _`const ${out} = new Array(${len});`,
-      ...positions,
-      restLoop(_`w`, _`${n}`, _`0`, _`d + 1`),
-      _`return ${out};`,
-    ]);
-  }
-  const [o, seen, k, rest] = [e.local("o"), e.local("seen"), e.local("k"), e.local("rest")];
-  const gather = node.positions.map(
-    (p: Field) =>
-      _`if (H(${o}, ${p.name})) { if (${k} !== ${Number(p.name)}) return F; ${out}.push(${o}[${p.name}]); ${k}++; }`,
-  );
-  const restPart =
-    node.rest === undefined
-      ? []
-      : [
-          _`const ${rest} = w[${REST}];`,
-          _`if (${rest} === undefined || !A(${rest}) || d + 1 > s.maxDepth) return F;`,
-          _`${seen}++;`,
-          _`const ${len} = ${rest}.length;`,
-          _`if (${len} > 0 && ${k} !== ${n}) return F;`,
-          _`s.nodes += ${len};`,
-          _`if (s.nodes > s.maxNodes) return F;`,
-          restLoop(rest, _`0`, _`${n}`, _`d + 2`),
-        ];
-  return join([
-    openObject(_`w`, _`d`),
-    _`const ${o} = {};`,
-    _`let ${seen} = 0;`,
-    ...node.positions.map((p) => generateFieldDecode(p, e, o, seen)),
-    _`const ${out} = [];`,
-    _`let ${k} = 0;`,
-    ...gather,
-    ...restPart,
-    counted(seen),
-    _`return ${out};`,
-  ]);
-}
-
 export const tuple: Construct<TupleNode> = {
   kind: "tuple",
   children: (node) => [
     ...node.positions.map(fieldChild),
     ...(node.rest === undefined ? [] : [{ node: node.rest, at: "[]" }]),
   ],
-  mapChildren(node, f) {
-    const positions = node.positions.map((p) => mapField(p, f));
-    const rest = node.rest === undefined ? undefined : f({ node: node.rest, at: "[]" }).node;
-    if (rest === node.rest && positions.every((p, i) => p === node.positions[i])) return node;
-    return { ...node, positions, ...(rest === undefined ? {} : { rest }) };
-  },
-  wire: tupleWire,
   encode: encodeTuple,
   decode: decodeTuple,
-  generateDecode: generateTupleDecode,
   wireTypes: (node) => [node.form],
   identity: (node, defs, walk) =>
     node.form === "array" &&
     node.positions.every((p) => walk.identity(p.node, defs)) &&
     (node.rest === undefined || walk.identity(node.rest, defs)),
-  levels: (node) => (node.form === "object" ? 1 : 0),
   wireStep: (node, { tokens, i, value }) => tupleStep(node, tokens, i, value),
   check: tupleShape.check,
-  describe: (node) => ({
-    type: `tuple (${node.positions.length}${node.rest === undefined ? "" : " + rest"})`,
-    travels: node.form === "object" ? tupleForm(node).replace("expected the tuple as an object ", "object ") : "",
-  }),
-  tsType(node, ctx) {
-    const parts = node.positions.map((p) => {
-      const position = ctx.child(p.node);
-      if (!p.optional) return position.text;
-      return position.union ? `(${position.text})?` : `${position.text}?`;
-    });
-    if (node.rest !== undefined) {
-      const rest = ctx.child(node.rest);
-      parts.push(`...${rest.union ? `(${rest.text})` : rest.text}[]`);
-    }
-    return { text: `[${parts.join(", ")}]`, union: false };
-  },
   partial: partialTuple,
 };

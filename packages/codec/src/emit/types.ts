@@ -10,7 +10,8 @@
  * type may admit more than the contract, never less.
  */
 import type { Bundle } from "../bundle/bundle.js";
-import type { Rendered, TypeContext } from "../constructs/context.js";
+import type { Rendered, TypeContext } from "../constructs/compile/context.js";
+import { compilerOf } from "../constructs/compile/registry.js";
 import { constructOf } from "../constructs/registry.js";
 import { ok, type Result } from "../errors.js";
 import { fail } from "../feedback/format.js";
@@ -159,7 +160,7 @@ class TypesWriter {
         return { text: JSON_VALUE, union: false };
       },
     };
-    return constructOf(node).tsType(node, ctx);
+    return compilerOf(node).tsType(node, ctx);
   }
 
   private reference(

@@ -13,8 +13,8 @@
  */
 
 import { _, type Code, indent, join, type Name, renamed, render, Scope } from "../code.js";
-import { type DecodeGenerator, FUNCTION_PREFIXES, HELPERS, PARAMS } from "../constructs/decode-generator.js";
-import { constructOf } from "../constructs/registry.js";
+import { type DecodeGenerator, FUNCTION_PREFIXES, HELPERS, PARAMS } from "../constructs/compile/decode-generator.js";
+import { compilerOf } from "../constructs/compile/registry.js";
 import { type CompiledDecoder, DECODER_PARAMS, type DecoderFactory, instantiate } from "../decode/compiled.js";
 import { pointerToken } from "../errors.js";
 import type { Node, Plan } from "../ir/nodes.js";
@@ -86,7 +86,7 @@ export function generateDecoder(plan: Plan): GeneratedDecoder {
       index,
       local: (prefix) => locals.name(prefix),
     };
-    const construct = constructOf(node);
+    const construct = compilerOf(node);
     const body = inline ? construct.generateInlineDecode?.(node, generator) : construct.generateDecode(node, generator);
     if (body === undefined) throw new Error(`strictwire: no inline decoder for a ${node.kind} node`);
     generated.push({ name, inline, body });

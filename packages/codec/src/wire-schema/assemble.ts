@@ -6,13 +6,13 @@
  * envelope.ts.
  */
 
-import type { WireContext } from "../constructs/context.js";
-import { WALK, wireOf } from "../constructs/registry.js";
+import type { WireContext } from "../constructs/compile/context.js";
+import { WIRE_WALK, wireOf } from "../constructs/compile/registry.js";
 import type { Plan } from "../ir/nodes.js";
 import type { JsonObject } from "../json.js";
 
 export function wireSchema(plan: Plan, target: { readonly recursion: boolean }): JsonObject {
-  const wctx: WireContext = { defs: plan.defs, walk: WALK, extraDefs: {}, target };
+  const wctx: WireContext = { defs: plan.defs, walk: WIRE_WALK, extraDefs: {}, target };
   const root = wireOf(plan.root, wctx);
   const defs: JsonObject = {};
   for (const name of Object.keys(plan.defs).sort()) defs[name] = wireOf(plan.defs[name]!, wctx);

@@ -6,7 +6,8 @@
  * constant that differs in every branch. A union is named by where its
  * branches stand in the source, which a second build of the same schema keeps.
  */
-import { childrenOf, WALK, wireOf } from "../constructs/registry.js";
+import { WIRE_WALK, wireOf } from "../constructs/compile/registry.js";
+import { childrenOf } from "../constructs/registry.js";
 import { ok, type Result } from "../errors.js";
 import { fail } from "../feedback/format.js";
 import type { Node, Plan, UnionNode } from "../ir/nodes.js";
@@ -22,7 +23,7 @@ export function unionKey(node: UnionNode): string {
 export function inseparableUnions(plan: Plan, target: { readonly recursion: boolean }): Set<string> {
   const wire = wireSchema(plan, target);
   const defs = isPlainObject(wire.$defs) ? (wire.$defs as JsonObject) : {};
-  const wctx = { defs: plan.defs, walk: WALK, extraDefs: {}, target };
+  const wctx = { defs: plan.defs, walk: WIRE_WALK, extraDefs: {}, target };
   const out = new Set<string>();
   const work: Node[] = [plan.root, ...Object.values(plan.defs)];
   for (let node = work.pop(); node !== undefined; node = work.pop()) {

@@ -1,6 +1,16 @@
-/** Reading a bundle: a bundle of an earlier format is refused by every loader, with its own code. */
+/**
+ * Reading a bundle: a bundle of an earlier format is refused by every loader,
+ * with its own code. A JSON bundle's digest is computed and checked; the
+ * bundle a generated module holds is checked against the digest its
+ * validators were compiled from, but its own digest is not recomputed (the
+ * module is code: no SHA-256 on that path).
+ */
+import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { describe, expect, test } from "vitest";
 import { type Bundle, digestOf } from "../../src/bundle/bundle.js";
+import { readBundle, readModuleBundle } from "../../src/bundle/read.js";
 import { compile, loadBundle } from "../../src/index.js";
 import { codecFromModule, loadJsonBundle } from "../../src/runtime.js";
 
@@ -51,5 +61,69 @@ describe("a bundle of format 1", () => {
       branches: new Map(),
     };
     expect(codecFromModule(old, validators)).toMatchObject({ ok: false, error: expected });
+  });
+});
+
+describe("a module's bundle and a JSON bundle", () => {
+  const compiled = compile({
+    type: "object",
+    properties: { city: { type: "string" }, days: { type: "integer", minimum: 1 } },
+    required: ["city"],
+  });
+  if (!compiled.ok) throw new Error(compiled.error.message);
+  const bundle = compiled.value;
+  const always = () => true;
+  const validatorsOf = (digest: string) => ({
+    digest,
+    source: always,
+    wire: always,
+    diagnoseSource: always,
+    diagnoseWire: always,
+    branches: new Map(),
+  });
+  // Content changed after compile, the digest kept: what a damaged JSON file or a hand-edited module holds.
+  const edited = { ...bundle, description: "edited after compile" };
+
+  test("a JSON bundle whose content does not match its digest is refused by both JSON loaders", async () => {
+    const expected = { code: "digest-mismatch", path: "/digest" };
+    expect(loadBundle(JSON.stringify(edited))).toMatchObject({ ok: false, error: expected });
+    expect(await loadJsonBundle(JSON.stringify(edited))).toMatchObject({ ok: false, error: expected });
+    expect(readBundle(edited)).toMatchObject({ ok: false, error: expected });
+  });
+
+  test("a module's bundle is held to the digest its validators were compiled from, not recomputed", () => {
+    expect(codecFromModule(bundle, validatorsOf(bundle.digest)).ok).toBe(true);
+    expect(codecFromModule(bundle, validatorsOf(`${bundle.digest.slice(0, -1)}0`))).toMatchObject({
+      ok: false,
+      error: {
+        code: "digest-mismatch",
+        path: "/digest",
+        message: "the precompiled validators were compiled from another bundle",
+      },
+    });
+    // The module is code: its bundle is as trusted as its validators.
+    expect(readModuleBundle(edited)).toEqual({ ok: true, value: edited });
+  });
+
+  test("a module's bundle is still read for its format and shape", () => {
+    expect(readModuleBundle({ ...bundle, plan: { ...bundle.plan, root: { kind: "nonsense" } } })).toMatchObject({
+      ok: false,
+      error: { code: "invalid-bundle" },
+    });
+    expect(readModuleBundle('{"format":')).toMatchObject({ ok: false, error: { code: "invalid-bundle" } });
+    expect(readModuleBundle([])).toMatchObject({ ok: false, error: { code: "invalid-bundle", path: "" } });
+  });
+
+  test("a module holding an earlier format's bundle is refused as before: digest-mismatch", () => {
+    const here = dirname(fileURLToPath(import.meta.url));
+    const file = join(here, "..", "..", "..", "..", "fixtures", "bundles", "move-point-tuple.format-4.json");
+    const old = (JSON.parse(readFileSync(file, "utf8")) as { bundle: Bundle }).bundle;
+    // loadBundle reads it, under a recomputed digest: validators compiled from it name its old one.
+    const read = readBundle(old);
+    if (!read.ok) throw new Error(read.error.message);
+    expect(read.value.digest).not.toBe(old.digest);
+    const expected = { ok: false, error: { code: "digest-mismatch", path: "/digest" } };
+    expect(codecFromModule(old, validatorsOf(old.digest))).toMatchObject(expected);
+    expect(codecFromModule(old, validatorsOf(read.value.digest))).toMatchObject(expected);
   });
 });

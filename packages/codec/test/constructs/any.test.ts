@@ -1,6 +1,7 @@
 import { describe, expect, test } from "vitest";
-import { ANY_DEF } from "../../src/constructs/any.js";
-import { childrenOf, isIdentity, wireOf, wireTypesOf } from "../../src/constructs/registry.js";
+import { ANY_DEF } from "../../src/constructs/compile/any.js";
+import { wireOf } from "../../src/constructs/compile/registry.js";
+import { childrenOf, isIdentity, wireTypesOf } from "../../src/constructs/registry.js";
 import type { AnyNode } from "../../src/ir/nodes.js";
 import { JSON_TYPES } from "../../src/json.js";
 import { decode, encode, roundTrip, wireContext } from "./support.js";

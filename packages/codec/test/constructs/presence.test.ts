@@ -1,6 +1,7 @@
 /** Optional members in each of their three forms, through the object construct that carries them. */
 import { describe, expect, test } from "vitest";
-import { childrenOf, isIdentity, wireOf } from "../../src/constructs/registry.js";
+import { wireOf } from "../../src/constructs/compile/registry.js";
+import { childrenOf, isIdentity } from "../../src/constructs/registry.js";
 import type { ObjectNode } from "../../src/ir/nodes.js";
 import { decode, encode, int, optional, required, roundTrip, str, wire, wireContext } from "./support.js";
 

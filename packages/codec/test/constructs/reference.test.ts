@@ -1,6 +1,7 @@
 /** References follow their definition; any JSON, and JSON text, carry every value. */
 import { describe, expect, test } from "vitest";
-import { wireOf, wireTypesOf } from "../../src/constructs/registry.js";
+import { wireOf } from "../../src/constructs/compile/registry.js";
+import { wireTypesOf } from "../../src/constructs/registry.js";
 import type { AnyNode, ArrayNode, JsonTextNode, RefNode } from "../../src/ir/nodes.js";
 import { JSON_TYPES } from "../../src/json.js";
 import { decode, roundTrip, wire, wireContext } from "./support.js";

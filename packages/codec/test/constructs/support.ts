@@ -2,8 +2,10 @@
  * Contexts for running one construct on hand-built IR nodes: no schema, no
  * compiler, no validator. What a construct returns is its whole behaviour.
  */
-import { type EncodeContext, FAIL, type WalkContext, type WireContext } from "../../src/constructs/context.js";
-import { decodeNode, encodeNode, WALK, wireOf } from "../../src/constructs/registry.js";
+import type { WireContext } from "../../src/constructs/compile/context.js";
+import { WIRE_WALK, wireOf } from "../../src/constructs/compile/registry.js";
+import { type EncodeContext, FAIL, type WalkContext } from "../../src/constructs/context.js";
+import { decodeNode, encodeNode, WALK } from "../../src/constructs/registry.js";
 import type { DecodeState } from "../../src/decode/compiled.js";
 import type { CodecError } from "../../src/errors.js";
 import type { Field, Node, ScalarNode, UnionNode } from "../../src/ir/nodes.js";
@@ -38,7 +40,7 @@ export function encodeContext(defs: Defs = {}, order?: (node: UnionNode, value: 
 }
 
 export function wireContext(defs: Defs = {}, recursion = true): WireContext {
-  return { defs, walk: WALK, extraDefs: {}, target: { recursion } };
+  return { defs, walk: WIRE_WALK, extraDefs: {}, target: { recursion } };
 }
 
 export type Outcome = { ok: true; value: unknown } | { ok: false; error: CodecError };

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "vitest";
+import { tupleCompiler } from "../../src/constructs/compile/tuple.js";
 import { FAIL } from "../../src/constructs/context.js";
 import { childrenOf, isIdentity, wireTypesOf } from "../../src/constructs/registry.js";
 import { tuple } from "../../src/constructs/tuple.js";
@@ -91,7 +92,7 @@ describe("tuple, object form: one member per position, then rest", () => {
     expect(childrenOf(objectForm).map((c) => c.at)).toEqual(["0", "1", "2", "[]"]);
     expect(wireTypesOf(objectForm, {}, new Set())).toEqual(["object"]);
     expect(isIdentity(objectForm, {})).toBe(false);
-    expect(tuple.levels?.(objectForm)).toBe(1);
+    expect(tupleCompiler.levels?.(objectForm)).toBe(1);
   });
 
   test("wire pointers become element indices, numbers", () => {

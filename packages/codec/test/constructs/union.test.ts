@@ -1,7 +1,9 @@
 import { compileCodec } from "@strictwire/codec";
 import { describe, expect, test } from "vitest";
-import { NODE_KINDS, WALK } from "../../src/constructs/registry.js";
-import { chooseRule, namesBranches } from "../../src/constructs/union.js";
+import { NODE_KINDS } from "../../src/constructs/compile/registry.js";
+import { chooseRule } from "../../src/constructs/compile/union.js";
+import { WALK } from "../../src/constructs/registry.js";
+import { namesBranches } from "../../src/constructs/union.js";
 import type { MapNode, ObjectNode, UnionNode } from "../../src/ir/nodes.js";
 import { decode, encode, int, nul, required, roundTrip, str, wire } from "./support.js";
 

@@ -3,8 +3,10 @@
  * packages/codec/src (type imports count: a type is a dependency of the
  * design). The folders a decode, an encode, a bundle's load and an error's
  * words run in import nothing of build time; the leaves import nothing at
- * all; the run-time entry loads no build-time file; what words nothing does
- * not reach the words; schema reading takes nothing of the bundle.
+ * all; the run-time entry loads no build-time file; each construct's
+ * run-time half (constructs/) takes nothing of its compile-time half
+ * (constructs/compile/); what words nothing does not reach the words; schema
+ * reading takes nothing of the bundle.
  * (test/runtime/imports.test.ts checks the same entry on the built dist.)
  */
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
@@ -28,12 +30,12 @@ const FOLDERS: Readonly<Record<string, Time>> = {
   "errors.ts": "leaf",
   "json.ts": "leaf",
   "dialects.ts": "leaf",
-  // The code builder: each construct writes its own decode function with it, so it loads with them.
+  // The code builder: each construct's compile-time half writes its own decode function with it.
   "code.ts": "leaf",
   // Run time.
   "wire/": "run time", // the envelope and the paths
   "decode/": "run time", // the generated decoder made from its factory
-  "constructs/": "run time", // one module per node kind, its tsType and generateDecode included
+  "constructs/": "run time", // one module per node kind: encode, decode, partial, the plan check, error paths
   "parse/": "run time",
   "feedback/": "run time",
   "bundle/": "run time",
@@ -46,6 +48,7 @@ const FOLDERS: Readonly<Record<string, Time>> = {
   "targets/profile.ts": "run time",
   // Build time.
   "wire-schema/": "build time", // the wire schema: assembled, factored, first keys fitted
+  "constructs/compile/": "build time", // each node kind's other half: its wire, generateDecode, describe, tsType
   "generate/": "build time", // the generated decoder written
   "emit/": "build time", // the TypeScript types compile --emit writes
   "schema/": "build time",
@@ -132,6 +135,9 @@ describe("the rules themselves, on a made-up source tree: each can fail, type im
   write("wire-schema/assemble.ts", "export const wireSchema = 1;\n");
   write("constructs/scalar.ts", 'import type { Rendered } from "../emit/types.js";\nexport type T = Rendered;\n');
   write("emit/types.ts", "export interface Rendered { readonly text: string }\n");
+  // A construct's run-time half taking a type of its compile-time half; the other way is allowed.
+  write("constructs/union.ts", 'import type { U } from "./compile/union.js";\nexport const union: U = 1;\n');
+  write("constructs/compile/union.ts", 'import { union } from "../union.js";\nexport type U = typeof union;\n');
   write("value-limits.ts", 'import type { CodecError } from "./feedback/format.js";\nexport type B = CodecError;\n');
   write("feedback/format.ts", "export interface CodecError { readonly code: string }\n");
   write(
@@ -156,6 +162,7 @@ describe("the rules themselves, on a made-up source tree: each can fail, type im
   test("each rule finds its breach", () => {
     expect(timeBreaches(all, (f) => timeOf(f)).sort()).toEqual([
       "constructs/scalar.ts (run time) -> emit/types.ts (build time)",
+      "constructs/union.ts (run time) -> constructs/compile/union.ts (build time)",
       "errors.ts (leaf) -> value-limits.ts (run time)",
       "wire/paths.ts (run time) -> wire-schema/assemble.ts (build time)",
     ]);
@@ -182,11 +189,32 @@ describe("the codec's source", () => {
 
   test("run time imports nothing of build time, and the leaves nothing at all (constructs take no build-time type)", () => {
     expect(timeBreaches(all, time)).toEqual([]);
-    // The reading sees the real graph: constructs import the code builder and their contexts, type-only ones too.
-    expect(all.get("constructs/construct.ts")).toEqual(
-      expect.arrayContaining(["code.ts", "constructs/context.ts", "constructs/decode-generator.ts"]),
+    // The reading sees the real graph: the compile-time halves import the code builder and their contexts,
+    // type-only ones too, and their run-time halves; the run-time interface takes none of them.
+    expect(all.get("constructs/compile/construct.ts")).toEqual(
+      expect.arrayContaining(["code.ts", "constructs/compile/context.ts", "constructs/compile/decode-generator.ts"]),
     );
-    expect(all.get("emit/types.ts")).toContain("constructs/context.ts");
+    expect(all.get("constructs/compile/union.ts")).toContain("constructs/union.ts");
+    expect(all.get("constructs/construct.ts")).not.toContain("code.ts");
+    expect(all.get("emit/types.ts")).toContain("constructs/compile/context.ts");
+  });
+
+  test("each construct is one name in two halves: constructs/<kind>.ts (run time), constructs/compile/<kind>.ts", () => {
+    const shared = ["construct.ts", "context.ts", "registry.ts", "decode-generator.ts"];
+    const halves = (dir: string) =>
+      readdirSync(join(SRC, dir))
+        .filter((f) => f.endsWith(".ts") && !shared.includes(f))
+        .sort();
+    const run = halves("constructs");
+    expect(run.length).toBeGreaterThan(10);
+    expect(halves(join("constructs", "compile"))).toEqual(run);
+    // The run-time entry loads no compile-time half, nor the code builder they write decode functions with;
+    // compile loads every one.
+    const reached = reach(loading, RUNTIME_ENTRY);
+    expect([...reached.keys()].filter((f) => f.startsWith("constructs/compile/") || f === "code.ts")).toEqual([]);
+    expect(reached.has("constructs/union.ts")).toBe(true);
+    const compiled = reach(loading, "compile.ts");
+    expect(run.filter((f) => !compiled.has(`constructs/compile/${f}`))).toEqual([]);
   });
 
   test("the run-time entry loads nothing of build time", () => {

@@ -48,6 +48,8 @@ const HOUSE: Readonly<Record<string, Layer>> = {
   "schema/": "build time",
   "ir/": "build time",
   "wire-schema/": "build time",
+  // Each construct's compile-time half (its run-time half, constructs/<kind>.ts, is the core's).
+  "constructs/compile/": "build time",
   "generate/": "build time",
   "validate/ajv.ts": "build time",
   "emit/": "build time",
@@ -57,6 +59,8 @@ const HOUSE: Readonly<Record<string, Layer>> = {
   "dispatch/": "dispatch",
   "providers/": "providers",
   "validate/": "validators",
+  // ajv-formats behind a file of the package's own, so that a bundle without a format leaves it out.
+  "validate/formats.ts": "validators",
   "agents.ts": "adapter",
   "answer/": "adapter",
   "input/": "adapter",
@@ -178,6 +182,8 @@ describe("the checks themselves, on made-up graphs: each can fail", () => {
   test("the longest entry decides a file's layer; a file no entry matches has none", () => {
     expect(layerOf("ir/build.ts")).toBe("build time");
     expect(layerOf("ir/nodes.ts")).toBe("core");
+    expect(layerOf("constructs/union.ts")).toBe("core");
+    expect(layerOf("constructs/compile/union.ts")).toBe("build time");
     expect(layerOf("dispatch/ai-sdk.ts")).toBe("adapter");
     expect(layerOf("dispatch/guard.ts")).toBe("dispatch");
     expect(layerOf("nowhere.ts")).toBeUndefined();

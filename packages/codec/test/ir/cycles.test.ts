@@ -1,6 +1,6 @@
 /** Breaking recursion for targets that refuse it, on hand-built plans. */
 import { describe, expect, test } from "vitest";
-import { NODE_KINDS } from "../../src/constructs/registry.js";
+import { NODE_KINDS } from "../../src/constructs/compile/registry.js";
 import { breakCycles, recursiveDefs } from "../../src/ir/cycles.js";
 import type { Node, ObjectNode, Plan } from "../../src/ir/nodes.js";
 import { int, optional, required } from "../constructs/support.js";

@@ -1,6 +1,6 @@
 /** Whole-graph decisions (union rules, presence), on hand-built plans. */
 import { describe, expect, test } from "vitest";
-import { NODE_KINDS } from "../../src/constructs/registry.js";
+import { NODE_KINDS } from "../../src/constructs/compile/registry.js";
 import { type FinalizeOptions, finalizePlan } from "../../src/ir/finalize.js";
 import type { Node, ObjectNode, Plan, UnionNode } from "../../src/ir/nodes.js";
 import { SchemaRefusal } from "../../src/ir/schema-refusal.js";

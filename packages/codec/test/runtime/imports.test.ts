@@ -88,6 +88,8 @@ const COMPILE_SIDE = [
   /\/codec\/dist\/generate\//,
   // The wire schema is built at compile; the run time only takes the envelope off (wire/envelope.js).
   /\/codec\/dist\/wire-schema\//,
+  // Each construct's compile-time half: its wire schema, generated decode, inspection and type.
+  /\/codec\/dist\/constructs\/compile\//,
 ];
 const AJV_COMPILER = [/\/ajv\/dist\/(core|ajv|2019|2020)\.js$/, /\/ajv\/dist\/compile\//, /\/ajv\/dist\/refs\//];
 
@@ -158,7 +160,14 @@ test("the run-time modules load nothing of the compiler: dispatch/, the codec, t
     join(src, "wire", "envelope.ts"),
     join(src, "wire", "paths.ts"),
   ];
-  const compileSide = [/\/compile\.ts$/, /\/ir\/build\.ts$/, /\/wire-schema\//, /\/generate\//, /\/schema\//];
+  const compileSide = [
+    /\/compile\.ts$/,
+    /\/ir\/build\.ts$/,
+    /\/wire-schema\//,
+    /\/generate\//,
+    /\/schema\//,
+    /\/constructs\/compile\//,
+  ];
   for (const root of roots) {
     const reached = [...loads(root)].map((f) => f.replaceAll("\\", "/"));
     expect(
@@ -166,8 +175,9 @@ test("the run-time modules load nothing of the compiler: dispatch/, the codec, t
       root,
     ).toEqual([]);
   }
-  // The walk does follow imports: the compile side's own entry reaches the builder.
+  // The walk does follow imports: the compile side's own entry reaches the builder and the constructs' compile halves.
   expect([...loads(join(src, "agents.ts"))].some((f) => f.endsWith("compile.ts"))).toBe(true);
+  expect([...loads(join(src, "compile.ts"))].some((f) => f.endsWith("/constructs/compile/union.ts"))).toBe(true);
 });
 
 /** The packages a source file loads at run time (bare value imports: "ajv", "node:fs"). */
@@ -245,14 +255,16 @@ test("errors.ts is a leaf and the parser words nothing: feedback/ words their er
 
 test("a construct reaches its children through the walk it is given, never by importing the registry", () => {
   const src = join(HERE, "..", "..", "src");
-  const dir = join(src, "constructs");
-  const modules = readdirSync(dir).filter((f) => f.endsWith(".ts") && f !== "registry.ts");
-  expect(modules.length).toBeGreaterThan(10);
-  for (const f of modules) {
-    expect(
-      imports(join(dir, f)).filter((i) => i.endsWith("/constructs/registry.ts")),
-      f,
-    ).toEqual([]);
+  // Both halves of every construct: neither imports either table.
+  for (const dir of [join(src, "constructs"), join(src, "constructs", "compile")]) {
+    const modules = readdirSync(dir).filter((f) => f.endsWith(".ts") && f !== "registry.ts");
+    expect(modules.length).toBeGreaterThan(10);
+    for (const f of modules) {
+      expect(
+        imports(join(dir, f)).filter((i) => /\/constructs\/(compile\/)?registry\.ts$/.test(i)),
+        f,
+      ).toEqual([]);
+    }
   }
   // The reading does see imports: the registry's users outside constructs/ are found.
   expect(imports(join(src, "stream", "decoder.ts")).some((f) => f.endsWith("/constructs/registry.ts"))).toBe(true);

@@ -1,11 +1,17 @@
 /**
  * The stream layer takes a codec from outside: `streamDecoder(codec, options)`
  * (from the package and from its runtime entry) is the decoder, and the
- * deprecated `codec.streamDecoder()` the same decoder by its earlier name.
+ * deprecated `codec.streamDecoder()` the same decoder by its earlier name,
+ * there only where the main entry is loaded (the run-time entry's Codec has
+ * no such method, so that a bundle that only decodes holds no stream decoder).
  * end() is the codec's own decode of the whole text, including a decode a
  * library schema finishes (withStandardSchema's refinements and transforms),
  * which the parsed path must not pass by.
  */
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import {
   Codec,
   CodecCore,
@@ -16,6 +22,7 @@ import {
   withStandardSchema,
 } from "@strictwire/codec";
 import { streamDecoder as runtimeStreamDecoder } from "@strictwire/codec/runtime";
+import { build } from "esbuild";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { fixtureWires, split } from "./support.js";
@@ -39,6 +46,44 @@ describe("streamDecoder(codec, options), the stream layer's entry", () => {
       const byFunction = transcript(streamDecoder(codec), deltas);
       expect(transcript(codec.streamDecoder(), deltas), name).toBe(byFunction);
       expect(JSON.parse(byFunction).end, name).toEqual(codec.decode(text));
+    }
+  });
+
+  it("the method is there only once the main entry is loaded, not enumerable as a class method", () => {
+    // A child process on the built package: this test file has loaded the main entry already.
+    const out = execFileSync(
+      process.execPath,
+      [
+        "--input-type=module",
+        "-e",
+        'const { Codec } = await import("@strictwire/codec/runtime");\n' +
+          'const before = "streamDecoder" in Codec.prototype;\n' +
+          'await import("@strictwire/codec");\n' +
+          'const d = Object.getOwnPropertyDescriptor(Codec.prototype, "streamDecoder");\n' +
+          "console.log(JSON.stringify({ before, after: typeof d?.value, enumerable: d?.enumerable }));",
+      ],
+      { cwd: join(dirname(fileURLToPath(import.meta.url)), "..", ".."), encoding: "utf8" },
+    );
+    expect(JSON.parse(out)).toEqual({ before: false, after: "function", enumerable: false });
+  });
+
+  it("a bundler keeps the main entry's addition: package.json's sideEffects lists the file", async () => {
+    // Imported for its effect alone: with "sideEffects": false a bundler drops the import, and the method with it.
+    const tmp = join(dirname(fileURLToPath(import.meta.url)), "..", ".tmp");
+    mkdirSync(tmp, { recursive: true });
+    const dir = mkdtempSync(join(tmp, "side-effects-"));
+    try {
+      const entry = join(dir, "entry.mjs");
+      writeFileSync(
+        entry,
+        'import "@strictwire/codec";\nimport { Codec } from "@strictwire/codec/runtime";\n' +
+          "export const method = typeof Codec.prototype.streamDecoder;\n",
+      );
+      const out = await build({ entryPoints: [entry], bundle: true, format: "esm", platform: "node", write: false });
+      const url = `data:text/javascript;base64,${Buffer.from(out.outputFiles[0]!.text).toString("base64")}`;
+      expect(((await import(url)) as { method: string }).method).toBe("function");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 

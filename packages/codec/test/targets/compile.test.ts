@@ -16,7 +16,7 @@ import {
 } from "@strictwire/codec";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { NODE_KINDS } from "../../src/constructs/registry.js";
+import { NODE_KINDS } from "../../src/constructs/compile/registry.js";
 import { recursiveDefs } from "../../src/ir/cycles.js";
 import { runs } from "../../testkit/arbitraries.js";
 import { canonical } from "../../testkit/same.js";

@@ -18,8 +18,8 @@
  * text; a scope never hands them out.
  */
 
-import { _, type Code, join, type Name } from "../code.js";
-import type { Node } from "../ir/nodes.js";
+import { _, type Code, join, type Name } from "../../code.js";
+import type { Node } from "../../ir/nodes.js";
 
 /** A generated function's parameters. */
 export const PARAMS = ["w", "d", "s"] as const;
