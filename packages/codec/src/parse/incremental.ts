@@ -188,6 +188,8 @@ export interface ParserView {
 
   /** Where the text ends: inside which value, or between which. */
   readonly reading: Reading;
+  /** Whether the text ends inside a string, a value or a member name (reading is "string", "name" or "name-escape"). */
+  readonly inString: boolean;
   /** The string being read (a value or a member name), decoded so far. */
   readonly openString: string;
   /**
@@ -480,6 +482,10 @@ export class IncrementalParser implements ParserView {
     const length = (this.containers[d] as unknown[]).length;
     // A number or literal is placed only once complete, so it is the element after the last.
     return d < this.depth || this.mode <= PAIR ? length - 1 : length;
+  }
+
+  get inString(): boolean {
+    return this.mode >= STRING && this.mode <= PAIR;
   }
 
   /** Where the text ends (see Reading). */

@@ -187,6 +187,8 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
   private keptDepth = 0;
   /** A number or literal was being read at the last push (its type is checked once, at its start). */
   private wasReading = false;
+  /** A string value was being read at the end of the last piece read (so a piece that completes a value completed it). */
+  private wasInString = false;
   /** The string being written matched against the const and enum strings its place allows (nameFits: the name). */
   private stringMatch:
     | { holder: object | undefined; step: string | number | undefined; candidates: Candidates; match: PrefixMatch }
@@ -256,12 +258,12 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
     // inside a string they do not end.
     this.placedNothing = true;
     this.onlyGrewString = true;
-    if (inString(this.parser.reading) ? delta.indexOf('"') === -1 : nextCloser(delta, 0) === delta.length) {
+    if (this.parser.inString ? delta.indexOf('"') === -1 : nextCloser(delta, 0) === delta.length) {
       const refused = this.read(delta, delta, delta.length);
       if (refused !== undefined) return refused;
     } else {
       for (let from = 0; from < delta.length; ) {
-        const to = pieceEnd(delta, from, inString(this.parser.reading));
+        const to = pieceEnd(delta, from, this.parser.inString);
         const refused = this.read(delta.slice(from, to), delta, to);
         if (refused !== undefined) return refused;
         from = to;
@@ -532,6 +534,7 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
     if (did === "string") {
       // A string value grew: no number or literal is being read.
       this.wasReading = false;
+      this.wasInString = true;
       return !this.stringFree;
     }
     const parser = this.parser;
@@ -539,7 +542,12 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
     const reading = scalarType(at) !== undefined;
     const started = reading && !this.wasReading;
     this.wasReading = reading;
-    if (did !== "nothing") return true;
+    // A piece that begins inside a string value and ends with a value completed closed that string (a piece ends
+    // before the comma or closer after it): where any string is allowed (stringFree, found for it when it began),
+    // its completion breaks nothing, and the check is not asked.
+    const closedFree = at === "completed" && this.wasInString && this.stringFree;
+    this.wasInString = at === "string";
+    if (did !== "nothing") return !closedFree;
     if (at === "named" || started) return true;
     if (at !== "name" || this.namesFree) return false;
     const prefix = parser.openString;
@@ -1124,11 +1132,6 @@ function newShown(node: Node | undefined, next: Shown | undefined): Shown {
     held: undefined,
     heldFor: undefined,
   };
-}
-
-/** Whether the text ends inside a string: a value or a member name, an escape in it included. */
-function inString(at: Reading): boolean {
-  return at === "string" || at === "name" || at === "name-escape";
 }
 
 /** The JSON type of the number or literal being read (known from its first character), else undefined. */
