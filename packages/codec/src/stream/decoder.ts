@@ -258,7 +258,7 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
     // inside a string they do not end.
     this.placedNothing = true;
     this.onlyGrewString = true;
-    if (this.parser.inString ? delta.indexOf('"') === -1 : nextCloser(delta, 0) === delta.length) {
+    if (this.parser.inString ? quoteAt(delta, 0) === -1 : nextCloser(delta, 0) === delta.length) {
       const refused = this.read(delta, delta, delta.length);
       if (refused !== undefined) return refused;
     } else {
@@ -1220,6 +1220,14 @@ function wireCandidatesOf(codec: CodecCore<unknown>): WireCandidates {
   return found;
 }
 
+/** The index of the first quote of `delta` from `start`, else -1 (a loop on a short delta: cheaper than a native search). */
+function quoteAt(delta: string, start: number): number {
+  const n = delta.length;
+  if (n - start > 32) return delta.indexOf('"', start);
+  for (let i = start; i < n; i++) if (delta.charCodeAt(i) === 0x22) return i;
+  return -1;
+}
+
 /**
  * The index of the first comma or closer of `delta` from `start`, else its
  * length (deltas are short: a loop costs less than a regular expression).
@@ -1241,7 +1249,7 @@ function nextCloser(delta: string, start: number): number {
 function pieceEnd(delta: string, from: number, inString: boolean): number {
   let start = from + 1;
   if (inString) {
-    const quote = delta.indexOf('"', from);
+    const quote = quoteAt(delta, from);
     if (quote === -1) return delta.length;
     start = Math.max(start, quote + 1);
   }
