@@ -41,7 +41,8 @@
  *   same rule.
  * - A string shows its decoded prefix: escapes appear once complete, a
  *   surrogate pair once both halves are read. The open string is written to
- *   its place at the end of each push.
+ *   its place at the end of each push (a reader that reads it as openString
+ *   may defer that write to when it reads the containers: deferOpenString).
  * - The root is undefined until its value starts (a root number until end()).
  * - Number spelling is not kept, as in parseText: -0 is 0.
  * When the whole text is accepted, every member and element shown is in the
@@ -201,6 +202,14 @@ export interface ParserView {
   takeAppended(track: boolean): string;
   /** A short suffix that finishes the value being written, the open containers left open (see the class). */
   openValueEnd(): string | undefined;
+  /**
+   * From now on, a push that only grows a string value in a container does
+   * not write it to its place (openString has it): the reader calls
+   * settleOpenString() before it reads the containers.
+   */
+  deferOpenString(): void;
+  /** Writes the open string value to its place if a push deferred it (see deferOpenString). */
+  settleOpenString(): void;
 }
 
 export class IncrementalParser implements ParserView {
@@ -296,7 +305,10 @@ export class IncrementalParser implements ParserView {
           this.did = "nothing";
         } else {
           this.did = "string";
-          this.placeOpenString();
+          if (this.deferring && this.depth > 0) {
+            this.placements++;
+            this.stale = true;
+          } else this.placeOpenString();
         }
         return this.partial();
       }
@@ -923,6 +935,7 @@ export class IncrementalParser implements ParserView {
   /** Puts a value in its place: the root, the array's last element, or the object's current member. */
   private place(value: unknown): void {
     this.placements++;
+    this.stale = false;
     const depth = this.depth;
     if (depth === 0) {
       this.root = value;
@@ -948,9 +961,32 @@ export class IncrementalParser implements ParserView {
 
   private placedString = false;
 
+  /** Whether a push that only grows a string value in a container leaves its place as it was (deferOpenString). */
+  private deferring = false;
+  /** The open string value's place holds less than openString (a push deferred it). */
+  private stale = false;
+
+  deferOpenString(): void {
+    this.deferring = true;
+  }
+
+  settleOpenString(): void {
+    if (!this.stale) return;
+    this.stale = false;
+    // Still open (anything else a push read wrote it or its successor to its place).
+    const depth = this.depth;
+    if (this.arrays[depth]) {
+      const array = this.containers[depth] as unknown[];
+      array[array.length - 1] = this.str;
+    } else {
+      (this.containers[depth] as Record<string, unknown>)[this.keys[depth]!] = this.str;
+    }
+  }
+
   /** Writes the open string value to its place, where place() first put it. */
   private placeOpenString(): void {
     this.placements++;
+    this.stale = false;
     const depth = this.depth;
     if (depth === 0) {
       this.root = this.str;

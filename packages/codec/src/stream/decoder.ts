@@ -227,6 +227,9 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
   ) {
     const limits = options.limits ? { ...codec.limits, ...options.limits } : codec.limits;
     this.parser = new IncrementalParser(limits);
+    // A push that only grows a string reads it from the parser (openString), not from its place: the parser writes
+    // it there only when asked (settleOpenString, before the containers are read: the check's walk and the partial walk).
+    this.parser.deferOpenString();
     // Options decode refuses whatever the text: refused at once, in decode's words.
     if (limits.maxDepth > MAX_DEPTH_LIMIT) this.refuseAs("");
     this.wire = wireCandidatesOf(codec);
@@ -571,6 +574,7 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
    */
   private wireImpossible(): (string | number)[] | undefined {
     const parser = this.parser;
+    parser.settleOpenString();
     const length = parser.spineLength;
     // The containers that stayed open since the last check are as it found them (checked when they opened).
     const kept = Math.min(this.keptDepth, this.openedCount);
@@ -709,6 +713,7 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
    */
   private refuseForWire(): { readonly ok: false; readonly error: CodecError } | undefined {
     const at = this.impossibleAt!;
+    this.parser.settleOpenString();
     if (this.written < this.retryAt) return undefined;
     if (this.checkedAt !== this.written) this.wireImpossible(); // the open containers now
     const parser = this.parser;
@@ -786,6 +791,7 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
   /** The open containers and the string being written, from the parser's spine. */
   private findSpine(): void {
     const parser = this.parser;
+    parser.settleOpenString();
     const n = parser.openCount;
     for (let i = 0; i < n; i++) this.open[i] = parser.openAt(i);
     this.openCount = n;

@@ -105,6 +105,48 @@ describe("incremental parser: the spine read in place", () => {
     );
   });
 
+  it("deferring the open string: a push that only grows it leaves its place, which settleOpenString() writes; the rest is as without", () => {
+    fc.assert(
+      fc.property(json, sizes, (text, s) => {
+        const plain = new IncrementalParser({});
+        const deferring = new IncrementalParser({});
+        deferring.deferOpenString();
+        for (let i = 0, k = 0; i < text.length; k++) {
+          const n = s[k % s.length]!;
+          const delta = text.slice(i, i + n);
+          i += n;
+          expect(deferring.push(delta).ok).toBe(plain.push(delta).ok);
+          expect(deferring.pushed).toBe(plain.pushed);
+          expect(deferring.reading).toBe(plain.reading);
+          expect(deferring.openString).toBe(plain.openString);
+          // Only a push that grew a string in a container may leave its place behind; any other writes it.
+          if (deferring.pushed !== "string" || deferring.openCount === 0) {
+            expect(JSON.stringify(deferring.value)).toBe(JSON.stringify(plain.value));
+          }
+          deferring.settleOpenString();
+          expect(JSON.stringify(deferring.value)).toBe(JSON.stringify(plain.value));
+        }
+        expect(deferring.end()).toEqual(plain.end());
+      }),
+      { numRuns: runs(300) },
+    );
+  });
+
+  it("deferring the open string: a string that grows push after push stays at its place until settled", () => {
+    const parser = new IncrementalParser({});
+    parser.deferOpenString();
+    parser.push('{"a":["x');
+    parser.push("yz");
+    expect(parser.pushed).toBe("string");
+    expect(parser.openString).toBe("xyz");
+    expect(parser.value).toEqual({ a: ["x"] });
+    parser.settleOpenString();
+    expect(parser.value).toEqual({ a: ["xyz"] });
+    parser.push("w");
+    parser.push('"]');
+    expect(parser.value).toEqual({ a: ["xyzw"] });
+  });
+
   it("counts a member name once, in every object, nested or not", () => {
     const parser = new IncrementalParser({});
     for (const ch of '{"a":1,"b":{"c":[{"d":null},{}],"e":"x"},"f":[]}') parser.push(ch);
