@@ -1,12 +1,14 @@
 /**
  * What every construct provides at run time, in one interface. A construct is
- * one node kind of the plan: how a value travels (encode, decode, the
- * stream's partial), what it holds (children, for every generic walk), and
- * what loading and error paths read of it (the plan check, wire pointer
- * steps). Its compile-time half (the wire schema, the generated decode,
- * inspection, the TypeScript type) is compile/construct.ts, so a bundle of
- * the run time carries none of it. The one table of constructs is
- * `registry.ts`; of their compile-time halves, `compile/registry.ts`.
+ * one node kind of the plan: how a value travels (encode, decode), what it
+ * holds (children, for every generic walk), and what loading and error paths
+ * read of it (the plan check, wire pointer steps). Its compile-time half (the
+ * wire schema, the generated decode, inspection, the TypeScript type) is
+ * compile/construct.ts, and its stream half (the partial value shown while a
+ * call streams) stream/construct.ts, so a bundle of the run time carries
+ * neither. The one table of constructs is `registry.ts`; of their
+ * compile-time halves, `compile/registry.ts`; of their stream halves,
+ * `stream/registry.ts`.
  */
 
 import type { PathStep } from "../errors.js";

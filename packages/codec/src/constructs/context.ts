@@ -1,9 +1,10 @@
 /**
- * What the three directions of every construct share: the definitions to
- * follow references through, the path walked so far (in the original value's
- * terms, for error messages), and the first error met. Run time only: what
- * the compile-time halves are given (the wire schema's context, the types
- * writer's) is compile/context.ts.
+ * What both directions of every construct share: the definitions to follow
+ * references through, the path walked so far (in the original value's terms,
+ * for error messages), and the first error met. Run time only: what the
+ * compile-time halves are given (the wire schema's context, the types
+ * writer's) is compile/context.ts; what the stream halves are given (the
+ * partial's context and memo), stream/context.ts.
  *
  * The walkers return FAIL instead of throwing: failures on model output are
  * expected, and a sentinel costs nothing on the success path.

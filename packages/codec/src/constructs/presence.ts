@@ -10,7 +10,8 @@
  * - native:  the member may be left out (targets whose strict mode allows optional members)
  * With `tags: "minimal"` the tags are spelled {} for absent and {"value": W}
  * (inline: W itself) for present; the two still differ by their members.
- * The forms' wire schemas and generated decode are compile/presence.ts.
+ * The forms' wire schemas and generated decode are compile/presence.ts; what
+ * a member shows while a call streams, stream/presence.ts.
  */
 
 import { onlyNullBeside } from "../ir/inline.js";

@@ -1,10 +1,10 @@
 /**
  * The one table of constructs: every node kind and the module that knows it
- * at run time (its compile-time half has its own table, compile/registry.ts).
- * Adding a node kind is one module (see presence.ts for the model) and, here,
- * its import, its line in the table and its case in each of the three walk
- * switches below (encode, decode, partial): five edits, each refused by
- * TypeScript until it is made. Everything else reaches a
+ * at run time (its compile-time half has its own table, compile/registry.ts,
+ * and its stream half, stream/registry.ts). Adding a node kind is one module
+ * (see presence.ts for the model) and, here, its import, its line in the
+ * table and its case in each of the two walk switches below (encode,
+ * decode): four edits, each refused by TypeScript until it is made. Everything else reaches a
  * construct through these functions; the constructs themselves import
  * nothing from here and reach their children through `WALK`, handed to them
  * in their contexts (`ctx.walk`) or as the defs-only members' last parameter.

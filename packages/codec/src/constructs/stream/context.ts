@@ -1,8 +1,7 @@
 /**
- * What a construct's stream half (../stream/<kind>.ts, its `partial`) is
- * given: the context of the stream decoder's walk and the memo of one open
- * wire container. The stream layer's own: the core's constructs take none of
- * it.
+ * What a construct's stream half (<kind>.ts here, its `partial`) is given:
+ * the context of the stream decoder's walk and the memo of one open wire
+ * container. The stream layer's own: the core's constructs take none of it.
  */
 import type { Node } from "../../ir/nodes.js";
 import type { ParseLimits } from "../../parse/parser.js";
