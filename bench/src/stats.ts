@@ -52,6 +52,24 @@ export function geomean(values: readonly number[]): number {
 }
 
 /** "1.23 (1.10–1.31)": median with its interquartile range. */
+/**
+ * The least-squares slope of log(y) against log(x): the exponent of a power
+ * law y = c·x^k (1 for linear growth, 2 for quadratic).
+ */
+export function logLogSlope(points: readonly (readonly [number, number])[]): number {
+  const xs = points.map((p) => Math.log(p[0]));
+  const ys = points.map((p) => Math.log(p[1]));
+  const mx = xs.reduce((a, b) => a + b, 0) / xs.length;
+  const my = ys.reduce((a, b) => a + b, 0) / ys.length;
+  let num = 0;
+  let den = 0;
+  for (let i = 0; i < xs.length; i++) {
+    num += (xs[i]! - mx) * (ys[i]! - my);
+    den += (xs[i]! - mx) ** 2;
+  }
+  return num / den;
+}
+
 export function fmtSummary(s: Summary, digits = 2): string {
   return `${s.median.toFixed(digits)} (${s.p25.toFixed(digits)}–${s.p75.toFixed(digits)})`;
 }

@@ -7,7 +7,7 @@ import { compile } from "@strictwire/codec";
 import { describe, expect, it } from "vitest";
 import { bfclToJsonSchema } from "../src/corpora.js";
 import { expansionInputs, MODES, runExpansion } from "../src/sections/expansion.js";
-import { geomean, summarize } from "../src/stats.js";
+import { geomean, logLogSlope, summarize } from "../src/stats.js";
 import { fitsOpenAIStrict } from "../src/strict-check.js";
 
 describe("expansion (the quick JSON's expansion object)", () => {
@@ -80,6 +80,13 @@ describe("helpers", () => {
     const s = summarize([4, 1, 3, 2, 5]);
     expect([s.min, s.p25, s.median, s.p75, s.max, s.n]).toEqual([1, 2, 3, 4, 5, 5]);
     expect(geomean([1, 4])).toBeCloseTo(2);
+  });
+
+  it("fits a power law's exponent on log-log axes", () => {
+    const sizes = [1_000, 2_000, 4_000, 8_000];
+    expect(logLogSlope(sizes.map((n) => [n, 3 * n]))).toBeCloseTo(1, 10);
+    expect(logLogSlope(sizes.map((n) => [n, n * n]))).toBeCloseTo(2, 10);
+    expect(logLogSlope(sizes.map((n) => [n, 5]))).toBeCloseTo(0, 10);
   });
 
   it("maps BFCL type names to JSON Schema", () => {

@@ -24,7 +24,7 @@ interface Case {
   gzip: number;
   compileSide: string[];
   streamSide: string[];
-  stream: { decoder: boolean };
+  stream: { decoder: boolean; halves: boolean };
   hash: boolean;
   re2: boolean;
 }
@@ -50,10 +50,45 @@ describe("the size script", () => {
     for (const c of out.cases) expect(c.compileSide, `${c.tool} ${c.module}`).toEqual([]);
   });
 
-  it("the stream decoder comes in only with a call of streamDecoder(codec)", () => {
+  it("the stream decoder and the constructs' stream halves come in only with a call of streamDecoder(codec)", () => {
     for (const c of out.cases) {
       expect(c.streamSide, `${c.tool} ${c.module}`).toEqual([]);
       expect(c.stream.decoder, `${c.tool} ${c.module}`).toBe(true);
+      expect(c.stream.halves, `${c.tool} ${c.module}`).toBe(true);
+    }
+  });
+
+  it("the stream-side patterns see a construct's stream half alone: a load + decode bundle holding one fails the check", async () => {
+    const script = (await import(pathToFileURL(join(ROOT, "scripts", "bundle-size.mjs")).href)) as {
+      STREAM_SIDE: RegExp[];
+      bundle: (entry: string) => Promise<{ inputs: string[] }>;
+      check: (cases: unknown[]) => string[];
+    };
+    mkdirSync(join(ROOT, "scripts", ".tmp"), { recursive: true });
+    const dir = mkdtempSync(join(ROOT, "scripts", ".tmp", "stream-side-"));
+    try {
+      // A made-up breach: the run-time entry's codec, and one construct's partial taken from the built dist
+      // (as a run-time construct carrying its partial would bring it), without the stream decoder.
+      const half = join(ROOT, "packages", "codec", "dist", "constructs", "stream", "union.js").replaceAll("\\", "/");
+      const entry = join(dir, "entry.mjs");
+      writeFileSync(
+        entry,
+        'export { codecFromModule } from "@strictwire/codec/runtime";\n' +
+          `export { unionStreamer } from ${JSON.stringify(half)};\n`,
+      );
+      const { inputs } = await script.bundle(entry);
+      const found = inputs.filter((f) => script.STREAM_SIDE.some((p) => p.test(f)));
+      expect(found.some((f) => /codec\/dist\/constructs\/stream\/union\.js$/.test(f))).toBe(true);
+      expect(found.some((f) => /codec\/dist\/stream\/decoder\.js$/.test(f))).toBe(false);
+      // The run-time half of the same construct is no stream-side file.
+      expect(inputs.some((f) => /codec\/dist\/constructs\/union\.js$/.test(f))).toBe(true);
+      expect(found.some((f) => /codec\/dist\/constructs\/union\.js$/.test(f))).toBe(false);
+      const plain = out.cases.find((c) => c.module === "current" && !c.pattern)!;
+      expect(script.check([{ ...plain, streamSide: found }])).toEqual([
+        expect.stringContaining("load + decode holds the stream layer"),
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 

@@ -13,6 +13,7 @@ import {
   fmtMs,
   fmtSummary,
   geomean,
+  logLogSlope,
   type Summary,
   summarize,
 } from "../stats.js";
@@ -125,8 +126,8 @@ export function runWidth(sizes: readonly number[], repeats: number): Width {
   }
   return {
     points,
-    exponent: logSlope(points.map((p) => [p.properties, p.compileMs])),
-    ajvExponent: logSlope(points.map((p) => [p.properties, p.ajvMs])),
+    exponent: logLogSlope(points.map((p) => [p.properties, p.compileMs])),
+    ajvExponent: logLogSlope(points.map((p) => [p.properties, p.ajvMs])),
   };
 }
 
@@ -169,7 +170,7 @@ export function runGrowth(maxSchemas: number, repeats: number, widths: readonly 
     buckets,
     sampled: chosen.length,
     total: all.length,
-    exponent: logSlope(ok.map((p) => [p.bytes, p.ms])),
+    exponent: logLogSlope(ok.map((p) => [p.bytes, p.ms])),
     width: runWidth(widths, repeats),
   };
 }
@@ -180,20 +181,6 @@ function safeCompile(schema: unknown): boolean {
   } catch {
     return false;
   }
-}
-
-function logSlope(points: readonly (readonly [number, number])[]): number {
-  const xs = points.map((p) => Math.log(p[0]));
-  const ys = points.map((p) => Math.log(p[1]));
-  const mx = xs.reduce((a, b) => a + b, 0) / xs.length;
-  const my = ys.reduce((a, b) => a + b, 0) / ys.length;
-  let num = 0;
-  let den = 0;
-  for (let i = 0; i < xs.length; i++) {
-    num += (xs[i]! - mx) * (ys[i]! - my);
-    den += (xs[i]! - mx) ** 2;
-  }
-  return num / den;
 }
 
 export function renderCompile(fixtures: readonly FixtureCompile[], growth: Growth | undefined): string {

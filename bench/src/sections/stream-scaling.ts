@@ -20,7 +20,7 @@
  */
 import { type Codec, compileCodec } from "@strictwire/codec";
 import { table } from "../format.js";
-import { fmtMs } from "../stats.js";
+import { fmtMs, logLogSlope } from "../stats.js";
 import { makeDocument } from "./parse.js";
 import { receiveAll } from "./stream-floor.js";
 import { LIMITS } from "./streaming.js";
@@ -152,21 +152,6 @@ function floorOnce(codec: Codec, deltas: readonly string[]): number {
   return ms;
 }
 
-/** Least-squares slope of log(ms) against log(length). */
-export function logLogSlope(points: readonly { length: number; ms: number }[]): number {
-  const xs = points.map((p) => Math.log(p.length));
-  const ys = points.map((p) => Math.log(p.ms));
-  const mx = xs.reduce((a, b) => a + b, 0) / xs.length;
-  const my = ys.reduce((a, b) => a + b, 0) / ys.length;
-  let num = 0;
-  let den = 0;
-  for (let i = 0; i < xs.length; i++) {
-    num += (xs[i]! - mx) * (ys[i]! - my);
-    den += (xs[i]! - mx) ** 2;
-  }
-  return num / den;
-}
-
 export function runStreamScaling(rounds: number): ScalingResult {
   const rows = SHAPES.map((shape) => {
     const points: { length: number; ms: number }[] = [];
@@ -194,9 +179,9 @@ export function runStreamScaling(rounds: number): ScalingResult {
       label: shape.label,
       key: shape.key,
       points,
-      slope: logLogSlope(points),
+      slope: logLogSlope(points.map((p) => [p.length, p.ms])),
       floorPoints,
-      floorSlope: logLogSlope(floorPoints),
+      floorSlope: logLogSlope(floorPoints.map((p) => [p.length, p.ms])),
     };
   });
   return { rows, goal: SCALING_GOAL };

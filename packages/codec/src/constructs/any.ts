@@ -6,10 +6,9 @@
 
 import { type AnyNode, anyShape } from "../ir/nodes.js";
 import { isPlainObject, JSON_TYPES, setOwn } from "../json.js";
-import { partialElements } from "./array.js";
 import type { Construct } from "./construct.js";
-import { ABSENT, FAIL, type Fail, failAt, type PartialContext, type PartialMemo, type WalkContext } from "./context.js";
-import { entriesPartial, entryStep } from "./map.js";
+import { FAIL, type Fail, failAt, type WalkContext } from "./context.js";
+import { entryStep } from "./map.js";
 
 function encodeAny(value: unknown, ctx: WalkContext): unknown | Fail {
   if (Array.isArray(value)) {
@@ -90,21 +89,6 @@ function decodeAny(wire: unknown, ctx: WalkContext): unknown | Fail {
   return wire;
 }
 
-/** Arrays element by element, objects as their entries complete, anything else as itself. */
-function partialAny(node: AnyNode, wire: unknown, ctx: PartialContext, memo: PartialMemo): unknown {
-  if (Array.isArray(wire)) {
-    const out = (memo.value as unknown[] | undefined) ?? [];
-    partialElements(out, wire, 0, node, ctx, memo);
-    return out;
-  }
-  if (isPlainObject(wire)) {
-    const out = (memo.value as Record<string, unknown> | undefined) ?? {};
-    entriesPartial(node, wire.entries, out, memo, ctx);
-    return out;
-  }
-  return wire === undefined ? ABSENT : wire;
-}
-
 export const any: Construct<AnyNode> = {
   kind: "any",
   children: () => [],
@@ -118,5 +102,4 @@ export const any: Construct<AnyNode> = {
     return entry === undefined ? undefined : { ...entry, node };
   },
   check: anyShape.check,
-  partial: partialAny,
 };

@@ -1,17 +1,8 @@
 /** Arrays keep their shape; each element travels in its item's wire form. */
 
-import { type ArrayNode, arrayShape, type Node } from "../ir/nodes.js";
+import { type ArrayNode, arrayShape } from "../ir/nodes.js";
 import type { Construct } from "./construct.js";
-import {
-  ABSENT,
-  type EncodeContext,
-  FAIL,
-  type Fail,
-  failAt,
-  type PartialContext,
-  type PartialMemo,
-  type WalkContext,
-} from "./context.js";
+import { type EncodeContext, FAIL, type Fail, failAt, type WalkContext } from "./context.js";
 
 export function encodeArray(node: ArrayNode, value: unknown, ctx: EncodeContext): unknown | Fail {
   if (!Array.isArray(value)) return failAt(ctx, "invalid-value", "expected an array");
@@ -39,44 +30,6 @@ export function decodeArray(node: ArrayNode, wire: unknown, ctx: WalkContext): u
   return out;
 }
 
-/**
- * Shows the elements of `wire` in `out` from index `offset`: those shown at
- * the last push stay (complete but the last, re-read), new ones are added up
- * to the first that shows nothing yet. `nodeAt` is every element's node, or
- * gives an element's node (a node, not a function, where all share one: a
- * push makes no closure). With
- * `memo`, its `read` counts the elements written to their end and shown:
- * they are final, so they are not read again (the last one is re-read only
- * while it is being written, and once when it completes).
- */
-export function partialElements(
-  out: unknown[],
-  wire: readonly unknown[],
-  offset: number,
-  nodeAt: Node | ((i: number) => Node | undefined),
-  ctx: PartialContext,
-  memo?: PartialMemo,
-): void {
-  const from = memo === undefined ? Math.max(0, out.length - 1 - offset) : memo.read;
-  for (let i = from; i < wire.length; i++) {
-    const node = typeof nodeAt === "function" ? nodeAt(i) : nodeAt;
-    const value = node === undefined ? ABSENT : ctx.child(node, wire[i], wire, i);
-    if (value === ABSENT) return;
-    ctx.put(out, offset + i, value);
-    if (memo !== undefined && memo.read === i && ctx.complete(wire[i], wire, i)) {
-      memo.read = i + 1;
-      ctx.passed(wire[i]);
-    }
-  }
-}
-
-function partialArray(node: ArrayNode, wire: unknown, ctx: PartialContext, memo: PartialMemo): unknown {
-  if (!Array.isArray(wire)) return ABSENT;
-  const out = (memo.value as unknown[] | undefined) ?? [];
-  partialElements(out, wire, 0, node.items, ctx, memo);
-  return out;
-}
-
 export const array: Construct<ArrayNode> = {
   kind: "array",
   children: (node) => [{ node: node.items, at: "[]" }],
@@ -91,5 +44,4 @@ export const array: Construct<ArrayNode> = {
     next: i + 1,
   }),
   check: arrayShape.check,
-  partial: partialArray,
 };

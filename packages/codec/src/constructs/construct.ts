@@ -1,12 +1,14 @@
 /**
  * What every construct provides at run time, in one interface. A construct is
- * one node kind of the plan: how a value travels (encode, decode, the
- * stream's partial), what it holds (children, for every generic walk), and
- * what loading and error paths read of it (the plan check, wire pointer
- * steps). Its compile-time half (the wire schema, the generated decode,
- * inspection, the TypeScript type) is compile/construct.ts, so a bundle of
- * the run time carries none of it. The one table of constructs is
- * `registry.ts`; of their compile-time halves, `compile/registry.ts`.
+ * one node kind of the plan: how a value travels (encode, decode), what it
+ * holds (children, for every generic walk), and what loading and error paths
+ * read of it (the plan check, wire pointer steps). Its compile-time half (the
+ * wire schema, the generated decode, inspection, the TypeScript type) is
+ * compile/construct.ts, and its stream half (the partial value shown while a
+ * call streams) stream/construct.ts, so a bundle of the run time carries
+ * neither. The one table of constructs is `registry.ts`; of their
+ * compile-time halves, `compile/registry.ts`; of their stream halves,
+ * `stream/registry.ts`.
  */
 
 import type { PathStep } from "../errors.js";
@@ -14,7 +16,7 @@ import type { Child, Defs } from "../ir/children.js";
 import type { Node } from "../ir/nodes.js";
 import type { Check, CheckContext } from "../ir/shape.js";
 import type { JsonType } from "../json.js";
-import type { Absent, EncodeContext, Fail, PartialContext, PartialMemo, Walk, WalkContext } from "./context.js";
+import type { EncodeContext, Fail, Walk, WalkContext } from "./context.js";
 
 /** Where a wire pointer walk stands: the wire tokens, the next one to read, the wire value there. */
 export interface PathWalk {
@@ -65,15 +67,6 @@ export interface Construct<N extends Node = Node> {
   readonly bare?: boolean;
   /** The plan check at load: this kind's own members (children are queued through `ctx`). */
   check(node: Readonly<Record<string, unknown>>, at: string, ctx: CheckContext): Check;
-  /**
-   * The streaming decoder's partial source value for a wire value still being
-   * written (stream/decoder.ts), or ABSENT for nothing to show yet. `memo`
-   * holds what it showed for this same wire container at the last push: a
-   * container's partial is that value updated in place, reading only what
-   * the push added, so streaming costs linear time. Display only, never
-   * validated: it may show what decode then refuses.
-   */
-  partial(node: N, wire: unknown, ctx: PartialContext, memo: PartialMemo): unknown | Absent;
 }
 
 export type { Check, CheckContext } from "../ir/shape.js";

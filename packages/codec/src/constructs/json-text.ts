@@ -7,7 +7,7 @@
 import { type JsonTextNode, jsonTextShape } from "../ir/nodes.js";
 import { parseText } from "../parse/parser.js";
 import type { Construct } from "./construct.js";
-import { ABSENT, FAIL, type Fail, failAt, type PartialContext, type WalkContext } from "./context.js";
+import { FAIL, type Fail, failAt, type WalkContext } from "./context.js";
 
 function encodeJsonText(value: unknown, ctx: WalkContext): unknown | Fail {
   const text = JSON.stringify(value);
@@ -24,16 +24,6 @@ function decodeJsonText(wire: unknown, ctx: WalkContext): unknown | Fail {
   return parsed.value;
 }
 
-/**
- * Nothing until its string is complete, then the value it holds (nothing if
- * it does not parse): a prefix of JSON text has no value of its own to show.
- */
-function partialJsonText(wire: unknown, ctx: PartialContext): unknown {
-  if (typeof wire !== "string" || !ctx.complete(wire)) return ABSENT;
-  const parsed = parseText(wire, ctx.limits);
-  return parsed.ok ? parsed.value : ABSENT;
-}
-
 export const jsonText: Construct<JsonTextNode> = {
   kind: "json-text",
   children: () => [],
@@ -43,5 +33,4 @@ export const jsonText: Construct<JsonTextNode> = {
   identity: () => false,
   wireStep: () => undefined,
   check: jsonTextShape.check,
-  partial: (_node, wire, ctx) => partialJsonText(wire, ctx),
 };

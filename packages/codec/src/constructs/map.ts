@@ -6,16 +6,7 @@
 import { type MapNode, mapShape, type Node } from "../ir/nodes.js";
 import { isPlainObject, setOwn } from "../json.js";
 import type { Construct, WireStep } from "./construct.js";
-import {
-  ABSENT,
-  type EncodeContext,
-  FAIL,
-  type Fail,
-  failAt,
-  type PartialContext,
-  type PartialMemo,
-  type WalkContext,
-} from "./context.js";
+import { type EncodeContext, FAIL, type Fail, failAt, type WalkContext } from "./context.js";
 
 /** Encode the members named by `keys` as entries. */
 export function encodeEntries(
@@ -97,48 +88,6 @@ function decodeMap(node: MapNode, wire: unknown, ctx: WalkContext): unknown | Fa
   return decodeEntries(node.value, wire, out, undefined, ctx) ? out : FAIL;
 }
 
-/**
- * Shows entries as members of `out`: each once its key is complete and its
- * value has started (the entry being written shows its value so far).
- * `memo.read` counts the complete entries already shown, which are not read again.
- */
-export function entriesPartial(
-  value: Node,
-  entries: unknown,
-  out: Record<string, unknown>,
-  memo: PartialMemo,
-  ctx: PartialContext,
-): void {
-  if (!Array.isArray(entries)) return;
-  memo.keys ??= new Set();
-  for (let i = memo.read; i < entries.length; i++) {
-    const entry = entries[i];
-    if (!isPlainObject(entry)) return;
-    const key = entry.key;
-    const keyed = typeof key === "string" && ctx.complete(key, entry, "key");
-    if (keyed && memo.keys.has(key)) {
-      // The first entry's value stays shown; decode refuses the text.
-      ctx.repeatedKey(entries, i);
-      return;
-    }
-    if (keyed && Object.hasOwn(entry, "value")) {
-      const shown = ctx.child(value, entry.value, entry, "value");
-      if (shown !== ABSENT) ctx.put(out, key, shown);
-    }
-    if (!ctx.complete(entry)) return;
-    if (keyed) memo.keys.add(key);
-    memo.read = i + 1;
-    ctx.passed(entry.value);
-  }
-}
-
-function partialMap(node: MapNode, wire: unknown, ctx: PartialContext, memo: PartialMemo): unknown {
-  if (!Array.isArray(wire)) return ABSENT;
-  const out = (memo.value as Record<string, unknown> | undefined) ?? {};
-  entriesPartial(node.value, wire, out, memo, ctx);
-  return out;
-}
-
 /** A wire pointer step into entry `tokens[i]`: the original path names the entry's key. */
 export function entryStep(entries: unknown, tokens: readonly string[], i: number): Omit<WireStep, "node"> | undefined {
   const index = Number(tokens[i]);
@@ -160,5 +109,4 @@ export const map: Construct<MapNode> = {
     return entry === undefined ? undefined : { ...entry, node: node.value };
   },
   check: mapShape.check,
-  partial: partialMap,
 };

@@ -8,18 +8,9 @@ import { fieldChild } from "../ir/children.js";
 import { type MixedNode, mixedShape } from "../ir/nodes.js";
 import { isPlainObject } from "../json.js";
 import type { Construct } from "./construct.js";
-import {
-  ABSENT,
-  type EncodeContext,
-  FAIL,
-  type Fail,
-  failAt,
-  type PartialContext,
-  type PartialMemo,
-  type WalkContext,
-} from "./context.js";
-import { decodeEntries, encodeEntries, entriesPartial, entryStep } from "./map.js";
-import { decodeFields, encodeFields, fieldsPartial } from "./object.js";
+import { type EncodeContext, FAIL, type Fail, failAt, type WalkContext } from "./context.js";
+import { decodeEntries, encodeEntries, entryStep } from "./map.js";
+import { decodeFields, encodeFields } from "./object.js";
 import { fieldStep } from "./presence.js";
 
 const declaredNames = new WeakMap<MixedNode, ReadonlySet<string>>();
@@ -62,16 +53,6 @@ function decodeMixed(node: MixedNode, wire: unknown, ctx: WalkContext): unknown 
   return decodeEntries(node.value, wire.entries, out, declared(node), ctx) ? out : FAIL;
 }
 
-/** The declared members as its `fields` show them, then the entries as they complete. */
-function partialMixed(node: MixedNode, wire: unknown, ctx: PartialContext, memo: PartialMemo): unknown {
-  if (!isPlainObject(wire)) return ABSENT;
-  const out = (memo.value as Record<string, unknown> | undefined) ?? {};
-  memo.settled ??= [];
-  if (isPlainObject(wire.fields)) fieldsPartial(node.fields, wire.fields, out, ctx, memo.settled);
-  entriesPartial(node.value, wire.entries, out, memo, ctx);
-  return out;
-}
-
 export const mixed: Construct<MixedNode> = {
   kind: "mixed",
   children: (node) => [...node.fields.map(fieldChild), { node: node.value, at: "{}" }],
@@ -90,5 +71,4 @@ export const mixed: Construct<MixedNode> = {
   namesMembers: () => true,
   bare: true,
   check: mixedShape.check,
-  partial: partialMixed,
 };

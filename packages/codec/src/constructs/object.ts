@@ -4,17 +4,8 @@ import { fieldChild } from "../ir/children.js";
 import { type Field, type ObjectNode, objectShape } from "../ir/nodes.js";
 import { isPlainObject, setOwn } from "../json.js";
 import type { Construct } from "./construct.js";
-import {
-  ABSENT,
-  type EncodeContext,
-  FAIL,
-  type Fail,
-  failAt,
-  type PartialContext,
-  type PartialMemo,
-  type WalkContext,
-} from "./context.js";
-import { decodeField, encodeField, fieldPartial, fieldStep } from "./presence.js";
+import { ABSENT, type EncodeContext, FAIL, type Fail, failAt, type WalkContext } from "./context.js";
+import { decodeField, encodeField, fieldStep } from "./presence.js";
 
 /** Encode the declared members of `value` into `out`. */
 export function encodeFields(
@@ -54,40 +45,6 @@ export function decodeFields(
     return false;
   }
   return true;
-}
-
-/**
- * Shows the declared members of a wire object written so far in `out`
- * (undeclared ones are not shown). A member written to its end shows its
- * final value: marked in `settled` (by field index), it is not read again, so
- * a push costs the members still being written, not the object's width.
- */
-export function fieldsPartial(
-  fields: readonly Field[],
-  wire: Record<string, unknown>,
-  out: Record<string, unknown>,
-  ctx: PartialContext,
-  settled: boolean[],
-): void {
-  for (let i = 0; i < fields.length; i++) {
-    if (settled[i] === true) continue;
-    const f = fields[i]!;
-    if (!Object.hasOwn(wire, f.name)) continue;
-    const value = fieldPartial(f, wire, ctx);
-    if (value !== ABSENT) ctx.put(out, f.name, value);
-    if (ctx.complete(wire[f.name], wire, f.name)) {
-      settled[i] = true;
-      ctx.passed(wire[f.name]);
-    }
-  }
-}
-
-function partialObject(node: ObjectNode, wire: unknown, ctx: PartialContext, memo: PartialMemo): unknown {
-  if (!isPlainObject(wire)) return ABSENT;
-  const out = (memo.value as Record<string, unknown> | undefined) ?? {};
-  memo.settled ??= [];
-  fieldsPartial(node.fields, wire, out, ctx, memo.settled);
-  return out;
 }
 
 function encodeObject(node: ObjectNode, value: unknown, ctx: EncodeContext): unknown | Fail {
@@ -131,5 +88,4 @@ export const object: Construct<ObjectNode> = {
   namesMembers: () => true,
   bare: true,
   check: objectShape.check,
-  partial: partialObject,
 };

@@ -10,23 +10,15 @@
  * - native:  the member may be left out (targets whose strict mode allows optional members)
  * With `tags: "minimal"` the tags are spelled {} for absent and {"value": W}
  * (inline: W itself) for present; the two still differ by their members.
- * The forms' wire schemas and generated decode are compile/presence.ts.
+ * The forms' wire schemas and generated decode are compile/presence.ts; what
+ * a member shows while a call streams, stream/presence.ts.
  */
 
 import { onlyNullBeside } from "../ir/inline.js";
 import type { Field } from "../ir/nodes.js";
 import { isPlainObject } from "../json.js";
 import type { WireStep } from "./construct.js";
-import {
-  ABSENT,
-  type Absent,
-  type EncodeContext,
-  FAIL,
-  type Fail,
-  failAt,
-  type PartialContext,
-  type WalkContext,
-} from "./context.js";
+import { ABSENT, type Absent, type EncodeContext, FAIL, type Fail, failAt, type WalkContext } from "./context.js";
 
 export function minimal(field: Field): boolean {
   return field.tags === "minimal";
@@ -120,31 +112,6 @@ function decodeChild(field: Field, wire: unknown, ctx: WalkContext): unknown | F
   const out = ctx.walk.decode(field.node, wire, ctx);
   ctx.path.pop();
   return out;
-}
-
-/**
- * The partial of one member of the wire object `wire`: ABSENT while its tag
- * is not yet known to say present (or says absent), else its value so far.
- */
-export function fieldPartial(field: Field, wire: Record<string, unknown>, ctx: PartialContext): unknown | Absent {
-  if (!Object.hasOwn(wire, field.name)) return ABSENT;
-  const member = wire[field.name];
-  const name = field.name;
-  if (!field.optional || field.presence === "native") return ctx.child(field.node, member, wire, name);
-  if (field.presence === "compact") return member === null ? ABSENT : ctx.child(field.node, member, wire, name);
-  const inline = field.presence === "inline";
-  // An inline nullable object's null (any value that is no object) is the member's own value.
-  if (inline && field.node.kind === "union" && !isPlainObject(member)) return ctx.child(field.node, member, wire, name);
-  if (!isPlainObject(member)) return ABSENT;
-  if (minimal(field)) {
-    if (inline) return Object.keys(member).length === 0 ? ABSENT : ctx.child(field.node, member);
-    return Object.hasOwn(member, "value") ? ctx.child(field.node, member.value, member, "value") : ABSENT;
-  }
-  // "present" only once its string is complete ("presentx" is no tag).
-  if (member.state !== "present" || !ctx.complete(member.state, member, "state")) return ABSENT;
-  // Inline: the object's own members sit beside the tag; its partial reads only declared ones.
-  if (inline) return ctx.child(field.node, member);
-  return Object.hasOwn(member, "value") ? ctx.child(field.node, member.value, member, "value") : ABSENT;
 }
 
 /**

@@ -38,5 +38,4 @@ export const reference: Construct<RefNode> = {
     next: i,
   }),
   check: refShape.check,
-  partial: (node, wire, ctx) => ctx.child(referent(node, ctx.defs), wire),
 };

@@ -1,10 +1,10 @@
 /**
  * The one table of constructs: every node kind and the module that knows it
- * at run time (its compile-time half has its own table, compile/registry.ts).
- * Adding a node kind is one module (see presence.ts for the model) and, here,
- * its import, its line in the table and its case in each of the three walk
- * switches below (encode, decode, partial): five edits, each refused by
- * TypeScript until it is made. Everything else reaches a
+ * at run time (its compile-time half has its own table, compile/registry.ts,
+ * and its stream half, stream/registry.ts). Adding a node kind is one module
+ * (see presence.ts for the model) and, here, its import, its line in the
+ * table and its case in each of the two walk switches below (encode,
+ * decode): four edits, each refused by TypeScript until it is made. Everything else reaches a
  * construct through these functions; the constructs themselves import
  * nothing from here and reach their children through `WALK`, handed to them
  * in their contexts (`ctx.walk`) or as the defs-only members' last parameter.
@@ -16,7 +16,7 @@ import type { JsonType } from "../json.js";
 import { any } from "./any.js";
 import { array } from "./array.js";
 import type { Construct } from "./construct.js";
-import type { Absent, EncodeContext, Fail, PartialContext, PartialMemo, Walk, WalkContext } from "./context.js";
+import type { EncodeContext, Fail, Walk, WalkContext } from "./context.js";
 import { jsonText } from "./json-text.js";
 import { map } from "./map.js";
 import { mixed } from "./mixed.js";
@@ -120,38 +120,6 @@ export function decodeNode(node: Node, wire: unknown, ctx: WalkContext): unknown
       return any.decode(node, wire, ctx);
     case "json-text":
       return jsonText.decode(node, wire, ctx);
-  }
-  // A kind without its case fails to compile here (the cases return, so only a missing kind reaches this line).
-  node satisfies never;
-}
-
-/**
- * The stream decoder's partial walk, by the same direct calls (a push reaches
- * a construct's partial several times; through the table each call site
- * would be megamorphic).
- */
-export function partialNode(node: Node, wire: unknown, ctx: PartialContext, memo: PartialMemo): unknown | Absent {
-  switch (node.kind) {
-    case "scalar":
-      return scalar.partial(node, wire, ctx, memo);
-    case "array":
-      return array.partial(node, wire, ctx, memo);
-    case "tuple":
-      return tuple.partial(node, wire, ctx, memo);
-    case "object":
-      return object.partial(node, wire, ctx, memo);
-    case "map":
-      return map.partial(node, wire, ctx, memo);
-    case "mixed":
-      return mixed.partial(node, wire, ctx, memo);
-    case "union":
-      return union.partial(node, wire, ctx, memo);
-    case "ref":
-      return reference.partial(node, wire, ctx, memo);
-    case "any":
-      return any.partial(node, wire, ctx, memo);
-    case "json-text":
-      return jsonText.partial(node, wire, ctx, memo);
   }
   // A kind without its case fails to compile here (the cases return, so only a missing kind reaches this line).
   node satisfies never;

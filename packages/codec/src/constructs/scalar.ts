@@ -26,6 +26,4 @@ export const scalar: Construct<ScalarNode> = {
   identity: () => true,
   wireStep: () => undefined,
   check: scalarShape.check,
-  // As itself: a string being written shows its prefix (numbers appear only once complete).
-  partial: (_node, wire) => wire,
 };

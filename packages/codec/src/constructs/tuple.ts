@@ -16,19 +16,9 @@
 import { fieldChild } from "../ir/children.js";
 import { type Node, type TupleNode, tupleShape } from "../ir/nodes.js";
 import { isPlainObject } from "../json.js";
-import { partialElements } from "./array.js";
 import type { Construct, WireStep } from "./construct.js";
-import {
-  ABSENT,
-  type EncodeContext,
-  FAIL,
-  type Fail,
-  failAt,
-  type PartialContext,
-  type PartialMemo,
-  type WalkContext,
-} from "./context.js";
-import { decodeField, encodeField, fieldPartial, fieldStep } from "./presence.js";
+import { ABSENT, type EncodeContext, FAIL, type Fail, failAt, type WalkContext } from "./context.js";
+import { decodeField, encodeField, fieldStep } from "./presence.js";
 
 /** The member of the object form that holds the elements after the positions. */
 export const REST = "rest";
@@ -131,30 +121,6 @@ function decodeTuple(node: TupleNode, wire: unknown, ctx: WalkContext): unknown 
   return out;
 }
 
-/**
- * As an array: the array form element by element; the object form its
- * positions up to the first not (yet) present, then, all there, `rest`'s elements.
- */
-function partialTuple(node: TupleNode, wire: unknown, ctx: PartialContext, memo: PartialMemo): unknown {
-  const n = node.positions.length;
-  const out = (memo.value as unknown[] | undefined) ?? [];
-  const nodeAt = (i: number): Node | undefined => (i < n ? node.positions[i]!.node : node.rest);
-  if (node.form === "array") {
-    if (!Array.isArray(wire)) return ABSENT;
-    partialElements(out, wire, 0, nodeAt, ctx, memo);
-    return out;
-  }
-  if (!isPlainObject(wire)) return ABSENT;
-  for (let i = 0; i < n; i++) {
-    const value = fieldPartial(node.positions[i]!, wire, ctx);
-    if (value === ABSENT) return out;
-    ctx.put(out, i, value);
-  }
-  const rest = wire[REST];
-  if (node.rest !== undefined && Array.isArray(rest)) partialElements(out, rest, n, node.rest, ctx);
-  return out;
-}
-
 function decodeElement(node: Node, wire: unknown, i: number, ctx: WalkContext): unknown | Fail {
   ctx.path.push(i);
   const out = ctx.walk.decode(node, wire, ctx);
@@ -202,5 +168,4 @@ export const tuple: Construct<TupleNode> = {
     (node.rest === undefined || walk.identity(node.rest, defs)),
   wireStep: (node, { tokens, i, value }) => tupleStep(node, tokens, i, value),
   check: tupleShape.check,
-  partial: partialTuple,
 };

@@ -55,8 +55,10 @@
  *   brings an issue decode ranks first.
  */
 import { type CodecCore, type DecodeOptions, decodeParsed } from "../codec.js";
-import { ABSENT, type Absent, type PartialContext, type PartialMemo } from "../constructs/context.js";
-import { partialNode, WALK } from "../constructs/registry.js";
+import { ABSENT, type Absent } from "../constructs/context.js";
+import { WALK } from "../constructs/registry.js";
+import type { PartialContext, PartialMemo } from "../constructs/stream/context.js";
+import { partialNode } from "../constructs/stream/registry.js";
 import { type CodecError, pointerJoin, type Result } from "../errors.js";
 import type { Node } from "../ir/nodes.js";
 import { isPlainObject, setOwn } from "../json.js";

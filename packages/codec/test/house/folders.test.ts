@@ -3,10 +3,12 @@
  * packages/codec/src (type imports count: a type is a dependency of the
  * design). The folders a decode, an encode, a bundle's load and an error's
  * words run in import nothing of build time; the leaves import nothing at
- * all; the run-time entry loads no build-time file; each construct's
- * run-time half (constructs/) takes nothing of its compile-time half
- * (constructs/compile/); what words nothing does not reach the words; schema
- * reading takes nothing of the bundle.
+ * all; the run-time entry loads no build-time file; each construct is one
+ * name in three halves, its run-time half (constructs/) taking nothing of its
+ * compile-time half (constructs/compile/), and the core loading none of its
+ * stream half (constructs/stream/, the stream layer's: layers.test.ts holds
+ * the imports); what words nothing does not reach the words; schema reading
+ * takes nothing of the bundle.
  * (test/runtime/imports.test.ts checks the same entry on the built dist.)
  */
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
@@ -35,7 +37,8 @@ const FOLDERS: Readonly<Record<string, Time>> = {
   // Run time.
   "wire/": "run time", // the envelope and the paths
   "decode/": "run time", // the generated decoder made from its factory
-  "constructs/": "run time", // one module per node kind: encode, decode, partial, the plan check, error paths
+  "constructs/": "run time", // one module per node kind: encode, decode, the plan check, error paths
+  "constructs/stream/": "run time", // each node kind's stream half: its partial (the stream layer's, layers.test.ts)
   "parse/": "run time",
   "feedback/": "run time",
   "bundle/": "run time",
@@ -110,6 +113,13 @@ function wordsReached(graph: Graph, quiet: readonly string[]): string[] {
   return out;
 }
 
+/** The constructs' stream halves a root loads, each with its chain. */
+function streamHalvesReached(graph: Graph, root: string): string[] {
+  return [...reach(graph, root)]
+    .filter(([file]) => file.startsWith("constructs/stream/"))
+    .map(([, chain]) => chain.join(" -> "));
+}
+
 /** Imports from schema/ of bundle/, reached through anything. */
 function bundleFromSchema(graph: Graph): string[] {
   const out: string[] = [];
@@ -138,6 +148,10 @@ describe("the rules themselves, on a made-up source tree: each can fail, type im
   // A construct's run-time half taking a type of its compile-time half; the other way is allowed.
   write("constructs/union.ts", 'import type { U } from "./compile/union.js";\nexport const union: U = 1;\n');
   write("constructs/compile/union.ts", 'import { union } from "../union.js";\nexport type U = typeof union;\n');
+  // The core loading a construct's stream half (what the stream decoder alone should load).
+  write("codec.ts", 'import { map } from "./constructs/map.js";\nexport const codec = map;\n');
+  write("constructs/map.ts", 'import { mapStreamer } from "./stream/map.js";\nexport const map = mapStreamer;\n');
+  write("constructs/stream/map.ts", 'import type { M } from "../map.js";\nexport const mapStreamer: M = 1;\n');
   write("value-limits.ts", 'import type { CodecError } from "./feedback/format.js";\nexport type B = CodecError;\n');
   write("feedback/format.ts", "export interface CodecError { readonly code: string }\n");
   write(
@@ -171,6 +185,9 @@ describe("the rules themselves, on a made-up source tree: each can fail, type im
     ]);
     expect(wordsReached(all, ["value-limits.ts"])).toEqual(["value-limits.ts -> feedback/format.ts"]);
     expect(bundleFromSchema(all)).toEqual(["schema/adapters.ts -> bundle/bundle.ts"]);
+    expect(streamHalvesReached(loading, "codec.ts")).toEqual([
+      "codec.ts -> constructs/map.ts -> constructs/stream/map.ts",
+    ]);
   });
 });
 
@@ -199,7 +216,7 @@ describe("the codec's source", () => {
     expect(all.get("emit/types.ts")).toContain("constructs/compile/context.ts");
   });
 
-  test("each construct is one name in two halves: constructs/<kind>.ts (run time), constructs/compile/<kind>.ts", () => {
+  test("each construct is one name in three halves: constructs/<kind>.ts (run time), compile/<kind>.ts, stream/<kind>.ts", () => {
     const shared = ["construct.ts", "context.ts", "registry.ts", "decode-generator.ts"];
     const halves = (dir: string) =>
       readdirSync(join(SRC, dir))
@@ -208,6 +225,7 @@ describe("the codec's source", () => {
     const run = halves("constructs");
     expect(run.length).toBeGreaterThan(10);
     expect(halves(join("constructs", "compile"))).toEqual(run);
+    expect(halves(join("constructs", "stream"))).toEqual(run);
     // The run-time entry loads no compile-time half, nor the code builder they write decode functions with;
     // compile loads every one.
     const reached = reach(loading, RUNTIME_ENTRY);
@@ -215,6 +233,13 @@ describe("the codec's source", () => {
     expect(reached.has("constructs/union.ts")).toBe(true);
     const compiled = reach(loading, "compile.ts");
     expect(run.filter((f) => !compiled.has(`constructs/compile/${f}`))).toEqual([]);
+    // The stream decoder loads every stream half; the core and the run-time halves (what a decode-only bundle
+    // holds) load none.
+    const streamed = reach(loading, "stream/decoder.ts");
+    expect(run.filter((f) => !streamed.has(`constructs/stream/${f}`))).toEqual([]);
+    for (const root of ["codec.ts", "constructs/registry.ts", ...run.map((f) => `constructs/${f}`)]) {
+      expect(streamHalvesReached(loading, root), root).toEqual([]);
+    }
   });
 
   test("the run-time entry loads nothing of build time", () => {

@@ -1,7 +1,8 @@
 /**
  * The house's layers, read off the import graph of packages/codec/src: the
  * codec core imports no layer above it (streaming, dispatch, the provider
- * APIs, the adapters, build time), and no import cycle joins the core to a
+ * APIs, the adapters, build time; a construct's run-time half takes neither
+ * its compile-time half nor its stream half), and no import cycle joins the core to a
  * layer above. Every import counts: `import`, `import type`, `export … from`,
  * a dynamic `import()` (a type is a dependency of the design, and a type-only
  * cycle still means the two can only be read together). The imports are read
@@ -56,6 +57,8 @@ const HOUSE: Readonly<Record<string, Layer>> = {
   "targets/": "build time",
   // The layers above the core, at run time.
   "stream/": "stream",
+  // Each construct's stream half, its partial (its run-time half, constructs/<kind>.ts, is the core's).
+  "constructs/stream/": "stream",
   "dispatch/": "dispatch",
   "providers/": "providers",
   "validate/": "validators",
@@ -184,6 +187,7 @@ describe("the checks themselves, on made-up graphs: each can fail", () => {
     expect(layerOf("ir/nodes.ts")).toBe("core");
     expect(layerOf("constructs/union.ts")).toBe("core");
     expect(layerOf("constructs/compile/union.ts")).toBe("build time");
+    expect(layerOf("constructs/stream/union.ts")).toBe("stream");
     expect(layerOf("dispatch/ai-sdk.ts")).toBe("adapter");
     expect(layerOf("dispatch/guard.ts")).toBe("dispatch");
     expect(layerOf("nowhere.ts")).toBeUndefined();
@@ -207,6 +211,29 @@ describe("the checks themselves, on made-up graphs: each can fail", () => {
     ]);
     expect(coreViolations(upward, layer)).toEqual([]);
     expect(reachedOutside(upward, "codec.ts", layer)).toEqual([]);
+  });
+
+  test("a construct's run-time half taking its stream half, even a type, is found by the house's own table", () => {
+    const graph: Graph = new Map([
+      ["codec.ts", ["constructs/registry.ts"]],
+      ["constructs/registry.ts", ["constructs/union.ts"]],
+      ["constructs/union.ts", ["constructs/stream/context.ts"]],
+      ["constructs/stream/context.ts", []],
+      ["constructs/stream/union.ts", ["constructs/union.ts"]],
+    ]);
+    expect(coreViolations(graph, (f) => layerOf(f))).toEqual([
+      "constructs/union.ts -> constructs/stream/context.ts (stream)",
+    ]);
+    expect(reachedOutside(graph, "codec.ts", (f) => layerOf(f))).toEqual([
+      "codec.ts -> constructs/registry.ts -> constructs/union.ts -> constructs/stream/context.ts (stream)",
+    ]);
+    // The stream half taking its run-time half is the direction allowed.
+    const upward: Graph = new Map([
+      ["codec.ts", ["constructs/union.ts"]],
+      ["constructs/union.ts", []],
+      ["constructs/stream/union.ts", ["constructs/union.ts"]],
+    ]);
+    expect(coreViolations(upward, (f) => layerOf(f))).toEqual([]);
   });
 
   test("a cycle through the core and a layer above is found; one inside a layer is not the core's", () => {
@@ -245,6 +272,9 @@ describe("the codec's source", () => {
     // The reading sees the real graph: the layers do import the core, type-only imports included.
     expect(graph.get("stream/decoder.ts")).toContain("codec.ts");
     expect(graph.get("dispatch/standard.ts")).toContain("codec.ts");
+    // The constructs' stream halves are read: they take their run-time halves, and the stream decoder takes their table.
+    expect(graph.get("constructs/stream/union.ts")).toContain("constructs/union.ts");
+    expect(graph.get("stream/decoder.ts")).toContain("constructs/stream/registry.ts");
     expect(readFileSync(join(SRC, "dispatch", "standard.ts"), "utf8")).toMatch(
       /import type \{[^}]*\} from "\.\.\/codec\.js"/,
     );
