@@ -203,6 +203,13 @@ export interface ParserView {
   /** A short suffix that finishes the value being written, the open containers left open (see the class). */
   openValueEnd(): string | undefined;
   /**
+   * Ends the number being read in a container as the comma or closer about
+   * to be pushed will, reading nothing: the number placed, `reading`
+   * "completed", `pushed` "placed". False (and nothing done) where no number
+   * is being read there or it cannot end here (that push will refuse).
+   */
+  endNumber(): boolean;
+  /**
    * From now on, a push that only grows a string value in a container does
    * not write it to its place (openString has it): the reader calls
    * settleOpenString() before it reads the containers.
@@ -997,6 +1004,17 @@ export class IncrementalParser implements ParserView {
       // Already an own data member (even "__proto__"), so a plain write sets it.
       (this.containers[depth] as Record<string, unknown>)[this.keys[depth]!] = this.str;
     }
+  }
+
+  endNumber(): boolean {
+    if (this.mode !== NUMBER || this.depth === 0 || this.refusal !== undefined) return false;
+    const s = this.numState;
+    if (s === N_MINUS || s === N_DOT || s === N_E || s === N_ESIGN) return false;
+    this.lowest = this.depth;
+    // numberRun ends the number at a character that cannot continue it, without reading that character.
+    if (this.numberRun(",", 0) === REFUSED) return false;
+    this.did = "placed";
+    return true;
   }
 
   /** A value is complete: what may follow depends on what holds it. */

@@ -330,18 +330,35 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
     delta: string,
     to: number,
   ): { readonly ok: false; readonly error: CodecError } | undefined {
-    this.written += piece.length;
     const parser = this.parser;
+    // A comma or closer ends the number being read: placed and checked first, as whitespace after it would have it,
+    // so that no value is passed before it is checked (the parser reads past it in the same push).
+    if (parser.reading === "number" && isCloser(piece.charCodeAt(0)) && parser.endNumber()) {
+      const refused = this.checkPlaced(parser.pushed);
+      if (refused !== undefined) {
+        this.written += piece.length;
+        this.afterRefusal += delta.slice(to - piece.length);
+        return refused;
+      }
+    }
+    this.written += piece.length;
     const pushed = parser.push(piece);
     if (!pushed.ok) {
       this.afterRefusal += delta.slice(to);
       return this.refuseAs(this.text());
     }
     this.root = pushed.value;
+    const refused = this.checkPlaced(parser.pushed);
+    if (refused !== undefined) this.afterRefusal += delta.slice(to);
+    return refused;
+  }
+
+  /** What the parser's last step placed, noted and checked against the wire: a refusal, or undefined. */
+  private checkPlaced(did: Pushed): { readonly ok: false; readonly error: CodecError } | undefined {
+    const parser = this.parser;
     const kept = parser.changedDepth;
     if (kept < this.keptDepth) this.keptDepth = kept;
     if (kept < this.partialKept) this.partialKept = kept;
-    const did = parser.pushed;
     this.placedNothing &&= did === "nothing";
     this.onlyGrewString &&= did === "string";
     if (this.impossibleAt === undefined && this.wireCheckDue(did)) {
@@ -349,9 +366,7 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
       this.checkedAt = this.written;
     }
     if (this.impossibleAt === undefined) return undefined;
-    const refused = this.refuseForWire();
-    if (refused !== undefined) this.afterRefusal += delta.slice(to);
-    return refused;
+    return this.refuseForWire();
   }
 
   /**
@@ -1240,6 +1255,11 @@ function quoteAt(delta: string, start: number): number {
  * The index of the first comma or closer of `delta` from `start`, else its
  * length (deltas are short: a loop costs less than a regular expression).
  */
+/** A comma, '}' or ']'. */
+function isCloser(c: number): boolean {
+  return c === 0x2c || c === 0x7d || c === 0x5d;
+}
+
 function nextCloser(delta: string, start: number): number {
   for (let i = start; i < delta.length; i++) {
     const c = delta.charCodeAt(i);

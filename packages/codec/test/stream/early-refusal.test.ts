@@ -109,6 +109,69 @@ describe("early refusal: the broken-wires corpus", () => {
   });
 });
 
+describe("early refusal: a number a comma or closer ends", () => {
+  // The parser reads a number's end and what follows it in one push: the number must be checked in between.
+  const compiled = compileCodec({
+    type: "object",
+    properties: {
+      level: { enum: [1, 2, 3] },
+      note: { type: "string" },
+      codes: { type: "array", items: { const: 7 } },
+    },
+    required: ["level", "note", "codes"],
+    additionalProperties: false,
+  });
+  if (!compiled.ok) throw new Error("does not compile");
+  const codec = compiled.value;
+  // Each text with the index of the character that ends its impossible number (a comma, '}' or ']').
+  const cases = [
+    ['{"level":4,"note":"x","codes":[]}', 10],
+    ['{"note":"x","codes":[],"level":40}', 33],
+    ['{"level":1,"note":"x","codes":[7,70,7]}', 35],
+    ['{"level":1,"note":"x","codes":[7,8]}', 34],
+    ['{"level":1.5,"note":"x","codes":[]}', 12],
+  ] as const;
+
+  it("refuses at the comma or closer that ends the number, in deltas of any size, with decode's code", () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...cases),
+        fc.array(fc.integer({ min: 1, max: 8 }), { minLength: 1, maxLength: 8 }),
+        ([text, end], sizes) => {
+          const deltas: string[] = [];
+          let holding = -1;
+          for (let at = 0, i = 0; at < text.length; i++) {
+            const size = sizes[i % sizes.length]!;
+            if (at <= end && end < at + size) holding = deltas.length;
+            deltas.push(text.slice(at, at + size));
+            at += size;
+          }
+          const whole = codec.decode(text);
+          expect(whole.ok, text).toBe(false);
+          const { at, code } = streamed(codec, deltas);
+          expect(at, `${text}: ${JSON.stringify(deltas)}`).toBe(holding);
+          expect(code).toBe(whole.ok ? undefined : whole.error.code);
+        },
+      ),
+      { numRuns: runs(200) },
+    );
+  });
+
+  it("streams numbers the wire allows to the end, whatever ends them", () => {
+    for (const text of [
+      '{"level":3,"note":"x","codes":[7,7]}',
+      '{"note":"x","codes":[7],"level":2}',
+      '{"level":1 ,"note":"x","codes":[ 7 ]}',
+    ]) {
+      for (const size of [1, 2, 5]) {
+        const decoder = codec.streamDecoder();
+        for (const delta of split(text, [size])) expect(decoder.push(delta).ok, text).toBe(true);
+        expect(decoder.end()).toEqual(codec.decode(text));
+      }
+    }
+  });
+});
+
 describe("early refusal: a map key given twice", () => {
   const codec = (() => {
     const compiled = compileCodec(
