@@ -90,6 +90,8 @@ const SAFE_MAGNITUDE = 15;
 
 /** Strings up to this length are made flat by V8 at each append (ConsString::kMinLength is 13). */
 const FLAT_FROM = 12;
+/** The open string's length at which grow() first makes it flat (then at each doubling). */
+const FLAT_GROWN = 1024;
 /** Where closeString puts a string's number conversion (which makes it flat): read by no one, exported so that the write is kept. */
 export let flatSink = 0;
 /** The text pushed is kept as flat chunks of about this many characters (see `chunks`). */
@@ -440,9 +442,20 @@ export class IncrementalParser implements ParserView {
   }
 
   private grow(added: string): void {
-    this.str += added;
+    const str = this.str + added;
+    this.str = str;
     if (this.trackAppended) this.appended += added;
+    // Appended delta by delta, the open string is a rope (a node per delta, all alive while it is open) that the
+    // collector copies and marks again as it grows. Made flat each time its length doubles: each character is copied
+    // about twice, and the rope left is at most half the string.
+    if (str.length >= this.flatAt) {
+      flatSink = (str as unknown as number) | 0;
+      this.flatAt = str.length * 2;
+    }
   }
+
+  /** The open string's length at which grow() next makes it flat. */
+  private flatAt = FLAT_GROWN;
 
   /** The string being read, a value (as placed: a field read, not a load at its place) or a member name, decoded so far. */
   get openString(): string {
@@ -637,6 +650,7 @@ export class IncrementalParser implements ParserView {
             this.mode = STRING;
             this.inKey = true;
             this.str = "";
+            this.flatAt = FLAT_GROWN;
             this.appended = "";
             i++;
           } else if (c === 125 && this.mode === KEY_OR_CLOSE) {
@@ -747,6 +761,7 @@ export class IncrementalParser implements ParserView {
       this.mode = STRING;
       this.inKey = false;
       this.str = "";
+      this.flatAt = FLAT_GROWN;
       this.appended = "";
       // Placed at the end of the push if still open, once: a string that closes in it is placed complete.
       return i + 1;
@@ -924,12 +939,14 @@ export class IncrementalParser implements ParserView {
       if (this.str.length > FLAT_FROM) flatSink = (this.str as unknown as number) | 0;
       this.place(this.str);
       this.str = "";
+      this.flatAt = FLAT_GROWN;
       this.completed();
       return true;
     }
     this.inKey = false;
     const key = this.str;
     this.str = "";
+    this.flatAt = FLAT_GROWN;
     const depth = this.depth;
     // Every earlier member's value is complete, so it is in the live object.
     if (this.members[depth]!++ > 0 && Object.hasOwn(this.containers[depth]!, key)) return false;
