@@ -109,6 +109,26 @@ export async function bundle(entry, format = "esm") {
   return { text, inputs, parts };
 }
 
+/**
+ * Whether esbuild wrapped modules of a bundle in lazy initialisers (`__esm`),
+ * as it does to everything a dynamic `import()` in the graph reaches (the
+ * JSON loader's, in `@strictwire/codec/runtime`): a module of this version
+ * imports `@strictwire/codec/runtime/module`, which has none. Read on the
+ * unminified bundle, where the helper keeps its name.
+ */
+export async function lazyWrapped(entry) {
+  const { build } = await import("esbuild");
+  const result = await build({
+    entryPoints: [entry],
+    bundle: true,
+    platform: "browser",
+    format: "esm",
+    write: false,
+    logLevel: "silent",
+  });
+  return /\b__esm\(/.test(result.outputFiles[0].text);
+}
+
 /** Where a file's bytes count in the breakdown: the tool's module, a folder of the codec, a package. */
 function partOf(file) {
   const codec = /codec\/dist\/(.*)$/.exec(file);
@@ -174,6 +194,7 @@ export async function measure({ keep } = {}) {
           streamSide: inputs.filter((f) => STREAM_SIDE.some((p) => p.test(f))),
           hash: inputs.some((f) => HASH.test(f)),
           re2: inputs.some((f) => RE2.test(f)),
+          lazy: await lazyWrapped(entry),
           parts,
           ...(keep ? { entry } : {}),
         });
@@ -204,6 +225,8 @@ export function check(cases) {
         `${label}: load + decode holds the stream layer (its decoder or a construct's stream half): ${c.streamSide.slice(0, 4).join(", ")}…`,
       );
     if (c.hash) failures.push(`${label}: load + decode holds a SHA-256 (@noble/hashes)`);
+    if (c.module === "current" && c.lazy)
+      failures.push(`${label}: esbuild wrapped its modules in lazy initialisers (a dynamic import() in the graph)`);
     if (!c.stream.decoder) failures.push(`${label}: the bundle that calls streamDecoder(codec) has no stream decoder`);
     if (!c.stream.halves)
       failures.push(`${label}: the bundle that calls streamDecoder(codec) has no construct's stream half`);
@@ -233,7 +256,8 @@ export async function measureRuntime() {
   const dir = mkdtempSync(join(ROOT, "scripts", ".tmp", "bundle-size-"));
   try {
     const entry = join(dir, "runtime.mjs");
-    writeFileSync(entry, 'export { codecFromModule } from "@strictwire/codec/runtime";\n');
+    // The entry a module of this version imports.
+    writeFileSync(entry, 'export { codecFromModule } from "@strictwire/codec/runtime/module";\n');
     const { text, inputs, parts } = await bundle(entry);
     return {
       minified: text.length,

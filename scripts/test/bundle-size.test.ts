@@ -27,6 +27,7 @@ interface Case {
   stream: { decoder: boolean; halves: boolean };
   hash: boolean;
   re2: boolean;
+  lazy: boolean;
 }
 
 describe("the size script", () => {
@@ -94,6 +95,16 @@ describe("the size script", () => {
 
   it("the runtime alone holds no format checks, no SHA-256, no stream decoder", () => {
     expect(out.runtime).toMatchObject({ formats: false, hash: false, streamSide: [] });
+  });
+
+  it("a module of this version bundles without esbuild's lazy wrappers; one that imports /runtime (an earlier one) has them", () => {
+    // The earlier module imports the entry whose loadJsonBundle holds an import(): the same reading finds the wrappers there.
+    expect(out.cases.map((c) => [c.tool, c.module, c.lazy])).toEqual([
+      ["create-event-recurrence", "current", false],
+      ["create-event-recurrence", "bundle@5 (earlier)", true],
+      ["create-shipment-refs", "current", false],
+      ["create-shipment-refs", "bundle@5 (earlier)", true],
+    ]);
   });
 
   it("loading a module computes no digest: no SHA-256 in any bundle", () => {

@@ -12,7 +12,7 @@ import { describe, expect, test } from "vitest";
 import { type Bundle, digestOf } from "../../src/bundle/bundle.js";
 import { readBundle, readModuleBundle } from "../../src/bundle/read.js";
 import { compile, loadBundle } from "../../src/index.js";
-import { codecFromModule, loadJsonBundle } from "../../src/runtime.js";
+import { codecFromModule, loadJsonBundle } from "../../src/runtime-entry.js";
 
 /** A bundle as format 1 wrote it: unions carried `source`, and branch sources were space-joined strings. */
 function formatOne(bundle: Bundle): Record<string, unknown> {
