@@ -78,6 +78,12 @@ const STREAM_DECODER = /codec\/dist\/stream\/decoder\.js$/;
 const STREAM_HALVES = /codec\/dist\/constructs\/stream\//;
 /** The SHA-256 a JSON bundle's digest needs: a module's load does not recompute its bundle's digest. */
 const HASH = /@noble\/hashes\//;
+/**
+ * The plan check's node shapes: only the JSON loaders walk a plan; a
+ * module's bundle takes a check of its frame (bundle/check.ts), so the
+ * bundle that loads and decodes modules of this version holds none.
+ */
+export const PLAN_SHAPES = /codec\/dist\/ir\/nodes\.js$/;
 /** ajv-formats (one CommonJS file, about 7.5 KB minified): only in the bundle of a tool with a `format`. */
 const FORMATS = /ajv-formats\//;
 
@@ -195,6 +201,7 @@ export async function measure({ keep } = {}) {
           hash: inputs.some((f) => HASH.test(f)),
           re2: inputs.some((f) => RE2.test(f)),
           lazy: await lazyWrapped(entry),
+          planShapes: inputs.some((f) => PLAN_SHAPES.test(f)),
           parts,
           ...(keep ? { entry } : {}),
         });
@@ -225,6 +232,8 @@ export function check(cases) {
         `${label}: load + decode holds the stream layer (its decoder or a construct's stream half): ${c.streamSide.slice(0, 4).join(", ")}…`,
       );
     if (c.hash) failures.push(`${label}: load + decode holds a SHA-256 (@noble/hashes)`);
+    if (c.module === "current" && c.planShapes)
+      failures.push(`${label}: load + decode holds the plan check's node shapes (a module's load walks no plan)`);
     if (c.module === "current" && c.lazy)
       failures.push(`${label}: esbuild wrapped its modules in lazy initialisers (a dynamic import() in the graph)`);
     if (!c.stream.decoder) failures.push(`${label}: the bundle that calls streamDecoder(codec) has no stream decoder`);

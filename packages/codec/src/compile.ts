@@ -5,12 +5,16 @@
 
 import type { StandardSchemaV1 } from "@standard-schema/spec";
 import {
+  ABSENCE_SPELLINGS,
+  type AbsenceSpelling,
   BUNDLE_FORMAT,
   BUNDLE_READ_LIMITS,
   type Bundle,
   type BundleOptions,
   digestOf,
   type NonStrict,
+  TAG_SPELLING_OPTIONS,
+  type TagSpelling,
   type UnsignedBundle,
 } from "./bundle/bundle.js";
 import { NODE_KINDS } from "./constructs/compile/registry.js";
@@ -22,13 +26,7 @@ import { compileDecoder } from "./generate/decoder.js";
 import { readSchemaInput } from "./input/library.js";
 import { withStandardSchema } from "./input/library-validation.js";
 import { buildPlan } from "./ir/build.js";
-import {
-  ABSENCE_SPELLINGS,
-  type AbsenceSpelling,
-  type Plan,
-  TAG_SPELLING_OPTIONS,
-  type TagSpelling,
-} from "./ir/nodes.js";
+import type { Plan } from "./ir/nodes.js";
 import { SchemaRefusal } from "./ir/schema-refusal.js";
 import { cloneJson, deepFreeze, isPlainObject, type JsonObject, type JsonValue } from "./json.js";
 import { DEFAULT_PARSE_LIMITS, MAX_DEPTH_LIMIT, type ParseLimits } from "./parse/parser.js";
