@@ -84,6 +84,8 @@ const HASH = /@noble\/hashes\//;
  * bundle that loads and decodes modules of this version holds none.
  */
 export const PLAN_SHAPES = /codec\/dist\/ir\/nodes\.js$/;
+/** The words of compile's refusals, for a schema's author: only the build side makes those errors. */
+export const AUTHOR_WORDS = /codec\/dist\/feedback\/author\.js$/;
 /** ajv-formats (one CommonJS file, about 7.5 KB minified): only in the bundle of a tool with a `format`. */
 const FORMATS = /ajv-formats\//;
 
@@ -202,6 +204,7 @@ export async function measure({ keep } = {}) {
           re2: inputs.some((f) => RE2.test(f)),
           lazy: await lazyWrapped(entry),
           planShapes: inputs.some((f) => PLAN_SHAPES.test(f)),
+          authorWords: inputs.some((f) => AUTHOR_WORDS.test(f)),
           parts,
           ...(keep ? { entry } : {}),
         });
@@ -232,6 +235,7 @@ export function check(cases) {
         `${label}: load + decode holds the stream layer (its decoder or a construct's stream half): ${c.streamSide.slice(0, 4).join(", ")}…`,
       );
     if (c.hash) failures.push(`${label}: load + decode holds a SHA-256 (@noble/hashes)`);
+    if (c.authorWords) failures.push(`${label}: load + decode holds the words of compile's refusals (feedback/author.js)`);
     if (c.module === "current" && c.planShapes)
       failures.push(`${label}: load + decode holds the plan check's node shapes (a module's load walks no plan)`);
     if (c.module === "current" && c.lazy)

@@ -29,6 +29,7 @@ interface Case {
   re2: boolean;
   lazy: boolean;
   planShapes: boolean;
+  authorWords: boolean;
 }
 
 describe("the size script", () => {
@@ -137,7 +138,9 @@ describe("the size script", () => {
   it("the compile-side patterns see the compiler where it is: a bundle of compile holds the constructs' compile halves", async () => {
     const script = (await import(pathToFileURL(join(ROOT, "scripts", "bundle-size.mjs")).href)) as {
       COMPILE_SIDE: RegExp[];
+      AUTHOR_WORDS: RegExp;
       bundle: (entry: string) => Promise<{ inputs: string[] }>;
+      check: (cases: unknown[]) => string[];
     };
     mkdirSync(join(ROOT, "scripts", ".tmp"), { recursive: true });
     const dir = mkdtempSync(join(ROOT, "scripts", ".tmp", "compile-side-"));
@@ -155,6 +158,11 @@ describe("the size script", () => {
       // The run-time half of the same construct is no compile-side file.
       expect(inputs.some((f) => /codec\/dist\/constructs\/union\.js$/.test(f))).toBe(true);
       expect(found.some((f) => /codec\/dist\/constructs\/union\.js$/.test(f))).toBe(false);
+      // Compile words its refusals for the schema's author: those words are in its bundle, and only there.
+      expect(inputs.some((f) => script.AUTHOR_WORDS.test(f))).toBe(true);
+      for (const c of out.cases) expect(c.authorWords, `${c.tool} ${c.module}`).toBe(false);
+      const plain = out.cases.find((c) => c.module === "current" && !c.pattern)!;
+      expect(script.check([{ ...plain, authorWords: true }])).toEqual([expect.stringContaining("compile's refusals")]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -20,7 +20,7 @@ import {
 import { NODE_KINDS } from "./constructs/compile/registry.js";
 import { INPUT_DIALECTS, type InputDialect } from "./dialects.js";
 import { ok, type Result } from "./errors.js";
-import { fail } from "./feedback/format.js";
+import { fail } from "./feedback/author.js";
 import { valueError } from "./feedback/value.js";
 import { compileDecoder } from "./generate/decoder.js";
 import { readSchemaInput } from "./input/library.js";

@@ -75,9 +75,9 @@ export { type EmitTypesOptions, emitTypes } from "./emit/types.js";
 export type { Breach, CodecError, ErrorCode, Issue, PathStep, Result, RuleKeyword, RuleParams } from "./errors.js";
 export { PARSE_CODES } from "./errors.js";
 // Errors as words: for logs, for whoever must act, for --json; one formatter for every package.
+export { adviceFor } from "./feedback/author.js";
 export {
   type Audience,
-  adviceFor,
   audienceOf,
   type ErrorJson,
   errorJson,
