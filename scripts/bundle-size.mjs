@@ -235,7 +235,8 @@ export function check(cases) {
         `${label}: load + decode holds the stream layer (its decoder or a construct's stream half): ${c.streamSide.slice(0, 4).join(", ")}…`,
       );
     if (c.hash) failures.push(`${label}: load + decode holds a SHA-256 (@noble/hashes)`);
-    if (c.authorWords) failures.push(`${label}: load + decode holds the words of compile's refusals (feedback/author.js)`);
+    if (c.authorWords)
+      failures.push(`${label}: load + decode holds the words of compile's refusals (feedback/author.js)`);
     if (c.module === "current" && c.planShapes)
       failures.push(`${label}: load + decode holds the plan check's node shapes (a module's load walks no plan)`);
     if (c.module === "current" && c.lazy)
