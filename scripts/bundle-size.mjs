@@ -86,6 +86,12 @@ const HASH = /@noble\/hashes\//;
 export const PLAN_SHAPES = /codec\/dist\/ir\/nodes\.js$/;
 /** The words of compile's refusals, for a schema's author: only the build side makes those errors. */
 export const AUTHOR_WORDS = /codec\/dist\/feedback\/author\.js$/;
+/**
+ * The sentences a rule's breach gets about a value or a member
+ * (feedback/rules.ts, ruleSentence, the classifier's): a decode words its
+ * issues with the codec's shorter table alone. Seen by one of their words.
+ */
+export const RULE_SENTENCE = "is less than the minimum of";
 /** ajv-formats (one CommonJS file, about 7.5 KB minified): only in the bundle of a tool with a `format`. */
 const FORMATS = /ajv-formats\//;
 
@@ -205,6 +211,7 @@ export async function measure({ keep } = {}) {
           lazy: await lazyWrapped(entry),
           planShapes: inputs.some((f) => PLAN_SHAPES.test(f)),
           authorWords: inputs.some((f) => AUTHOR_WORDS.test(f)),
+          sentences: out.includes(RULE_SENTENCE),
           parts,
           ...(keep ? { entry } : {}),
         });
@@ -237,6 +244,10 @@ export function check(cases) {
     if (c.hash) failures.push(`${label}: load + decode holds a SHA-256 (@noble/hashes)`);
     if (c.authorWords)
       failures.push(`${label}: load + decode holds the words of compile's refusals (feedback/author.js)`);
+    if (c.sentences)
+      failures.push(
+        `${label}: load + decode holds the rule sentences (feedback/rules.ts's WORDING), which decode never reads`,
+      );
     if (c.module === "current" && c.planShapes)
       failures.push(`${label}: load + decode holds the plan check's node shapes (a module's load walks no plan)`);
     if (c.module === "current" && c.lazy)

@@ -30,6 +30,7 @@ interface Case {
   lazy: boolean;
   planShapes: boolean;
   authorWords: boolean;
+  sentences: boolean;
 }
 
 describe("the size script", () => {
@@ -126,6 +127,31 @@ describe("the size script", () => {
       expect(inputs.some((f) => script.PLAN_SHAPES.test(f))).toBe(true);
       const plain = out.cases.find((c) => c.module === "current" && !c.pattern)!;
       expect(script.check([{ ...plain, planShapes: true }])).toEqual([expect.stringContaining("node shapes")]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("no bundle holds the rule sentences a decode never reads; ruleSentence brings them", async () => {
+    for (const c of out.cases) expect(c.sentences, `${c.tool} ${c.module}`).toBe(false);
+    const script = (await import(pathToFileURL(join(ROOT, "scripts", "bundle-size.mjs")).href)) as {
+      RULE_SENTENCE: string;
+      bundle: (entry: string) => Promise<{ text: string }>;
+      check: (cases: unknown[]) => string[];
+    };
+    mkdirSync(join(ROOT, "scripts", ".tmp"), { recursive: true });
+    const dir = mkdtempSync(join(ROOT, "scripts", ".tmp", "sentences-"));
+    try {
+      const rules = join(ROOT, "packages", "codec", "dist", "feedback", "rules.js").replaceAll("\\", "/");
+      const entry = join(dir, "entry.mjs");
+      writeFileSync(
+        entry,
+        'export { codecFromModule } from "@strictwire/codec/runtime/module";\n' +
+          `export { ruleSentence } from ${JSON.stringify(rules)};\n`,
+      );
+      expect((await script.bundle(entry)).text).toContain(script.RULE_SENTENCE);
+      const plain = out.cases.find((c) => c.module === "current" && !c.pattern)!;
+      expect(script.check([{ ...plain, sentences: true }])).toEqual([expect.stringContaining("rule sentences")]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
