@@ -6,7 +6,7 @@
  * `pattern` at most BUDGET_GZIP bytes gzipped, with none of ajv's compiler,
  * none of the codec's compiler, no RE2 engine, nothing of the stream layer
  * (the stream decoder, the constructs' partials), no SHA-256, none of the
- * words of compile's refusals and (a module of this version) no plan walk
+ * words of compile's refusals, no rule sentences and (a module of this version) no plan walk
  * and no lazy wrappers (the runtime alone: no ajv-formats either); the same
  * with a pattern (RE2 in it) is
  * reported beside. Modules written by an earlier version
@@ -26,18 +26,18 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
  * The goal: 30 KB gzipped to load and decode one precompiled tool with no
  * pattern. It is not met (docs/runtimes.md says what stands in the way): the
  * runtime alone (codecFromModule from @strictwire/codec/runtime/module, what
- * a module imports, and nothing else) is about 21.6 KB gzipped, load + decode
- * of create-event-recurrence 32.4 KB, of which the tool's own module is about
+ * a module imports, and nothing else) is about 20.9 KB gzipped, load + decode
+ * of create-event-recurrence 31.7 KB, of which the tool's own module is about
  * 8.8 KB. Left in it: the run-time constructs, the feedback wording and the
  * bounded parser decode needs; all of ajv-formats (one CommonJS file, about
  * 2 KB gzipped) for a tool with any format. The budget CI holds is what a
  * change must not grow past: the figure measured when it was last set
- * (32.4 KB, load + decode of create-event-recurrence, after esbuild's lazy
- * wrappers, the plan walk and the words of compile's refusals left the
- * run-time bundle) and a tenth.
+ * (31.7 KB, load + decode of create-event-recurrence, after esbuild's lazy
+ * wrappers, the plan walk, the words of compile's refusals and the rule
+ * sentences left the run-time bundle) and a tenth.
  */
 export const GOAL_GZIP = 30 * 1024;
-export const BUDGET_GZIP = 35.7 * 1024;
+export const BUDGET_GZIP = 35 * 1024;
 
 /** The fixture tools bundled: one with no pattern (formats, unions, optional members), one with. */
 export const TOOLS = [
