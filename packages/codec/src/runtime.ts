@@ -55,6 +55,39 @@ export interface StandaloneRuntime {
  * tool has a pattern; the formats, unless it has a format).
  */
 export const ucs2length: (text: string) => number = /* @__PURE__ */ cjsDefault(ucs2lengthModule);
+/**
+ * ajv-formats' formats one by one (the same checks, validate/format-checks.ts):
+ * a module of this version imports those its validators read and builds its
+ * `fullFormats` table of them, so a bundler leaves the rest, and ajv-formats, out.
+ */
+export {
+  type ComparedFormat,
+  formatByte,
+  formatDate,
+  formatDateTime,
+  formatDouble,
+  formatDuration,
+  formatEmail,
+  formatFloat,
+  formatHostname,
+  formatInt32,
+  formatInt64,
+  formatIpv4,
+  formatIpv6,
+  formatIsoDateTime,
+  formatIsoTime,
+  formatJsonPointer,
+  formatJsonPointerUriFragment,
+  formatRegex,
+  formatRelativeJsonPointer,
+  formatTime,
+  formatUri,
+  formatUriReference,
+  formatUriTemplate,
+  formatUrl,
+  formatUuid,
+  type NumberFormat,
+} from "./validate/format-checks.js";
 export { duplicateItems, fullFormats, jsonEqual as equal, re2 };
 
 /** All of them in one object: what modules written before the pieces were exported import. */

@@ -55,6 +55,12 @@ export interface AjvCode {
   readonly code: Code;
   /** The pieces the code calls, which the module must import. */
   readonly pieces: ReadonlySet<RuntimePiece>;
+  /**
+   * The formats the code reads from `fullFormats`, by name (ajv writes
+   * `fullFormats.date` or `fullFormats["date-time"]`), or "every" where it
+   * reads the table itself: a module then builds its table of those alone.
+   */
+  readonly formats: ReadonlySet<string> | "every";
   readonly rewrites: Rewrites;
 }
 
@@ -66,7 +72,9 @@ export interface AjvCode {
  *    so such an id would end the comment and run as code;
  * 2. a schema literal ajv declares and no code reads is left out (see
  *    unusedSchemas), then `"__proto__":` keys become `["__proto__"]:` (see below);
- * 3. each require of AJV_REQUIRES becomes `runtime.<piece>`;
+ * 3. each require of AJV_REQUIRES becomes `runtime.<piece>`; after
+ *    `fullFormats`, the member read (a name or a JSON string in brackets,
+ *    as ajv's getProperty writes it) is recorded;
  * 4. any require left is refused: the module imports nothing else;
  * 5. the CommonJS text is wrapped in a function giving its `module.exports`.
  */
@@ -98,6 +106,8 @@ export function ajvCode(
     return `${before}["__proto__"]:`;
   });
   const pieces = new Set<RuntimePiece>();
+  const formats = new Set<string>();
+  let everyFormat = false;
   const requires = new Map<string, number>();
   const parts: Code[] = [];
   let rest = text;
@@ -112,6 +122,11 @@ export function ajvCode(
     pieces.add(first.piece);
     requires.set(first.required, (requires.get(first.required) ?? 0) + 1);
     rest = rest.slice(first.at + first.required.length);
+    if (first.piece === "fullFormats") {
+      const member = FORMAT_MEMBER.exec(rest);
+      if (member === null) everyFormat = true;
+      else formats.add(member[1] ?? (JSON.parse(member[2]!) as string));
+    }
   }
   parts.push(adopt(rest));
   // Read on the text ajv wrote with the requires known here removed.
@@ -124,8 +139,16 @@ export function ajvCode(
     );
   }
   const code = _`(() => {\n  const module = { exports: {} };\n  const exports = module.exports;\n  ${join(parts, _``)}\n  return module.exports;\n})()`;
-  return ok({ code, pieces, rewrites: { requires, protoKeys, unusedSchemas: unused.count } });
+  return ok({
+    code,
+    pieces,
+    formats: everyFormat ? "every" : formats,
+    rewrites: { requires, protoKeys, unusedSchemas: unused.count },
+  });
 }
+
+/** A member read right after `fullFormats`: `.name`, or `["…"]` with a JSON string (ajv's getProperty). */
+const FORMAT_MEMBER = /^(?:\.([A-Za-z_$][\w$]*)|\[("(?:[^"\\]|\\.)*")\])/;
 
 /**
  * ajv declares each compiled schema as a literal (`const schema0 = {…};`)
