@@ -8,6 +8,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import standaloneCodeModule from "ajv/dist/standalone/index.js";
+import { fullFormats } from "ajv-formats/dist/formats.js";
 import { describe, expect, test } from "vitest";
 import { cjsDefault } from "../src/cjs.js";
 import { render, Scope } from "../src/code.js";
@@ -41,6 +42,22 @@ describe("each rewrite, input and output", () => {
     }
     const none = adopted("exports.v = 1;");
     expect(none.ok && [...none.value.pieces]).toEqual([]);
+  });
+
+  test("the formats read from fullFormats are recorded by name (a member or a quoted key); the table read itself, as every one", () => {
+    const F = 'require("ajv-formats/dist/formats").fullFormats';
+    const r = adopted(`const a = ${F}.date;const b = ${F}["date-time"];const c = ${F}["a\\"b"];const d = ${F}.date;`);
+    if (!r.ok) throw new Error(r.error.message);
+    expect(r.value.formats).toEqual(new Set(["date", "date-time", 'a"b']));
+    expect(render(r.value.code)).toBe(
+      WRAP(
+        'const a = R.fullFormats.date;const b = R.fullFormats["date-time"];const c = R.fullFormats["a\\"b"];const d = R.fullFormats.date;',
+      ),
+    );
+    const whole = adopted(`const a = ${F}.date;const t = ${F};`);
+    expect(whole.ok && whole.value.formats).toBe("every");
+    const none = adopted("exports.v = 1;");
+    expect(none.ok && [...(none.value.formats as Set<string>)]).toEqual([]);
   });
 
   test('a "__proto__" key of an object literal becomes computed; the same text inside a string does not', () => {
@@ -141,6 +158,31 @@ describe("each rewrite still matches what ajv writes", () => {
     expect(render(r.value.code)).not.toMatch(/require\(/);
     // The shape the "*/" check rests on: each $id in a comment, quoted as JSON.
     expect(text).toContain(`/*# sourceURL=${JSON.stringify(schema.$id)} */`);
+  });
+
+  test("ajv reads from fullFormats exactly the formats whose entry is no regular expression, formatMinimum's too; each is recorded", () => {
+    const entries = fullFormats as unknown as Record<string, unknown>;
+    const names = Object.keys(entries);
+    const every = {
+      type: "object",
+      properties: Object.fromEntries([
+        ...names.map((name, i) => [`p${i}`, { format: name }]),
+        ["m1", { type: "string", format: "date", formatMinimum: "2020-01-01" }],
+        ["m2", { type: "string", format: "iso-time", formatExclusiveMaximum: "12:00:00" }],
+      ]),
+    };
+    for (const allErrors of [false, true]) {
+      const ajv = createAjv("2020", allErrors);
+      ajv.opts.code.source = true;
+      const r = ajvCode("source", every, () => standaloneCode(ajv, ajv.compile(every)), runtime);
+      if (!r.ok) throw new Error(r.error.message);
+      // A regular expression is written as a literal; `true` (password, binary) writes no check.
+      const read = names.filter((n) => entries[n] !== true && !(entries[n] instanceof RegExp));
+      expect([...(r.value.formats as Set<string>)].sort()).toEqual(read.sort());
+      expect(read).toEqual(expect.arrayContaining(["date", "date-time", "uri", "byte", "int32", "regex"]));
+      // formatMinimum reads the entry's compare through the same table.
+      expect(render(r.value.code)).toMatch(/\.compare\(/);
+    }
   });
 
   test("ajv's declaration of a schema no code reads is met, and left out", () => {

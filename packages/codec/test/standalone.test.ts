@@ -264,6 +264,44 @@ describe("standaloneModule", () => {
     expect(text.value).not.toMatch(/\brequire\(/);
   });
 
+  test("imports only the format checks its validators read, one each, and builds its fullFormats table of them", async () => {
+    const schema = {
+      type: "object",
+      properties: {
+        at: { type: "string", format: "date-time" },
+        day: { type: "string", format: "date", formatMinimum: "2020-01-01" },
+        n: { type: "integer", format: "int32" },
+        link: { type: "string", format: "uri" },
+        mail: { type: "string", format: "email" },
+        secret: { type: "string", format: "password" },
+      },
+      required: ["at"],
+      additionalProperties: false,
+    };
+    const bundle = compiled(schema);
+    const text = standaloneModule(bundle);
+    if (!text.ok) throw new Error(text.error.message);
+    const head = text.value.split("\n").filter((l) => /^import |^const strictwireRuntime =/.test(l));
+    expect(head).toEqual([
+      'import { codecFromModule, formatDate as strictwireRuntime_formatDate, formatDateTime as strictwireRuntime_formatDateTime, formatInt32 as strictwireRuntime_formatInt32, formatUri as strictwireRuntime_formatUri } from "@strictwire/codec/runtime/module";',
+      'const strictwireRuntime = { fullFormats: { "date": strictwireRuntime_formatDate, "date-time": strictwireRuntime_formatDateTime, "int32": strictwireRuntime_formatInt32, "uri": strictwireRuntime_formatUri } };',
+    ]);
+    const codec = loaded((await generate(bundle)).load());
+    const reference = loaded(loadBundle(bundle));
+    const values = [
+      { at: "2024-02-29T23:59:60Z" },
+      { at: "2023-02-29T10:00:00Z" },
+      { at: "2025-03-10t15:00:00z", day: "2020-01-01", n: 2 ** 31 - 1, link: "https://x.invalid/a", mail: "a@b.co" },
+      { at: "2025-03-10T15:00:00", day: "2019-12-31" },
+      { at: "2025-03-10T15:00:00Z", n: 2 ** 31 },
+      { at: "2025-03-10T15:00:00Z", link: "relative/path", mail: "nobody" },
+      { at: "2025-03-10T15:00:00Z", secret: "anything" },
+    ];
+    for (const value of values)
+      expect(outcome(codec.validate(value)), JSON.stringify(value)).toBe(outcome(reference.validate(value)));
+    expect(values.map((v) => codec.validate(v).ok)).toEqual([true, false, true, false, false, false, true]);
+  });
+
   test("refuses a bundle whose content does not match its digest", () => {
     const bundle = compiled(MEETING);
     const edited = { ...bundle, wire: { ...bundle.wire, description: "edited" } };
