@@ -23,7 +23,9 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "..
 
 type Entry = unknown;
 const reference = fullFormats as unknown as Record<string, Entry>;
-const pieceOf = (name: string): Entry => pieces[FORMAT_PIECES[name as keyof typeof FORMAT_PIECES]];
+// The module's exports as a table (a test reads them by name; the package never does).
+const exports: Record<string, Entry> = { ...pieces };
+const pieceOf = (name: string): Entry => exports[FORMAT_PIECES[name as keyof typeof FORMAT_PIECES]];
 
 /** An entry as ajv's format keyword reads it: the type it applies to, and its test. */
 function reading(entry: Entry): { type: string; test: (value: unknown) => boolean } {
