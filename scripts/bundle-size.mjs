@@ -92,8 +92,13 @@ export const AUTHOR_WORDS = /codec\/dist\/feedback\/author\.js$/;
  * issues with the codec's shorter table alone. Seen by one of their words.
  */
 export const RULE_SENTENCE = "is less than the minimum of";
-/** ajv-formats (one CommonJS file, about 7.5 KB minified): only in the bundle of a tool with a `format`. */
-const FORMATS = /ajv-formats\//;
+/**
+ * ajv-formats (one CommonJS file, about 7.5 KB minified, kept whole): in no
+ * bundle of a module of this version, which imports the format checks its
+ * validators read one by one (validate/format-checks.ts); a module written
+ * before them imports its `fullFormats`.
+ */
+export const FORMATS = /ajv-formats\//;
 
 /** Bundles an entry as a user's bundler would; the minified text and the files it holds. */
 export async function bundle(entry, format = "esm") {
@@ -207,6 +212,7 @@ export async function measure({ keep } = {}) {
           compileSide: [...inputs, ...streamed.inputs].filter((f) => COMPILE_SIDE.some((p) => p.test(f))),
           streamSide: inputs.filter((f) => STREAM_SIDE.some((p) => p.test(f))),
           hash: inputs.some((f) => HASH.test(f)),
+          formats: inputs.some((f) => FORMATS.test(f)),
           re2: inputs.some((f) => RE2.test(f)),
           lazy: await lazyWrapped(entry),
           planShapes: inputs.some((f) => PLAN_SHAPES.test(f)),
@@ -247,6 +253,10 @@ export function check(cases) {
     if (c.sentences)
       failures.push(
         `${label}: load + decode holds the rule sentences (feedback/rules.ts's WORDING), which decode never reads`,
+      );
+    if (c.module === "current" && c.formats)
+      failures.push(
+        `${label}: load + decode holds ajv-formats (a module of this version imports only the format checks it reads)`,
       );
     if (c.module === "current" && c.planShapes)
       failures.push(`${label}: load + decode holds the plan check's node shapes (a module's load walks no plan)`);

@@ -26,6 +26,7 @@ interface Case {
   streamSide: string[];
   stream: { decoder: boolean; halves: boolean };
   hash: boolean;
+  formats: boolean;
   re2: boolean;
   lazy: boolean;
   planShapes: boolean;
@@ -155,6 +156,20 @@ describe("the size script", () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it("a module of this version brings no ajv-formats, only the format checks it reads; one written before them brings it", async () => {
+    expect(out.cases.map((c) => [c.tool, c.module, c.formats])).toEqual([
+      ["create-event-recurrence", "current", false],
+      ["create-event-recurrence", "bundle@5 (earlier)", true],
+      ["create-shipment-refs", "current", false],
+      ["create-shipment-refs", "bundle@5 (earlier)", true],
+    ]);
+    const script = (await import(pathToFileURL(join(ROOT, "scripts", "bundle-size.mjs")).href)) as {
+      check: (cases: unknown[]) => string[];
+    };
+    const plain = out.cases.find((c) => c.module === "current" && !c.pattern)!;
+    expect(script.check([{ ...plain, formats: true }])).toEqual([expect.stringContaining("holds ajv-formats")]);
   });
 
   it("loading a module computes no digest: no SHA-256 in any bundle", () => {
