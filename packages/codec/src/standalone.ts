@@ -3,7 +3,7 @@
  * ahead of time (ajv standalone code): one all-errors validator per schema,
  * which both decides and describes a rejection, and encode's union branch
  * tests. Loading such a tool, and every call on it, runs no ajv. The module imports only
- * `@strictwire/codec/runtime`: the ajv runtime pieces its validators call
+ * `@strictwire/codec/runtime/module`: the ajv runtime pieces its validators call
  * (string length, deep equality, formats, RE2) come from there, resolved
  * from the codec's own dependencies, so a user needs ajv neither installed
  * nor hoisted.
@@ -50,7 +50,7 @@ export type { FastValidator, LoadOptions, ModuleValidators, PrecompiledValidator
 const standaloneCode = cjsDefault(standaloneCodeModule);
 
 /** The specifier a generated module imports; it must resolve from where the module is put. */
-export const STANDALONE_SPECIFIER = "@strictwire/codec/runtime";
+export const STANDALONE_SPECIFIER = "@strictwire/codec/runtime/module";
 
 /** The run-time pieces by the name `@strictwire/codec/runtime` exports them under: the refs of the imports. */
 const PIECES: Readonly<Record<RuntimePiece, { readonly ref: unknown; readonly exported: Code }>> = {
