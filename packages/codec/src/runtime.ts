@@ -52,6 +52,12 @@ export interface StandaloneRuntime {
  * tool has a pattern; the formats, unless it has a format).
  */
 export const ucs2length: (text: string) => number = /* @__PURE__ */ cjsDefault(ucs2lengthModule);
+/**
+ * The wire schema's validator built from the schema at load, no code generated:
+ * a module whose wire is in its subset (every wire compile writes today) calls it
+ * instead of carrying ajv's code for the wire.
+ */
+export { type WirePieces, wireValidator } from "./validate/wire-check.js";
 export { duplicateItems, fullFormats, jsonEqual as equal, re2 };
 
 /** All of them in one object: what modules written before the pieces were exported import. */

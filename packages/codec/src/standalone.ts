@@ -36,12 +36,14 @@ import {
   type ModuleValidators,
   re2,
   ucs2length,
+  wireValidator,
 } from "./runtime.js";
 import { adapterFor } from "./schema/adapters.js";
 import { type PreparedSource, prepareSource } from "./schema/prepare.js";
 import { type AnyAjv, createAjv } from "./validate/ajv.js";
 import { type AjvCode, ajvCode, type RuntimePiece } from "./validate/ajv-code.js";
 import type { FastValidator } from "./validate/validators.js";
+import { type WirePieces, wireInterpretable } from "./validate/wire-check.js";
 
 // Modules written before the run-time entry point import these from here.
 export { type StandaloneRuntime, standaloneRuntime } from "./runtime.js";
@@ -52,9 +54,13 @@ const standaloneCode = cjsDefault(standaloneCodeModule);
 /** The specifier a generated module imports; it must resolve from where the module is put. */
 export const STANDALONE_SPECIFIER = "@strictwire/codec/runtime";
 
+/** What a module imports from the runtime: the pieces ajv's validators call, and the wire check built at load. */
+type ModulePiece = RuntimePiece | "wireValidator";
+
 /** The run-time pieces by the name `@strictwire/codec/runtime` exports them under: the refs of the imports. */
-const PIECES: Readonly<Record<RuntimePiece, { readonly ref: unknown; readonly exported: Code }>> = {
+const PIECES: Readonly<Record<ModulePiece, { readonly ref: unknown; readonly exported: Code }>> = {
   duplicateItems: { ref: duplicateItems, exported: _`duplicateItems` },
+  wireValidator: { ref: wireValidator, exported: _`wireValidator` },
   equal: { ref: equal, exported: _`equal` },
   fullFormats: { ref: fullFormats, exported: _`fullFormats` },
   re2: { ref: re2, exported: _`re2` },
@@ -105,8 +111,27 @@ export function precompiledTool(bundle: Bundle): Result<PrecompiledTool> {
   const bundleName = exactValue("bundle", { ref: bundle, code: _`JSON.parse(${JSON.stringify(bundle)})` });
 
   const validators = {} as Record<keyof typeof VALIDATORS, Name>;
-  const pieces = new Set<RuntimePiece>();
+  const pieces = new Set<ModulePiece>();
+  // A wire schema in the interpreter's subset (every wire the builders emit today) travels as data
+  // only: the module builds its check from the bundle's wire at load, with the pieces it names.
+  const interpreted = wireInterpretable(bundle.wire);
   for (const [name, which] of Object.entries(VALIDATORS) as [keyof typeof VALIDATORS, "source" | "wire"][]) {
+    if (which === "wire" && interpreted !== undefined) {
+      // Only the pieces its wire calls: a bundler then leaves ajv-formats and RE2 out unless they are needed.
+      const used = WIRE_PIECES.filter(([, needed]) => interpreted[needed]);
+      for (const piece of ["wireValidator" as const, ...used.map(([piece]) => piece)]) pieces.add(piece);
+      const given = Object.fromEntries(used.map(([piece, member]) => [member, PIECES[piece].ref])) as WirePieces;
+      validators[name] = exactValue(name, {
+        ref: wireValidator(bundle.wire, given),
+        code: _`${runtime}.wireValidator(${bundleName}.wire, { ${join(
+          used.map(
+            ([piece, member]) => _`${member === "formats" ? _`formats` : _`re2`}: ${runtime}.${PIECES[piece].exported}`,
+          ),
+          _`, `,
+        )} })`,
+      });
+      continue;
+    }
     // Separate instances, as at load: the source may be draft-07 while the wire is always 2020-12.
     // All errors: on an accepted value it costs what the first-error code costs (every check runs
     // either way), and one validator instead of two halves the module.
@@ -187,7 +212,9 @@ export function precompiledTool(bundle: Bundle): Result<PrecompiledTool> {
     // word: compressed together, the repeat costs little (gzip looks back 32 KB; the wire validator is longer).
     _`const ${branchCode} = ${values.code(branchCode)};`,
     _``,
-    _`/** The wire schema's validator, every error. */`,
+    interpreted === undefined
+      ? _`/** The wire schema's validator, every error. */`
+      : _`/** The wire schema's validator, every error: the bundle's wire schema interpreted, built once here (no generated code). */`,
     exported(validators.validateWire),
     _``,
     _`/** The same validators under the names modules of earlier versions gave their all-errors twins. */`,
@@ -230,6 +257,12 @@ export function precompiledTool(bundle: Bundle): Result<PrecompiledTool> {
     },
   });
 }
+
+/** The pieces a wire check may be handed (validate/wire-check.ts WirePieces), each by what its wire needs it for. */
+const WIRE_PIECES: readonly (readonly ["fullFormats" | "re2", keyof WirePieces])[] = [
+  ["fullFormats", "formats"],
+  ["re2", "re2"],
+];
 
 /** The validators a module carries as code, by name, with the schema each checks. */
 const VALIDATORS = { validateSource: "source", validateWire: "wire" } as const;
