@@ -221,6 +221,29 @@ function rule(at: string, keyword: string, params: object, message: string, brea
   };
 }
 
+/** A rule on an object's members (required, additionalProperties): an error for each member that breaks it, named in `param`. */
+function eachMember(
+  at: string,
+  keyword: string,
+  param: string,
+  message: (name: string) => string,
+  names: (o: Node) => readonly string[],
+  breaks: (o: Node, name: string) => boolean,
+): Check {
+  const schemaPath = `${at}/${keyword}`;
+  return (d, p, e) => {
+    const o = d as Node;
+    let ok = true;
+    for (const name of names(o)) {
+      if (!breaks(o, name)) continue;
+      if (e === undefined) return false;
+      ok = false;
+      e.push({ instancePath: p, schemaPath, keyword, params: { [param]: name }, message: message(name) });
+    }
+    return ok;
+  };
+}
+
 class Interpreter {
   private readonly refs = new Map<string, Check>();
 
@@ -401,20 +424,15 @@ class Interpreter {
   }
 
   private required(names: string[], at: string): Check[] {
-    const schemaPath = `${at}/required`;
     return [
-      (d, p, e) => {
-        const o = d as Node;
-        let ok = true;
-        for (const name of names) {
-          if (o[name] !== undefined && hasOwn(o, name)) continue;
-          if (e === undefined) return false;
-          ok = false;
-          const message = `must have required property '${name}'`;
-          e.push({ instancePath: p, schemaPath, keyword: "required", params: { missingProperty: name }, message });
-        }
-        return ok;
-      },
+      eachMember(
+        at,
+        "required",
+        "missingProperty",
+        (name) => `must have required property '${name}'`,
+        () => names,
+        (o, name) => o[name] === undefined || !hasOwn(o, name),
+      ),
     ];
   }
 
@@ -422,24 +440,9 @@ class Interpreter {
   private closed(properties: Node | undefined, at: string): Check[] {
     const names = Object.keys(properties ?? {}).filter((k) => k !== "__proto__");
     const declared = names.length > 8 ? (k: string) => hasOwn(properties!, k) : (k: string) => names.includes(k);
-    const schemaPath = `${at}/additionalProperties`;
+    const message = () => "must NOT have additional properties";
     return [
-      (d, p, e) => {
-        let ok = true;
-        for (const key of Object.keys(d as Node)) {
-          if (declared(key)) continue;
-          if (e === undefined) return false;
-          ok = false;
-          e.push({
-            instancePath: p,
-            schemaPath,
-            keyword: "additionalProperties",
-            params: { additionalProperty: key },
-            message: "must NOT have additional properties",
-          });
-        }
-        return ok;
-      },
+      eachMember(at, "additionalProperties", "additionalProperty", message, Object.keys, (_o, k) => !declared(k)),
     ];
   }
 
