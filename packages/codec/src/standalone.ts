@@ -2,7 +2,10 @@
  * Standalone modules: a bundle and every validator it needs compiled to code
  * ahead of time (ajv standalone code): one all-errors validator per schema,
  * which both decides and describes a rejection, and encode's union branch
- * tests. Loading such a tool, and every call on it, runs no ajv. The module imports only
+ * tests. The wire's validator is the exception when its schema is in the
+ * interpreter's subset (validate/wire-check.ts): the module then builds it
+ * from the bundle's wire at load, no code, and spares the largest validator.
+ * Loading such a tool, and every call on it, runs no ajv. The module imports only
  * `@strictwire/codec/runtime`: the ajv runtime pieces its validators call
  * (string length, deep equality, formats, RE2) come from there, resolved
  * from the codec's own dependencies, so a user needs ajv neither installed
@@ -69,7 +72,7 @@ const PIECES: Readonly<Record<ModulePiece, { readonly ref: unknown; readonly exp
 
 /**
  * The source of an ES module exporting `bundle`, `validateSource` and
- * `validateWire` (all-errors validators, as code; `diagnoseSource` and
+ * `validateWire` (all-errors validators, as code, or the wire's interpreted; `diagnoseSource` and
  * `diagnoseWire` are the same two, under the names earlier modules gave their
  * all-errors twins) and `load()`, which gives the bundle's Codec (a Result, as
  * loadBundle does) without compiling them.
