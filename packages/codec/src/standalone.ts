@@ -126,12 +126,16 @@ export function precompiledTool(bundle: Bundle): Result<PrecompiledTool> {
       const given = Object.fromEntries(used.map(([piece, member]) => [member, PIECES[piece].ref])) as WirePieces;
       validators[name] = exactValue(name, {
         ref: wireValidator(bundle.wire, given),
-        code: _`${runtime}.wireValidator(${bundleName}.wire, { ${join(
-          used.map(
-            ([piece, member]) => _`${member === "formats" ? _`formats` : _`re2`}: ${runtime}.${PIECES[piece].exported}`,
-          ),
-          _`, `,
-        )} })`,
+        code:
+          used.length === 0
+            ? _`${runtime}.wireValidator(${bundleName}.wire)`
+            : _`${runtime}.wireValidator(${bundleName}.wire, { ${join(
+                used.map(
+                  ([piece, member]) =>
+                    _`${member === "formats" ? _`formats` : _`re2`}: ${runtime}.${PIECES[piece].exported}`,
+                ),
+                _`, `,
+              )} })`,
       });
       continue;
     }
