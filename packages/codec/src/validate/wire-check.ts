@@ -124,9 +124,10 @@ export function wireValidator(wire: unknown, pieces: WirePieces = {}): FastValid
 /**
  * A node's check: whether `data` (at `path`, a JSON Pointer) satisfies it.
  * Without `errors` it stops at the first breach; with them it goes on and
- * pushes each breach as ajv words it.
+ * pushes each breach as ajv words it. The path is only read for an error:
+ * without a list it is not built (undefined below the root).
  */
-type Check = (data: unknown, path: string, errors: ErrorObject[] | undefined) => boolean;
+type Check = (data: unknown, path: string | undefined, errors: ErrorObject[] | undefined) => boolean;
 
 type Data = Record<string, unknown> & unknown[];
 
@@ -199,6 +200,8 @@ function hasRef(value: unknown): boolean {
 
 /** Every check in turn; without an error list the first breach ends it. */
 function all(checks: readonly Check[]): Check {
+  // One check (the common node: a type's group, or a lone $ref) needs no loop around it.
+  if (checks.length === 1) return checks[0]!;
   return (d, p, e) => {
     let ok = true;
     for (const check of checks) {
@@ -216,7 +219,7 @@ function rule(at: string, keyword: string, params: object, message: string, brea
   const schemaPath = `${at}/${keyword}`;
   return (d, p, e) => {
     if (!breaks(d as never)) return true;
-    e?.push({ instancePath: p, schemaPath, keyword, params: { ...params }, message });
+    e?.push({ instancePath: p!, schemaPath, keyword, params: { ...params }, message });
     return false;
   };
 }
@@ -238,7 +241,7 @@ function eachMember(
       if (!breaks(o, name)) continue;
       if (e === undefined) return false;
       ok = false;
-      e.push({ instancePath: p, schemaPath, keyword, params: { [param]: name }, message: message(name) });
+      e.push({ instancePath: p!, schemaPath, keyword, params: { [param]: name }, message: message(name) });
     }
     return ok;
   };
@@ -338,8 +341,8 @@ class Interpreter {
           if (alwaysValid(item)) return [];
           const check = this.node(item, `${at}/prefixItems/${i}`);
           return [
-            (d: unknown, p: string, e: ErrorObject[] | undefined) =>
-              (d as Data).length <= i || check((d as Data)[i], `${p}/${i}`, e),
+            (d: unknown, p: string | undefined, e: ErrorObject[] | undefined) =>
+              (d as Data).length <= i || check((d as Data)[i], e && `${p}/${i}`, e),
           ];
         });
       case "items":
@@ -386,7 +389,13 @@ class Interpreter {
             return true;
           }
         }
-        e?.push({ instancePath: p, schemaPath, keyword: "anyOf", params: {}, message: "must match a schema in anyOf" });
+        e?.push({
+          instancePath: p!,
+          schemaPath,
+          keyword: "anyOf",
+          params: {},
+          message: "must match a schema in anyOf",
+        });
         return false;
       },
     ];
@@ -413,7 +422,7 @@ class Interpreter {
         const list = d as unknown[];
         let ok = true;
         for (let i = from; i < list.length; i++) {
-          if (!check(list[i], `${p}/${i}`, e)) {
+          if (!check(list[i], e && `${p}/${i}`, e)) {
             if (e === undefined) return false;
             ok = false;
           }
@@ -466,7 +475,7 @@ class Interpreter {
         for (const [name, segment, check] of members) {
           const value = o[name];
           if (value === undefined || !hasOwn(o, name)) continue;
-          if (!check(value, p + segment, e)) {
+          if (!check(value, e && p + segment, e)) {
             if (e === undefined) return false;
             ok = false;
           }
