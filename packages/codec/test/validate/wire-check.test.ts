@@ -7,7 +7,7 @@
  * fixtures themselves, the mistakes and hostile corpora, arbitrary JSON and
  * valid wire values with one thing broken.
  */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
@@ -160,6 +160,34 @@ describe("the interpreted wire check answers as ajv's", () => {
       ),
       { numRuns: runs(300) },
     );
+  });
+});
+
+describe("the hostile corpus, part two (its own schemas and options)", () => {
+  const dir = join(FIXTURES, "hostile-generated");
+  const files = readdirSync(dir).filter((f) => f.endsWith(".json"));
+  const fixtures = new Map(schemaFixtures().map((f) => [f.name, f]));
+  test.each(files)("%s", (file) => {
+    const doc = JSON.parse(readFileSync(join(dir, file), "utf8")) as {
+      fixture?: string;
+      schema?: unknown;
+      options?: object;
+      cases: { text?: string; base64?: string }[];
+    };
+    const base = doc.fixture === undefined ? undefined : fixtures.get(doc.fixture);
+    const schema = doc.schema ?? base?.schema;
+    const values = parsedTexts(doc.cases.map((c) => rawInput({ name: "", expect: "", ...c })));
+    let compared = 0;
+    for (const target of TARGET_NAMES) {
+      const bundle = compile(schema, { ...base?.options, ...doc.options, target });
+      if (!bundle.ok) continue;
+      expect(wireInterpretable(bundle.value.wire)).toBeDefined();
+      const interpreted = wireValidator(bundle.value.wire, PIECES);
+      const ajv = createAjv("2020", true).compile(bundle.value.wire) as FastValidator;
+      for (const value of values) agree(interpreted, ajv, value);
+      compared++;
+    }
+    expect(compared).toBeGreaterThan(0);
   });
 });
 
