@@ -262,7 +262,9 @@ class Interpreter {
     // One type whose group has rules here: its type error comes where the group runs, not first.
     const single = types.length === 1 ? GROUPS.find(([type]) => type === types[0]) : undefined;
     const typeInGroup = single !== undefined && used(single[1]).length > 0;
-    const typeError = rule(at, "type", { type: s.type }, `must be ${s.type}`, (d) => !types.some((t) => IS[t]!(d)));
+    const tests = types.map((t) => IS[t]!);
+    const isType = tests.length === 1 ? tests[0]! : (d: unknown) => tests.some((test) => test(d));
+    const typeError = rule(at, "type", { type: s.type }, `must be ${s.type}`, (d) => !isType(d));
     const checks: Check[] = [];
     if (types.length > 0 && !typeInGroup) checks.push(typeError);
     for (const [type, keywords] of GROUPS) {
