@@ -24,7 +24,7 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
  * The goal: 30 KB gzipped to load and decode one precompiled tool with no
  * pattern. It is not met (docs/runtimes.md says what stands in the way): the
  * runtime alone (codecFromModule and nothing else) is about 24.5 KB gzipped,
- * load + decode of create-event-recurrence 33.5 KB, of which the tool's own
+ * load + decode of create-event-recurrence 33.6 KB, of which the tool's own
  * module is about 5 KB and the wire check that interprets its wire schema
  * (validate/wire-check.ts, in place of ajv's generated wire validator) about
  * 2 KB. Left in it: the run-time constructs, the feedback wording and the
@@ -33,13 +33,13 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
  * 1 KB); esbuild's lazy wrappers around every module the JSON loader reaches,
  * which loadJsonBundle's dynamic import brings (about 0.7 KB). The budget CI
  * holds is what a change must not grow past: the figure measured when it was
- * last set (33.5 KB, load + decode of create-event-recurrence, after the
+ * last set (33.6 KB, load + decode of create-event-recurrence, after the
  * stream decoder, the SHA-256, the constructs' compile halves and their
  * stream halves, the partials and the generated wire validator left the
  * run-time bundle) and a tenth.
  */
 export const GOAL_GZIP = 30 * 1024;
-export const BUDGET_GZIP = 36.9 * 1024;
+export const BUDGET_GZIP = 37 * 1024;
 
 /** The fixture tools bundled: one with no pattern (formats, unions, optional members), one with. */
 export const TOOLS = [
