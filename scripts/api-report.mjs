@@ -25,7 +25,8 @@ for (const pkg of ["codec", "classifier", "eval", "mcp", "cli"]) {
     const types = typeof target === "object" ? target.types : undefined;
     if (typeof types !== "string" || seen.has(types)) continue;
     seen.add(types);
-    const suffix = subpath === "." ? "" : `-${subpath.slice(2)}`;
+    // A nested subpath's report is named with dashes (`./runtime/module`: codec-runtime-module).
+    const suffix = subpath === "." ? "" : `-${subpath.slice(2).replaceAll("/", "-")}`;
     ENTRIES.push({ name: `${pkg}${suffix}`, dir, types: join(dir, types) });
   }
 }

@@ -27,6 +27,10 @@ interface Case {
   stream: { decoder: boolean; halves: boolean };
   hash: boolean;
   re2: boolean;
+  lazy: boolean;
+  planShapes: boolean;
+  authorWords: boolean;
+  sentences: boolean;
 }
 
 describe("the size script", () => {
@@ -96,6 +100,63 @@ describe("the size script", () => {
     expect(out.runtime).toMatchObject({ formats: false, hash: false, streamSide: [] });
   });
 
+  it("a module of this version bundles without esbuild's lazy wrappers; one that imports /runtime (an earlier one) has them", () => {
+    // The earlier module imports the entry whose loadJsonBundle holds an import(): the same reading finds the wrappers there.
+    expect(out.cases.map((c) => [c.tool, c.module, c.lazy])).toEqual([
+      ["create-event-recurrence", "current", false],
+      ["create-event-recurrence", "bundle@5 (earlier)", true],
+      ["create-shipment-refs", "current", false],
+      ["create-shipment-refs", "bundle@5 (earlier)", true],
+    ]);
+  });
+
+  it("loading a module walks no plan: no bundle holds the node shapes, which come in with the JSON loader", async () => {
+    for (const c of out.cases) expect(c.planShapes, `${c.tool} ${c.module}`).toBe(false);
+    const script = (await import(pathToFileURL(join(ROOT, "scripts", "bundle-size.mjs")).href)) as {
+      PLAN_SHAPES: RegExp;
+      bundle: (entry: string) => Promise<{ inputs: string[] }>;
+      check: (cases: unknown[]) => string[];
+    };
+    mkdirSync(join(ROOT, "scripts", ".tmp"), { recursive: true });
+    const dir = mkdtempSync(join(ROOT, "scripts", ".tmp", "plan-shapes-"));
+    try {
+      // loadJsonBundle's loader checks a JSON bundle's whole plan: the same reading finds the shapes there.
+      const entry = join(dir, "entry.mjs");
+      writeFileSync(entry, 'export { codecFromModule, loadJsonBundle } from "@strictwire/codec/runtime";\n');
+      const { inputs } = await script.bundle(entry);
+      expect(inputs.some((f) => script.PLAN_SHAPES.test(f))).toBe(true);
+      const plain = out.cases.find((c) => c.module === "current" && !c.pattern)!;
+      expect(script.check([{ ...plain, planShapes: true }])).toEqual([expect.stringContaining("node shapes")]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("no bundle holds the rule sentences a decode never reads; ruleSentence brings them", async () => {
+    for (const c of out.cases) expect(c.sentences, `${c.tool} ${c.module}`).toBe(false);
+    const script = (await import(pathToFileURL(join(ROOT, "scripts", "bundle-size.mjs")).href)) as {
+      RULE_SENTENCE: string;
+      bundle: (entry: string) => Promise<{ text: string }>;
+      check: (cases: unknown[]) => string[];
+    };
+    mkdirSync(join(ROOT, "scripts", ".tmp"), { recursive: true });
+    const dir = mkdtempSync(join(ROOT, "scripts", ".tmp", "sentences-"));
+    try {
+      const rules = join(ROOT, "packages", "codec", "dist", "feedback", "rules.js").replaceAll("\\", "/");
+      const entry = join(dir, "entry.mjs");
+      writeFileSync(
+        entry,
+        'export { codecFromModule } from "@strictwire/codec/runtime/module";\n' +
+          `export { ruleSentence } from ${JSON.stringify(rules)};\n`,
+      );
+      expect((await script.bundle(entry)).text).toContain(script.RULE_SENTENCE);
+      const plain = out.cases.find((c) => c.module === "current" && !c.pattern)!;
+      expect(script.check([{ ...plain, sentences: true }])).toEqual([expect.stringContaining("rule sentences")]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("loading a module computes no digest: no SHA-256 in any bundle", () => {
     for (const c of out.cases) expect(c.hash, `${c.tool} ${c.module}`).toBe(false);
   });
@@ -103,7 +164,9 @@ describe("the size script", () => {
   it("the compile-side patterns see the compiler where it is: a bundle of compile holds the constructs' compile halves", async () => {
     const script = (await import(pathToFileURL(join(ROOT, "scripts", "bundle-size.mjs")).href)) as {
       COMPILE_SIDE: RegExp[];
+      AUTHOR_WORDS: RegExp;
       bundle: (entry: string) => Promise<{ inputs: string[] }>;
+      check: (cases: unknown[]) => string[];
     };
     mkdirSync(join(ROOT, "scripts", ".tmp"), { recursive: true });
     const dir = mkdtempSync(join(ROOT, "scripts", ".tmp", "compile-side-"));
@@ -121,6 +184,11 @@ describe("the size script", () => {
       // The run-time half of the same construct is no compile-side file.
       expect(inputs.some((f) => /codec\/dist\/constructs\/union\.js$/.test(f))).toBe(true);
       expect(found.some((f) => /codec\/dist\/constructs\/union\.js$/.test(f))).toBe(false);
+      // Compile words its refusals for the schema's author: those words are in its bundle, and only there.
+      expect(inputs.some((f) => script.AUTHOR_WORDS.test(f))).toBe(true);
+      for (const c of out.cases) expect(c.authorWords, `${c.tool} ${c.module}`).toBe(false);
+      const plain = out.cases.find((c) => c.module === "current" && !c.pattern)!;
+      expect(script.check([{ ...plain, authorWords: true }])).toEqual([expect.stringContaining("compile's refusals")]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -20,7 +20,7 @@ if (mode === "codec") {
   recordCalls("loadBundle", loaded, imported);
 } else if (mode === "module") {
   // The --emit module form: bundle plus every validator compiled to code; it imports only
-  // @strictwire/codec/runtime, so neither the import nor load() loads ajv's compiler.
+  // @strictwire/codec/runtime/module, so neither the import nor load() loads ajv's compiler.
   const mod = await import(pathToFileURL(join(dir, "tool.bundle.mjs")).href);
   const imported = performance.now();
   const loaded = mod.load();

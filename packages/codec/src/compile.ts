@@ -5,30 +5,28 @@
 
 import type { StandardSchemaV1 } from "@standard-schema/spec";
 import {
+  ABSENCE_SPELLINGS,
+  type AbsenceSpelling,
   BUNDLE_FORMAT,
   BUNDLE_READ_LIMITS,
   type Bundle,
   type BundleOptions,
   digestOf,
   type NonStrict,
+  TAG_SPELLING_OPTIONS,
+  type TagSpelling,
   type UnsignedBundle,
 } from "./bundle/bundle.js";
 import { NODE_KINDS } from "./constructs/compile/registry.js";
 import { INPUT_DIALECTS, type InputDialect } from "./dialects.js";
 import { ok, type Result } from "./errors.js";
-import { fail } from "./feedback/format.js";
+import { fail } from "./feedback/author.js";
 import { valueError } from "./feedback/value.js";
 import { compileDecoder } from "./generate/decoder.js";
 import { readSchemaInput } from "./input/library.js";
 import { withStandardSchema } from "./input/library-validation.js";
 import { buildPlan } from "./ir/build.js";
-import {
-  ABSENCE_SPELLINGS,
-  type AbsenceSpelling,
-  type Plan,
-  TAG_SPELLING_OPTIONS,
-  type TagSpelling,
-} from "./ir/nodes.js";
+import type { Plan } from "./ir/nodes.js";
 import { SchemaRefusal } from "./ir/schema-refusal.js";
 import { cloneJson, deepFreeze, isPlainObject, type JsonObject, type JsonValue } from "./json.js";
 import { DEFAULT_PARSE_LIMITS, MAX_DEPTH_LIMIT, type ParseLimits } from "./parse/parser.js";

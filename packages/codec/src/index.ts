@@ -25,7 +25,16 @@ export {
   streamOutput,
 } from "./answer/outputs.js";
 export type { AnswerUpdate, StreamedAnswer } from "./answer/stream.js";
-export { BUNDLE_FORMAT, type Bundle, type BundleOptions, type NonStrict } from "./bundle/bundle.js";
+export {
+  ABSENCE_SPELLINGS,
+  type AbsenceSpelling,
+  BUNDLE_FORMAT,
+  type Bundle,
+  type BundleOptions,
+  type NonStrict,
+  TAG_SPELLING_OPTIONS,
+  type TagSpelling,
+} from "./bundle/bundle.js";
 export { CodecCore, type DecodeOptions, type RawArguments, type WireValue } from "./codec.js";
 export { type CompileOptions, compile, compileCodec } from "./compile.js";
 export { INPUT_DIALECTS, type InputDialect } from "./dialects.js";
@@ -66,9 +75,9 @@ export { type EmitTypesOptions, emitTypes } from "./emit/types.js";
 export type { Breach, CodecError, ErrorCode, Issue, PathStep, Result, RuleKeyword, RuleParams } from "./errors.js";
 export { PARSE_CODES } from "./errors.js";
 // Errors as words: for logs, for whoever must act, for --json; one formatter for every package.
+export { adviceFor } from "./feedback/author.js";
 export {
   type Audience,
-  adviceFor,
   audienceOf,
   type ErrorJson,
   errorJson,
@@ -95,17 +104,13 @@ export {
   type Sizes,
   type TravelNode,
 } from "./inspect.js";
-export {
-  ABSENCE_SPELLINGS,
-  type AbsenceSpelling,
-  type Field,
-  type Node,
-  type Plan,
-  type Presence,
-  type RelaxedConstraint,
-  TAG_SPELLING_OPTIONS,
-  type TagSpelling,
-  type UnionRule,
+export type {
+  Field,
+  Node,
+  Plan,
+  Presence,
+  RelaxedConstraint,
+  UnionRule,
 } from "./ir/nodes.js";
 export { loadBundle } from "./load.js";
 export { parseJson } from "./parse/json.js";
@@ -193,7 +198,7 @@ export {
 export { re2 as linearRegExp } from "./validate/regexp.js";
 
 // Earlier names, kept so existing imports keep working.
-import { ABSENCE_SPELLINGS, type AbsenceSpelling } from "./ir/nodes.js";
+import { ABSENCE_SPELLINGS, type AbsenceSpelling } from "./bundle/bundle.js";
 /** @deprecated The `presence` option's values under their earlier name: use ABSENCE_SPELLINGS. */
 export const PRESENCE_OPTIONS = ABSENCE_SPELLINGS;
 /** @deprecated The `presence` option's type under its earlier name: use AbsenceSpelling. */

@@ -1,13 +1,16 @@
 /**
- * The run-time entry point, `@strictwire/codec/runtime`: what a service that
- * decodes precompiled tools needs, and none of the compiler, the target
- * tables or ajv's compiler and meta-schemas.
+ * The run-time entry point: what a service that decodes precompiled tools
+ * needs, and none of the compiler, the target tables or ajv's compiler and
+ * meta-schemas. A generated module (`compile --emit module`) imports it as
+ * `@strictwire/codec/runtime/module` and calls `codecFromModule` with its
+ * validators, all of them code: loading it and every decode, encode and
+ * validate run without ajv.
  *
- * - A generated module (`compile --emit module`) imports this file and calls
- *   `codecFromModule` with its validators, all of them code: loading it and
- *   every decode, encode and validate run without ajv.
- * - A JSON bundle has no validators yet: `loadJsonBundle` imports the loader
- *   that compiles them with ajv on its first call, not when this file loads.
+ * `@strictwire/codec/runtime` is this file and `loadJsonBundle`
+ * (runtime-entry.ts), whose dynamic import of the loader that compiles a JSON
+ * bundle's validators is kept out of here: a bundler that meets an `import()`
+ * anywhere in the graph wraps every module the imported one reaches (nearly
+ * the whole codec) in a lazy initialiser, in every bundle of this file too.
  */
 
 import ucs2lengthModule from "ajv/dist/runtime/ucs2length.js";
@@ -107,12 +110,6 @@ export function codecFromModule<T = unknown>(bundle: unknown, validators: Module
   const decoder =
     generated !== undefined && table !== undefined ? () => instantiate(generated.factory, plan, table) : undefined;
   return ok(new Codec<T>(read.value, new ModuleChecks(validators), decoder));
-}
-
-/** Load a JSON bundle: the loader that compiles its validators (and ajv with it) is imported on the first call. */
-export async function loadJsonBundle<T = unknown>(input: string | Uint8Array | unknown): Promise<Result<Codec<T>>> {
-  const { loadBundle } = await import("./load.js");
-  return loadBundle<T>(input);
 }
 
 class ModuleChecks implements Checks {

@@ -6,7 +6,7 @@
  * interpreter's subset (validate/wire-check.ts): the module then builds it
  * from the bundle's wire at load, no code, and spares the largest validator.
  * Loading such a tool, and every call on it, runs no ajv. The module imports only
- * `@strictwire/codec/runtime`: the ajv runtime pieces its validators call
+ * `@strictwire/codec/runtime/module`: the ajv runtime pieces its validators call
  * (string length, deep equality, formats, RE2) come from there, resolved
  * from the codec's own dependencies, so a user needs ajv neither installed
  * nor hoisted.
@@ -55,7 +55,7 @@ export type { FastValidator, LoadOptions, ModuleValidators, PrecompiledValidator
 const standaloneCode = cjsDefault(standaloneCodeModule);
 
 /** The specifier a generated module imports; it must resolve from where the module is put. */
-export const STANDALONE_SPECIFIER = "@strictwire/codec/runtime";
+export const STANDALONE_SPECIFIER = "@strictwire/codec/runtime/module";
 
 /** What a module imports from the runtime: the pieces ajv's validators call, and the wire check built at load. */
 type ModulePiece = RuntimePiece | "wireValidator";

@@ -257,11 +257,11 @@ describe("standaloneModule", () => {
     expect(plain.validateSource([])).toBe(false);
   });
 
-  test("imports nothing but @strictwire/codec/runtime, and requires nothing", async () => {
+  test("imports nothing but @strictwire/codec/runtime/module, and requires nothing", async () => {
     const text = standaloneModule(compiled(MEETING));
     if (!text.ok) throw new Error(text.error.message);
     const imports = [...text.value.matchAll(/^import .* from "([^"]+)";$/gm)].map((m) => m[1]);
-    expect(imports).toEqual(["@strictwire/codec/runtime"]);
+    expect(imports).toEqual(["@strictwire/codec/runtime/module"]);
     expect(text.value).not.toMatch(/\brequire\(/);
   });
 

@@ -6,7 +6,7 @@
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex } from "@noble/hashes/utils.js";
 import type { InputDialect } from "../dialects.js";
-import type { AbsenceSpelling, Plan, TagSpelling } from "../ir/nodes.js";
+import type { Plan } from "../ir/nodes.js";
 import { canonicalJson, type JsonObject, type JsonValue } from "../json.js";
 import type { ParseLimits } from "../parse/parser.js";
 import type { TargetName } from "../targets/profile.js";
@@ -40,6 +40,19 @@ export const BUNDLE_READ_LIMITS: ParseLimits = Object.freeze({
   maxNodes: 4_000_000,
   maxDepth: 1024,
 });
+
+/**
+ * How absence is spelled on the wire where the target has no native optional
+ * members: in a tag (`"tagged"`) or as null (`"compact"`). It is chosen by the
+ * `presence` compile option (that public name is kept); each member's own
+ * `Presence` is decided from it, member by member.
+ */
+export const ABSENCE_SPELLINGS = ["tagged", "compact"] as const;
+export type AbsenceSpelling = (typeof ABSENCE_SPELLINGS)[number];
+
+/** The `tags` compile option: how presence tags are spelled, `{"state":…}` or minimal (`{}`, `{"value":…}`). */
+export const TAG_SPELLING_OPTIONS = ["state", "minimal"] as const;
+export type TagSpelling = (typeof TAG_SPELLING_OPTIONS)[number];
 
 export interface BundleOptions {
   readonly target: TargetName;

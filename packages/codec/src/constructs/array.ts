@@ -1,6 +1,6 @@
 /** Arrays keep their shape; each element travels in its item's wire form. */
 
-import { type ArrayNode, arrayShape } from "../ir/nodes.js";
+import type { ArrayNode } from "../ir/nodes.js";
 import type { Construct } from "./construct.js";
 import { type EncodeContext, FAIL, type Fail, failAt, type WalkContext } from "./context.js";
 
@@ -43,5 +43,4 @@ export const array: Construct<ArrayNode> = {
     value: Array.isArray(value) ? value[Number(tokens[i])] : undefined,
     next: i + 1,
   }),
-  check: arrayShape.check,
 };

@@ -1,8 +1,10 @@
 /**
  * What every construct provides at run time, in one interface. A construct is
  * one node kind of the plan: how a value travels (encode, decode), what it
- * holds (children, for every generic walk), and what loading and error paths
- * read of it (the plan check, wire pointer steps). Its compile-time half (the
+ * holds (children, for every generic walk), and what error paths read of it
+ * (wire pointer steps). Its plan check at load is its node's shape
+ * (ir/nodes.ts, `NODE_SHAPES`), kept out of this object so that a bundle that
+ * runs no such check (a generated module's load) carries none. Its compile-time half (the
  * wire schema, the generated decode, inspection, the TypeScript type) is
  * compile/construct.ts, and its stream half (the partial value shown while a
  * call streams) stream/construct.ts, so a bundle of the run time carries
@@ -14,7 +16,6 @@
 import type { PathStep } from "../errors.js";
 import type { Child, Defs } from "../ir/children.js";
 import type { Node } from "../ir/nodes.js";
-import type { Check, CheckContext } from "../ir/shape.js";
 import type { JsonType } from "../json.js";
 import type { EncodeContext, Fail, Walk, WalkContext } from "./context.js";
 
@@ -65,8 +66,4 @@ export interface Construct<N extends Node = Node> {
   namesMembers?(node: N): boolean;
   /** Whether its wire form is an object the provider takes at the top (then the root travels bare). Absent: no. */
   readonly bare?: boolean;
-  /** The plan check at load: this kind's own members (children are queued through `ctx`). */
-  check(node: Readonly<Record<string, unknown>>, at: string, ctx: CheckContext): Check;
 }
-
-export type { Check, CheckContext } from "../ir/shape.js";

@@ -9,8 +9,8 @@
  * The walkers return FAIL instead of throwing: failures on model output are
  * expected, and a sentinel costs nothing on the success path.
  */
-import { type CodecError, type ErrorCode, type PathStep, pointerToken } from "../errors.js";
-import { fail } from "../feedback/format.js";
+import { type CodecError, type PathStep, pointerToken } from "../errors.js";
+import { fail, type WordedCode } from "../feedback/format.js";
 import type { Child, Defs } from "../ir/children.js";
 import type { Node, UnionNode } from "../ir/nodes.js";
 import type { JsonType } from "../json.js";
@@ -75,7 +75,7 @@ export const TRIAL: CodecError = Object.freeze(fail("wire-violation", "", "a dis
  * FAIL. The failure is also an Issue with its path as steps (a map key "0"
  * stays the string "0"), so it joins the one error model.
  */
-export function failAt(ctx: WalkContext, code: ErrorCode, message: string, token?: string | number): Fail {
+export function failAt(ctx: WalkContext, code: WordedCode, message: string, token?: string | number): Fail {
   if (ctx.error === undefined) {
     const path = pathOf(ctx, token);
     const at: readonly PathStep[] = token === undefined ? [...ctx.path] : [...ctx.path, token];

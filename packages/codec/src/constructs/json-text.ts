@@ -4,7 +4,8 @@
  * as the arguments themselves.
  */
 
-import { type JsonTextNode, jsonTextShape } from "../ir/nodes.js";
+import type { WordedCode } from "../feedback/format.js";
+import type { JsonTextNode } from "../ir/nodes.js";
 import { parseText } from "../parse/parser.js";
 import type { Construct } from "./construct.js";
 import { FAIL, type Fail, failAt, type WalkContext } from "./context.js";
@@ -18,7 +19,8 @@ function decodeJsonText(wire: unknown, ctx: WalkContext): unknown | Fail {
   if (typeof wire !== "string") return failAt(ctx, "wire-violation", "expected a string holding JSON text");
   const parsed = parseText(wire, ctx.limits);
   if (!parsed.ok) {
-    failAt(ctx, parsed.error.code, `the JSON text inside does not parse: ${parsed.error.message}`);
+    // A parse refusal's code (PARSE_CODES): the model's, worded as the walk's are.
+    failAt(ctx, parsed.error.code as WordedCode, `the JSON text inside does not parse: ${parsed.error.message}`);
     return FAIL;
   }
   return parsed.value;
@@ -32,5 +34,4 @@ export const jsonText: Construct<JsonTextNode> = {
   wireTypes: () => ["string"],
   identity: () => false,
   wireStep: () => undefined,
-  check: jsonTextShape.check,
 };

@@ -3,7 +3,7 @@
  * members travel as an array of {key, value} entries. A key may appear once.
  */
 
-import { type MapNode, mapShape, type Node } from "../ir/nodes.js";
+import type { MapNode, Node } from "../ir/nodes.js";
 import { isPlainObject, setOwn } from "../json.js";
 import type { Construct, WireStep } from "./construct.js";
 import { type EncodeContext, FAIL, type Fail, failAt, type WalkContext } from "./context.js";
@@ -108,5 +108,4 @@ export const map: Construct<MapNode> = {
     const entry = entryStep(value, tokens, i);
     return entry === undefined ? undefined : { ...entry, node: node.value };
   },
-  check: mapShape.check,
 };

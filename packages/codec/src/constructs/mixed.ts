@@ -5,7 +5,7 @@
  */
 
 import { fieldChild } from "../ir/children.js";
-import { type MixedNode, mixedShape } from "../ir/nodes.js";
+import type { MixedNode } from "../ir/nodes.js";
 import { isPlainObject } from "../json.js";
 import type { Construct } from "./construct.js";
 import { type EncodeContext, FAIL, type Fail, failAt, type WalkContext } from "./context.js";
@@ -70,5 +70,4 @@ export const mixed: Construct<MixedNode> = {
   },
   namesMembers: () => true,
   bare: true,
-  check: mixedShape.check,
 };

@@ -1,7 +1,7 @@
 /** Closed objects: only declared members travel, each in its own (presence-aware) form. */
 
 import { fieldChild } from "../ir/children.js";
-import { type Field, type ObjectNode, objectShape } from "../ir/nodes.js";
+import type { Field, ObjectNode } from "../ir/nodes.js";
 import { isPlainObject, setOwn } from "../json.js";
 import type { Construct } from "./construct.js";
 import { ABSENT, type EncodeContext, FAIL, type Fail, failAt, type WalkContext } from "./context.js";
@@ -87,5 +87,4 @@ export const object: Construct<ObjectNode> = {
   wireStep: (node, { tokens, i, value }) => fieldStep(node.fields, tokens, i, value),
   namesMembers: () => true,
   bare: true,
-  check: objectShape.check,
 };

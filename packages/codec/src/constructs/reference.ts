@@ -4,14 +4,15 @@
  */
 
 import type { Defs } from "../ir/children.js";
-import { type Node, type RefNode, refShape } from "../ir/nodes.js";
+import type { Node, RefNode } from "../ir/nodes.js";
 import { JSON_TYPES } from "../json.js";
 import type { Construct } from "./construct.js";
 
 /** The definition a reference names. */
 export function referent(node: RefNode, defs: Defs): Node {
   const def = Object.hasOwn(defs, node.def) ? defs[node.def] : undefined;
-  // The plan is checked when loaded, so a dangling name is a bug, not bad input.
+  // A JSON bundle's plan is checked when loaded, and a module's is the one compile built (bundle/check.ts):
+  // a dangling name is a bug, not bad input.
   if (def === undefined) throw new Error(`strictwire: plan has no definition ${node.def}`);
   return def;
 }
@@ -37,5 +38,4 @@ export const reference: Construct<RefNode> = {
     value,
     next: i,
   }),
-  check: refShape.check,
 };

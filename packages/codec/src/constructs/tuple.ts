@@ -14,7 +14,7 @@
  */
 
 import { fieldChild } from "../ir/children.js";
-import { type Node, type TupleNode, tupleShape } from "../ir/nodes.js";
+import type { Node, TupleNode } from "../ir/nodes.js";
 import { isPlainObject } from "../json.js";
 import type { Construct, WireStep } from "./construct.js";
 import { ABSENT, type EncodeContext, FAIL, type Fail, failAt, type WalkContext } from "./context.js";
@@ -167,5 +167,4 @@ export const tuple: Construct<TupleNode> = {
     node.positions.every((p) => walk.identity(p.node, defs)) &&
     (node.rest === undefined || walk.identity(node.rest, defs)),
   wireStep: (node, { tokens, i, value }) => tupleStep(node, tokens, i, value),
-  check: tupleShape.check,
 };

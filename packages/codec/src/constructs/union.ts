@@ -10,7 +10,7 @@
  */
 
 import type { Defs } from "../ir/children.js";
-import { type Node, type ObjectNode, type Plan, type UnionNode, unionShape } from "../ir/nodes.js";
+import type { Node, ObjectNode, Plan, UnionNode } from "../ir/nodes.js";
 import { canonicalJson, isPlainObject, type JsonType, jsonTypeOf } from "../json.js";
 import type { Construct } from "./construct.js";
 import { type EncodeContext, FAIL, type Fail, failAt, TRIAL, type Walk, type WalkContext } from "./context.js";
@@ -209,5 +209,4 @@ export const union: Construct<UnionNode> = {
     return { node: branch, value: (value as Record<string, unknown>).value, next: i + 1 };
   },
   namesMembers: (node) => node.rule.by !== "tag",
-  check: unionShape.check,
 };

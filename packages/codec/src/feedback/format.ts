@@ -6,7 +6,8 @@
  * alone says it to someone, and knows who that is from the error code: the
  * model that wrote a refused call, the author of a schema that does not
  * compile, or the program that called the codec with a bad value, option or
- * bundle.
+ * bundle. The author's words (compile's refusals) are author.ts's: only the
+ * build side makes those errors, so a run-time bundle carries none of them.
  */
 import type { CodecError, ErrorCode, Issue } from "../errors.js";
 
@@ -53,24 +54,20 @@ const AUDIENCE: Readonly<Record<ErrorCode, Audience>> = {
 
 export const audienceOf = (code: ErrorCode): Audience => AUDIENCE[code];
 
-/** What a schema's author can do about each compile refusal. */
-const AUTHOR_ADVICE: Readonly<Partial<Record<ErrorCode, string>>> = {
-  "invalid-schema": "Make it valid JSON Schema for its draft ($schema); check it against the draft's meta-schema.",
-  "unsupported-schema":
-    "Rewrite that part with keywords strictwire supports, or drop the keyword if the contract can do without it.",
-  "remote-ref":
-    "strictwire never fetches a schema: pass the referenced document in compile's `resources` (on the CLI, --schema-dir or the file itself).",
-  "dynamic-ref": "Replace the dynamic reference with a plain $ref to the definition it means.",
-  "unresolved-ref":
-    "Point the $ref at a location that exists in the schema, its $defs, or a document passed in `resources`.",
-  "unsafe-pattern":
-    "Rewrite the pattern without backreferences or lookaround (RE2 syntax), so it runs in linear time on model output.",
-  "expansion-limit":
-    "Simplify that part (fewer alternatives or combinations, shorter chains of references), or raise `limits.maxNodes`.",
-  "schema-too-large": "Split the schema into smaller tools, or simplify it; `limits` bounds what compile reads.",
-  "target-limit":
-    'The provider would refuse this wire schema: nest or repeat less there, try `presence: "compact"`, or compile for another target.',
-};
+/** The codes of compile's refusals, worded for the schema's author (author.ts). */
+export type AuthorCode =
+  | "invalid-schema"
+  | "unsupported-schema"
+  | "remote-ref"
+  | "dynamic-ref"
+  | "unresolved-ref"
+  | "unsafe-pattern"
+  | "expansion-limit"
+  | "schema-too-large"
+  | "target-limit";
+
+/** Every other code: the model's and the calling program's, which this module words. */
+export type WordedCode = Exclude<ErrorCode, AuthorCode>;
 
 /** What the calling program can do about each of its own errors. */
 const CALLER_ADVICE: Readonly<Partial<Record<ErrorCode, string>>> = {
@@ -90,34 +87,18 @@ const CALLER_ADVICE: Readonly<Partial<Record<ErrorCode, string>>> = {
   "no-answer": "The response holds no answer text: check the request asks for one (no forced tool call).",
 };
 
-/** What to do about an error with this code, for a person (the schema's author, the calling program); undefined for the model's codes. */
-export function adviceFor(code: string): string | undefined {
-  const c = code as ErrorCode;
-  return Object.hasOwn(AUTHOR_ADVICE, c)
-    ? AUTHOR_ADVICE[c]
-    : Object.hasOwn(CALLER_ADVICE, c)
-      ? CALLER_ADVICE[c]
-      : undefined;
-}
-
-function where(path: string, within: string): string {
-  return path === "" ? ` (at the root of ${within})` : ` (at ${path} in ${within})`;
+/** What the calling program can do about an error with this code; undefined for another audience's. */
+export function callerAdvice(code: string): string | undefined {
+  return Object.hasOwn(CALLER_ADVICE, code) ? CALLER_ADVICE[code as ErrorCode] : undefined;
 }
 
 /**
  * The feedback for an error whose producer has no better words: for the
- * model, for the schema's author or for the calling program, by its code.
+ * model or for the calling program, by its code (the schema's author's:
+ * author.ts).
  */
-export function feedbackFor(code: ErrorCode, path: string, message: string): string {
-  const audience = AUDIENCE[code];
-  if (audience === "author") {
-    // A target limit is measured on the wire schema strictwire wrote, not on the source.
-    const within = code === "target-limit" ? "the wire schema" : "the schema";
-    return cut(
-      `The schema cannot be compiled${where(path, within)}: ${message} [${code}]. ${AUTHOR_ADVICE[code] ?? ""}`.trim(),
-    );
-  }
-  if (audience === "caller") {
+export function feedbackFor(code: WordedCode, path: string, message: string): string {
+  if (AUDIENCE[code] === "caller") {
     return cut(`${message}${path === "" ? "" : ` at ${path}`} [${code}]. ${CALLER_ADVICE[code] ?? ""}`.trim());
   }
   const at = path === "" ? "" : ` at ${path}`;
@@ -136,13 +117,45 @@ export interface ErrorParts {
  * code is worded here, by its code (`feedbackFor`), on demand: the first
  * read of `feedback` words it (a walk's failures are mostly thrown away or
  * worded better by the codec). It reads, spreads, clones and serializes as
- * the plain field it is declared as.
+ * the plain field it is declared as. A refusal of the schema is author.ts's
+ * `fail`, which words every code.
  */
+export function fail(
+  code: WordedCode,
+  path: string,
+  message: string,
+  extra?: ErrorParts,
+): { readonly ok: false; readonly error: CodecError };
+/** Any code, its feedback given (nothing to word). */
+export function fail(
+  code: ErrorCode,
+  path: string,
+  message: string,
+  extra: ErrorParts & { readonly feedback: string },
+): { readonly ok: false; readonly error: CodecError };
 export function fail(
   code: ErrorCode,
   path: string,
   message: string,
   extra: ErrorParts = {},
+): { readonly ok: false; readonly error: CodecError } {
+  // Any code reaching feedbackFor is a worded one (the overloads: another comes with its feedback).
+  return failWorded(
+    feedbackFor as (code: ErrorCode, path: string, message: string) => string,
+    code,
+    path,
+    message,
+    extra,
+  );
+}
+
+/** An error value whose feedback `word` gives, on the first read (fail's). */
+export function failWorded<C extends ErrorCode>(
+  word: (code: C, path: string, message: string) => string,
+  code: C,
+  path: string,
+  message: string,
+  extra: ErrorParts,
 ): { readonly ok: false; readonly error: CodecError } {
   let feedback = extra.feedback;
   const error: CodecError = {
@@ -150,7 +163,7 @@ export function fail(
     path,
     message,
     get feedback(): string {
-      feedback ??= feedbackFor(code, path, message);
+      feedback ??= word(code, path, message);
       return feedback;
     },
     ...(extra.issues ? { issues: extra.issues } : {}),
@@ -206,7 +219,7 @@ function line(i: Issue): string {
   return `${i.path === "" ? "(root)" : i.path}: ${i.message}`;
 }
 
-function cut(s: string, max = FEEDBACK_LIMIT): string {
+export function cut(s: string, max = FEEDBACK_LIMIT): string {
   return s.length <= max ? s : `${s.slice(0, max - 1)}…`;
 }
 

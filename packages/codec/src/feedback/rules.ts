@@ -109,19 +109,16 @@ export function breachOf(keyword: string, params: unknown): Breach | undefined {
 // ---- the words ------------------------------------------------------------
 
 /**
- * Each keyword's words. A rule about a value says what the value broke
+ * Each keyword's sentence. A rule about a value says what the value broke
  * (`value`: "0 is less than the minimum of 1", after "path: "); a rule about
- * a member names the member (`member`: missing, or not declared). `issue` is
- * the codec's own shorter wording for its issues, where it has one (a model
- * reads these, with the value added by diagnosis); otherwise the validator's.
+ * a member names the member (`member`: missing, or not declared).
  */
-type Wording<K extends RuleKeyword> = (
+type Wording<K extends RuleKeyword> =
   | { readonly value: (p: RuleParams[K], data: unknown) => string; readonly member?: undefined }
   | {
       readonly member: (p: RuleParams[K]) => { readonly member: string; readonly text: string };
       readonly value?: undefined;
-    }
-) & { readonly issue?: (p: RuleParams[K]) => string };
+    };
 
 const tooFew = (what: string) => (p: Limit, data: unknown) =>
   `${count(data)} ${what}, fewer than the minimum of ${p.limit}`;
@@ -130,19 +127,17 @@ const tooMany = (what: string) => (p: Limit, data: unknown) =>
 const extra = (p: Limit, data: unknown) => `${count(data)} item(s), more than the ${p.limit} the schema declares`;
 const undeclared = "not declared, and the schema forbids extra keys";
 
+// Pure: a bundle that never reads a sentence (a decode's) leaves the table out.
 const WORDING: { readonly [K in RuleKeyword]: Wording<K> } = {
   type: {
     value: (p, data) =>
       `expected ${(typeof p.type === "string" ? p.type.split(",") : p.type).join(" or ")}, got ${typeName(data)}`,
-    issue: (p) => `must be ${typeList(p.type)}`,
   },
   enum: {
     value: (p, data) => `${displayValue(data)} is not one of the ${p.allowedValues.length} declared value(s)`,
-    issue: (p) => `must be one of ${JSON.stringify(p.allowedValues).slice(0, 200)}`,
   },
   const: {
     value: (p, data) => `${displayValue(data)} is not the declared constant ${displayValue(p.allowedValue)}`,
-    issue: (p) => `must be ${JSON.stringify(p.allowedValue).slice(0, 200)}`,
   },
   minimum: { value: (p, data) => `${displayValue(data)} is less than the minimum of ${p.limit}` },
   maximum: { value: (p, data) => `${displayValue(data)} is greater than the maximum of ${p.limit}` },
@@ -157,8 +152,8 @@ const WORDING: { readonly [K in RuleKeyword]: Wording<K> } = {
   },
   pattern: { value: (p, data) => `${displayValue(data)} does not match the pattern ${p.pattern}` },
   format: { value: (p, data) => `${displayValue(data)} is not a valid ${p.format}` },
-  minItems: { value: tooFew("item(s)") },
-  maxItems: { value: tooMany("item(s)") },
+  minItems: { value: /* @__PURE__ */ tooFew("item(s)") },
+  maxItems: { value: /* @__PURE__ */ tooMany("item(s)") },
   items: { value: extra },
   additionalItems: { value: extra },
   unevaluatedItems: { value: extra },
@@ -166,19 +161,17 @@ const WORDING: { readonly [K in RuleKeyword]: Wording<K> } = {
     value: (p) => `items [${p.j}] and [${p.i}] are equal, and the schema requires unique items`,
   },
   contains: { value: containsText },
-  minProperties: { value: tooFew("key(s)") },
-  maxProperties: { value: tooMany("key(s)") },
+  minProperties: { value: /* @__PURE__ */ tooFew("key(s)") },
+  maxProperties: { value: /* @__PURE__ */ tooMany("key(s)") },
   not: { value: () => "matches a schema it is declared not to match (not)" },
   "false schema": { value: () => "not allowed here (the schema for it is false)" },
   required: {
     member: (p) => ({ member: p.missingProperty, text: "required and missing" }),
-    issue: (p) => `${JSON.stringify(p.missingProperty)} is required and missing`,
   },
   dependentRequired: { member: dependentText },
   dependencies: { member: dependentText },
   additionalProperties: {
     member: (p) => ({ member: p.additionalProperty, text: undeclared }),
-    issue: () => "not declared, and the schema forbids extra members",
   },
   unevaluatedProperties: { member: (p) => ({ member: p.unevaluatedProperty, text: undeclared }) },
 };
@@ -191,6 +184,20 @@ function dependentText(p: RuleParams["dependentRequired"]): { member: string; te
 function wordingOf<K extends RuleKeyword>(b: { readonly keyword: K }): Wording<K> {
   return WORDING[b.keyword];
 }
+
+/**
+ * The codec's own shorter wording for its issues, where it has one (a model
+ * reads these, with the value added by diagnosis); otherwise the validator's.
+ * A table apart from WORDING: a decode words its issues with this one alone,
+ * so a run-time bundle leaves the sentences out.
+ */
+const ISSUE_WORDING: { readonly [K in RuleKeyword]?: (p: RuleParams[K]) => string } = {
+  type: (p) => `must be ${typeList(p.type)}`,
+  enum: (p) => `must be one of ${JSON.stringify(p.allowedValues).slice(0, 200)}`,
+  const: (p) => `must be ${JSON.stringify(p.allowedValue).slice(0, 200)}`,
+  required: (p) => `${JSON.stringify(p.missingProperty)} is required and missing`,
+  additionalProperties: () => "not declared, and the schema forbids extra members",
+};
 
 /**
  * The sentence for one rule a value breaks, after "path: ": the value shown,
@@ -224,7 +231,7 @@ export function memberRuleSentence(
  * key; the validator's own words for the rest.
  */
 export function issueMessage(breach: Breach | undefined, validatorMessage: string): string {
-  const issue = breach === undefined ? undefined : wordingOf(breach).issue;
+  const issue = breach === undefined ? undefined : ISSUE_WORDING[breach.keyword];
   return issue === undefined ? validatorMessage : (issue as (p: unknown) => string)(breach!.params);
 }
 

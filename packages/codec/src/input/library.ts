@@ -10,7 +10,7 @@
  */
 import type { StandardJSONSchemaV1, StandardSchemaV1 } from "@standard-schema/spec";
 import { ok, type Result } from "../errors.js";
-import { fail } from "../feedback/format.js";
+import { fail } from "../feedback/author.js";
 import { isPlainObject, type JsonObject } from "../json.js";
 
 /** A schema the compiler can read: its JSON Schema, and the library schema when there is one. */

@@ -7,6 +7,7 @@
  * constraint it could not carry is recorded as relaxed: the final validation
  * against the original schema enforces it.
  */
+import type { AbsenceSpelling, TagSpelling } from "../bundle/bundle.js";
 import { pointerJoin } from "../errors.js";
 import { isPlainObject, type JsonObject, type JsonType, type JsonValue, pointerTokens } from "../json.js";
 import type { Resources } from "../schema/resources.js";
@@ -49,16 +50,7 @@ import {
   SHAPE_KEYWORDS,
   STRING_KEYWORDS,
 } from "./keywords.js";
-import type {
-  AbsenceSpelling,
-  Field,
-  KeySchema,
-  Node,
-  Plan,
-  RelaxedConstraint,
-  TagSpelling,
-  UnionNode,
-} from "./nodes.js";
+import type { Field, KeySchema, Node, Plan, RelaxedConstraint, UnionNode } from "./nodes.js";
 import { SchemaRefusal } from "./schema-refusal.js";
 
 export interface BuildOptions {

@@ -9,10 +9,11 @@
  * definition where it is first used); the rest travel as `presence` says.
  */
 
+import type { AbsenceSpelling, TagSpelling } from "../bundle/bundle.js";
 import type { Child, NodeKinds } from "./children.js";
 import { fitDepth } from "./depth.js";
 import { canInline } from "./inline.js";
-import type { AbsenceSpelling, Node, Plan, Presence, TagSpelling, UnionNode } from "./nodes.js";
+import type { Node, Plan, Presence, UnionNode } from "./nodes.js";
 import { SchemaRefusal } from "./schema-refusal.js";
 
 /** Nested definitions followed at most while settling: a longer chain is a schema bomb. */

@@ -35,19 +35,6 @@ import {
 const PRESENCES = ["tagged", "inline", "compact", "native"] as const;
 
 /**
- * How absence is spelled on the wire where the target has no native optional
- * members: in a tag (`"tagged"`) or as null (`"compact"`). It is chosen by the
- * `presence` compile option (that public name is kept); each member's own
- * `Presence` is decided from it, member by member.
- */
-export const ABSENCE_SPELLINGS = ["tagged", "compact"] as const;
-export type AbsenceSpelling = (typeof ABSENCE_SPELLINGS)[number];
-
-/** The `tags` compile option: how presence tags are spelled, `{"state":…}` or minimal (`{}`, `{"value":…}`). */
-export const TAG_SPELLING_OPTIONS = ["state", "minimal"] as const;
-export type TagSpelling = (typeof TAG_SPELLING_OPTIONS)[number];
-
-/**
  * How an optional member travels: `tagged` in a tag with its value under
  * `value`; `inline`, a closed object's tag written among its own members (no
  * extra nesting level); `compact`, null for absent; `native`, left out.
@@ -226,6 +213,24 @@ export const anyShape = object({ kind: tag("any"), schema: json() });
 
 /** Any JSON value carried as a JSON string, for targets that refuse recursion. */
 export const jsonTextShape = object({ kind: tag("json-text"), schema: json() });
+
+/**
+ * Each node kind's shape: the plan check at load runs the one its node's
+ * `kind` names (bundle/check.ts). Only the JSON loaders import it: a bundle
+ * that loads generated modules alone leaves this file out, shapes and all.
+ */
+export const NODE_SHAPES: { readonly [K in Node["kind"]]: Shape<unknown> } = {
+  scalar: scalarShape,
+  array: arrayShape,
+  tuple: tupleShape,
+  object: objectShape,
+  map: mapShape,
+  mixed: mixedShape,
+  union: unionShape,
+  ref: refShape,
+  any: anyShape,
+  "json-text": jsonTextShape,
+};
 
 export interface ScalarNode extends Infer<typeof scalarShape, Node> {}
 export interface ArrayNode extends Infer<typeof arrayShape, Node> {}

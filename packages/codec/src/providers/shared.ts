@@ -4,7 +4,7 @@
  * strict switch of a tool definition. Nothing here knows any one API.
  */
 import { type CodecError, ok, type Result } from "../errors.js";
-import { adviceFor, fail } from "../feedback/format.js";
+import { callerAdvice, fail } from "../feedback/format.js";
 import { isPlainObject } from "../json.js";
 import type { CompiledTool } from "../targets/profile.js";
 import type { CallStreams, DeltaSink, ProviderApiModule, ToolOptions } from "./api.js";
@@ -85,7 +85,7 @@ interface Call<S extends DeltaSink> {
 
 /** A stream that broke its own protocol for one call: the error every such refusal carries. */
 export function streamViolation(message: string): CodecError {
-  const feedback = adviceFor("stream-violation") ?? message;
+  const feedback = callerAdvice("stream-violation") ?? message;
   return { code: "stream-violation", path: "", message, feedback };
 }
 

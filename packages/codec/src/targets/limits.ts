@@ -4,7 +4,7 @@
  * together). Findings are data; compile turns the first into `target-limit`.
  */
 import { ok, type Result } from "../errors.js";
-import { fail } from "../feedback/format.js";
+import { fail } from "../feedback/author.js";
 import type { JsonObject } from "../json.js";
 import { type Contribution, measureWire, type WireMeasures } from "./measure.js";
 import type { TargetLimits, TargetProfile, ToolSetLimits } from "./profile.js";

@@ -9,7 +9,7 @@
  */
 import { _, adopt, type Code, join, type Name } from "../code.js";
 import { ok, pointerToken, type Result } from "../errors.js";
-import { fail } from "../feedback/format.js";
+import { fail } from "../feedback/author.js";
 import { DUPLICATE_ITEMS_CODE, EQUAL_CODE } from "./equality.js";
 import { re2 } from "./regexp.js";
 

@@ -9,7 +9,7 @@
 import { WIRE_WALK, wireOf } from "../constructs/compile/registry.js";
 import { childrenOf } from "../constructs/registry.js";
 import { ok, type Result } from "../errors.js";
-import { fail } from "../feedback/format.js";
+import { fail } from "../feedback/author.js";
 import type { Node, Plan, UnionNode } from "../ir/nodes.js";
 import { canonicalJson, isPlainObject, type JsonObject } from "../json.js";
 import { describeClash, orderFirstKeys, separable } from "../targets/first-key.js";

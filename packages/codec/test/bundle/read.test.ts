@@ -12,7 +12,7 @@ import { describe, expect, test } from "vitest";
 import { type Bundle, digestOf } from "../../src/bundle/bundle.js";
 import { readBundle, readModuleBundle } from "../../src/bundle/read.js";
 import { compile, loadBundle } from "../../src/index.js";
-import { codecFromModule, loadJsonBundle } from "../../src/runtime.js";
+import { codecFromModule, loadJsonBundle } from "../../src/runtime-entry.js";
 
 /** A bundle as format 1 wrote it: unions carried `source`, and branch sources were space-joined strings. */
 function formatOne(bundle: Bundle): Record<string, unknown> {
@@ -112,6 +112,31 @@ describe("a module's bundle and a JSON bundle", () => {
     });
     expect(readModuleBundle('{"format":')).toMatchObject({ ok: false, error: { code: "invalid-bundle" } });
     expect(readModuleBundle([])).toMatchObject({ ok: false, error: { code: "invalid-bundle", path: "" } });
+    // The plan's frame: its members, the envelope, the kind of each definition.
+    const plan = bundle.plan as unknown as Record<string, unknown>;
+    for (const [damaged, path] of [
+      [{ ...plan, envelope: "wrapped" }, "/plan/envelope"],
+      [{ ...plan, relaxed: {} }, "/plan/relaxed"],
+      [{ ...plan, defs: { d: { kind: "nonsense" } } }, "/plan/defs/d/kind"],
+      [{ ...plan, defs: { d: [] } }, "/plan/defs/d"],
+    ] as const) {
+      const expected = { ok: false, error: { code: "invalid-bundle", path } };
+      expect(readModuleBundle({ ...bundle, plan: damaged }), path).toMatchObject(expected);
+      expect(readBundle({ ...bundle, plan: damaged }), path).toMatchObject({
+        ok: false,
+        error: { code: "invalid-bundle" },
+      });
+    }
+  });
+
+  test("a module's plan is not walked node by node (trusted as the code beside it); a JSON bundle's is", () => {
+    const root = bundle.plan.root as unknown as Record<string, unknown>;
+    const damaged = { ...bundle, plan: { ...bundle.plan, root: { ...root, fields: "not a list" } } };
+    expect(readModuleBundle(damaged)).toEqual({ ok: true, value: damaged });
+    expect(readBundle(damaged)).toMatchObject({
+      ok: false,
+      error: { code: "invalid-bundle", path: "/plan/root/fields", message: "expected an array" },
+    });
   });
 
   test("a module holding an earlier format's bundle is refused as before: digest-mismatch", () => {

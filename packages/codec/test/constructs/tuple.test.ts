@@ -2,9 +2,8 @@ import { describe, expect, test } from "vitest";
 import { tupleCompiler } from "../../src/constructs/compile/tuple.js";
 import { FAIL } from "../../src/constructs/context.js";
 import { childrenOf, isIdentity, wireTypesOf } from "../../src/constructs/registry.js";
-import { tuple } from "../../src/constructs/tuple.js";
 import { compileDecoder } from "../../src/generate/decoder.js";
-import type { ObjectNode, Plan, TupleNode } from "../../src/ir/nodes.js";
+import { type ObjectNode, type Plan, type TupleNode, tupleShape } from "../../src/ir/nodes.js";
 import { originalSteps } from "../../src/wire/paths.js";
 import { decode, decodeState, encode, int, optional, required, roundTrip, str, wire } from "./support.js";
 
@@ -141,7 +140,7 @@ describe("tuple, array form: prefixItems", () => {
   });
 
   test("the plan check holds positions to their order", () => {
-    const check = (node: unknown) => tuple.check(node as Record<string, unknown>, "/t", { defs: {}, push: () => {} });
+    const check = (node: unknown) => tupleShape.check(node, "/t", { defs: {}, push: () => {} });
     expect(check(objectForm).ok).toBe(true);
     expect(check({ ...objectForm, positions: [required("1", str)] })).toMatchObject({ ok: false });
     expect(check({ ...objectForm, positions: [optional("0", str), required("1", int)] })).toMatchObject({ ok: false });

@@ -64,7 +64,10 @@ const FOLDERS: Readonly<Record<string, Time>> = {
   "inspect.ts": "build time",
 };
 
-/** The run-time entry: what a generated module imports, and `@strictwire/codec/runtime`. */
+/**
+ * The run-time entry: what a generated module imports (`@strictwire/codec/runtime/module`);
+ * `@strictwire/codec/runtime` is it and loadJsonBundle, which loads build time on its first call.
+ */
 const RUNTIME_ENTRY = "runtime.ts";
 
 /** What words nothing: it returns typed values, worded by feedback/. parse/json.ts is the public parse, worded. */

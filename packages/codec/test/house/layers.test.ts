@@ -74,6 +74,7 @@ const HOUSE: Readonly<Record<string, Layer>> = {
   // The package's entry points and the Codec they hand out (the core with the layers' conveniences).
   "index.ts": "entry",
   "runtime.ts": "entry",
+  "runtime-entry.ts": "entry",
   "cjs.ts": "entry",
   "public-codec.ts": "entry",
 };

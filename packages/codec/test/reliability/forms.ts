@@ -2,7 +2,7 @@
  * A schema's codec in each form a codec exists in: a bundle object, a JSON
  * bundle (validators compiled at load), and a generated module (validators
  * carried as code). The modules live under test/.tmp so that they resolve
- * `@strictwire/codec/runtime`; `removeModules` clears them.
+ * `@strictwire/codec/runtime/module`; `removeModules` clears them.
  */
 import { mkdirSync, mkdtempSync, rmdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";

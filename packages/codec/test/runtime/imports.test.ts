@@ -311,9 +311,11 @@ test("the run-time graph names no Node built-in: no node: module, no Buffer, no 
       return [];
     }
   };
-  // The runtime entry (what a generated module imports), the stream decoder, the dispatcher, the provider readers.
+  // The runtime entries (what a generated module imports, and it with loadJsonBundle), the stream decoder,
+  // the dispatcher, the provider readers.
   const roots = [
     join(src, "runtime.ts"),
+    join(src, "runtime-entry.ts"),
     join(src, "stream", "decoder.ts"),
     join(src, "kit", "providers.ts"),
     ...inDir("dispatch"),
