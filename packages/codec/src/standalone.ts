@@ -130,10 +130,7 @@ export function precompiledTool(bundle: Bundle): Result<PrecompiledTool> {
           used.length === 0
             ? _`${runtime}.wireValidator(${bundleName}.wire)`
             : _`${runtime}.wireValidator(${bundleName}.wire, { ${join(
-                used.map(
-                  ([piece, member]) =>
-                    _`${member === "formats" ? _`formats` : _`re2`}: ${runtime}.${PIECES[piece].exported}`,
-                ),
+                used.map(([piece, member]) => _`${WIRE_MEMBERS[member]}: ${runtime}.${PIECES[piece].exported}`),
                 _`, `,
               )} })`,
       });
@@ -266,10 +263,14 @@ export function precompiledTool(bundle: Bundle): Result<PrecompiledTool> {
 }
 
 /** The pieces a wire check may be handed (validate/wire-check.ts WirePieces), each by what its wire needs it for. */
-const WIRE_PIECES: readonly (readonly ["fullFormats" | "re2", keyof WirePieces])[] = [
+const WIRE_PIECES: readonly (readonly ["fullFormats" | "re2" | "equal", keyof WirePieces])[] = [
+  ["equal", "equal"],
   ["fullFormats", "formats"],
   ["re2", "re2"],
 ];
+
+/** The members of WirePieces as the module writes them. */
+const WIRE_MEMBERS: Readonly<Record<keyof WirePieces, Code>> = { equal: _`equal`, formats: _`formats`, re2: _`re2` };
 
 /** The validators a module carries as code, by name, with the schema each checks. */
 const VALIDATORS = { validateSource: "source", validateWire: "wire" } as const;

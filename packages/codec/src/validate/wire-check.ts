@@ -17,7 +17,6 @@
 import type { ErrorObject } from "ajv";
 import ucs2lengthModule from "ajv/dist/runtime/ucs2length.js";
 import { cjsDefault } from "../cjs.js";
-import { jsonEqual } from "../json.js";
 import type { FastValidator } from "./validators.js";
 
 const ucs2length: (text: string) => number = /* @__PURE__ */ cjsDefault(ucs2lengthModule);
@@ -28,6 +27,8 @@ export interface WirePieces {
   readonly formats?: Readonly<Record<string, unknown>>;
   /** The linear-time engine ajv's patterns use (`re2`): needed when the wire has a `pattern`. */
   readonly re2?: (pattern: string, flags?: string) => { test(input: string): boolean };
+  /** JSON equality (`equal`): needed when a `const` or an `enum` value is an object or an array (a scalar is compared with ===). */
+  readonly equal?: (a: unknown, b: unknown) => boolean;
 }
 
 /**
@@ -42,6 +43,7 @@ const isCount = (v: unknown): boolean => Number.isSafeInteger(v) && (v as number
 const isNumber = (v: unknown): boolean => typeof v === "number" && Number.isFinite(v);
 const isSchemas = (v: unknown): boolean => Array.isArray(v) && v.length > 0 && v.every(isNode);
 const isNode = (v: unknown): v is Node => typeof v === "object" && v !== null && !Array.isArray(v);
+const isContainer = (v: unknown): boolean => typeof v === "object" && v !== null;
 const TYPES = ["null", "boolean", "string", "number", "integer", "array", "object"];
 const isTypeName = (v: unknown): boolean => typeof v === "string" && TYPES.includes(v);
 export const WIRE_KEYWORDS: Readonly<Record<string, (value: unknown) => boolean>> = {
@@ -77,12 +79,15 @@ type Node = Record<string, unknown>;
 /**
  * Whether the interpreter takes this wire schema: every node holds only
  * WIRE_KEYWORDS, well formed, every `$ref` points at a node of the schema
- * (a JSON Pointer fragment), and the pieces its `format`/`pattern` need are
- * named in `needs`.
+ * (a JSON Pointer fragment); with the pieces it needs: `formats` for a
+ * `format`, `re2` for a `pattern`, `equal` for an object or array in a
+ * `const` or an `enum`.
  */
-export function wireInterpretable(wire: unknown): { readonly formats: boolean; readonly re2: boolean } | undefined {
+export function wireInterpretable(
+  wire: unknown,
+): { readonly formats: boolean; readonly re2: boolean; readonly equal: boolean } | undefined {
   if (!isNode(wire)) return undefined;
-  const needs = { formats: false, re2: false };
+  const needs = { formats: false, re2: false, equal: false };
   const work: unknown[] = [wire];
   while (work.length > 0) {
     const node = work.pop();
@@ -93,6 +98,8 @@ export function wireInterpretable(wire: unknown): { readonly formats: boolean; r
       if (key === "$ref" && !isNode(resolve(wire, value as string))) return undefined;
       if (key === "format") needs.formats = true;
       if (key === "pattern") needs.re2 = true;
+      if ((key === "const" ? [value] : key === "enum" ? (value as unknown[]) : []).some(isContainer))
+        needs.equal = true;
       if (key === "$defs" || key === "properties") work.push(...Object.values(value as Node));
       else if (key === "anyOf" || key === "prefixItems") work.push(...(value as unknown[]));
       else if (key === "items") work.push(value);
@@ -140,8 +147,8 @@ const IS: Readonly<Record<string, (d: unknown) => boolean>> = {
   string: (d) => typeof d === "string",
   number: (d) => typeof d === "number",
   integer: (d) => typeof d === "number" && !(d % 1) && !Number.isNaN(d),
-  array: (d) => Array.isArray(d),
-  object: (d) => typeof d === "object" && d !== null && !Array.isArray(d),
+  array: Array.isArray,
+  object: isNode,
 };
 
 /** ajv's rule groups, in its order of evaluation: the untyped rules, then those of each data type. */
@@ -181,8 +188,8 @@ function resolve(root: unknown, ref: string): unknown {
     } catch {
       return undefined;
     }
-    if (!isNode(node) && !Array.isArray(node)) return undefined;
-    if (!hasOwn(node, token)) return undefined;
+    if (!isContainer(node)) return undefined;
+    if (!hasOwn(node as object, token)) return undefined;
     node = (node as Node)[token];
   }
   return node;
@@ -257,7 +264,7 @@ class Interpreter {
 
   /** A node's check, its errors' schema paths under `at`; in ajv's order (validate/index.ts schemaKeywords). */
   node(s: Node, at: string): Check {
-    const types = s.type === undefined ? [] : Array.isArray(s.type) ? (s.type as string[]) : [s.type as string];
+    const types = [s.type ?? []].flat() as string[];
     const used = (keywords: readonly string[]): string[] => keywords.filter((k) => s[k] !== undefined);
     // One type whose group has rules here: its type error comes where the group runs, not first.
     const single = types.length === 1 ? GROUPS.find(([type]) => type === types[0]) : undefined;
@@ -287,12 +294,15 @@ class Interpreter {
     switch (k) {
       case "$ref":
         return [this.ref(v as string)];
-      case "const":
-        return [rule(at, k, { allowedValue: v }, "must be equal to constant", (d) => !jsonEqual(d, v))];
+      case "const": {
+        const equal = this.equalTo(v);
+        return [rule(at, k, { allowedValue: v }, "must be equal to constant", (d) => !equal(d))];
+      }
       case "enum": {
         const values = v as unknown[];
+        const tests = values.map((x) => this.equalTo(x));
         const message = "must be equal to one of the allowed values";
-        return [rule(at, k, { allowedValues: values }, message, (d) => !values.some((x) => jsonEqual(d, x)))];
+        return [rule(at, k, { allowedValues: values }, message, (d) => !tests.some((equal) => equal(d)))];
       }
       case "anyOf":
         return this.anyOf(v as Node[], at);
@@ -314,11 +324,9 @@ class Interpreter {
       }
       case "multipleOf": {
         const n = v as number;
-        // ajv's test, parseInt (of the quotient's text, never "0x…": radix 10 is what it reads) and all.
-        const breaks = (d: number): boolean => {
-          const q = d / n;
-          return n === 0 || q !== Number.parseInt(String(q), 10);
-        };
+        // ajv's test, parseInt (of the quotient's text, never "0x…": radix 10 is what it reads) and all; its
+        // test of a zero divisor is not needed: wireInterpretable takes only a multipleOf above zero.
+        const breaks = (d: number): boolean => d / n !== Number.parseInt(String(d / n), 10);
         return [rule(at, k, { multipleOf: n }, `must be multiple of ${n}`, breaks)];
       }
       case "maxLength":
@@ -358,6 +366,12 @@ class Interpreter {
       default:
         return [];
     }
+  }
+
+  /** A test of equality to a schema value, as ajv's: === for a scalar, JSON equality (handed in) for an object or array. */
+  private equalTo(value: unknown): (d: unknown) => boolean {
+    const equal = this.pieces.equal;
+    return isContainer(value) ? (d) => equal!(d, value) : (d) => d === value;
   }
 
   /** A reference: inlined (schema paths from the `$ref`) unless the target holds a reference, then apart (from "#"), as ajv compiles it. */

@@ -12,6 +12,7 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { compile, loadBundle, TARGET_NAMES } from "../../src/index.js";
+import { jsonEqual } from "../../src/json.js";
 import { createAjv } from "../../src/validate/ajv.js";
 import { fullFormats } from "../../src/validate/formats.js";
 import { re2 } from "../../src/validate/regexp.js";
@@ -20,7 +21,7 @@ import { wireInterpretable, wireValidator } from "../../src/validate/wire-check.
 import { anyJson, runs } from "../../testkit/arbitraries.js";
 import { FIXTURES, hostileCases, rawInput, schemaFixtures } from "../../testkit/fixtures.js";
 
-const PIECES = { formats: fullFormats, re2 };
+const PIECES = { formats: fullFormats, re2, equal: jsonEqual };
 
 /** Both validators' answers to one value, side by side. */
 function agree(interpreted: FastValidator, ajv: FastValidator, value: unknown): void {
@@ -263,6 +264,7 @@ describe("the rules one at a time", () => {
       },
     ],
     ["anyOf", { anyOf: [{ type: "string", minLength: 3 }, { type: "object", required: ["t"] }, { const: 7 }] }],
+    ["objects and arrays in const and enum", { anyOf: [{ const: { a: 1 } }, { enum: ["a", [1, "a"], { t: 1 }, 0] }] }],
     ["anyOf with a branch that cannot fail", { anyOf: [{ type: "string" }, { description: "anything" }] }],
   ];
   test.each(SCHEMAS)("%s", (_name, schema) => {
@@ -293,6 +295,14 @@ describe("the rules one at a time", () => {
       { type: "strings" },
     ])
       expect(wireInterpretable(schema)).toBeUndefined();
-    expect(wireInterpretable({ type: "string", format: "date", pattern: "^2" })).toEqual({ formats: true, re2: true });
+    expect(wireInterpretable({ type: "string", format: "date", pattern: "^2" })).toEqual({
+      formats: true,
+      re2: true,
+      equal: false,
+    });
+    // JSON equality only for an object or array in const or enum: a scalar is compared with ===.
+    expect(wireInterpretable({ enum: ["a", 1, null], const: "a" })?.equal).toBe(false);
+    expect(wireInterpretable({ anyOf: [{ const: { a: 1 } }] })?.equal).toBe(true);
+    expect(wireInterpretable({ enum: ["a", [1]] })?.equal).toBe(true);
   });
 });
