@@ -24,20 +24,23 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
 /**
  * The goal: 30 KB gzipped to load and decode one precompiled tool with no
- * pattern. It is not met (docs/runtimes.md says what stands in the way): the
- * runtime alone (codecFromModule from @strictwire/codec/runtime/module, what
- * a module imports, and nothing else) is about 20.9 KB gzipped, load + decode
- * of create-event-recurrence 31.7 KB, of which the tool's own module is about
- * 8.8 KB. Left in it: the run-time constructs, the feedback wording and the
+ * pattern. It is met, by a few bytes (docs/runtimes.md): the runtime alone
+ * (codecFromModule from @strictwire/codec/runtime/module, what a module
+ * imports, and nothing else) is about 20.9 KB gzipped, load + decode of
+ * create-event-recurrence 30.0 KB (30,707 B), of which the tool's own module
+ * is about 5 KB and the wire check that interprets its wire schema
+ * (validate/wire-check.ts, in place of ajv's generated wire validator) about
+ * 2 KB. Left in it: the run-time constructs, the feedback wording and the
  * bounded parser decode needs; all of ajv-formats (one CommonJS file, about
  * 2 KB gzipped) for a tool with any format. The budget CI holds is what a
  * change must not grow past: the figure measured when it was last set
- * (31.7 KB, load + decode of create-event-recurrence, after esbuild's lazy
- * wrappers, the plan walk, the words of compile's refusals and the rule
- * sentences left the run-time bundle) and a tenth.
+ * (30.0 KB, load + decode of create-event-recurrence, after esbuild's lazy
+ * wrappers, the plan walk, the words of compile's refusals, the rule
+ * sentences and the generated wire validator left the run-time bundle) and a
+ * tenth.
  */
 export const GOAL_GZIP = 30 * 1024;
-export const BUDGET_GZIP = 35 * 1024;
+export const BUDGET_GZIP = 33 * 1024;
 
 /** The fixture tools bundled: one with no pattern (formats, unions, optional members), one with. */
 export const TOOLS = [
