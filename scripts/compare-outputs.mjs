@@ -201,15 +201,22 @@ async function collect(checkout, out) {
 
 /**
  * A module's Codec, loaded against the checkout's own runtime entry: its
- * import of @strictwire/codec/runtime is pointed at that checkout's dist, and
- * the file is written outside both checkouts. Undefined if it does not load.
+ * import of @strictwire/codec/… is pointed at the file that checkout's
+ * package exports under that name, and the file is written outside both
+ * checkouts. Undefined if it does not load.
  */
 async function moduleCodec(checkout, name, text) {
-  const runtime = pathToFileURL(join(checkout, "packages", "codec", "dist", "runtime.js")).href;
+  const pkg = join(checkout, "packages", "codec");
+  const { exports } = JSON.parse(readFileSync(join(pkg, "package.json"), "utf8"));
   const dir = mkdtempSync(join(tmpdir(), "strictwire-compare-module-"));
   try {
     const file = join(dir, `${name}.mjs`);
-    writeFileSync(file, text.replaceAll('from "@strictwire/codec/runtime"', `from ${JSON.stringify(runtime)}`));
+    const pointed = text.replace(/from "@strictwire\/codec(\/[^"]*)?"/g, (whole, sub) => {
+      const target = exports[`.${sub ?? ""}`];
+      const path = typeof target === "string" ? target : target?.default;
+      return path === undefined ? whole : `from ${JSON.stringify(pathToFileURL(join(pkg, path)).href)}`;
+    });
+    writeFileSync(file, pointed);
     const loaded = (await import(pathToFileURL(file).href)).load();
     return loaded.ok ? loaded.value : undefined;
   } catch {
