@@ -264,6 +264,7 @@ describe("the rules one at a time", () => {
       },
     ],
     ["anyOf", { anyOf: [{ type: "string", minLength: 3 }, { type: "object", required: ["t"] }, { const: 7 }] }],
+    ["const before enum, before anyOf", { enum: ["b", 3], const: "a", anyOf: [{ type: "integer" }] }],
     ["objects and arrays in const and enum", { anyOf: [{ const: { a: 1 } }, { enum: ["a", [1, "a"], { t: 1 }, 0] }] }],
     ["anyOf with a branch that cannot fail", { anyOf: [{ type: "string" }, { description: "anything" }] }],
   ];
