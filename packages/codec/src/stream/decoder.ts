@@ -204,14 +204,19 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
    * Completion (types.ts `completed`, `stateAt`): per shown container, one
    * record (Held) of where it was put, whether it is reachable from the root
    * and which of its members are still being written. One map, not one per
-   * fact: a container costs one entry, which is what a push pays for it.
+   * fact; it holds the records of the containers not yet complete (a
+   * container's leaves when it completes: a container it lacks has no open
+   * member), so it stays as small as the spine instead of growing by every
+   * container shown, which cost the push more than anything else on texts of
+   * many small containers. The records outlive it where a step's completed
+   * pairs or a child's record point at them.
    */
   private readonly held = new Map<object, Held>();
   /** The last container looked up in `held` (a construct puts its members into one container in a row). */
   private heldKey: object | undefined;
   private heldLast: Held | undefined;
   /** The members that became complete in this push, as pairs (holder, key); the whole value as (undefined, ""). */
-  private readonly completedNow: (object | string | number | undefined)[] = [];
+  private readonly completedNow: (Held | string | number | undefined)[] = [];
   /** The pairs in `completedNow` (a buffer kept over pushes: its room is made once). */
   private completedCount = 0;
   private rootComplete = false;
@@ -398,11 +403,11 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
     return changed ? this.steps.changed : this.steps.unchanged;
   }
 
-  /** The pointers of (holder, key) pairs; a holder no longer shown (a union's branch replaced) is left out. */
-  pointersOf(pairs: readonly (object | string | number | undefined)[]): string[] {
+  /** The pointers of (holder's record, key) pairs; a holder no longer shown (a union's branch replaced) is left out. */
+  pointersOf(pairs: readonly (Held | string | number | undefined)[]): string[] {
     const out: string[] = [];
     for (let i = 0; i < pairs.length; i += 2) {
-      const holder = pairs[i] as object | undefined;
+      const holder = pairs[i] as Held | undefined;
       if (holder === undefined) {
         out.push("");
         continue;
@@ -413,13 +418,13 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
     return out;
   }
 
-  private pointerOf(container: object): string | undefined {
+  /** Followed by the records' places, not by the map: a complete container's record has left it (see `held`). */
+  private pointerOf(record: Held): string | undefined {
     const steps: (string | number)[] = [];
-    for (let at: object = container; at !== this.shown; ) {
-      const place = this.held.get(at);
-      if (place?.out === undefined || steps.length > MAX_DEPTH_LIMIT) return undefined;
-      steps.push(place.key);
-      at = place.out;
+    for (let at: Held = record; at.self !== this.shown; ) {
+      if (at.out === undefined || steps.length > MAX_DEPTH_LIMIT) return undefined;
+      steps.push(at.key);
+      at = at.out;
     }
     let pointer = "";
     for (let i = steps.length - 1; i >= 0; i--) pointer = pointerJoin(pointer, steps[i]!);
@@ -463,10 +468,11 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
       const value = frame.value;
       if (typeof value !== "object" || value === null) continue;
       const place = this.held.get(value);
-      if (place?.out === undefined || (place.out as Record<string | number, unknown>)[place.key] !== value) continue;
-      const holder = this.held.get(place.out);
-      if (holder === undefined || !closeMember(holder, place.key)) continue;
-      if (holder.adopted) this.completedPair(place.out, place.key);
+      const holder = place?.out;
+      if (holder === undefined || (holder.self as Record<string | number, unknown>)[place!.key] !== value) continue;
+      if (!closeMember(holder, place!.key)) continue;
+      this.held.delete(value);
+      if (holder.adopted) this.completedPair(holder, place!.key);
     }
   }
 
@@ -497,7 +503,7 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
         }
         continue;
       }
-      if (!had || (openBefore !== undefined && isOpen(openBefore, key))) this.completedPair(container, key);
+      if (!had || (openBefore !== undefined && isOpen(openBefore, key))) this.completedPair(open, key);
     }
   }
 
@@ -1010,7 +1016,7 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
   }
 
   /** A member completed in this push: its holder and key (undefined and "" for the whole value). */
-  private completedPair(holder: object | undefined, key: string | number): void {
+  private completedPair(holder: Held | undefined, key: string | number): void {
     const n = this.completedCount;
     this.completedNow[n] = holder;
     this.completedNow[n + 1] = key;
@@ -1022,7 +1028,7 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
     if (container === this.heldKey) return this.heldLast!;
     let held = this.held.get(container);
     if (held === undefined) {
-      held = { out: undefined, key: "", adopted: false, open: undefined, more: undefined };
+      held = { self: container, out: undefined, key: "", adopted: false, open: undefined, more: undefined };
       this.held.set(container, held);
     }
     this.heldKey = container;
@@ -1048,7 +1054,7 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
       const holder = this.holderOf(out);
       openMember(holder, key);
       if (container) {
-        const shown = this.placedOpen(value, out, key);
+        const shown = this.placedOpen(value, holder, key);
         if (!shown.adopted && holder.adopted) {
           this.adopt(
             value,
@@ -1064,18 +1070,21 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
     const holder = this.recordOf(out);
     if (holder === undefined) return;
     const completed = closeMember(holder, key);
+    // A container that was being written is complete: none of its members is open, so its record leaves the map
+    // (which holds the open containers' only, so that it stays small); pointers follow the records themselves.
+    if (completed && container && before === value) this.held.delete(value);
     if (!holder.adopted) return;
-    if (completed || !had) this.completedPair(out, key);
+    if (completed || !had) this.completedPair(holder, key);
     // A container replacing another (a union's branch chosen anew) complete: its members the other did not show complete.
     if (container && typeof before === "object" && before !== null && before !== value) {
-      this.placed(value, out, key);
+      this.placed(value, holder, key);
       this.adopt(value, before);
     }
   }
 
   /**
    * The record of `out`, the container the running frame's node shows (kept on its memo), or any container (the
-   * map's). Records are never dropped, so one kept on a memo is the map's.
+   * map's). A record leaves the map only once its container is complete, when no member is put in it open again.
    */
   private holderOf(out: object): Held {
     const frame = this.current >= 0 ? this.frames[this.current] : undefined;
@@ -1097,7 +1106,7 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
   }
 
   /** placed() for the open container the last child() call showed: its record kept on its memo. */
-  private placedOpen(container: object, out: object, key: string | number): Held {
+  private placedOpen(container: object, out: Held, key: string | number): Held {
     const memo = this.lastChildMemo;
     if (memo === undefined || memo.value !== container) return this.placed(container, out, key);
     if (memo.heldFor === container) {
@@ -1115,7 +1124,7 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
   }
 
   /** The record of a container put at `out[key]`, its place noted at its first put. */
-  private placed(container: object, out: object, key: string | number): Held {
+  private placed(container: object, out: Held, key: string | number): Held {
     const held = this.heldOf(container);
     if (held.out === undefined) {
       held.out = out;
@@ -1171,7 +1180,10 @@ function scalarType(at: Reading): "number" | "boolean" | "null" | undefined {
  * for more. A member shown and not open is complete.
  */
 interface Held {
-  out: object | undefined;
+  /** The container this record is of. */
+  readonly self: object;
+  /** The record of the container it was first put in (undefined until then), and its key there. */
+  out: Held | undefined;
   key: string | number;
   adopted: boolean;
   open: string | number | undefined;
@@ -1213,14 +1225,14 @@ function closeMember(held: Held, key: string | number): boolean {
 class CompletedStep {
   readonly ok = true as const;
   readonly #decoder: CodecStreamDecoder<unknown>;
-  readonly #pairs: readonly (object | string | number | undefined)[];
+  readonly #pairs: readonly (Held | string | number | undefined)[];
   #pointers: readonly string[] | undefined;
 
   constructor(
     readonly value: unknown,
     readonly changed: boolean,
     decoder: CodecStreamDecoder<unknown>,
-    pairs: readonly (object | string | number | undefined)[],
+    pairs: readonly (Held | string | number | undefined)[],
   ) {
     this.#decoder = decoder;
     this.#pairs = pairs;
