@@ -11,7 +11,12 @@
  * streamDecoder().end() on every valid and invalid value, decode of the
  * fixture's hostile texts, inspect, emitTypes and standaloneModule, loadBundle
  * of the bundle's text; parseJson of every hostile text; loadBundle of each
- * stored bundle in fixtures/bundles. An error is compared whole (code, path,
+ * stored bundle in fixtures/bundles. The module standaloneModule writes is
+ * loaded too (against the same checkout's runtime entry) and its encode,
+ * decode and validate run over the same values, the source-form texts
+ * (refused with the wire's errors), the hostile texts and the mistakes corpus
+ * (which compileCodec's decode runs too); the modules of earlier versions in
+ * fixtures/modules must load. An error is compared whole (code, path,
  * message, feedback, tree, offset, issues). Prints the number of results
  * compared, the differences counted by kind of result and the first 20 in
  * full, and exits 1 if any.
@@ -61,6 +66,8 @@ async function collect(checkout, out) {
     results[key] = JSON.parse(JSON.stringify(value ?? null));
   };
   const schemaDir = join(FIXTURES, "schemas");
+  /** Each fixture's Codec loaded from the module standaloneModule wrote, by fixture name. */
+  const modules = new Map();
   for (const file of readdirSync(schemaDir)
     .filter((f) => f.endsWith(".json"))
     .sort()) {
@@ -78,16 +85,16 @@ async function collect(checkout, out) {
         `${name}/emitTypes`,
         guard(() => codec.emitTypes(bundle.value)),
       );
-      put(
-        `${name}/standaloneModule`,
-        guard(() => codec.standaloneModule(bundle.value)),
-      );
+      const written = guard(() => codec.standaloneModule(bundle.value));
+      put(`${name}/standaloneModule`, written);
+      if (written?.ok) modules.set(name, await moduleCodec(checkout, name, written.value));
       const loaded = codec.loadBundle(JSON.stringify(bundle.value));
       put(`${name}/load`, loaded.ok ? { ok: true } : plain(loaded));
     }
     const made = codec.compileCodec(fixture.schema, options);
     if (!made.ok) continue;
     const c = made.value;
+    const m = modules.get(name);
     const values = [
       ...(fixture.valid ?? []).map((v, i) => [`valid-${i}`, v]),
       ...(fixture.invalid ?? []).map((v, i) => [`invalid-${i}`, v.value]),
@@ -95,6 +102,22 @@ async function collect(checkout, out) {
     for (const [label, value] of values) {
       const encoded = guard(() => c.encode(value));
       put(`${name}/${label}/encode`, encoded);
+      if (m !== undefined) {
+        // Through the module: its encode checks the wire with the module's wire validator, and the
+        // value's own text decoded (the source form, not the wire) is refused with the wire's errors.
+        put(
+          `${name}/${label}/module-encode`,
+          guard(() => m.encode(value)),
+        );
+        put(
+          `${name}/${label}/module-decode-source-form`,
+          guard(() => m.decode(JSON.stringify(value))),
+        );
+        put(
+          `${name}/${label}/module-validate`,
+          guard(() => m.validate(value)),
+        );
+      }
       put(
         `${name}/${label}/validate`,
         guard(() => c.validate(value)),
@@ -105,6 +128,11 @@ async function collect(checkout, out) {
           `${name}/${label}/decode`,
           guard(() => c.decode(text)),
         );
+        if (m !== undefined)
+          put(
+            `${name}/${label}/module-decode`,
+            guard(() => m.decode(text)),
+          );
         put(
           `${name}/${label}/decode-interpreted`,
           guard(() => c.decode(text, { interpreted: true })),
@@ -131,11 +159,37 @@ async function collect(checkout, out) {
         `${name}/hostile/${h.name}/decode`,
         guard(() => c.decode(input)),
       );
+      if (m !== undefined)
+        put(
+          `${name}/hostile/${h.name}/module-decode`,
+          guard(() => m.decode(input)),
+        );
       put(
         `${name}/hostile/${h.name}/parseJson`,
         guard(() => codec.parseJson(input)),
       );
     }
+    let mistakes = [];
+    try {
+      mistakes = JSON.parse(readFileSync(join(FIXTURES, "mistakes", file), "utf8"));
+    } catch {
+      mistakes = [];
+    }
+    for (const k of mistakes) {
+      put(
+        `${name}/mistakes/${k.name}/decode`,
+        guard(() => c.decode(k.text)),
+      );
+      if (m !== undefined)
+        put(
+          `${name}/mistakes/${k.name}/module-decode`,
+          guard(() => m.decode(k.text)),
+        );
+    }
+  }
+  for (const file of readdirSync(join(FIXTURES, "modules")).sort()) {
+    const m = await moduleCodec(checkout, file, readFileSync(join(FIXTURES, "modules", file), "utf8"));
+    put(`modules/${file}/load`, m === undefined ? { ok: false } : { ok: true });
   }
   const bundleDir = join(FIXTURES, "bundles");
   for (const file of readdirSync(bundleDir).sort()) {
@@ -143,6 +197,33 @@ async function collect(checkout, out) {
     put(`bundles/${file}/load`, loaded?.ok ? { ok: true } : loaded);
   }
   writeFileSync(out, JSON.stringify(results));
+}
+
+/**
+ * A module's Codec, loaded against the checkout's own runtime entry: its
+ * import of @strictwire/codec/… is pointed at the file that checkout's
+ * package exports under that name, and the file is written outside both
+ * checkouts. Undefined if it does not load.
+ */
+async function moduleCodec(checkout, name, text) {
+  const pkg = join(checkout, "packages", "codec");
+  const { exports } = JSON.parse(readFileSync(join(pkg, "package.json"), "utf8"));
+  const dir = mkdtempSync(join(tmpdir(), "strictwire-compare-module-"));
+  try {
+    const file = join(dir, `${name}.mjs`);
+    const pointed = text.replace(/from "@strictwire\/codec(\/[^"]*)?"/g, (whole, sub) => {
+      const target = exports[`.${sub ?? ""}`];
+      const path = typeof target === "string" ? target : target?.default;
+      return path === undefined ? whole : `from ${JSON.stringify(pathToFileURL(join(pkg, path)).href)}`;
+    });
+    writeFileSync(file, pointed);
+    const loaded = (await import(pathToFileURL(file).href)).load();
+    return loaded.ok ? loaded.value : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 function differences(a, b) {

@@ -6,7 +6,7 @@
  *   pnpm bench --quick --json       the reduced set, ONE JSON object on stdout
  *   pnpm bench --only parse,decode  some sections (decode, encode, parse, streaming, stream-scaling, compile,
  *                                   growth, coldstart, memory, expansion, arguments, comparison,
- *                                   classify, bundle)
+ *                                   classify, bundle, wire-check)
  *   pnpm bench --only classify      classify at log scale: 10 MB, 100 MB and 1 GB of generated
  *                                   logs (--quick: 10 MB only), one worker and every CPU
  *   pnpm bench --out FILE           also write every figure as JSON to FILE (bench/results/ is git-ignored)
@@ -46,6 +46,7 @@ import {
   runStreamDecoder,
   runStreaming,
 } from "./sections/streaming.js";
+import { renderWireCheck, runWireCheck } from "./sections/wire-check.js";
 import type { ComparisonOptions } from "./stats.js";
 
 export const GOALS = {
@@ -79,6 +80,7 @@ const SECTIONS = [
   "comparison",
   "classify",
   "bundle",
+  "wire-check",
 ];
 const QUICK_SECTIONS = [
   "decode",
@@ -407,6 +409,14 @@ async function main(): Promise<void> {
     const r = runBundleSizes();
     print(renderBundleSizes(r));
     out.bundleSize = r;
+  }
+
+  if (sections.has("wire-check")) {
+    progress("a module's wire check, interpreted vs generated...");
+    // --quick: the fixture the browser bundle measures, alone.
+    const r = runWireCheck(timing, args.quick ? ["create-event-recurrence"] : undefined);
+    print(renderWireCheck(r));
+    out.wireCheck = r;
   }
 
   if (sections.has("stream-scaling")) {

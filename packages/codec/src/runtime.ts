@@ -88,6 +88,12 @@ export {
   formatUuid,
   type NumberFormat,
 } from "./validate/format-checks.js";
+/**
+ * The wire schema's validator built from the schema at load, no code generated:
+ * a module whose wire is in its subset (every wire compile writes today) calls it
+ * instead of carrying ajv's code for the wire.
+ */
+export { type WirePieces, wireValidator } from "./validate/wire-check.js";
 export { duplicateItems, fullFormats, jsonEqual as equal, re2 };
 
 /** All of them in one object: what modules written before the pieces were exported import. */

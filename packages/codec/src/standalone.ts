@@ -2,7 +2,10 @@
  * Standalone modules: a bundle and every validator it needs compiled to code
  * ahead of time (ajv standalone code): one all-errors validator per schema,
  * which both decides and describes a rejection, and encode's union branch
- * tests. Loading such a tool, and every call on it, runs no ajv. The module imports only
+ * tests. The wire's validator is the exception when its schema is in the
+ * interpreter's subset (validate/wire-check.ts): the module then builds it
+ * from the bundle's wire at load, no code, and spares the largest validator.
+ * Loading such a tool, and every call on it, runs no ajv. The module imports only
  * `@strictwire/codec/runtime/module`: the ajv runtime pieces its validators call
  * (string length, deep equality, formats, RE2) come from there, resolved
  * from the codec's own dependencies, so a user needs ajv neither installed
@@ -36,6 +39,7 @@ import {
   type ModuleValidators,
   re2,
   ucs2length,
+  wireValidator,
 } from "./runtime.js";
 import { adapterFor } from "./schema/adapters.js";
 import { type PreparedSource, prepareSource } from "./schema/prepare.js";
@@ -43,6 +47,7 @@ import { type AnyAjv, createAjv } from "./validate/ajv.js";
 import { type AjvCode, ajvCode, type RuntimePiece } from "./validate/ajv-code.js";
 import { FORMAT_PIECES } from "./validate/format-checks.js";
 import type { FastValidator } from "./validate/validators.js";
+import { type WirePieces, wireInterpretable } from "./validate/wire-check.js";
 
 // Modules written before the run-time entry point import these from here.
 export { type StandaloneRuntime, standaloneRuntime } from "./runtime.js";
@@ -53,9 +58,13 @@ const standaloneCode = cjsDefault(standaloneCodeModule);
 /** The specifier a generated module imports; it must resolve from where the module is put. */
 export const STANDALONE_SPECIFIER = "@strictwire/codec/runtime/module";
 
+/** What a module imports from the runtime: the pieces ajv's validators call, and the wire check built at load. */
+type ModulePiece = RuntimePiece | "wireValidator";
+
 /** The run-time pieces by the name `@strictwire/codec/runtime` exports them under: the refs of the imports. */
-const PIECES: Readonly<Record<RuntimePiece, { readonly ref: unknown; readonly exported: Code }>> = {
+const PIECES: Readonly<Record<ModulePiece, { readonly ref: unknown; readonly exported: Code }>> = {
   duplicateItems: { ref: duplicateItems, exported: _`duplicateItems` },
+  wireValidator: { ref: wireValidator, exported: _`wireValidator` },
   equal: { ref: equal, exported: _`equal` },
   fullFormats: { ref: fullFormats, exported: _`fullFormats` },
   re2: { ref: re2, exported: _`re2` },
@@ -64,7 +73,7 @@ const PIECES: Readonly<Record<RuntimePiece, { readonly ref: unknown; readonly ex
 
 /**
  * The source of an ES module exporting `bundle`, `validateSource` and
- * `validateWire` (all-errors validators, as code; `diagnoseSource` and
+ * `validateWire` (all-errors validators, as code, or the wire's interpreted; `diagnoseSource` and
  * `diagnoseWire` are the same two, under the names earlier modules gave their
  * all-errors twins) and `load()`, which gives the bundle's Codec (a Result, as
  * loadBundle does) without compiling them.
@@ -106,9 +115,31 @@ export function precompiledTool(bundle: Bundle): Result<PrecompiledTool> {
   const bundleName = exactValue("bundle", { ref: bundle, code: _`JSON.parse(${JSON.stringify(bundle)})` });
 
   const validators = {} as Record<keyof typeof VALIDATORS, Name>;
-  const pieces = new Set<RuntimePiece>();
+  const pieces = new Set<ModulePiece>();
   const formats = new FormatsRead();
+  // A wire schema in the interpreter's subset (every wire the builders emit today) travels as data
+  // only: the module builds its check from the bundle's wire at load, with the pieces it names.
+  const interpreted = wireInterpretable(bundle.wire);
   for (const [name, which] of Object.entries(VALIDATORS) as [keyof typeof VALIDATORS, "source" | "wire"][]) {
+    if (which === "wire" && interpreted !== undefined) {
+      // Only the pieces its wire calls: a bundler then leaves ajv-formats and RE2 out unless they are needed.
+      const used = WIRE_PIECES.filter(([, needed]) => interpreted[needed]);
+      for (const piece of ["wireValidator" as const, ...used.map(([piece]) => piece)]) pieces.add(piece);
+      // Its formats come from the same table as the validators' (regular expressions too: it reads them there).
+      if (interpreted.formats) formats.add(wireFormats(bundle.wire));
+      const given = Object.fromEntries(used.map(([piece, member]) => [member, PIECES[piece].ref])) as WirePieces;
+      validators[name] = exactValue(name, {
+        ref: wireValidator(bundle.wire, given),
+        code:
+          used.length === 0
+            ? _`${runtime}.wireValidator(${bundleName}.wire)`
+            : _`${runtime}.wireValidator(${bundleName}.wire, { ${join(
+                used.map(([piece, member]) => _`${WIRE_MEMBERS[member]}: ${runtime}.${PIECES[piece].exported}`),
+                _`, `,
+              )} })`,
+      });
+      continue;
+    }
     // Separate instances, as at load: the source may be draft-07 while the wire is always 2020-12.
     // All errors: on an accepted value it costs what the first-error code costs (every check runs
     // either way), and one validator instead of two halves the module.
@@ -212,7 +243,9 @@ export function precompiledTool(bundle: Bundle): Result<PrecompiledTool> {
     // word: compressed together, the repeat costs little (gzip looks back 32 KB; the wire validator is longer).
     _`const ${branchCode} = ${values.code(branchCode)};`,
     _``,
-    _`/** The wire schema's validator, every error. */`,
+    interpreted === undefined
+      ? _`/** The wire schema's validator, every error. */`
+      : _`/** The wire schema's validator, every error: the bundle's wire schema interpreted, built once here (no generated code). */`,
     exported(validators.validateWire),
     _``,
     _`/** The same validators under the names modules of earlier versions gave their all-errors twins. */`,
@@ -255,6 +288,16 @@ export function precompiledTool(bundle: Bundle): Result<PrecompiledTool> {
     },
   });
 }
+
+/** The pieces a wire check may be handed (validate/wire-check.ts WirePieces), each by what its wire needs it for. */
+const WIRE_PIECES: readonly (readonly ["fullFormats" | "re2" | "equal", keyof WirePieces])[] = [
+  ["equal", "equal"],
+  ["fullFormats", "formats"],
+  ["re2", "re2"],
+];
+
+/** The members of WirePieces as the module writes them. */
+const WIRE_MEMBERS: Readonly<Record<keyof WirePieces, Code>> = { equal: _`equal`, formats: _`formats`, re2: _`re2` };
 
 /** The validators a module carries as code, by name, with the schema each checks. */
 const VALIDATORS = { validateSource: "source", validateWire: "wire" } as const;
@@ -304,6 +347,29 @@ class FormatsRead {
     }
     return out;
   }
+}
+
+/**
+ * The formats a wire in the interpreter's subset names, walked as
+ * wireInterpretable walks it; only those a piece stands for: any other name
+ * reads the same from a table of pieces as from ajv-formats' (nothing, or
+ * `true`, which checks nothing, or what every object inherits).
+ */
+function wireFormats(wire: unknown): ReadonlySet<string> {
+  const out = new Set<string>();
+  const work: unknown[] = [wire];
+  while (work.length > 0) {
+    const node = work.pop();
+    if (typeof node !== "object" || node === null) continue;
+    for (const [key, value] of Object.entries(node)) {
+      if (key === "format" && typeof value === "string" && Object.hasOwn(FORMAT_PIECES, value)) out.add(value);
+      else if ((key === "$defs" || key === "properties") && typeof value === "object" && value !== null)
+        work.push(...Object.values(value));
+      else if (key === "anyOf" || key === "prefixItems") work.push(...(Array.isArray(value) ? value : []));
+      else if (key === "items") work.push(value);
+    }
+  }
+  return out;
 }
 
 interface Branches {
