@@ -284,9 +284,13 @@ describe("standaloneModule", () => {
     if (!text.ok) throw new Error(text.error.message);
     const head = text.value.split("\n").filter((l) => /^import |^const strictwireRuntime =/.test(l));
     expect(head).toEqual([
-      'import { codecFromModule, formatDate as strictwireRuntime_formatDate, formatDateTime as strictwireRuntime_formatDateTime, formatInt32 as strictwireRuntime_formatInt32, formatUri as strictwireRuntime_formatUri } from "@strictwire/codec/runtime/module";',
-      'const strictwireRuntime = { fullFormats: { "date": strictwireRuntime_formatDate, "date-time": strictwireRuntime_formatDateTime, "int32": strictwireRuntime_formatInt32, "uri": strictwireRuntime_formatUri } };',
+      'import { codecFromModule, formatDate as strictwireRuntime_formatDate, formatDateTime as strictwireRuntime_formatDateTime, formatEmail as strictwireRuntime_formatEmail, formatInt32 as strictwireRuntime_formatInt32, formatUri as strictwireRuntime_formatUri, wireValidator as strictwireRuntime_wireValidator } from "@strictwire/codec/runtime/module";',
+      'const strictwireRuntime = { fullFormats: { "date": strictwireRuntime_formatDate, "date-time": strictwireRuntime_formatDateTime, "email": strictwireRuntime_formatEmail, "int32": strictwireRuntime_formatInt32, "uri": strictwireRuntime_formatUri }, wireValidator: strictwireRuntime_wireValidator };',
     ]);
+    // ajv writes email's regular expression into the validators; the interpreted wire check reads it from the table.
+    expect(text.value).toContain(
+      "strictwireRuntime.wireValidator(bundle.wire, { formats: strictwireRuntime.fullFormats })",
+    );
     const codec = loaded((await generate(bundle)).load());
     const reference = loaded(loadBundle(bundle));
     const values = [
@@ -298,8 +302,29 @@ describe("standaloneModule", () => {
       { at: "2025-03-10T15:00:00Z", link: "relative/path", mail: "nobody" },
       { at: "2025-03-10T15:00:00Z", secret: "anything" },
     ];
-    for (const value of values)
+    for (const value of values) {
       expect(outcome(codec.validate(value)), JSON.stringify(value)).toBe(outcome(reference.validate(value)));
+    }
+    // Decode reads the wire check first: the formats the wire names decide there (email's too).
+    const wire = codec.encode(values[2]);
+    if (!wire.ok) throw new Error(wire.error.message);
+    const wireText = JSON.stringify(wire.value);
+    for (const [from, to] of [
+      ["a@b.co", "nobody"],
+      ["2025-03-10t15:00:00z", "2023-02-29T10:00:00Z"],
+      ["2020-01-01", "2020-02-30"],
+      ["https://x.invalid/a", "relative"],
+    ]) {
+      const text = wireText.replace(JSON.stringify(from), JSON.stringify(to));
+      expect(text).not.toBe(wireText);
+      const decoded = codec.decode(text);
+      // A format the wire keeps is refused there; one it leaves out (uri), by the contract.
+      expect(decoded.ok ? "ok" : decoded.error.code, text).toBe(
+        from === "https://x.invalid/a" ? "contract-violation" : "wire-violation",
+      );
+      expect(outcome(decoded)).toBe(outcome(reference.decode(text)));
+    }
+    expect(outcome(codec.decode(wireText))).toBe(outcome(reference.decode(wireText)));
     expect(values.map((v) => codec.validate(v).ok)).toEqual([true, false, true, false, false, false, true]);
   });
 
