@@ -26,6 +26,7 @@ import { Codec } from "./public-codec.js";
 import { fullFormats } from "./validate/formats.js";
 import { re2 } from "./validate/regexp.js";
 import type { FastValidator } from "./validate/validators.js";
+import { unreadableWire, WIRE_UNREADABLE } from "./validate/wire-check.js";
 
 export { BUNDLE_FORMAT, type Bundle, type BundleOptions } from "./bundle/bundle.js";
 export { type Checks, CodecCore, type DecodeOptions, type RawArguments, type WireValue } from "./codec.js";
@@ -142,8 +143,18 @@ export function codecFromModule<T = unknown>(bundle: unknown, validators: Module
   const table = generated === undefined ? undefined : resolveTable(plan, generated.table);
   const decoder =
     generated !== undefined && table !== undefined ? () => instantiate(generated.factory, plan, table) : undefined;
-  return ok(new Codec<T>(read.value, new ModuleChecks(validators), decoder));
+  if (unreadableWire(validators.wire)) return fail("invalid-bundle", "/wire", WIRE_UNREADABLE);
+  try {
+    return ok(new Codec<T>(read.value, new ModuleChecks(validators), decoder));
+  } catch (error) {
+    // A module's plan is checked only at its frame (bundle/check.ts checkModuleBundleShape): one
+    // damaged below it, a module edited by hand, breaks the codec's walk of it, and is refused here.
+    if (error instanceof TypeError || error instanceof RangeError) return fail("invalid-bundle", "/plan", DAMAGED_PLAN);
+    throw error;
+  }
 }
+
+const DAMAGED_PLAN = "the module's plan could not be read: the module was changed after it was written";
 
 class ModuleChecks implements Checks {
   constructor(private readonly v: ModuleValidators) {}

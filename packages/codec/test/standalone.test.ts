@@ -22,6 +22,7 @@ import { adapterFor } from "../src/schema/adapters.js";
 import { prepareSource } from "../src/schema/prepare.js";
 import { type FastValidator, precompiledTool } from "../src/standalone.js";
 import { createAjv } from "../src/validate/ajv.js";
+import { wireValidator } from "../src/validate/wire-check.js";
 import { hostileCases, rawInput, schemaFixtures } from "../testkit/fixtures.js";
 import { canonical } from "../testkit/same.js";
 
@@ -372,6 +373,50 @@ describe("standaloneModule", () => {
 });
 
 describe("loading a generated module", () => {
+  test("a module changed after it was written is refused with a typed error, never thrown", async () => {
+    const bundle = compiled(MEETING);
+    const mod = await generate(bundle);
+    const parts = {
+      digest: bundle.digest,
+      source: mod.validateSource,
+      wire: mod.validateWire,
+      diagnoseSource: mod.validateSource,
+      diagnoseWire: mod.validateWire,
+      branches: mod.validateBranch,
+      ...(mod.decoder ? { decoder: mod.decoder } : {}),
+    };
+    expect(codecFromParts(bundle, parts).ok).toBe(true);
+    // A plan damaged below the frame a module's bundle is checked at (its digest is not recomputed),
+    // so that the codec cannot be built from it. (Damage the codec is built over is trusted as the
+    // module's code is: bundle/check.ts checkModuleBundleShape says why.)
+    const root = bundle.plan.root as unknown as Record<string, unknown>;
+    for (const damaged of [{ ...root, fields: "not a list" }, { kind: root.kind }, { ...root, fields: [null] }]) {
+      const edited = { ...bundle, plan: { ...bundle.plan, root: damaged } };
+      expect(codecFromParts(edited, parts), JSON.stringify(damaged).slice(0, 60)).toMatchObject({
+        ok: false,
+        error: { code: "invalid-bundle", path: "/plan" },
+      });
+    }
+    // A wire schema the wire check cannot read, or without a piece it needs: built without a throw, refused at load.
+    const wires: unknown[] = [
+      null,
+      5,
+      [],
+      { type: "bogus" },
+      { anyOf: 3 },
+      { properties: { a: { $ref: "#/nope" } } },
+      { type: "object", properties: { a: { type: "string" } }, $comment: "outside the subset" },
+    ];
+    const cases = [...wires.map((wire) => wireValidator(wire)), wireValidator(bundle.wire)];
+    for (const wire of cases) {
+      expect(wire({ a: 1 })).toBe(false);
+      expect(codecFromParts(bundle, { ...parts, wire, diagnoseWire: wire })).toMatchObject({
+        ok: false,
+        error: { code: "invalid-bundle", path: "/wire" },
+      });
+    }
+  });
+
   test("runs no ajv compile, not even for a rejection's diagnosis", async () => {
     const bundle = compiled(MEETING);
     const mod = await generate(bundle);

@@ -114,6 +114,14 @@ export function wireInterpretable(
  * the pieces it names.
  */
 export function wireValidator(wire: unknown, pieces: WirePieces = {}): FastValidator {
+  const needs = wireInterpretable(wire);
+  if (
+    needs === undefined ||
+    (needs.formats && pieces.formats === undefined) ||
+    (needs.re2 && pieces.re2 === undefined) ||
+    (needs.equal && pieces.equal === undefined)
+  )
+    return unreadable();
   const check = new Interpreter(wire as Node, pieces).node(wire as Node, "#");
   const validate: FastValidator = (value) => {
     if (check(value, "", undefined)) {
@@ -127,6 +135,33 @@ export function wireValidator(wire: unknown, pieces: WirePieces = {}): FastValid
   };
   return validate;
 }
+
+/**
+ * Validators given a wire schema the interpreter does not take, or without a
+ * piece it needs: a module changed after it was written (its writer checks
+ * both). Building one never throws, since the module calls this as it is
+ * imported; codecFromModule refuses them with a typed error instead.
+ */
+const UNREADABLE = new WeakSet<FastValidator>();
+
+/** Whether `validate` came from a wire schema the wire check could not read (see UNREADABLE). */
+export function unreadableWire(validate: FastValidator): boolean {
+  return UNREADABLE.has(validate);
+}
+
+function unreadable(): FastValidator {
+  // Refuses every value, should it be called other than through codecFromModule.
+  const validate: FastValidator = () => {
+    validate.errors = [{ instancePath: "", schemaPath: "#", keyword: "wire", params: {}, message: WIRE_UNREADABLE }];
+    return false;
+  };
+  UNREADABLE.add(validate);
+  return validate;
+}
+
+/** Why a module whose wire schema the wire check cannot read is refused. */
+export const WIRE_UNREADABLE =
+  "the wire schema is not one the wire check reads, or a piece it needs was not handed: the module was changed after it was written";
 
 /**
  * A node's check: whether `data` (at `path`, a JSON Pointer) satisfies it.
