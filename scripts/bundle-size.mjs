@@ -26,8 +26,8 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
  * The goal: 30 KB gzipped to load and decode one precompiled tool with no
  * pattern. It is met (docs/runtimes.md): the runtime alone
  * (codecFromModule from @strictwire/codec/runtime/module, what a module
- * imports, and nothing else) is about 20.9 KB gzipped, load + decode of
- * create-event-recurrence 28.4 KB (29,130 B), of which the tool's own module
+ * imports, and nothing else) is about 21.2 KB gzipped, load + decode of
+ * create-event-recurrence 29.1 KB (29,783 B), of which the tool's own module
  * is about 5 KB and the wire check that interprets its wire schema
  * (validate/wire-check.ts, in place of ajv's generated wire validator) about
  * 2 KB. Left in it: the run-time constructs, the feedback wording and the
@@ -35,13 +35,13 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
  * (validate/format-checks.ts, one export each, in place of all of
  * ajv-formats, one CommonJS file of about 2 KB gzipped). The budget CI holds
  * is what a change must not grow past: the figure measured when it was last
- * set (28.4 KB, load + decode of create-event-recurrence, after esbuild's
+ * set (29.1 KB, load + decode of create-event-recurrence, after esbuild's
  * lazy wrappers, the plan walk, the words of compile's refusals, the rule
  * sentences, the generated wire validator and ajv-formats left the run-time
  * bundle) and a tenth.
  */
 export const GOAL_GZIP = 30 * 1024;
-export const BUDGET_GZIP = Math.round(31.3 * 1024);
+export const BUDGET_GZIP = Math.round(32.0 * 1024);
 
 /** The fixture tools bundled: one with no pattern (formats, unions, optional members), one with. */
 export const TOOLS = [
