@@ -4,7 +4,8 @@
  *   pnpm bench                      every section, tables on stdout (progress on stderr)
  *   pnpm bench --quick              a reduced set (well under two minutes)
  *   pnpm bench --quick --json       the reduced set, ONE JSON object on stdout
- *   pnpm bench --only parse,decode  some sections (decode, encode, parse, streaming, stream-scaling, compile,
+ *   pnpm bench --only parse,decode  some sections (decode, encode, parse, streaming, stream-scaling,
+ *                                   stream-pipeline, compile,
  *                                   growth, coldstart, memory, expansion, arguments, comparison,
  *                                   classify, bundle, wire-check)
  *   pnpm bench --only classify      classify at log scale: 10 MB, 100 MB and 1 GB of generated
@@ -38,6 +39,7 @@ import { renderDecode, renderEncode, runDecode, runEncode } from "./sections/dec
 import { expansionInputs, MODES, renderExpansion, runExpansion } from "./sections/expansion.js";
 import { PARSE_SIZES, renderParse, runParse } from "./sections/parse.js";
 import { renderColdStart, renderMemory, runColdStart, runMemory } from "./sections/process.js";
+import { renderStreamPipeline, runStreamPipeline } from "./sections/stream-pipeline.js";
 import { renderStreamScaling, runStreamScaling, SCALING_GOAL } from "./sections/stream-scaling.js";
 import {
   FLOOR_GOALS,
@@ -71,6 +73,7 @@ const SECTIONS = [
   "parse",
   "streaming",
   "stream-scaling",
+  "stream-pipeline",
   "compile",
   "growth",
   "coldstart",
@@ -432,6 +435,25 @@ async function main(): Promise<void> {
         points: row.points,
         floorSlope: row.floorSlope,
         floorPoints: row.floorPoints,
+      })),
+    };
+  }
+
+  if (sections.has("stream-pipeline")) {
+    progress("stream-pipeline...");
+    const r = runStreamPipeline(benchCases(), timing);
+    print(renderStreamPipeline(r));
+    out.streamPipeline = {
+      decodeMs: r.decode.median,
+      rows: r.rows.map((x) => ({
+        api: x.api,
+        events: x.events,
+        bytes: x.bytes,
+        floor: x.floor,
+        decoder: x.decoder,
+        streamCalls: x.streamCalls,
+        vsFloor: x.vsFloor,
+        addedPerEventMs: x.addedPerEvent,
       })),
     };
   }
