@@ -7,8 +7,8 @@
  * - **floor**: every event's text `JSON.parse`d (what an SDK does for each
  *   event it yields, before any tool code sees it), the argument fragment
  *   taken from it and appended, and one `decode` of the text at the end. It
- *   leaves out the SSE framing and the SDK's own work per event, so it is below
- *   what a real client pays.
+ *   leaves out the transport's framing (SSE; Bedrock's binary event stream)
+ *   and the SDK's own work per event, so it is below what a real client pays.
  * - **decoder**: the floor's reading, each fragment pushed into the call's
  *   stream decoder (its partial value read), and `end()`: streaming without
  *   an adapter, so that streamCalls − decoder is the adapter's own share.
@@ -26,8 +26,8 @@ import { table } from "../format.js";
 import { type ComparisonOptions, compareInterleaved, fmtMs, fmtSummary, type Summary } from "../stats.js";
 import { type CodecText, decodeAll, deltasOf, LIMITS } from "./streaming.js";
 
-export type Api = "openai-chat" | "anthropic" | "openai-responses";
-export const APIS: readonly Api[] = ["openai-chat", "anthropic", "openai-responses"];
+export type Api = "openai-chat" | "anthropic" | "openai-responses" | "bedrock-converse";
+export const APIS: readonly Api[] = ["openai-chat", "anthropic", "openai-responses", "bedrock-converse"];
 const TOOL = "tool";
 
 /** One call's stream, as the event texts the API sends (the `data:` payloads). */
@@ -91,6 +91,21 @@ export function eventsOf(api: Api, deltas: readonly string[], text: string, n: n
       { type: "message_delta", delta: { stop_reason: "tool_use", stop_sequence: null }, usage },
       { type: "message_stop" },
     );
+  } else if (api === "bedrock-converse") {
+    // ConverseStream's events, each the JSON payload of one event-stream message.
+    events.push(
+      { messageStart: { role: "assistant" } },
+      {
+        contentBlockStart: {
+          contentBlockIndex: 0,
+          start: { toolUse: { toolUseId: `tooluse_${String(n).padStart(22, "kZJMlvQmRJ6eAyJE5GIl_Q")}`, name: TOOL } },
+        },
+      },
+    );
+    for (const d of deltas) {
+      events.push({ contentBlockDelta: { contentBlockIndex: 0, delta: { toolUse: { input: d } } } });
+    }
+    events.push({ contentBlockStop: { contentBlockIndex: 0 } }, { messageStop: { stopReason: "tool_use" } });
   } else {
     const itemId = `fc_${String(n).padStart(48, "68a1b2c3d4e5f60718293a4b5c6d7e8f9a0b1c2d3e4f5061")}`;
     const item = {
@@ -121,6 +136,10 @@ export function fragmentOf(api: Api, e: Record<string, unknown>): string | undef
   }
   if (api === "anthropic") {
     return e.type === "content_block_delta" ? (e.delta as { partial_json: string }).partial_json : undefined;
+  }
+  if (api === "bedrock-converse") {
+    const delta = e.contentBlockDelta as { delta?: { toolUse?: { input?: string } } } | undefined;
+    return delta?.delta?.toolUse?.input;
   }
   return e.type === "response.function_call_arguments.delta" ? (e.delta as string) : undefined;
 }
@@ -266,7 +285,7 @@ export function renderStreamPipeline(r: PipelineResult): string {
     "",
     `The benchmark calls (${r.texts}, ${r.deltas} deltas of 1-8 characters) as each API's stream events, as ratios`,
     `to one decode of every whole text (${fmtMs(r.decode.median)}). floor: every event's JSON text parsed, the`,
-    "argument fragments appended, one decode at the end (no SSE framing, no SDK work: below what a client pays).",
+    "argument fragments appended, one decode at the end (no transport framing, no SDK work: below what a client pays).",
     "decoder: the fragments pushed into a stream decoder (its partial value read), end(): no adapter.",
     "streamCalls: the same events read by streamCalls, every update's value read.",
     "",
