@@ -5,7 +5,11 @@
  * containers open, closed at tool-input-end; one character at a time.
  * Then the rewriting against the first implementation, kept here as a
  * reference (it wrote the whole partial value again at every change): the
- * same deltas for every stream, valid or not.
+ * same deltas for every stream, valid or not. The reference shares its way of
+ * writing a value with the rewriting, so the same streams are also held to an
+ * oracle that shares nothing with either: the text sent, closed by a plain
+ * scan of its quotes and brackets, parses to the decoder's partial value at
+ * every push, or the call sends nothing more.
  */
 import { type AiSdkRefusal, type AiSdkStreamPart, aiSdkSourceInput, type Codec, compileCodec } from "@strictwire/codec";
 import fc from "fast-check";
@@ -319,6 +323,10 @@ function expectLikeReference(codec: Codec, deltas: readonly string[], name: stri
   // Every object searched by the names the text wrote, as a large map is: the same deltas too.
   const searched = new SourceInputCall("c1", "tool", codec, {}, -1);
   const reference = new ReferenceCall(codec);
+  // The oracle that shares no code with either: the decoder's partial value at each push, against the text sent
+  // closed by a plain scan of its brackets and quotes.
+  const decoder = codec.streamDecoder();
+  let silentFrom: number | undefined;
   let joined = "";
   for (const [i, delta] of deltas.entries()) {
     const sent = call.push(delta);
@@ -330,11 +338,66 @@ function expectLikeReference(codec: Codec, deltas: readonly string[], name: stri
       );
     }
     joined += sent;
+    const step = decoder.push(delta);
+    if (silentFrom !== undefined) {
+      expect(sent, `${name}: push ${i}, after the call went silent at push ${silentFrom}`).toBe("");
+      continue;
+    }
+    // Before the value shows anything, nothing is sent; after, the text sent is the value shown, or the call is
+    // silent from here on (a refusal, or a value the text sent cannot grow into: a union's branch chosen anew).
+    const shown = step.ok ? step.value : undefined;
+    if (!step.ok || (shown !== undefined && !sameJson(joined, shown))) silentFrom = i;
+    else if (shown === undefined) expect(joined, `${name}: push ${i}, nothing shown yet`).toBe("");
   }
   const closing = call.close();
   expect(closing, name).toBe(reference.close());
   expect(searched.close(), name).toBe(closing);
+  if (silentFrom !== undefined) expect(closing, `${name}: closed after going silent`).toBe("");
+  else if (joined !== "")
+    expect(JSON.parse(joined + closing), `${name}: the text sent, closed`).toEqual(json(decoder.value));
   return joined + closing;
+}
+
+/** Whether `text`, closed by closersOf, is the JSON of `value` (its undefined members left out, as JSON does). */
+function sameJson(text: string, value: unknown): boolean {
+  try {
+    return equalJson(JSON.parse(text + closersOf(text)), json(value));
+  } catch {
+    return false;
+  }
+}
+
+function json(value: unknown): unknown {
+  return value === undefined ? undefined : JSON.parse(JSON.stringify(value));
+}
+
+/** Deep equality of two JSON values, members in any order. */
+function equalJson(a: unknown, b: unknown): boolean {
+  if (typeof a !== "object" || a === null || typeof b !== "object" || b === null) return a === b;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  return ka.every(
+    (k) => Object.hasOwn(b, k) && equalJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]),
+  );
+}
+
+/** What closes a JSON text cut inside its last value: its open string's quote, then its open containers' closers. */
+function closersOf(text: string): string {
+  const open: string[] = [];
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === "\\") i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === "{") open.push("}");
+    else if (c === "[") open.push("]");
+    else if (c === "}" || c === "]") open.pop();
+  }
+  return (inString ? '"' : "") + open.reverse().join("");
 }
 
 describe("aiSdkSourceInput's rewriting against the reference (the whole value written at every change)", () => {
