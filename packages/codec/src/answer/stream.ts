@@ -11,6 +11,7 @@
 
 import type { CodecError, Result } from "../errors.js";
 import type { AnswerRead, AnswerSignal, AnswerSlot } from "../providers/api.js";
+import { streamViolation } from "../providers/shared.js";
 import type { Codec } from "../public-codec.js";
 import { streamDecoder } from "../stream/decoder.js";
 import type { StreamDecoder } from "../stream/types.js";
@@ -24,7 +25,11 @@ export type AnswerUpdate =
   | { readonly kind: "refused"; readonly error: CodecError }
   /** The provider ended the answer: exactly `codec.decode(the whole text)`. */
   | { readonly kind: "decoded"; readonly result: Result<unknown> }
-  /** The provider ended without an answer: the model declined ("answer-refused"), a filter stopped it ("answer-blocked"), or none came ("no-answer"). */
+  /**
+   * The provider ended without an answer: the model declined ("answer-refused"), a filter stopped it
+   * ("answer-blocked"), or none came ("no-answer"); or the stream broke its protocol for the answer
+   * ("stream-violation": a text delta that carries no text).
+   */
   | { readonly kind: "failed"; readonly error: CodecError }
   /**
    * The answer was cut: the provider said so (the token limit), or the
@@ -116,6 +121,10 @@ class AnswerStream implements StreamedAnswer {
           this.done = true;
           out.push({ kind: "decoded", result: this.decoder.end() });
         }
+        return;
+      case "violation":
+        this.done = true;
+        out.push({ kind: "failed", error: streamViolation(signal.message) });
         return;
       case "ended":
         out.push(

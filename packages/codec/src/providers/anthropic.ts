@@ -30,7 +30,19 @@ import type {
   RawCall,
   ReplyCall,
 } from "./api.js";
-import { type Call, Calls, inputText, isStrict, listOf, named, streams, stringOr, usageOf } from "./shared.js";
+import {
+  answerNotText,
+  type Call,
+  Calls,
+  inputText,
+  isStrict,
+  listOf,
+  named,
+  notText,
+  streams,
+  stringOr,
+  usageOf,
+} from "./shared.js";
 
 // ---- shapes -------------------------------------------------------------------
 
@@ -139,7 +151,8 @@ export function anthropicCallStreams<S extends DeltaSink>(
     if (e.type === "content_block_delta") {
       const delta = e.delta;
       if (!isPlainObject(delta) || delta.type !== "input_json_delta" || typeof delta.partial_json !== "string") {
-        return undefined;
+        // A tool_use block's deltas are its input's text: one that is not would be text lost from the call.
+        return calls.refuse(call, notText(`content_block_delta for the tool_use block at index ${e.index}`));
       }
       return calls.push(call, delta.partial_json);
     }
@@ -189,9 +202,8 @@ function anthropicAnswerEvents(): (event: unknown) => readonly AnswerSignal[] {
       case "content_block_delta": {
         const delta = e.delta;
         if (typeof e.index !== "number" || !texts.has(e.index) || !isPlainObject(delta)) return [];
-        return delta.type === "text_delta" && typeof delta.text === "string"
-          ? [{ kind: "text", delta: delta.text }]
-          : [];
+        if (delta.type !== "text_delta") return []; // citations_delta and its kin carry no answer text
+        return typeof delta.text === "string" ? [{ kind: "text", delta: delta.text }] : [answerNotText("text_delta")];
       }
       case "message_delta":
         if (isPlainObject(e.delta) && typeof e.delta.stop_reason === "string") stop = e.delta.stop_reason;

@@ -178,7 +178,12 @@ export type AnswerSignal =
   | { readonly kind: "refusal"; readonly delta: string }
   | { readonly kind: "end" }
   /** The provider ended the answer otherwise: refused, cut, blocked or with no answer. */
-  | { readonly kind: "ended"; readonly read: Exclude<AnswerRead, { readonly kind: "text" }> };
+  | { readonly kind: "ended"; readonly read: Exclude<AnswerRead, { readonly kind: "text" }> }
+  /**
+   * The stream broke its own protocol for the answer (a text delta that
+   * carries no text, so the answer would lack a piece): never a value.
+   */
+  | { readonly kind: "violation"; readonly message: string };
 
 /**
  * An API's structured outputs: everything about them the API spells its own

@@ -44,7 +44,7 @@ import type {
   ProviderApiModule,
   RawCall,
 } from "./api.js";
-import { Calls, isStrict, listOf, named, streams, stringOr } from "./shared.js";
+import { answerNotText, Calls, isStrict, listOf, named, notText, streams, stringOr } from "./shared.js";
 
 // ---- shapes -------------------------------------------------------------------
 
@@ -152,7 +152,11 @@ export function converseCallStreams<S extends DeltaSink>(
       const key = index(e.contentBlockDelta);
       const delta = e.contentBlockDelta.delta;
       const use = isPlainObject(delta) ? delta.toolUse : undefined;
-      if (key === undefined || !isPlainObject(use) || typeof use.input !== "string") return undefined;
+      if (key === undefined) return undefined;
+      // A tool block's deltas are its input's text: one that is not would be text lost from the call.
+      if (!isPlainObject(use) || typeof use.input !== "string") {
+        return calls.refuse(calls.get(key), notText(`contentBlockDelta for the toolUse block at index ${key}`));
+      }
       return calls.push(calls.get(key), use.input);
     }
     if (isPlainObject(e.contentBlockStop)) {
@@ -204,6 +208,7 @@ function converseAnswerEvents(): (event: unknown) => readonly AnswerSignal[] {
     if (!isPlainObject(e)) return [];
     const delta = isPlainObject(e.contentBlockDelta) ? e.contentBlockDelta.delta : undefined;
     if (isPlainObject(delta) && typeof delta.text === "string") return [{ kind: "text", delta: delta.text }];
+    if (isPlainObject(delta) && delta.text != null) return [answerNotText("contentBlockDelta text")];
     if (isPlainObject(e.messageStop)) return [answerEnd(e.messageStop.stopReason)];
     return [];
   };

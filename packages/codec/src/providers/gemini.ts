@@ -48,6 +48,7 @@ import type {
   RequestTool,
 } from "./api.js";
 import {
+  answerNotText,
   type Call,
   Calls,
   checkedTool,
@@ -284,6 +285,14 @@ function answerText(candidate: Record<string, unknown>): string {
   return text;
 }
 
+/** A part of the answer whose `text` is there but is no string: text lost from the answer. */
+function textLost(candidate: Record<string, unknown>): boolean {
+  const content = isPlainObject(candidate.content) ? candidate.content : {};
+  return listOf(content.parts).some(
+    (part) => isPlainObject(part) && part.thought !== true && part.text != null && typeof part.text !== "string",
+  );
+}
+
 function answerFinish(finish: unknown): AnswerSignal | undefined {
   if (finish === undefined || finish === null || finish === "FINISH_REASON_UNSPECIFIED") return undefined;
   if (finish === "STOP") return { kind: "end" };
@@ -320,6 +329,7 @@ function geminiAnswerEvents(): (event: unknown) => readonly AnswerSignal[] {
     const candidate = listOf(chunk.candidates)[0];
     if (!isPlainObject(candidate)) return [];
     const out: AnswerSignal[] = [];
+    if (textLost(candidate)) return [answerNotText("part whose text is not text")];
     const text = answerText(candidate);
     if (text !== "") out.push({ kind: "text", delta: text });
     const finish = answerFinish(candidate.finishReason);

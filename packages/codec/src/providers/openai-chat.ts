@@ -28,7 +28,18 @@ import type {
   ReplyCall,
   RequestTool,
 } from "./api.js";
-import { type Call, Calls, isStrict, listOf, named, streams, stringOr, usageOf } from "./shared.js";
+import {
+  answerNotText,
+  type Call,
+  Calls,
+  isStrict,
+  listOf,
+  named,
+  notText,
+  streams,
+  stringOr,
+  usageOf,
+} from "./shared.js";
 
 // ---- shapes -------------------------------------------------------------------
 
@@ -123,7 +134,14 @@ export function chatCompletionsCallStreams<S extends DeltaSink>(
           call = calls.start(key, fragment.id, fn.name);
           if (call !== undefined) byChoice.set(choiceIndex, [...(byChoice.get(choiceIndex) ?? []), call]);
         }
-        if (call !== undefined && typeof fn.arguments === "string") calls.push(call, fn.arguments);
+        // A fragment's `function.arguments` is the call's text, or absent (null from some servers); anything else,
+        // or a `function` that is no object, would be text lost from the call.
+        const given = fragment.function;
+        const text = isPlainObject(given) ? given.arguments : given;
+        if (call !== undefined && text != null) {
+          if (typeof text === "string" && given !== text) calls.push(call, text);
+          else calls.refuse(call, notText(`tool_calls[${fragment.index}].function`));
+        }
         last = call ?? last;
       }
       if (typeof choice.finish_reason === "string") {
@@ -169,6 +187,8 @@ function chatAnswerEvents(): (event: unknown) => readonly AnswerSignal[] {
       if (!isPlainObject(choice) || (choice.index !== undefined && choice.index !== 0)) continue;
       const delta = isPlainObject(choice.delta) ? choice.delta : {};
       if (typeof delta.content === "string") out.push({ kind: "text", delta: delta.content });
+      // Null (a chunk with no text) is common; anything else would be text lost from the answer.
+      else if (delta.content != null) out.push(answerNotText("delta.content"));
       if (typeof delta.refusal === "string") out.push({ kind: "refusal", delta: delta.refusal });
       const finish = choice.finish_reason;
       if (finish === "stop") out.push({ kind: "end" });

@@ -32,7 +32,19 @@ import type {
   ReplyCall,
   RequestTool,
 } from "./api.js";
-import { type Call, Calls, isStrict, listOf, named, streams, streamViolation, stringOr, usageOf } from "./shared.js";
+import {
+  answerNotText,
+  type Call,
+  Calls,
+  isStrict,
+  listOf,
+  named,
+  notText,
+  streams,
+  streamViolation,
+  stringOr,
+  usageOf,
+} from "./shared.js";
 
 // ---- shapes -------------------------------------------------------------------
 
@@ -154,7 +166,9 @@ export function responsesCallStreams<S extends DeltaSink>(
     if (typeof e.item_id !== "string") return undefined;
     const call = calls.get(e.item_id);
     if (e.type === "response.function_call_arguments.delta") {
-      return typeof e.delta === "string" ? calls.push(call, e.delta) : undefined;
+      return typeof e.delta === "string"
+        ? calls.push(call, e.delta)
+        : calls.refuse(call, notText(`response.function_call_arguments.delta for item ${e.item_id}`));
     }
     if (e.type === "response.function_call_arguments.done") return close(call, e.arguments);
     return undefined;
@@ -196,7 +210,7 @@ function responsesAnswerEvents(): (event: unknown) => readonly AnswerSignal[] {
     if (!isPlainObject(e)) return [];
     switch (e.type) {
       case "response.output_text.delta":
-        if (typeof e.delta !== "string") return [];
+        if (typeof e.delta !== "string") return [answerNotText("response.output_text.delta")];
         deltas = true;
         return [{ kind: "text", delta: e.delta }];
       case "response.output_text.done":

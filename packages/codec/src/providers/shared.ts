@@ -7,7 +7,7 @@ import { type CodecError, ok, type Result } from "../errors.js";
 import { callerAdvice, fail } from "../feedback/format.js";
 import { isPlainObject } from "../json.js";
 import type { CompiledTool } from "../targets/profile.js";
-import type { CallStreams, DeltaSink, ProviderApiModule, ToolOptions } from "./api.js";
+import type { AnswerSignal, CallStreams, DeltaSink, ProviderApiModule, ToolOptions } from "./api.js";
 
 export function listOf(value: unknown): readonly unknown[] {
   return Array.isArray(value) ? value : [];
@@ -87,6 +87,20 @@ interface Call<S extends DeltaSink> {
 export function streamViolation(message: string): CodecError {
   const feedback = callerAdvice("stream-violation") ?? message;
   return { code: "stream-violation", path: "", message, feedback };
+}
+
+/**
+ * A delta event addressed to an open call whose text is not text: the call
+ * cannot be read whole, so it is refused rather than decoded without a piece
+ * (a text missing a piece can still be JSON that decodes: a path cut short).
+ */
+export function notText(what: string): CodecError {
+  return streamViolation(`the stream sent a ${what} that carries no argument text`);
+}
+
+/** An answer's text delta that carries no text: the answer would lack a piece, so it is never decoded. */
+export function answerNotText(what: string): AnswerSignal {
+  return { kind: "violation", message: `the stream sent a ${what} that carries no answer text` };
 }
 
 /** The calls of one stream, by whatever key the provider's events name them with. */

@@ -225,3 +225,82 @@ describe("structured outputs round-trip in all five shapes", () => {
     expect(checked).toBeGreaterThan(40);
   });
 });
+
+/** Where each API's stream event carries a text delta of the answer: the object holding it and its field. */
+function textOf(api: OutputApi, event: unknown): [Record<string, unknown>, string] | undefined {
+  type Obj = Record<string, unknown>;
+  const e = event as Obj;
+  const at = (o: unknown, ...steps: (string | number)[]): Obj | undefined => {
+    let v = o;
+    for (const step of steps) v = typeof v === "object" && v !== null ? (v as Obj)[step] : undefined;
+    return typeof v === "object" && v !== null ? (v as Obj) : undefined;
+  };
+  switch (api) {
+    case "openai-chat": {
+      const delta = at(e, "choices", 0, "delta");
+      return delta !== undefined && "content" in delta ? [delta, "content"] : undefined;
+    }
+    case "openai-responses":
+      return e.type === "response.output_text.delta" ? [e, "delta"] : undefined;
+    case "anthropic":
+      return e.type === "content_block_delta" ? [at(e, "delta")!, "text"] : undefined;
+    case "gemini":
+      return [at(e, "candidates", 0, "content", "parts", 0)!, "text"];
+    case "bedrock-converse": {
+      const delta = at(e, "contentBlockDelta", "delta");
+      return delta === undefined ? undefined : [delta, "text"];
+    }
+  }
+}
+
+describe("a text delta that carries no text", () => {
+  const schema = {
+    type: "object",
+    properties: { path: { type: "string" } },
+    required: ["path"],
+    additionalProperties: false,
+  };
+  const value = { path: "/home/user/docs" };
+
+  it("fails the answer with a stream-violation, never decodes it without the piece", () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...APIS),
+        fc.array(fc.nat(), { minLength: 2, maxLength: 6 }),
+        fc.nat(),
+        fc.constantFrom<unknown>(42, true, {}, [], ["x"]),
+        (api, cuts, pick, junk) => {
+          const compiled = compileCodec(schema, { name: "answer", target: TARGET[api] });
+          if (!compiled.ok) throw new Error(compiled.error.message);
+          const encoded = compiled.value.encode(value);
+          if (!encoded.ok) throw new Error(encoded.error.message);
+          const all = structuredClone(events(api, split(JSON.stringify(encoded.value), cuts), true));
+          const texts = all.flatMap((e) => {
+            const place = textOf(api, e);
+            return place === undefined ? [] : [place];
+          });
+          const [holder, field] = texts[pick % texts.length]!;
+          holder[field] = junk;
+          const answer = streamOutput(compiled.value, api);
+          const updates = [...all.flatMap((e) => answer.event(e)), ...answer.finish()];
+          expect(updates.some((u) => u.kind === "decoded")).toBe(false);
+          expect(updates.at(-1)).toMatchObject({ kind: "failed", error: { code: "stream-violation" } });
+        },
+      ),
+      { numRuns: runs(100) },
+    );
+  });
+
+  it("Chat Completions: null content between the deltas carries no text and breaks nothing", () => {
+    const compiled = compileCodec(schema, { name: "answer", target: "openai" });
+    if (!compiled.ok) throw new Error(compiled.error.message);
+    const text = JSON.stringify(value);
+    const all = events("openai-chat", split(text, [3, 9]), true).flatMap((e) => [
+      e,
+      { choices: [{ index: 0, delta: { content: null }, finish_reason: null }] },
+    ]);
+    const answer = streamOutput(compiled.value, "openai-chat");
+    const updates = all.flatMap((e) => answer.event(e));
+    expect(updates.at(-1)).toEqual({ kind: "decoded", result: { ok: true, value } });
+  });
+});

@@ -326,6 +326,79 @@ describe("adapters fail closed and say why", () => {
     ]);
   });
 
+  it("a delta addressed to an open call that carries no text refuses that call, never decodes it without the piece", () => {
+    // Where each shape's first call (its second, for Chat Completions' index 1 too) carries a delta's text.
+    const pieceOf: Record<Exclude<Shape, "gemini">, (e: Event) => [Event, string] | undefined> = {
+      "openai-responses": (e) =>
+        e.type === "response.function_call_arguments.delta" && e.item_id === "fc_1" ? [e, "delta"] : undefined,
+      "openai-chat": (e) => {
+        const fragment = ((e.choices as Event[])[0]!.delta as { tool_calls?: Event[] }).tool_calls?.[0];
+        return fragment !== undefined && fragment.index === 0 && fragment.id === undefined
+          ? [fragment.function as Event, "arguments"]
+          : undefined;
+      },
+      anthropic: (e) =>
+        e.type === "content_block_delta" && e.index === 1 ? [e.delta as Event, "partial_json"] : undefined,
+      "bedrock-converse": (e) => {
+        const d = e.contentBlockDelta as Event | undefined;
+        return d?.contentBlockIndex === 1 ? [(d.delta as Event).toolUse as Event, "input"] : undefined;
+      },
+    };
+    const ids: Record<Exclude<Shape, "gemini">, [string, string]> = {
+      "openai-responses": ["call_1", "call_2"],
+      "openai-chat": ["call_0", "call_1"],
+      anthropic: ["toolu_1", "toolu_2"],
+      "bedrock-converse": ["tu_1", "tu_2"],
+    };
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...(Object.keys(pieceOf) as Exclude<Shape, "gemini">[])),
+        fc.array(fc.integer({ min: 1, max: 8 }), { minLength: 1, maxLength: 4 }),
+        fc.nat(),
+        fc.constantFrom<unknown>(42, true, {}, [], ["{"], { text: "{" }),
+        (shape, sizes, pick, junk) => {
+          const events = structuredClone(recorded(shape, sizes));
+          const pieces = events.flatMap((e) => {
+            const piece = pieceOf[shape](e);
+            return piece === undefined ? [] : [piece];
+          });
+          const [holder, field] = pieces[pick % pieces.length]!;
+          holder[field] = junk;
+          const streams = streamCalls(shape, codecs);
+          const updates = [...events.flatMap((e) => [...streams.event(e)]), ...streams.finish()];
+          const [broken, whole] = ids[shape];
+          expect(finals(updates.filter((u) => u.id === broken))).toMatchObject([
+            { kind: "refused", error: { code: "stream-violation" } },
+            { kind: "decoded", result: { ok: false, error: { code: "stream-violation" } } },
+          ]);
+          expect(finals(updates.filter((u) => u.id === whole))).toEqual([
+            { kind: "decoded", id: whole, name: "get_weather", result: weather.value.decode(WIRES[1]!) },
+          ]);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it("Chat Completions: a fragment's null arguments carry no text and break nothing", () => {
+    const events = recorded("openai-chat", [3]).flatMap((e) => {
+      const fragment = ((e.choices as Event[])[0]!.delta as { tool_calls?: Event[] }).tool_calls?.[0];
+      if (fragment === undefined || fragment.id !== undefined) return [e];
+      // Some servers send a fragment with null arguments between the ones that carry text.
+      const empty = {
+        ...e,
+        choices: [{ index: 0, delta: { tool_calls: [{ index: fragment.index, function: { arguments: null } }] } }],
+      };
+      return [e, empty];
+    });
+    const streams = streamCalls("openai-chat", codecs);
+    const updates = finals(events.flatMap((e) => [...streams.event(e)]));
+    expect(updates.map((u) => [u.id, u.kind, u.kind === "decoded" && u.result.ok])).toEqual([
+      ["call_0", "decoded", true],
+      ["call_1", "decoded", true],
+    ]);
+  });
+
   it("Gemini: whole calls per chunk decode; the call a MAX_TOKENS chunk ends in is cut", () => {
     const events = recorded("gemini", [1]);
     const last = events.at(-1)!;
