@@ -9,7 +9,10 @@
  *
  * Stream chunks: `choices[].delta.tool_calls[]` with `index`; the first
  * fragment of an index carries `id` and `function.name`, every one may carry
- * `function.arguments` text. A choice's calls end when the choice has a
+ * `function.arguments` text. Some OpenAI-compatible servers (Ollama, Gemini's
+ * compatibility endpoint, SGLang) leave `index` out: such a fragment is told
+ * by its `id`, and one with neither continues the call its choice opened
+ * last (a choice's calls stream one after another). A choice's calls end when the choice has a
  * `finish_reason`; with "length" or "content_filter" the last of them is cut,
  * not ended, and a stream that stops before any `finish_reason` ends none.
  */
@@ -116,8 +119,16 @@ export function chatCompletionsCallStreams<S extends DeltaSink>(
   open: (call: { id: string; name: string }) => S,
 ): CallStreams<S> {
   const calls = new Calls(open);
-  // Each choice's calls, ended together when the choice finishes.
+  // Each choice's calls, ended together when the choice finishes, and each one's id in its choice.
   const byChoice = new Map<number, Call<S>[]>();
+  const byId = new Map<string, Call<S>>();
+  const start = (choiceIndex: number, key: string, id: string, name: string): Call<S> | undefined => {
+    const call = calls.start(key, id, name);
+    if (call === undefined) return undefined;
+    byChoice.set(choiceIndex, [...(byChoice.get(choiceIndex) ?? []), call]);
+    if (!byId.has(`${choiceIndex}:${id}`)) byId.set(`${choiceIndex}:${id}`, call);
+    return call;
+  };
   return streams(calls, (chunk) => {
     let last: Call<S> | undefined;
     for (const choice of Array.isArray(chunk.choices) ? chunk.choices : []) {
@@ -126,21 +137,30 @@ export function chatCompletionsCallStreams<S extends DeltaSink>(
       const delta = choice.delta;
       const toolCalls = isPlainObject(delta) && Array.isArray(delta.tool_calls) ? delta.tool_calls : [];
       for (const fragment of toolCalls) {
-        if (!isPlainObject(fragment) || typeof fragment.index !== "number") continue;
-        const key = `${choiceIndex}:${fragment.index}`;
+        if (!isPlainObject(fragment)) continue;
         const fn = isPlainObject(fragment.function) ? fragment.function : {};
-        let call = calls.get(key);
-        if (call === undefined && typeof fragment.id === "string" && typeof fn.name === "string") {
-          call = calls.start(key, fragment.id, fn.name);
-          if (call !== undefined) byChoice.set(choiceIndex, [...(byChoice.get(choiceIndex) ?? []), call]);
-        }
+        const id = typeof fragment.id === "string" ? fragment.id : undefined;
+        const name = typeof fn.name === "string" ? fn.name : undefined;
+        let call: Call<S> | undefined;
+        if (typeof fragment.index === "number") {
+          const key = `${choiceIndex}:${fragment.index}`;
+          call = calls.get(key);
+          if (call === undefined && id !== undefined && name !== undefined) call = start(choiceIndex, key, id, name);
+        } else if (fragment.index == null) {
+          // No index (some OpenAI-compatible servers): the call its id names, a new one if it names none; with no
+          // id, the call the choice opened last.
+          if (id !== undefined) {
+            call = byId.get(`${choiceIndex}:${id}`);
+            if (call === undefined && name !== undefined) call = start(choiceIndex, `${choiceIndex}:#${id}`, id, name);
+          } else call = byChoice.get(choiceIndex)?.at(-1);
+        } else continue;
         // A fragment's `function.arguments` is the call's text, or absent (null from some servers); anything else,
         // or a `function` that is no object, would be text lost from the call.
         const given = fragment.function;
         const text = isPlainObject(given) ? given.arguments : given;
         if (call !== undefined && text != null) {
           if (typeof text === "string" && given !== text) calls.push(call, text);
-          else calls.refuse(call, notText(`tool_calls[${fragment.index}].function`));
+          else calls.refuse(call, notText(`tool_calls fragment's function`));
         }
         last = call ?? last;
       }

@@ -180,6 +180,30 @@ describe("streamCalls with the openai client's Chat Completions stream", () => {
       { kind: "decoded", id: "call_c", name: "get_weather", result: weather.value.decode(wire) },
     ]);
   });
+
+  it("reads a server that leaves the fragments' index out (Ollama, Gemini's compatibility endpoint) alike", async () => {
+    type Chunk = { choices: { delta: { tool_calls?: Record<string, unknown>[] } }[] };
+    script = chatChunks(wire, 5).map((chunk) => {
+      const copy = structuredClone(chunk) as unknown as Chunk;
+      for (const fragment of copy.choices[0]!.delta.tool_calls ?? []) delete fragment.index;
+      return copy as unknown as Record<string, unknown>;
+    });
+    expect(JSON.stringify(script)).not.toContain('"index":0,"id"');
+    expect(JSON.stringify(script)).toContain('"tool_calls":[{"function"');
+    const streams = streamCalls("chat-completions", codecs);
+    const updates: CallUpdate[] = [];
+    const chunks = await client().chat.completions.create({
+      model: "m",
+      messages: [{ role: "user", content: "weather?" }],
+      stream: true,
+    });
+    for await (const chunk of chunks) updates.push(...streams.event(chunk));
+    updates.push(...streams.finish());
+    expect(updates.filter((u) => u.kind === "partial").length).toBeGreaterThan(2);
+    expect(updates.filter((u) => u.kind === "decoded" || u.kind === "cut")).toEqual([
+      { kind: "decoded", id: "call_c", name: "get_weather", result: weather.value.decode(wire) },
+    ]);
+  });
 });
 
 /** An Anthropic Messages stream of one tool_use block whose input is `text`, in `size`-character deltas. */

@@ -399,6 +399,70 @@ describe("adapters fail closed and say why", () => {
     ]);
   });
 
+  it("Chat Completions without indexes (Ollama, Gemini's compatibility endpoint): the updates of the stream with them, cut anywhere", () => {
+    /** The stream with every fragment's index left out; with `ids`, every fragment of a call repeating its id. */
+    const unindexed = (events: readonly Event[], ids: boolean): Event[] => {
+      const byIndex = new Map<unknown, unknown>();
+      return events.map((e) => {
+        const choice = (e.choices as Event[])[0]!;
+        const fragments = (choice.delta as { tool_calls?: Event[] }).tool_calls;
+        if (fragments === undefined) return e;
+        const rewritten = fragments.map(({ index, ...rest }) => {
+          if (rest.id !== undefined) byIndex.set(index, rest.id);
+          return ids ? { id: byIndex.get(index), ...rest } : rest;
+        });
+        return { ...e, choices: [{ ...choice, delta: { ...(choice.delta as Event), tool_calls: rewritten } }] };
+      });
+    };
+    const run = (events: readonly Event[], cut: number): CallUpdate[] => {
+      const streams = streamCalls("openai-chat", codecs);
+      return [...events.slice(0, cut).flatMap((e) => [...streams.event(e)]), ...streams.finish()];
+    };
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 1, max: 8 }), { minLength: 1, maxLength: 6 }),
+        fc.boolean(),
+        (sizes, ids) => {
+          const events = recorded("openai-chat", sizes);
+          const stripped = unindexed(events, ids);
+          const fragments = stripped.flatMap(
+            (e) => ((e.choices as Event[])[0]!.delta as { tool_calls?: Event[] }).tool_calls ?? [],
+          );
+          expect(fragments.filter((f) => "index" in f)).toEqual([]);
+          for (let cut = 0; cut <= events.length; cut++) expect(run(stripped, cut)).toEqual(run(events, cut));
+          expect(finals(run(stripped, events.length)).map((u) => [u.id, u.kind])).toEqual([
+            ["call_0", "decoded"],
+            ["call_1", "decoded"],
+          ]);
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
+  it("Chat Completions: several whole calls in one chunk with no index (Gemini's compatibility endpoint) decode each", () => {
+    const streams = streamCalls("openai-chat", codecs);
+    const whole = (id: string, text: string) => ({
+      id,
+      type: "function",
+      function: { name: "get_weather", arguments: text },
+    });
+    const updates = finals(
+      [
+        {
+          choices: [
+            { index: 0, delta: { role: "assistant", tool_calls: [whole("a", WIRES[0]!), whole("b", WIRES[1]!)] } },
+          ],
+        },
+        { choices: [{ index: 0, delta: {}, finish_reason: "tool_calls" }] },
+      ].flatMap((e) => [...streams.event(e)]),
+    );
+    expect(updates).toEqual([
+      { kind: "decoded", id: "a", name: "get_weather", result: weather.value.decode(WIRES[0]!) },
+      { kind: "decoded", id: "b", name: "get_weather", result: weather.value.decode(WIRES[1]!) },
+    ]);
+  });
+
   it("Gemini: whole calls per chunk decode; the call a MAX_TOKENS chunk ends in is cut", () => {
     const events = recorded("gemini", [1]);
     const last = events.at(-1)!;
