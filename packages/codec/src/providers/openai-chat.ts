@@ -11,8 +11,10 @@
  * fragment of an index carries `id` and `function.name`, every one may carry
  * `function.arguments` text. Some OpenAI-compatible servers (Ollama, Gemini's
  * compatibility endpoint, SGLang) leave `index` out: such a fragment is told
- * by its `id`, and one with neither continues the call its choice opened
- * last (a choice's calls stream one after another). A choice's calls end when the choice has a
+ * by its `id`, and one with neither continues the call its choice began
+ * last (a choice's calls stream one after another). Some send arguments
+ * before the name: a call opens once its id and name have both come, with
+ * the text given before. A choice's calls end when the choice has a
  * `finish_reason`; with "length" or "content_filter" the last of them is cut,
  * not ended, and a stream that stops before any `finish_reason` ends none.
  */
@@ -114,21 +116,30 @@ export function chatResults(calls: readonly AnsweredCall[]): ChatToolMessage[] {
   return calls.map((c) => ({ role: "tool", tool_call_id: c.id, content: c.output }));
 }
 
+/** A Chat Completions call whose id or name has not come yet: what its fragments gave so far. */
+interface Pending {
+  id: string | undefined;
+  name: string | undefined;
+  texts: string[];
+  /** A fragment's `function` or its arguments was no text: the call is refused once opened. */
+  broken: boolean;
+}
+
+/** A fragment's arguments that are not text. */
+const NOT_TEXT: unique symbol = Symbol("not text");
+
 /** OpenAI Chat Completions stream chunks. */
 export function chatCompletionsCallStreams<S extends DeltaSink>(
   open: (call: { id: string; name: string }) => S,
 ): CallStreams<S> {
   const calls = new Calls(open);
-  // Each choice's calls, ended together when the choice finishes, and each one's id in its choice.
+  // Each choice's calls, ended together when the choice finishes.
   const byChoice = new Map<number, Call<S>[]>();
-  const byId = new Map<string, Call<S>>();
-  const start = (choiceIndex: number, key: string, id: string, name: string): Call<S> | undefined => {
-    const call = calls.start(key, id, name);
-    if (call === undefined) return undefined;
-    byChoice.set(choiceIndex, [...(byChoice.get(choiceIndex) ?? []), call]);
-    if (!byId.has(`${choiceIndex}:${id}`)) byId.set(`${choiceIndex}:${id}`, call);
-    return call;
-  };
+  // The calls whose id or name has not come yet, by key, with the text given them so far.
+  const pending = new Map<string, Pending>();
+  // Per choice: the key of each id, and the key whose first fragment came last.
+  const keyOfId = new Map<string, string>();
+  const lastKey = new Map<number, string>();
   return streams(calls, (chunk) => {
     let last: Call<S> | undefined;
     for (const choice of Array.isArray(chunk.choices) ? chunk.choices : []) {
@@ -140,29 +151,49 @@ export function chatCompletionsCallStreams<S extends DeltaSink>(
         if (!isPlainObject(fragment)) continue;
         const fn = isPlainObject(fragment.function) ? fragment.function : {};
         const id = typeof fragment.id === "string" ? fragment.id : undefined;
-        const name = typeof fn.name === "string" ? fn.name : undefined;
-        let call: Call<S> | undefined;
-        if (typeof fragment.index === "number") {
-          const key = `${choiceIndex}:${fragment.index}`;
-          call = calls.get(key);
-          if (call === undefined && id !== undefined && name !== undefined) call = start(choiceIndex, key, id, name);
-        } else if (fragment.index == null) {
-          // No index (some OpenAI-compatible servers): the call its id names, a new one if it names none; with no
-          // id, the call the choice opened last.
-          if (id !== undefined) {
-            call = byId.get(`${choiceIndex}:${id}`);
-            if (call === undefined && name !== undefined) call = start(choiceIndex, `${choiceIndex}:#${id}`, id, name);
-          } else call = byChoice.get(choiceIndex)?.at(-1);
-        } else continue;
+        // An empty name is none (some servers repeat "" on every fragment).
+        const name = typeof fn.name === "string" && fn.name !== "" ? fn.name : undefined;
+        // No index (some OpenAI-compatible servers): the call its id names, a new one if it names none; with no
+        // id, the call the choice began last.
+        let key: string | undefined;
+        if (typeof fragment.index === "number") key = `${choiceIndex}:${fragment.index}`;
+        else if (fragment.index == null) {
+          key =
+            id === undefined
+              ? lastKey.get(choiceIndex)
+              : (keyOfId.get(`${choiceIndex}:${id}`) ?? `${choiceIndex}:#${id}`);
+        }
+        if (key === undefined) continue;
         // A fragment's `function.arguments` is the call's text, or absent (null from some servers); anything else,
         // or a `function` that is no object, would be text lost from the call.
         const given = fragment.function;
-        const text = isPlainObject(given) ? given.arguments : given;
-        if (call !== undefined && text != null) {
-          if (typeof text === "string" && given !== text) calls.push(call, text);
-          else calls.refuse(call, notText(`tool_calls fragment's function`));
-        }
-        last = call ?? last;
+        const raw = isPlainObject(given) ? given.arguments : given;
+        const text = raw == null ? undefined : typeof raw === "string" && given !== raw ? raw : NOT_TEXT;
+        let call = calls.get(key);
+        if (call === undefined) {
+          // Opened once both its id and its name have come (some servers send arguments before the name): the
+          // text given before is kept and pushed then, never dropped.
+          let waiting = pending.get(key);
+          if (waiting === undefined) {
+            waiting = { id: undefined, name: undefined, texts: [], broken: false };
+            pending.set(key, waiting);
+            lastKey.set(choiceIndex, key);
+          }
+          waiting.id ??= id;
+          waiting.name ??= name;
+          if (id !== undefined && !keyOfId.has(`${choiceIndex}:${id}`)) keyOfId.set(`${choiceIndex}:${id}`, key);
+          if (text === NOT_TEXT) waiting.broken = true;
+          else if (text !== undefined) waiting.texts.push(text);
+          if (waiting.id === undefined || waiting.name === undefined) continue;
+          pending.delete(key);
+          call = calls.start(key, waiting.id, waiting.name);
+          if (call === undefined) continue;
+          byChoice.set(choiceIndex, [...(byChoice.get(choiceIndex) ?? []), call]);
+          if (waiting.broken) calls.refuse(call, notText("tool_calls fragment's function"));
+          for (const t of waiting.texts) calls.push(call, t);
+        } else if (text === NOT_TEXT) calls.refuse(call, notText("tool_calls fragment's function"));
+        else if (text !== undefined) calls.push(call, text);
+        last = call;
       }
       if (typeof choice.finish_reason === "string") {
         // A choice's calls come one after another: only the last can be the one a cut (the token

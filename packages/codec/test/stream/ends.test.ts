@@ -440,6 +440,47 @@ describe("adapters fail closed and say why", () => {
     );
   });
 
+  it("Chat Completions: arguments sent before the call's name (vercel/ai#14722's shape) are kept, never dropped", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 1, max: 8 }), { minLength: 1, maxLength: 6 }),
+        fc.nat(),
+        fc.boolean(),
+        (sizes, late, empty) => {
+          const events = recorded("openai-chat", sizes);
+          // Each call's name moved from its first fragment to a later one (an empty name left in its place, or none).
+          const moved = structuredClone(events);
+          const fragmentsOf = (index: number) =>
+            moved.flatMap((e) =>
+              (((e.choices as Event[])[0]!.delta as { tool_calls?: Event[] }).tool_calls ?? []).filter(
+                (f) => f.index === index,
+              ),
+            );
+          for (const index of [0, 1]) {
+            const fragments = fragmentsOf(index);
+            const first = fragments[0]!.function as Event;
+            const at = fragments[1 + (late % (fragments.length - 1))]!;
+            at.function = { ...(at.function as Event), name: first.name };
+            if (empty) first.name = "";
+            else delete first.name;
+            first.arguments = (fragments[1]!.function as Event).arguments;
+            (fragments[1]!.function as Event).arguments = "";
+          }
+          const run = (stream: readonly Event[]) => {
+            const streams = streamCalls("openai-chat", codecs);
+            return finals([...stream.flatMap((e) => [...streams.event(e)]), ...streams.finish()]);
+          };
+          expect(run(moved)).toEqual(run(events));
+          expect(run(moved).map((u) => [u.id, u.kind, u.kind === "decoded" && u.result.ok])).toEqual([
+            ["call_0", "decoded", true],
+            ["call_1", "decoded", true],
+          ]);
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
   it("Chat Completions: several whole calls in one chunk with no index (Gemini's compatibility endpoint) decode each", () => {
     const streams = streamCalls("openai-chat", codecs);
     const whole = (id: string, text: string) => ({
