@@ -481,6 +481,24 @@ describe("adapters fail closed and say why", () => {
     );
   });
 
+  it("Chat Completions: a server that resends the arguments so far in each chunk is refused, never repaired by a guess", () => {
+    // Cumulative mode (DeepSeek, Qianfan behind some gateways): each chunk repeats what came before it.
+    const streams = streamCalls("openai-chat", codecs);
+    const chunk = (toolCall: Event, finish: string | null = null) => ({
+      choices: [{ index: 0, delta: { tool_calls: [toolCall] }, finish_reason: finish }],
+    });
+    const text = WIRES[1]!;
+    const updates = finals(
+      [
+        chunk({ index: 0, id: "call_c", type: "function", function: { name: "get_weather", arguments: "" } }),
+        ...[6, 12, text.length].map((n) => chunk({ index: 0, function: { arguments: text.slice(0, n) } })),
+        { choices: [{ index: 0, delta: {}, finish_reason: "tool_calls" }] },
+      ].flatMap((e) => [...streams.event(e)]),
+    );
+    expect(updates.map((u) => u.kind)).toEqual(["refused", "decoded"]);
+    expect(updates[1]).toMatchObject({ result: { ok: false } });
+  });
+
   it("Chat Completions: several whole calls in one chunk with no index (Gemini's compatibility endpoint) decode each", () => {
     const streams = streamCalls("openai-chat", codecs);
     const whole = (id: string, text: string) => ({
