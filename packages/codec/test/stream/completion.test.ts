@@ -2,7 +2,7 @@
  * Completion you can see (stream/types.ts `completed`, `stateAt`), and partial
  * values true for unions of objects whatever their rule: over generated unions
  * of objects (discriminated, tagged, undiscriminated; every branch decoding
- * as itself or not), streamed in random deltas, every member a push reports
+ * as itself or not) and of arrays (with a branch not read as itself or not), streamed in random deltas, every member a push reports
  * complete equals its final value and never changes afterwards, each member
  * is reported once, `stateAt` agrees, and the last partial is `end()`'s value.
  */
@@ -210,7 +210,44 @@ function checkStream(codec: Codec, value: unknown, sizes: readonly number[]): vo
   if (sizes.every((n) => n === 1)) expect([...reported.keys()].sort(), text).toEqual([...all].sort());
 }
 
+/**
+ * Unions of arrays (of strings, integers, arrays of strings or objects), with
+ * or without an object branch whose optional member travels tagged (not read
+ * as itself, so the union reads arrays by their JSON type): a root with the
+ * union as a member and as array elements, a value of one array branch, and
+ * delta sizes.
+ */
+const arrayUnionArb = fc
+  .tuple(
+    fc.uniqueArray(kindArb, { minLength: 2, maxLength: 3 }),
+    fc.constantFrom<"none" | "tagged object" | "string">("none", "tagged object", "string"),
+  )
+  .chain(([kinds, other]) => {
+    const branches: object[] = kinds.map((k) => ({ type: "array", items: memberSchema(k) }));
+    if (other === "tagged object") {
+      branches.push({ type: "object", properties: { z: { type: "integer" } }, additionalProperties: false });
+    } else if (other === "string") branches.push({ type: "string" });
+    const union = { anyOf: branches };
+    const schema = {
+      type: "object",
+      properties: { u: union, list: { type: "array", items: union } },
+      required: ["u", "list"],
+      additionalProperties: false,
+    };
+    const one = fc.nat(kinds.length - 1).chain((i) => fc.array(memberValue(kinds[i]!), { maxLength: 3 }));
+    return fc.tuple(fc.constant(schema), fc.record({ u: one, list: fc.array(one, { maxLength: 2 }) }), deltaSizes);
+  });
+
 describe("stream decoder: unions of objects, completion", () => {
+  it("shows an array under a union of arrays through the branch its elements fit, whatever the union's rule (random deltas)", () => {
+    fc.assert(
+      fc.property(arrayUnionArb, ([schema, value, sizes]) => {
+        checkStream(compile(schema), value, sizes);
+      }),
+      { numRuns: runs(100) },
+    );
+  }, 300_000);
+
   it("shows the branch the text picks and reports each member complete once, final and unchanged (random deltas)", () => {
     const seen = new Set<string>();
     fc.assert(
@@ -295,5 +332,39 @@ describe("stream decoder: unions of objects, completion", () => {
     const step = decoder.push('{"u":[[0]]}');
     expect(step.ok && step.value).toEqual({ u: [[0]] });
     expect(decoder.end()).toEqual(codec.decode('{"u":[[0]]}'));
+  });
+
+  it("shows an array through the array branch its elements fit where a branch of another type is not read as itself (a type rule)", () => {
+    // The object branch's optional member travels tagged, so the union's rule reads arrays by their JSON type (every
+    // array branch decodes as itself, through the first); shown through the first array branch, "" was nothing.
+    const codec = compile({
+      type: "object",
+      properties: {
+        u: {
+          anyOf: [
+            {
+              type: "array",
+              items: {
+                type: "object",
+                properties: { a: { type: "integer" } },
+                required: ["a"],
+                additionalProperties: false,
+              },
+            },
+            { type: "array", items: { type: "string" } },
+            { type: "object", properties: { b: { type: "integer" } }, additionalProperties: false },
+          ],
+        },
+      },
+      required: ["u"],
+      additionalProperties: false,
+    });
+    expect(codec.bundle.plan.root).toMatchObject({ fields: [{ node: { kind: "union", rule: { by: "type" } } }] });
+    for (const value of [{ u: [""] }, { u: ["x", "yz"] }, { u: [{ a: 1 }] }, { u: [] }, { u: {} }, { u: { b: 2 } }]) {
+      for (let size = 1; size <= 4; size++) checkStream(codec, value, [size]);
+    }
+    const decoder = codec.streamDecoder();
+    const step = decoder.push('{"u":[""]}');
+    expect(step.ok && step.value).toEqual({ u: [""] });
   });
 });

@@ -1,7 +1,8 @@
 /**
  * A union's partial: its branch's, once the wire names the branch; under a
- * `same` union, an object or array through the first branch what is written
- * so far fits (the construct and its rules are ../union.ts).
+ * `same` union (and a JSON type several branches of a `type` union take), an
+ * object or array through the first branch what is written so far fits (the
+ * construct and its rules are ../union.ts).
  */
 
 import type { Defs } from "../../ir/children.js";
@@ -21,7 +22,9 @@ import type { PartialContext, PartialMemo } from "./context.js";
  */
 function partialUnion(node: UnionNode, wire: unknown, ctx: PartialContext, memo: PartialMemo): unknown {
   const rule = node.rule;
-  if (rule.by === "same") {
+  // Under a type rule, a JSON type several branches take is one every such branch decodes as itself (decode reads
+  // it through the first): shown as under `same`, through the branch what is written fits.
+  if (rule.by === "same" || (rule.by === "type" && sharedTypes(node, ctx).has(jsonTypeOf(wire)!))) {
     if (isPlainObject(wire)) return partialSameObject(node, wire, ctx, memo);
     if (Array.isArray(wire)) return partialSameArray(node, wire, ctx, memo);
     // Any branch of its JSON type decodes a scalar alike (as written); shown through one, so every change is seen.
@@ -38,6 +41,21 @@ function partialUnion(node: UnionNode, wire: unknown, ctx: PartialContext, memo:
   if (rule.by !== "tag") return ctx.child(node.branches[i]!, wire);
   const tagged = wire as Record<string, unknown>;
   return Object.hasOwn(tagged, "value") ? ctx.child(node.branches[i]!, tagged.value, tagged, "value") : ABSENT;
+}
+
+/** The JSON types more than one branch of a union takes on the wire (read once per union). */
+const shared = new WeakMap<UnionNode, ReadonlySet<string>>();
+function sharedTypes(node: UnionNode, ctx: PartialContext): ReadonlySet<string> {
+  let found = shared.get(node);
+  if (found === undefined) {
+    const counts = new Map<string, number>();
+    for (const b of node.branches) {
+      for (const t of new Set(ctx.walk.wireTypes(b, ctx.defs, new Set()))) counts.set(t, (counts.get(t) ?? 0) + 1);
+    }
+    found = new Set([...counts].filter(([, n]) => n > 1).map(([t]) => t));
+    shared.set(node, found);
+  }
+  return found;
 }
 
 /**
