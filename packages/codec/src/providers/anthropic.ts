@@ -41,6 +41,7 @@ import {
   notText,
   streams,
   stringOr,
+  TEXT_LOST,
   usageOf,
 } from "./shared.js";
 
@@ -177,7 +178,10 @@ function anthropicAnswer(message: unknown): AnswerRead {
   const stop = message.stop_reason;
   let text = "";
   for (const block of listOf(message.content)) {
-    if (isPlainObject(block) && block.type === "text" && typeof block.text === "string") text += block.text;
+    if (!isPlainObject(block) || block.type !== "text") continue;
+    // A text block without text would leave the answer short of a piece: no answer, never a shorter one.
+    if (typeof block.text !== "string") return { kind: "none", reason: TEXT_LOST };
+    text += block.text;
   }
   if (stop === "refusal") return { kind: "refused", message: text === "" ? "stop_reason refusal" : text };
   if (typeof stop === "string" && ANSWER_CUT.has(stop)) return { kind: "cut", reason: stop };

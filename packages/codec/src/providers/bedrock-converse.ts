@@ -44,7 +44,7 @@ import type {
   ProviderApiModule,
   RawCall,
 } from "./api.js";
-import { answerNotText, Calls, isStrict, listOf, named, notText, streams, stringOr } from "./shared.js";
+import { answerNotText, Calls, isStrict, listOf, named, notText, streams, stringOr, TEXT_LOST } from "./shared.js";
 
 // ---- shapes -------------------------------------------------------------------
 
@@ -197,7 +197,10 @@ function converseAnswer(response: unknown): AnswerRead {
   const message = isPlainObject(output.message) ? output.message : {};
   let text = "";
   for (const block of listOf(message.content)) {
-    if (isPlainObject(block) && typeof block.text === "string") text += block.text;
+    if (!isPlainObject(block) || block.text == null) continue;
+    // A text block without text would leave the answer short of a piece: no answer, never a shorter one.
+    if (typeof block.text !== "string") return { kind: "none", reason: TEXT_LOST };
+    text += block.text;
   }
   return text === "" ? { kind: "none", reason: "no text" } : { kind: "text", text };
 }

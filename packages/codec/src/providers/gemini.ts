@@ -58,6 +58,7 @@ import {
   streams,
   streamViolation,
   stringOr,
+  TEXT_LOST,
 } from "./shared.js";
 
 // ---- shapes -------------------------------------------------------------------
@@ -316,6 +317,8 @@ function geminiAnswer(response: unknown): AnswerRead {
   if (!isPlainObject(candidate)) return { kind: "none", reason: "no candidate" };
   const finish = answerFinish(candidate.finishReason);
   if (finish !== undefined && finish.kind === "ended") return finish.read;
+  // A part without text would leave the answer short of a piece: no answer, never a shorter one.
+  if (textLost(candidate)) return { kind: "none", reason: TEXT_LOST };
   const text = answerText(candidate);
   return text === "" ? { kind: "none", reason: "no text" } : { kind: "text", text };
 }

@@ -43,6 +43,7 @@ import {
   streams,
   streamViolation,
   stringOr,
+  TEXT_LOST,
   usageOf,
 } from "./shared.js";
 
@@ -186,7 +187,10 @@ function responsesAnswer(response: unknown): AnswerRead {
       if (!isPlainObject(part)) continue;
       if (part.type === "refusal" && typeof part.refusal === "string")
         return { kind: "refused", message: part.refusal };
-      if (part.type === "output_text" && typeof part.text === "string") text += part.text;
+      if (part.type !== "output_text") continue;
+      // An output_text part without text would leave the answer short of a piece: no answer, never a shorter one.
+      if (typeof part.text !== "string") return { kind: "none", reason: TEXT_LOST };
+      text += part.text;
     }
   }
   if (response.status === "incomplete") {

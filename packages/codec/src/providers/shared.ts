@@ -98,6 +98,9 @@ export function notText(what: string): CodecError {
   return streamViolation(`the stream sent a ${what} that carries no argument text`);
 }
 
+/** Why a whole response's answer is read as none: one of its text blocks carries no text. */
+export const TEXT_LOST = "a text block of the answer carries no text";
+
 /** An answer's text delta that carries no text: the answer would lack a piece, so it is never decoded. */
 export function answerNotText(what: string): AnswerSignal {
   return { kind: "violation", message: `the stream sent a ${what} that carries no answer text` };

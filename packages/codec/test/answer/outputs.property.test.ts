@@ -291,6 +291,44 @@ describe("a text delta that carries no text", () => {
     );
   });
 
+  it("a whole response with a text block that carries no text is no answer, never a shorter one", () => {
+    /** The list of text blocks in a whole response `whole` made. */
+    const blocks = (api: OutputApi, response: unknown): unknown[] => {
+      type R = {
+        content: unknown[];
+        output: [{ content: unknown[] }] & { message: { content: unknown[] } };
+        candidates: [{ content: { parts: unknown[] } }];
+      };
+      const r = response as R;
+      if (api === "anthropic") return r.content;
+      if (api === "openai-responses") return r.output[0].content;
+      if (api === "gemini") return r.candidates[0].content.parts;
+      return r.output.message.content;
+    };
+    const add = (api: OutputApi, response: unknown, junk: unknown): void => {
+      const block =
+        api === "anthropic"
+          ? { type: "text", text: junk }
+          : api === "openai-responses"
+            ? { type: "output_text", text: junk }
+            : { text: junk };
+      blocks(api, response).unshift(block);
+    };
+    for (const api of ["anthropic", "openai-responses", "gemini", "bedrock-converse"] as const) {
+      const compiled = compileCodec(schema, { name: "answer", target: TARGET[api] });
+      if (!compiled.ok) throw new Error(compiled.error.message);
+      const text = JSON.stringify(value);
+      expect(decodeOutput(compiled.value, api, whole(api, text))).toEqual({ ok: true, value });
+      for (const junk of [42, {}, ["x"], true]) {
+        const response = whole(api, text);
+        add(api, response, junk);
+        const decoded = decodeOutput(compiled.value, api, response);
+        expect(decoded, `${api} ${JSON.stringify(junk)}`).toMatchObject({ ok: false, error: { code: "no-answer" } });
+        expect(!decoded.ok && decoded.error.message).toContain("carries no text");
+      }
+    }
+  });
+
   it("Chat Completions: null content between the deltas carries no text and breaks nothing", () => {
     const compiled = compileCodec(schema, { name: "answer", target: "openai" });
     if (!compiled.ok) throw new Error(compiled.error.message);
