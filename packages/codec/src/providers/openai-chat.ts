@@ -14,7 +14,8 @@
  * by its `id`, and one with neither continues the call its choice began
  * last (a choice's calls stream one after another). Some send arguments
  * before the name: a call opens once its id and name have both come, with
- * the text given before. A choice's calls end when the choice has a
+ * the text given before; one whose id or name never comes opens with what it
+ * has when its choice (or the stream) ends. A choice's calls end when the choice has a
  * `finish_reason`; with "length" or "content_filter" the last of them is cut,
  * not ended, and a stream that stops before any `finish_reason` ends none.
  */
@@ -133,14 +134,32 @@ export function chatCompletionsCallStreams<S extends DeltaSink>(
   open: (call: { id: string; name: string }) => S,
 ): CallStreams<S> {
   const calls = new Calls(open);
-  // Each choice's calls, ended together when the choice finishes.
-  const byChoice = new Map<number, Call<S>[]>();
+  // Each choice's calls by key, in the order they began, ended together when the choice finishes.
+  const byChoice = new Map<number, string[]>();
   // The calls whose id or name has not come yet, by key, with the text given them so far.
   const pending = new Map<string, Pending>();
   // Per choice: the key of each id, and the key whose first fragment came last.
   const keyOfId = new Map<string, string>();
   const lastKey = new Map<number, string>();
-  return streams(calls, (chunk) => {
+  /** The call of `key`, opened with what it has if its id or its name never came (the stream ends it now). */
+  const opened = (key: string): Call<S> | undefined => {
+    const waiting = pending.get(key);
+    if (waiting === undefined) return calls.get(key);
+    // Neither: nothing to name it by, and no call to report.
+    if (waiting.id === undefined && waiting.name === undefined) return undefined;
+    // A call with no name names no tool (`unknown-tool`); one with no id is answered by position, as Gemini's are.
+    return openWaiting(key, waiting.id ?? "", waiting.name ?? "");
+  };
+  const openWaiting = (key: string, id: string, name: string): Call<S> | undefined => {
+    const waiting = pending.get(key)!;
+    pending.delete(key);
+    const call = calls.start(key, id, name);
+    if (call === undefined) return undefined;
+    if (waiting.broken) calls.refuse(call, notText("tool_calls fragment's function"));
+    for (const t of waiting.texts) calls.push(call, t);
+    return call;
+  };
+  const read = streams(calls, (chunk) => {
     let last: Call<S> | undefined;
     for (const choice of Array.isArray(chunk.choices) ? chunk.choices : []) {
       if (!isPlainObject(choice)) continue;
@@ -178,6 +197,7 @@ export function chatCompletionsCallStreams<S extends DeltaSink>(
             waiting = { id: undefined, name: undefined, texts: [], broken: false };
             pending.set(key, waiting);
             lastKey.set(choiceIndex, key);
+            byChoice.set(choiceIndex, [...(byChoice.get(choiceIndex) ?? []), key]);
           }
           waiting.id ??= id;
           waiting.name ??= name;
@@ -185,12 +205,8 @@ export function chatCompletionsCallStreams<S extends DeltaSink>(
           if (text === NOT_TEXT) waiting.broken = true;
           else if (text !== undefined) waiting.texts.push(text);
           if (waiting.id === undefined || waiting.name === undefined) continue;
-          pending.delete(key);
-          call = calls.start(key, waiting.id, waiting.name);
+          call = openWaiting(key, waiting.id, waiting.name);
           if (call === undefined) continue;
-          byChoice.set(choiceIndex, [...(byChoice.get(choiceIndex) ?? []), call]);
-          if (waiting.broken) calls.refuse(call, notText("tool_calls fragment's function"));
-          for (const t of waiting.texts) calls.push(call, t);
         } else if (text === NOT_TEXT) calls.refuse(call, notText("tool_calls fragment's function"));
         else if (text !== undefined) calls.push(call, text);
         last = call;
@@ -198,7 +214,7 @@ export function chatCompletionsCallStreams<S extends DeltaSink>(
       if (typeof choice.finish_reason === "string") {
         // A choice's calls come one after another: only the last can be the one a cut (the token
         // limit, a content filter) ended in, and it is cut, never ended.
-        const open = byChoice.get(choiceIndex) ?? [];
+        const open = (byChoice.get(choiceIndex) ?? []).flatMap((key) => opened(key) ?? []);
         const cutReason = choice.finish_reason === "length" || choice.finish_reason === "content_filter";
         open.forEach((call, k) => {
           last = (cutReason && k === open.length - 1 ? calls.cut(call) : calls.end(call)) ?? last;
@@ -207,6 +223,17 @@ export function chatCompletionsCallStreams<S extends DeltaSink>(
     }
     return last;
   });
+  return {
+    event: read.event,
+    // The stream is over: a call still waiting for its id or name is opened with what it has, and cut with the rest.
+    finish() {
+      for (const key of [...pending.keys()]) opened(key);
+      read.finish();
+    },
+    get calls() {
+      return read.calls;
+    },
+  };
 }
 
 // ---- structured outputs ---------------------------------------------------------

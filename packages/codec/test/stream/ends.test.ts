@@ -481,6 +481,47 @@ describe("adapters fail closed and say why", () => {
     );
   });
 
+  it("Chat Completions: a call whose id or name never comes is opened with what it has when its choice ends, never dropped unseen", () => {
+    const chunk = (toolCalls: Event[], finish: string | null = null): Event => ({
+      choices: [{ index: 0, delta: { tool_calls: toolCalls }, finish_reason: finish }],
+    });
+    const text = WIRES[0]!;
+    const run = (events: Event[], finished: boolean) => {
+      const streams = streamCalls("openai-chat", codecs);
+      const updates = events.flatMap((e) => [...streams.event(e)]);
+      return finished ? updates : [...updates, ...streams.finish()];
+    };
+    // No name ever: a call that names no tool.
+    const nameless = [
+      chunk([{ index: 0, id: "call_n", function: { arguments: text.slice(0, 5) } }]),
+      chunk([{ index: 0, function: { arguments: text.slice(5) } }]),
+      chunk([], "tool_calls"),
+    ];
+    expect(run(nameless, true)).toEqual([{ kind: "unknown-tool", id: "call_n", name: "" }]);
+    // No id ever (a server that sends none): decoded at the choice's end, answered by position.
+    const idless = [
+      chunk([{ index: 0, function: { name: "get_weather", arguments: text.slice(0, 5) } }]),
+      chunk([{ index: 0, function: { arguments: text.slice(5) } }]),
+    ];
+    expect(finals(run([...idless, chunk([], "tool_calls")], true))).toEqual([
+      { kind: "decoded", id: "", name: "get_weather", result: weather.value.decode(text) },
+    ]);
+    // The stream stops before the choice ends: cut, with what decode would have said, never decoded.
+    expect(finals(run(idless, false))).toEqual([
+      { kind: "cut", id: "", name: "get_weather", result: weather.value.decode(text) },
+    ]);
+    // Cut by the token limit: the last call that began is cut, earlier ones end.
+    const two = [
+      chunk([{ index: 0, function: { name: "get_weather", arguments: text } }]),
+      chunk([{ index: 1, function: { name: "get_weather", arguments: text.slice(0, 4) } }]),
+      chunk([], "length"),
+    ];
+    expect(finals(run(two, true)).map((u) => [u.id, u.kind])).toEqual([
+      ["", "decoded"],
+      ["", "cut"],
+    ]);
+  });
+
   it("Chat Completions: a server that resends the arguments so far in each chunk is refused, never repaired by a guess", () => {
     // Cumulative mode (DeepSeek, Qianfan behind some gateways): each chunk repeats what came before it.
     const streams = streamCalls("openai-chat", codecs);
