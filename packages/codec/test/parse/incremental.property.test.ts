@@ -10,6 +10,7 @@ import { IncrementalParser } from "../../src/parse/incremental.js";
 import { type ParseLimits, parseText } from "../../src/parse/parser.js";
 import { runs } from "../../testkit/arbitraries.js";
 import { schemaFixtures } from "../../testkit/fixtures.js";
+import { leftOpen } from "../../testkit/json-text.js";
 import { allHostileCases, rawInput } from "../reliability/support.js";
 
 type Path = readonly (string | number)[];
@@ -250,29 +251,12 @@ const HEADS = ["", "0", "00", "000", "0000", "n", "u0000", "\\udc00", "udc00", "
 const HEADS_LITERAL = ["e-999", "-999", "e", "ue", "alse", "rue", "lse", "se", "l", "ll", "ull"];
 const MIDS = ["", '"', '":0', ":0", '"zq\\u0001":0', 'zq\\u0001":0', "0"];
 
-/** Closers for the containers a text leaves open, by a minimal lexer (strings and escapes only). */
-function closers(text: string): string {
-  const open: string[] = [];
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (inString) {
-      if (c === "\\") i++;
-      else if (c === '"') inString = false;
-    } else if (c === '"') inString = true;
-    else if (c === "[") open.push("]");
-    else if (c === "{") open.push("}");
-    else if (c === "]" || c === "}") open.pop();
-  }
-  return open.reverse().join("");
-}
-
 /** Whether some completion from a small candidate set makes the prefix a text parseText accepts. */
 function viable(prefix: string, limits: Partial<ParseLimits>): boolean {
   for (const head of [...HEADS, ...HEADS_LITERAL]) {
     for (const mid of MIDS) {
       const start = prefix + head + mid;
-      if (parseText(start + closers(start), limits).ok) return true;
+      if (parseText(start + leftOpen(start).closers, limits).ok) return true;
     }
   }
   return false;

@@ -11,22 +11,10 @@ import { describe, expect, it } from "vitest";
 import { IncrementalParser } from "../../src/parse/incremental.js";
 import { parseText } from "../../src/parse/parser.js";
 import { runs } from "../../testkit/arbitraries.js";
+import { leftOpen } from "../../testkit/json-text.js";
 
 /** How many brackets the text leaves open (outside strings). */
-function unclosed(text: string): number {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (inString) {
-      if (c === "\\") i++;
-      else if (c === '"') inString = false;
-    } else if (c === '"') inString = true;
-    else if (c === "[" || c === "{") depth++;
-    else if (c === "]" || c === "}") depth--;
-  }
-  return depth;
-}
+const unclosed = (text: string): number => leftOpen(text).closers.length;
 
 /** The open containers, read from the live value by following spine(). */
 function containersOnSpine(parser: IncrementalParser, open: number): object[] {

@@ -17,6 +17,8 @@ import { describe, expect, it } from "vitest";
 import { SourceInputCall } from "../../src/stream/ai-sdk.js";
 import type { StreamDecoder } from "../../src/stream/types.js";
 import { runs } from "../../testkit/arbitraries.js";
+import { leftOpen } from "../../testkit/json-text.js";
+import { canonical } from "../../testkit/same.js";
 import { deltaSizes, fixtureWires, generatedCalls, split } from "./support.js";
 
 function codecOf(schema: Record<string, unknown>) {
@@ -361,7 +363,7 @@ function expectLikeReference(codec: Codec, deltas: readonly string[], name: stri
 /** Whether `text`, closed by closersOf, is the JSON of `value` (its undefined members left out, as JSON does). */
 function sameJson(text: string, value: unknown): boolean {
   try {
-    return equalJson(JSON.parse(text + closersOf(text)), json(value));
+    return canonical(JSON.parse(text + closersOf(text))) === canonical(json(value));
   } catch {
     return false;
   }
@@ -371,33 +373,10 @@ function json(value: unknown): unknown {
   return value === undefined ? undefined : JSON.parse(JSON.stringify(value));
 }
 
-/** Deep equality of two JSON values, members in any order. */
-function equalJson(a: unknown, b: unknown): boolean {
-  if (typeof a !== "object" || a === null || typeof b !== "object" || b === null) return a === b;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  const ka = Object.keys(a);
-  const kb = Object.keys(b);
-  if (ka.length !== kb.length) return false;
-  return ka.every(
-    (k) => Object.hasOwn(b, k) && equalJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]),
-  );
-}
-
 /** What closes a JSON text cut inside its last value: its open string's quote, then its open containers' closers. */
 function closersOf(text: string): string {
-  const open: string[] = [];
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (inString) {
-      if (c === "\\") i++;
-      else if (c === '"') inString = false;
-    } else if (c === '"') inString = true;
-    else if (c === "{") open.push("}");
-    else if (c === "[") open.push("]");
-    else if (c === "}" || c === "]") open.pop();
-  }
-  return (inString ? '"' : "") + open.reverse().join("");
+  const { inString, closers } = leftOpen(text);
+  return (inString ? '"' : "") + closers;
 }
 
 describe("aiSdkSourceInput's rewriting against the reference (the whole value written at every change)", () => {

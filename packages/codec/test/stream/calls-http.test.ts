@@ -161,18 +161,24 @@ function chatChunks(text: string, size: number): Record<string, unknown>[] {
   return chunks;
 }
 
+/** The updates streamCalls gives for the Chat Completions stream the openai client reads from the server's script. */
+async function chatUpdates(): Promise<CallUpdate[]> {
+  const streams = streamCalls("chat-completions", codecs);
+  const updates: CallUpdate[] = [];
+  const chunks = await client().chat.completions.create({
+    model: "m",
+    messages: [{ role: "user", content: "weather?" }],
+    stream: true,
+  });
+  for await (const chunk of chunks) updates.push(...streams.event(chunk));
+  updates.push(...streams.finish());
+  return updates;
+}
+
 describe("streamCalls with the openai client's Chat Completions stream", () => {
   it("gives partial source values, then decode's result when the choice finishes", async () => {
     script = chatChunks(wire, 5);
-    const streams = streamCalls("chat-completions", codecs);
-    const updates: CallUpdate[] = [];
-    const chunks = await client().chat.completions.create({
-      model: "m",
-      messages: [{ role: "user", content: "weather?" }],
-      stream: true,
-    });
-    for await (const chunk of chunks) updates.push(...streams.event(chunk));
-    updates.push(...streams.finish());
+    const updates = await chatUpdates();
     const partials = updates.filter((u) => u.kind === "partial");
     expect(partials.length).toBeGreaterThan(2);
     for (const p of partials) if (p.kind === "partial") expect(Object(p.value).unit).toBeUndefined();
@@ -190,15 +196,7 @@ describe("streamCalls with the openai client's Chat Completions stream", () => {
     });
     expect(JSON.stringify(script)).not.toContain('"index":0,"id"');
     expect(JSON.stringify(script)).toContain('"tool_calls":[{"function"');
-    const streams = streamCalls("chat-completions", codecs);
-    const updates: CallUpdate[] = [];
-    const chunks = await client().chat.completions.create({
-      model: "m",
-      messages: [{ role: "user", content: "weather?" }],
-      stream: true,
-    });
-    for await (const chunk of chunks) updates.push(...streams.event(chunk));
-    updates.push(...streams.finish());
+    const updates = await chatUpdates();
     expect(updates.filter((u) => u.kind === "partial").length).toBeGreaterThan(2);
     expect(updates.filter((u) => u.kind === "decoded" || u.kind === "cut")).toEqual([
       { kind: "decoded", id: "call_c", name: "get_weather", result: weather.value.decode(wire) },
@@ -292,15 +290,7 @@ describe("streamCalls: early refusal and unknown tools under the real clients", 
 
   it("Chat Completions: a call naming no tool of the set is one unknown-tool update, never a throw", async () => {
     script = chatChunks(wire, 5).map((c) => JSON.parse(JSON.stringify(c).replace('"get_weather"', '"rm_rf"')));
-    const streams = streamCalls("chat-completions", codecs);
-    const updates: CallUpdate[] = [];
-    const chunks = await client().chat.completions.create({
-      model: "m",
-      messages: [{ role: "user", content: "weather?" }],
-      stream: true,
-    });
-    for await (const chunk of chunks) updates.push(...streams.event(chunk));
-    updates.push(...streams.finish());
+    const updates = await chatUpdates();
     expect(updates).toEqual([{ kind: "unknown-tool", id: "call_c", name: "rm_rf" }]);
   });
 });

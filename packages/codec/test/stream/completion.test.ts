@@ -301,21 +301,19 @@ describe("stream decoder: unions of objects, completion", () => {
     expect(decoder.stateAt("/other")).toBe("pending");
   });
 
+  /** A union's first array branch, of closed objects: an element of another type shows as nothing through it. */
+  const ARRAY_OF_OBJECTS = {
+    type: "array",
+    items: { type: "object", properties: { a: { type: "integer" } }, required: ["a"], additionalProperties: false },
+  };
+
   it("shows an array through the array branch its elements fit (an array of arrays after an array of objects)", () => {
     const codec = compile({
       type: "object",
       properties: {
         u: {
           anyOf: [
-            {
-              type: "array",
-              items: {
-                type: "object",
-                properties: { a: { type: "integer" } },
-                required: ["a"],
-                additionalProperties: false,
-              },
-            },
+            ARRAY_OF_OBJECTS,
             { type: "array", items: { type: "array", items: { type: "integer" } } },
             { type: "string" },
           ],
@@ -342,15 +340,7 @@ describe("stream decoder: unions of objects, completion", () => {
       properties: {
         u: {
           anyOf: [
-            {
-              type: "array",
-              items: {
-                type: "object",
-                properties: { a: { type: "integer" } },
-                required: ["a"],
-                additionalProperties: false,
-              },
-            },
+            ARRAY_OF_OBJECTS,
             { type: "array", items: { type: "string" } },
             { type: "object", properties: { b: { type: "integer" } }, additionalProperties: false },
           ],
