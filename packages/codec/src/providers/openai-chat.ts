@@ -13,9 +13,11 @@
  * compatibility endpoint, SGLang) leave `index` out: such a fragment is told
  * by its `id`, and one with neither continues the call its choice began
  * last (a choice's calls stream one after another). Some send arguments
- * before the name: a call opens once its id and name have both come, with
- * the text given before; one whose id or name never comes opens with what it
- * has when its choice (or the stream) ends. A choice's calls end when the choice has a
+ * before the name, some split the name over fragments or repeat it on each:
+ * a call opens once its id and name have come and its argument text begins,
+ * with the text given before (the name's pieces joined, a repeat read once);
+ * one whose id or name never comes opens with what it has when its choice
+ * (or the stream) ends. A choice's calls end when the choice has a
  * `finish_reason`; with "length" or "content_filter" the last of them is cut,
  * not ended, and a stream that stops before any `finish_reason` ends none.
  */
@@ -43,6 +45,7 @@ import {
   named,
   notText,
   streams,
+  streamViolation,
   stringOr,
   usageOf,
 } from "./shared.js";
@@ -117,7 +120,7 @@ export function chatResults(calls: readonly AnsweredCall[]): ChatToolMessage[] {
   return calls.map((c) => ({ role: "tool", tool_call_id: c.id, content: c.output }));
 }
 
-/** A Chat Completions call whose id or name has not come yet: what its fragments gave so far. */
+/** A Chat Completions call not opened yet (its id, its name or its argument text to come): what its fragments gave so far. */
 interface Pending {
   id: string | undefined;
   name: string | undefined;
@@ -136,12 +139,12 @@ export function chatCompletionsCallStreams<S extends DeltaSink>(
   const calls = new Calls(open);
   // Each choice's calls by key, in the order they began, ended together when the choice finishes.
   const byChoice = new Map<number, string[]>();
-  // The calls whose id or name has not come yet, by key, with the text given them so far.
+  // The calls not opened yet, by key, with what their fragments gave so far.
   const pending = new Map<string, Pending>();
   // Per choice: the key of each id, and the key whose first fragment came last.
   const keyOfId = new Map<string, string>();
   const lastKey = new Map<number, string>();
-  /** The call of `key`, opened with what it has if its id or its name never came (the stream ends it now). */
+  /** The call of `key`, opened with what it has if it never opened (its choice or the stream ends it now). */
   const opened = (key: string): Call<S> | undefined => {
     const waiting = pending.get(key);
     if (waiting === undefined) return calls.get(key);
@@ -190,8 +193,9 @@ export function chatCompletionsCallStreams<S extends DeltaSink>(
         const text = raw == null ? undefined : typeof raw === "string" && given !== raw ? raw : NOT_TEXT;
         let call = calls.get(key);
         if (call === undefined) {
-          // Opened once both its id and its name have come (some servers send arguments before the name): the
-          // text given before is kept and pushed then, never dropped.
+          // Opened once its id and its name have come and its arguments begin, or when its choice ends: some
+          // servers send arguments before the name, some split the name over fragments. The text given before is
+          // kept and pushed then, never dropped.
           let waiting = pending.get(key);
           if (waiting === undefined) {
             waiting = { id: undefined, name: undefined, texts: [], broken: false };
@@ -200,14 +204,22 @@ export function chatCompletionsCallStreams<S extends DeltaSink>(
             byChoice.set(choiceIndex, [...(byChoice.get(choiceIndex) ?? []), key]);
           }
           waiting.id ??= id;
-          waiting.name ??= name;
+          // A piece of the name is appended; the name so far given again is a repeat (servers that send the whole
+          // name on every fragment). Opened on its first piece, a call would be read as whichever tool that names.
+          if (name !== undefined && name !== waiting.name) waiting.name = (waiting.name ?? "") + name;
           if (id !== undefined && !keyOfId.has(`${choiceIndex}:${id}`)) keyOfId.set(`${choiceIndex}:${id}`, key);
           if (text === NOT_TEXT) waiting.broken = true;
           else if (text !== undefined) waiting.texts.push(text);
-          if (waiting.id === undefined || waiting.name === undefined) continue;
+          if (waiting.id === undefined || waiting.name === undefined || text === undefined || text === "") continue;
           call = openWaiting(key, waiting.id, waiting.name);
           if (call === undefined) continue;
-        } else if (text === NOT_TEXT) calls.refuse(call, notText("tool_calls fragment's function"));
+        } else if (name !== undefined && name !== call.name)
+          // The name changed once the arguments began: the call cannot be told for sure, so it is never run.
+          calls.refuse(
+            call,
+            streamViolation(`the stream gave call ${call.id} the name "${name}" after "${call.name}"`),
+          );
+        else if (text === NOT_TEXT) calls.refuse(call, notText("tool_calls fragment's function"));
         else if (text !== undefined) calls.push(call, text);
         last = call;
       }

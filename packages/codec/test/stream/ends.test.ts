@@ -481,6 +481,78 @@ describe("adapters fail closed and say why", () => {
     );
   });
 
+  it("Chat Completions: a tool name split across fragments is joined, one repeated on every fragment read once, never another tool's", () => {
+    // Gemini's compatibility endpoint splits names ("edit_ex" + "isting_file", continuedev/continue#5849); MiniMax
+    // behind NVIDIA NIM repeats the whole name on every fragment (NousResearch/hermes-agent#11984). A tool whose name
+    // is a prefix of the one called takes these arguments too: opened on the first piece, it would be dispatched.
+    const prefix = compileCodec(
+      { type: "object", properties: { city: { type: "string" } }, required: ["city"], additionalProperties: false },
+      { name: "get" },
+    );
+    if (!prefix.ok) throw new Error(prefix.error.message);
+    const both = { ...codecs, get: prefix.value };
+    const run = (stream: readonly Event[]) => {
+      const streams = streamCalls("openai-chat", both);
+      return [...stream.flatMap((e) => [...streams.event(e)]), ...streams.finish()];
+    };
+    const NAME = "get_weather";
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 1, max: 8 }), { minLength: 1, maxLength: 6 }),
+        fc.array(fc.integer({ min: 1, max: NAME.length - 1 }), { minLength: 1, maxLength: 3 }),
+        fc.boolean(),
+        fc.boolean(),
+        (sizes, cuts, repeated, emptyArguments) => {
+          const events = recorded("openai-chat", sizes);
+          const rewritten = events.flatMap((e) => {
+            const choice = (e.choices as Event[])[0]!;
+            const fragment = (choice.delta as { tool_calls?: Event[] }).tool_calls?.[0];
+            if (fragment === undefined || fragment.id === undefined) {
+              // Repeated: every later fragment of the call names it again.
+              if (!repeated || fragment === undefined) return [e];
+              const again = { ...fragment, function: { ...(fragment.function as Event), name: NAME } };
+              return [{ ...e, choices: [{ ...choice, delta: { tool_calls: [again] } }] }];
+            }
+            if (repeated) return [e];
+            // Split: the name in pieces, one fragment each, the first with the id.
+            const at = [...new Set([0, ...cuts.map((c) => c % NAME.length), NAME.length])].sort((a, b) => a - b);
+            return at.slice(1).map((end, k) => {
+              const fn: Event = { name: NAME.slice(at[k], end) };
+              if (emptyArguments) fn.arguments = "";
+              const piece: Event = k === 0 ? { ...fragment, function: fn } : { index: fragment.index, function: fn };
+              return { ...e, choices: [{ ...choice, delta: { tool_calls: [piece] } }] };
+            });
+          });
+          expect(run(rewritten)).toEqual(run(events));
+          expect(
+            finals(run(rewritten)).map((u) => [u.id, u.name, u.kind, u.kind === "decoded" && u.result.ok]),
+          ).toEqual([
+            ["call_0", NAME, "decoded", true],
+            ["call_1", NAME, "decoded", true],
+          ]);
+        },
+      ),
+      { numRuns: 60 },
+    );
+    // A name that changes once the arguments have begun: refused, never read as either tool.
+    const chunk = (toolCall: Event, finish: string | null = null) => ({
+      choices: [{ index: 0, delta: { tool_calls: [toolCall] }, finish_reason: finish }],
+    });
+    const text = WIRES[0]!;
+    const changed = finals(
+      run([
+        chunk({ index: 0, id: "call_x", type: "function", function: { name: "get", arguments: text.slice(0, 4) } }),
+        chunk({ index: 0, function: { name: "_weather", arguments: text.slice(4) } }),
+        { choices: [{ index: 0, delta: {}, finish_reason: "tool_calls" }] },
+      ]),
+    );
+    expect(changed.map((u) => [u.id, u.kind])).toEqual([
+      ["call_x", "refused"],
+      ["call_x", "decoded"],
+    ]);
+    expect(changed[1]).toMatchObject({ result: { ok: false, error: { code: "stream-violation" } } });
+  });
+
   it("Chat Completions: a call whose id or name never comes is opened with what it has when its choice ends, never dropped unseen", () => {
     const chunk = (toolCalls: Event[], finish: string | null = null): Event => ({
       choices: [{ index: 0, delta: { tool_calls: toolCalls }, finish_reason: finish }],
