@@ -612,6 +612,34 @@ describe("adapters fail closed and say why", () => {
     expect(updates[1]).toMatchObject({ result: { ok: false } });
   });
 
+  it("Chat Completions: fragments of one call sharing an index in one chunk (Azure Foundry, openai/openai-python#3201) are read in order", () => {
+    const text = WIRES[1]!;
+    const streams = streamCalls("openai-chat", codecs);
+    const updates = finals(
+      [
+        {
+          choices: [
+            {
+              index: 0,
+              delta: {
+                tool_calls: [
+                  { index: 0, id: "call_d", type: "function", function: { name: "get_weather", arguments: "" } },
+                  { index: 0, function: { arguments: text.slice(0, 7) } },
+                  { index: 0, function: { arguments: text.slice(7, 12) } },
+                ],
+              },
+            },
+          ],
+        },
+        { choices: [{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: text.slice(12) } }] } }] },
+        { choices: [{ index: 0, delta: {}, finish_reason: "tool_calls" }] },
+      ].flatMap((e) => [...streams.event(e)]),
+    );
+    expect(updates).toEqual([
+      { kind: "decoded", id: "call_d", name: "get_weather", result: weather.value.decode(text) },
+    ]);
+  });
+
   it("Chat Completions: several whole calls in one chunk with no index (Gemini's compatibility endpoint) decode each", () => {
     const streams = streamCalls("openai-chat", codecs);
     const whole = (id: string, text: string) => ({
