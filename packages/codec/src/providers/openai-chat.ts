@@ -12,9 +12,11 @@
  * `function.arguments` text. Some OpenAI-compatible servers (Ollama, Gemini's
  * compatibility endpoint, SGLang) leave `index` out: such a fragment is told
  * by its `id`, and one with neither continues the call its choice began
- * last (a choice's calls stream one after another). Some send arguments
- * before the name, some split the name over fragments or repeat it on each:
- * a call opens once its id and name have come and its argument text begins,
+ * last (a choice's calls stream one after another); some give every call of
+ * a parallel batch the same index: a fragment naming another id there begins
+ * a new call. Some send arguments before the name, some split the name over
+ * fragments or repeat it on each: a call opens once its id and name have
+ * come and its argument text begins,
  * with the text given before (the name's pieces joined, a repeat read once);
  * one whose id or name never comes opens with what it has when its choice
  * (or the stream) ends. A choice's calls end when the choice has a
@@ -144,6 +146,8 @@ export function chatCompletionsCallStreams<S extends DeltaSink>(
   // Per choice: the key of each id, and the key whose first fragment came last.
   const keyOfId = new Map<string, string>();
   const lastKey = new Map<number, string>();
+  // Per choice and index, the key of the call begun there last (the index's own key until a second id comes).
+  const atIndex = new Map<string, string>();
   /** The call of `key`, opened with what it has if it never opened (its choice or the stream ends it now). */
   const opened = (key: string): Call<S> | undefined => {
     const waiting = pending.get(key);
@@ -178,8 +182,17 @@ export function chatCompletionsCallStreams<S extends DeltaSink>(
         // No index (some OpenAI-compatible servers): the call its id names, a new one if it names none; with no
         // id, the call the choice began last.
         let key: string | undefined;
-        if (typeof fragment.index === "number") key = `${choiceIndex}:${fragment.index}`;
-        else if (fragment.index == null) {
+        if (typeof fragment.index === "number") {
+          // The call begun last at this index; a fragment naming another id begins a new call there (some servers
+          // give every call of a parallel batch index 0, each with its own id).
+          const at = `${choiceIndex}:${fragment.index}`;
+          key = atIndex.get(at) ?? at;
+          const known = calls.get(key)?.id ?? pending.get(key)?.id;
+          if (id !== undefined && known !== undefined && known !== id) {
+            key = keyOfId.get(`${choiceIndex}:${id}`) ?? `${choiceIndex}:#${id}`;
+            atIndex.set(at, key);
+          }
+        } else if (fragment.index == null) {
           key =
             id === undefined
               ? lastKey.get(choiceIndex)

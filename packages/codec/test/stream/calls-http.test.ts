@@ -202,6 +202,26 @@ describe("streamCalls with the openai client's Chat Completions stream", () => {
       { kind: "decoded", id: "call_c", name: "get_weather", result: weather.value.decode(wire) },
     ]);
   });
+
+  it("reads a batch whose calls all carry index 0 (Ollama) and a name split over fragments (Gemini's compatibility endpoint)", async () => {
+    type Fragment = { index: number; id?: string; function: { name?: string; arguments?: string } };
+    type Chunk = { choices: { delta: { tool_calls?: Fragment[] } }[] };
+    const first = chatChunks(wire, 5).slice(0, -1);
+    const second = structuredClone(chatChunks(wire, 3)) as unknown as Chunk[];
+    const opening = second[0]!.choices[0]!.delta.tool_calls![0]!;
+    opening.id = "call_d";
+    opening.function = { name: "get_", arguments: "" };
+    const rest = structuredClone(second[1]!);
+    rest.choices[0]!.delta.tool_calls = [{ index: 0, function: { name: "weather" } }];
+    second.splice(1, 0, rest);
+    script = [...first, ...(second as unknown as Record<string, unknown>[])];
+    expect(JSON.stringify(script)).not.toContain('"index":1');
+    const updates = await chatUpdates();
+    expect(updates.filter((u) => u.kind === "decoded" || u.kind === "cut" || u.kind === "unknown-tool")).toEqual([
+      { kind: "decoded", id: "call_c", name: "get_weather", result: weather.value.decode(wire) },
+      { kind: "decoded", id: "call_d", name: "get_weather", result: weather.value.decode(wire) },
+    ]);
+  });
 });
 
 /** An Anthropic Messages stream of one tool_use block whose input is `text`, in `size`-character deltas. */

@@ -612,6 +612,29 @@ describe("adapters fail closed and say why", () => {
     expect(updates[1]).toMatchObject({ result: { ok: false } });
   });
 
+  it("Chat Completions: parallel calls that all carry index 0 (Ollama, LiteLLM, Responses-to-Chat gateways) are told apart by their ids", () => {
+    // ollama/ollama#15457, mcowger/plexus#691: each call's first fragment has its own id, every fragment index 0.
+    // Read by index alone, the calls merge into one text that is no JSON, and every call of the batch is lost.
+    const run = (events: readonly Event[], cut: number): CallUpdate[] => {
+      const streams = streamCalls("openai-chat", codecs);
+      return [...events.slice(0, cut).flatMap((e) => [...streams.event(e)]), ...streams.finish()];
+    };
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 1, max: 8 }), { minLength: 1, maxLength: 6 }), (sizes) => {
+        const events = recorded("openai-chat", sizes);
+        const zeroed = events.map((e) => {
+          const choice = (e.choices as Event[])[0]!;
+          const fragments = (choice.delta as { tool_calls?: Event[] }).tool_calls;
+          if (fragments === undefined) return e;
+          const rewritten = fragments.map((f) => ({ ...f, index: 0 }));
+          return { ...e, choices: [{ ...choice, delta: { ...(choice.delta as Event), tool_calls: rewritten } }] };
+        });
+        for (let cut = 0; cut <= events.length; cut++) expect(run(zeroed, cut)).toEqual(run(events, cut));
+      }),
+      { numRuns: 40 },
+    );
+  });
+
   it("Chat Completions: fragments of one call sharing an index in one chunk (Azure Foundry, openai/openai-python#3201) are read in order", () => {
     const text = WIRES[1]!;
     const streams = streamCalls("openai-chat", codecs);
