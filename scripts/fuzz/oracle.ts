@@ -146,7 +146,9 @@ export function equalityAndPresenceProblems(schema: unknown, value: unknown): st
     out.push("anyOf");
   if (Array.isArray(value)) {
     if (s.uniqueItems === true && new Set(value.map(canonical)).size !== value.length) out.push("uniqueItems");
-    for (const item of value) out.push(...equalityAndPresenceProblems(s.items, item));
+    // `items` holds only past `prefixItems` (2020-12); read against it, a tuple's first places broke `items`' const.
+    const prefix = Array.isArray(s.prefixItems) ? s.prefixItems : [];
+    value.forEach((item, i) => out.push(...equalityAndPresenceProblems(i < prefix.length ? prefix[i] : s.items, item)));
   } else if (value !== null && typeof value === "object") {
     const has = (name: string) => Object.hasOwn(value, name);
     if (Array.isArray(s.required) && s.required.some((n) => typeof n === "string" && !has(n))) out.push("required");
@@ -157,9 +159,14 @@ export function equalityAndPresenceProblems(schema: unknown, value: unknown): st
       }
     }
     const properties = (s.properties ?? {}) as Record<string, unknown>;
+    const patterns = Object.entries((s.patternProperties ?? {}) as Record<string, unknown>);
     for (const name of Object.keys(value)) {
-      const sub = Object.hasOwn(properties, name) ? properties[name] : s.additionalProperties;
-      out.push(...equalityAndPresenceProblems(sub, (value as Record<string, unknown>)[name]));
+      const member = (value as Record<string, unknown>)[name];
+      // A name a pattern matches is held to that pattern's schema, and `additionalProperties` does not reach it.
+      const matched = patterns.filter(([pattern]) => new RegExp(pattern, "u").test(name));
+      for (const [, sub] of matched) out.push(...equalityAndPresenceProblems(sub, member));
+      if (Object.hasOwn(properties, name)) out.push(...equalityAndPresenceProblems(properties[name], member));
+      else if (matched.length === 0) out.push(...equalityAndPresenceProblems(s.additionalProperties, member));
     }
   }
   return out;

@@ -15,6 +15,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { Findings } from "../../../../scripts/fuzz/findings.js";
+import { equalityAndPresenceProblems } from "../../../../scripts/fuzz/oracle.js";
 import { buildPool, type PoolEntry } from "../../../../scripts/fuzz/pool.js";
 import { TARGETS } from "../../../../scripts/fuzz/targets.js";
 import { runs } from "../../testkit/arbitraries.js";
@@ -45,4 +46,20 @@ describe("fuzz, short form", () => {
       expect(unknown).toEqual([]);
     });
   }
+});
+
+describe("the fuzz's own reading of const, enum and required", () => {
+  it("reads items past prefixItems only, and a name a pattern matches by that pattern: no false finding, the true ones kept", () => {
+    // A generated schema of this shape gave "validate accepted a value that breaks const" (a `pnpm fuzz` run).
+    const tuple = {
+      type: "array",
+      prefixItems: [{ type: "object" }, { const: { toString: [1] } }],
+      items: { const: "x" },
+    };
+    expect(equalityAndPresenceProblems(tuple, [{ a: 1 }, { toString: [1] }, "x"])).toEqual([]);
+    expect(equalityAndPresenceProblems(tuple, [{ a: 1 }, { toString: [2] }, "y"])).toEqual(["const", "const"]);
+    const patterned = { type: "object", patternProperties: { "^p": { const: 1 } }, additionalProperties: { const: 2 } };
+    expect(equalityAndPresenceProblems(patterned, { p1: 1, q: 2 })).toEqual([]);
+    expect(equalityAndPresenceProblems(patterned, { p1: 2, q: 1 })).toEqual(["const", "const"]);
+  });
 });
