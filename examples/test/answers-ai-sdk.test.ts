@@ -143,6 +143,22 @@ describe.each<Provider>(["openai-chat", "openai-responses", "anthropic", "google
       expect((broken as AiSdkAnswerError).error).toMatchObject({ code: "wire-violation", path: "/labels" });
     });
 
+    it("gives no output for a stream that stops before the provider's end event, though its text decodes", async () => {
+      // The provider packages report such a stream as finish reason "other": the text is whole JSON by chance.
+      server.script = { kind: "cut-stream", deltas: pieces(wireText(codec, VALUE), 6) };
+      const result = streamText({
+        model: model(provider),
+        prompt: "t",
+        output: aiSdkOutput(codec),
+        onError: () => {},
+      });
+      for await (const _ of result.partialOutputStream) void _;
+      expect(await result.finishReason).toBe("other");
+      const output = await Promise.resolve(result.output).catch((e: unknown) => e);
+      expect(output).toBeInstanceOf(AiSdkAnswerError);
+      expect((output as AiSdkAnswerError).error.code).toBe("answer-cut");
+    });
+
     it("refuses a broken streamed answer early (onRefusal), before the text ends", async () => {
       const wire = JSON.parse(wireText(codec, VALUE)) as Record<string, unknown>;
       const text = JSON.stringify({ ...wire, labels: { area: "hardware" } });

@@ -81,7 +81,14 @@ export function aiSdkOutput<T>(codec: Codec<T>, options: AiSdkOutputOptions = {}
         // OpenAI's content_filter and Anthropic's refusal both arrive as this.
         throw new AiSdkAnswerError(answerError({ kind: "refused", message: finishReason }), text);
       }
-      if (text === "") throw new AiSdkAnswerError(answerError({ kind: "none", reason: finishReason }), text);
+      if (finishReason === "tool-calls" || text === "") {
+        throw new AiSdkAnswerError(answerError({ kind: "none", reason: finishReason }), text);
+      }
+      if (finishReason !== "stop") {
+        // "other", "error", "unknown": the provider packages give "other" to a stream that stopped
+        // before the provider's own end event, whose text may still be whole JSON by chance.
+        throw new AiSdkAnswerError(answerError({ kind: "cut", reason: `finish reason ${finishReason}` }), text);
+      }
       const result = codec.decode(text);
       if (!result.ok) throw new AiSdkAnswerError(result.error, text);
       return result.value;
