@@ -185,7 +185,11 @@ function anthropicAnswer(message: unknown): AnswerRead {
   }
   if (stop === "refusal") return { kind: "refused", message: text === "" ? "stop_reason refusal" : text };
   if (typeof stop === "string" && ANSWER_CUT.has(stop)) return { kind: "cut", reason: stop };
-  if (text === "") return { kind: "none", reason: typeof stop === "string" ? `stop_reason ${stop}` : "no text" };
+  // As in a stream, only these end the answer: "pause_turn" is a turn to be continued, "tool_use" a tool's turn.
+  if (stop !== "end_turn" && stop !== "stop_sequence") {
+    return { kind: "none", reason: typeof stop === "string" ? `stop_reason ${stop}` : "no stop_reason" };
+  }
+  if (text === "") return { kind: "none", reason: `stop_reason ${stop}` };
   return { kind: "text", text };
 }
 

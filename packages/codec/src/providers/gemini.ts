@@ -316,7 +316,9 @@ function geminiAnswer(response: unknown): AnswerRead {
   const candidate = listOf(response.candidates)[0];
   if (!isPlainObject(candidate)) return { kind: "none", reason: "no candidate" };
   const finish = answerFinish(candidate.finishReason);
-  if (finish !== undefined && finish.kind === "ended") return finish.read;
+  // A candidate with no finish reason is one the model has not finished (a stream's chunk): no value, as in a stream.
+  if (finish === undefined) return { kind: "none", reason: "no finishReason" };
+  if (finish.kind === "ended") return finish.read;
   // A part without text would leave the answer short of a piece: no answer, never a shorter one.
   if (textLost(candidate)) return { kind: "none", reason: TEXT_LOST };
   const text = answerText(candidate);

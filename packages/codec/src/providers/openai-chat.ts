@@ -277,8 +277,12 @@ function chatAnswer(response: unknown): AnswerRead {
     return { kind: "refused", message: message.refusal };
   if (finish === "length") return { kind: "cut", reason: "length" };
   if (finish === "content_filter") return { kind: "blocked", reason: "content_filter" };
+  // Only "stop" ends the answer, as in a stream: "tool_calls" is the model's turn for tools, null no end at all.
+  if (finish !== "stop") {
+    return { kind: "none", reason: typeof finish === "string" ? `finish_reason ${finish}` : "no finish_reason" };
+  }
   if (typeof message.content === "string" && message.content !== "") return { kind: "text", text: message.content };
-  return { kind: "none", reason: typeof finish === "string" ? `finish_reason ${finish}` : "no content" };
+  return { kind: "none", reason: "no content" };
 }
 
 /** Choice 0's `delta.content` and `delta.refusal`; its `finish_reason` "stop" ends the answer. */

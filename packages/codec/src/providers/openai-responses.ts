@@ -199,7 +199,10 @@ function responsesAnswer(response: unknown): AnswerRead {
       ? { kind: "blocked", reason }
       : { kind: "cut", reason: typeof reason === "string" ? reason : "incomplete" };
   }
-  if (response.status === "failed") return { kind: "none", reason: "status failed" };
+  // Only a completed response has ended its answer (a background one may be queued, in progress or cancelled).
+  if (response.status !== "completed") {
+    return { kind: "none", reason: typeof response.status === "string" ? `status ${response.status}` : "no status" };
+  }
   return text === "" ? { kind: "none", reason: "no output_text" } : { kind: "text", text };
 }
 
@@ -226,7 +229,8 @@ function responsesAnswerEvents(): (event: unknown) => readonly AnswerSignal[] {
       case "response.completed":
         return [{ kind: "end" }];
       case "response.incomplete": {
-        const read = responsesAnswer(e.response);
+        // The event says the response is incomplete, whatever status its response object holds.
+        const read = responsesAnswer({ ...(isPlainObject(e.response) ? e.response : {}), status: "incomplete" });
         return [{ kind: "ended", read: read.kind === "text" ? { kind: "cut", reason: "incomplete" } : read }];
       }
       case "response.failed":

@@ -201,6 +201,66 @@ describe("decodeOutput and streamOutput never throw on hostile input", () => {
   }
 });
 
+describe("a whole response gives a value only when the provider ended the answer", () => {
+  /** The answer `text` in each API's whole response, its end as `end` says (undefined: the member left out). */
+  const responses: Record<OutputApi, (end: unknown, text: string) => unknown> = {
+    "openai-chat": (end, text) => ({
+      choices: [{ index: 0, ...(end === undefined ? {} : { finish_reason: end }), message: { content: text } }],
+    }),
+    "openai-responses": (end, text) => ({
+      ...(end === undefined ? {} : { status: end }),
+      output: [{ type: "message", content: [{ type: "output_text", text }] }],
+    }),
+    anthropic: (end, text) => ({
+      ...(end === undefined ? {} : { stop_reason: end }),
+      content: [{ type: "text", text }],
+    }),
+    gemini: (end, text) => ({
+      candidates: [{ ...(end === undefined ? {} : { finishReason: end }), content: { parts: [{ text }] } }],
+    }),
+    "bedrock-converse": (end, text) => ({
+      ...(end === undefined ? {} : { stopReason: end }),
+      output: { message: { content: [{ text }] } },
+    }),
+  };
+  /** Each API's own end of an answer, and ends that are not one (unfinished, paused, a tool's turn, none said). */
+  const ends: Record<OutputApi, { ended: string; not: unknown[] }> = {
+    "openai-chat": { ended: "stop", not: [undefined, null, "tool_calls", "function_call"] },
+    "openai-responses": { ended: "completed", not: [undefined, null, "in_progress", "queued", "cancelled"] },
+    anthropic: { ended: "end_turn", not: [undefined, null, "pause_turn", "tool_use"] },
+    gemini: { ended: "STOP", not: [undefined, null, "FINISH_REASON_UNSPECIFIED"] },
+    "bedrock-converse": { ended: "end_turn", not: [undefined, null, "tool_use"] },
+  };
+
+  for (const api of APIS) {
+    it(api, () => {
+      const codec = codecFor(TARGET[api]);
+      const wire = codec.encode({ summary: "jam" });
+      if (!wire.ok) throw new Error(wire.error.message);
+      const text = JSON.stringify(wire.value);
+      expect(decodeOutput(codec, api, responses[api](ends[api].ended, text))).toEqual({
+        ok: true,
+        value: { summary: "jam" },
+      });
+      for (const end of ends[api].not) {
+        expect(decodeOutput(codec, api, responses[api](end, text)), `${api} ${String(end)}`).toMatchObject({
+          ok: false,
+          error: { code: "no-answer" },
+        });
+      }
+    });
+  }
+
+  it("a Responses stream's response.incomplete still cuts the answer when its response object says no status", () => {
+    const codec = codecFor("openai");
+    const answer = streamOutput(codec, "openai-responses");
+    answer.event({ type: "response.output_text.delta", delta: '{"summary":"jam"' });
+    expect(answer.event({ type: "response.incomplete", response: {} })).toMatchObject([
+      { kind: "cut", error: { code: "answer-cut" } },
+    ]);
+  });
+});
+
 describe("the conversation goes on", () => {
   it("puts the decoded answer back in the wire form, and decode's feedback in a repair turn", () => {
     const codec = codecFor("openai");
