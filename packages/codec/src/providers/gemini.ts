@@ -294,6 +294,17 @@ function textLost(candidate: Record<string, unknown>): boolean {
   );
 }
 
+/** A candidate that calls functions: Gemini ends such a turn with STOP too, and text beside the calls is no answer. */
+function callsTools(candidate: Record<string, unknown>): boolean {
+  const content = isPlainObject(candidate.content) ? candidate.content : {};
+  return listOf(content.parts).some((part) => isPlainObject(part) && isPlainObject(part.functionCall));
+}
+
+const TOOLS_TURN = {
+  kind: "none",
+  reason: "the response calls functions: the answer comes after their results",
+} as const;
+
 function answerFinish(finish: unknown): AnswerSignal | undefined {
   if (finish === undefined || finish === null || finish === "FINISH_REASON_UNSPECIFIED") return undefined;
   if (finish === "STOP") return { kind: "end" };
@@ -321,12 +332,14 @@ function geminiAnswer(response: unknown): AnswerRead {
   if (finish.kind === "ended") return finish.read;
   // A part without text would leave the answer short of a piece: no answer, never a shorter one.
   if (textLost(candidate)) return { kind: "none", reason: TEXT_LOST };
+  if (callsTools(candidate)) return TOOLS_TURN;
   const text = answerText(candidate);
   return text === "" ? { kind: "none", reason: "no text" } : { kind: "text", text };
 }
 
 /** Each chunk is a response; the answer ends with the chunk whose candidate says STOP. */
 function geminiAnswerEvents(): (event: unknown) => readonly AnswerSignal[] {
+  let calls = false;
   return (chunk) => {
     if (!isPlainObject(chunk)) return [];
     const blocked = blockReason(chunk);
@@ -335,10 +348,11 @@ function geminiAnswerEvents(): (event: unknown) => readonly AnswerSignal[] {
     if (!isPlainObject(candidate)) return [];
     const out: AnswerSignal[] = [];
     if (textLost(candidate)) return [answerNotText("part whose text is not text")];
+    if (callsTools(candidate)) calls = true;
     const text = answerText(candidate);
     if (text !== "") out.push({ kind: "text", delta: text });
     const finish = answerFinish(candidate.finishReason);
-    if (finish !== undefined) out.push(finish);
+    if (finish !== undefined) out.push(finish.kind === "end" && calls ? { kind: "ended", read: TOOLS_TURN } : finish);
     return out;
   };
 }

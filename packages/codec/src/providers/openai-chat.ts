@@ -263,6 +263,9 @@ export function chatCompletionsCallStreams<S extends DeltaSink>(
 
 // ---- structured outputs ---------------------------------------------------------
 
+/** Why a choice that calls tools has no answer yet. */
+const TOOLS_TURN = { kind: "none", reason: "the choice calls tools: the answer comes after their results" } as const;
+
 /**
  * Choice 0 only (as for tool calls). `message.refusal` is the model's refusal
  * (`ChatCompletionMessage.refusal` in the `openai` SDK's types).
@@ -281,12 +284,15 @@ function chatAnswer(response: unknown): AnswerRead {
   if (finish !== "stop") {
     return { kind: "none", reason: typeof finish === "string" ? `finish_reason ${finish}` : "no finish_reason" };
   }
+  // Some compatible servers end a turn of tool calls with "stop": text beside the calls is not the answer.
+  if (listOf(message.tool_calls).length > 0) return TOOLS_TURN;
   if (typeof message.content === "string" && message.content !== "") return { kind: "text", text: message.content };
   return { kind: "none", reason: "no content" };
 }
 
 /** Choice 0's `delta.content` and `delta.refusal`; its `finish_reason` "stop" ends the answer. */
 function chatAnswerEvents(): (event: unknown) => readonly AnswerSignal[] {
+  let calls = false;
   return (chunk) => {
     if (!isPlainObject(chunk)) return [];
     const out: AnswerSignal[] = [];
@@ -297,8 +303,9 @@ function chatAnswerEvents(): (event: unknown) => readonly AnswerSignal[] {
       // Null (a chunk with no text) is common; anything else would be text lost from the answer.
       else if (delta.content != null) out.push(answerNotText("delta.content"));
       if (typeof delta.refusal === "string") out.push({ kind: "refusal", delta: delta.refusal });
+      if (listOf(delta.tool_calls).length > 0) calls = true;
       const finish = choice.finish_reason;
-      if (finish === "stop") out.push({ kind: "end" });
+      if (finish === "stop") out.push(calls ? { kind: "ended", read: TOOLS_TURN } : { kind: "end" });
       else if (finish === "length") out.push({ kind: "ended", read: { kind: "cut", reason: "length" } });
       else if (finish === "content_filter") {
         out.push({ kind: "ended", read: { kind: "blocked", reason: "content_filter" } });

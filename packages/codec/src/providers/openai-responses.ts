@@ -178,6 +178,16 @@ export function responsesCallStreams<S extends DeltaSink>(
 
 // ---- structured outputs ---------------------------------------------------------
 
+/** Output item types that are calls of the caller's own tools (the server runs its built-in ones itself). */
+const CALLER_CALLS = new Set(["function_call", "custom_tool_call"]);
+
+const holdsCalls = (response: unknown): boolean =>
+  isPlainObject(response) &&
+  listOf(response.output).some((i) => isPlainObject(i) && CALLER_CALLS.has(i.type as string));
+
+/** Why a response that calls the caller's tools has no answer yet. */
+const TOOLS_TURN = { kind: "none", reason: "the response calls tools: the answer comes after their results" } as const;
+
 function responsesAnswer(response: unknown): AnswerRead {
   if (!isPlainObject(response)) return { kind: "none", reason: "not a response" };
   let text = "";
@@ -203,6 +213,8 @@ function responsesAnswer(response: unknown): AnswerRead {
   if (response.status !== "completed") {
     return { kind: "none", reason: typeof response.status === "string" ? `status ${response.status}` : "no status" };
   }
+  // The status says completed for a turn of calls too: text beside them is not the answer (as Chat's "tool_calls").
+  if (holdsCalls(response)) return TOOLS_TURN;
   return text === "" ? { kind: "none", reason: "no output_text" } : { kind: "text", text };
 }
 
@@ -213,9 +225,14 @@ function responsesAnswer(response: unknown): AnswerRead {
  */
 function responsesAnswerEvents(): (event: unknown) => readonly AnswerSignal[] {
   let deltas = false;
+  let calls = false;
   return (e) => {
     if (!isPlainObject(e)) return [];
     switch (e.type) {
+      case "response.output_item.added":
+      case "response.output_item.done":
+        if (isPlainObject(e.item) && CALLER_CALLS.has(e.item.type as string)) calls = true;
+        return [];
       case "response.output_text.delta":
         if (typeof e.delta !== "string") return [answerNotText("response.output_text.delta")];
         deltas = true;
@@ -227,7 +244,7 @@ function responsesAnswerEvents(): (event: unknown) => readonly AnswerSignal[] {
       case "response.refusal.delta":
         return typeof e.delta === "string" ? [{ kind: "refusal", delta: e.delta }] : [];
       case "response.completed":
-        return [{ kind: "end" }];
+        return [calls || holdsCalls(e.response) ? { kind: "ended", read: TOOLS_TURN } : { kind: "end" }];
       case "response.incomplete": {
         // The event says the response is incomplete, whatever status its response object holds.
         const read = responsesAnswer({ ...(isPlainObject(e.response) ? e.response : {}), status: "incomplete" });

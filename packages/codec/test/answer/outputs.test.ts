@@ -261,6 +261,114 @@ describe("a whole response gives a value only when the provider ended the answer
   });
 });
 
+describe("an answer beside a call of the caller's tools is no answer: the turn is the tools'", () => {
+  /** The answer `text` and a call of a tool, in a whole response and in a stream, as each API sends them. */
+  const shapes: Record<OutputApi, (text: string) => { whole: unknown; events: unknown[] }> = {
+    "openai-chat": (text) => {
+      const call = { index: 0, id: "call_1", type: "function", function: { name: "lookup", arguments: "{}" } };
+      return {
+        whole: { choices: [{ index: 0, finish_reason: "tool_calls", message: { content: text, tool_calls: [call] } }] },
+        events: [
+          { choices: [{ index: 0, delta: { content: text }, finish_reason: null }] },
+          { choices: [{ index: 0, delta: { tool_calls: [call] }, finish_reason: null }] },
+          { choices: [{ index: 0, delta: {}, finish_reason: "tool_calls" }] },
+        ],
+      };
+    },
+    "openai-responses": (text) => {
+      const call = { type: "function_call", id: "fc_1", call_id: "call_1", name: "lookup", arguments: "{}" };
+      const message = { type: "message", id: "msg_1", content: [{ type: "output_text", text }] };
+      return {
+        whole: { status: "completed", output: [message, call] },
+        events: [
+          { type: "response.output_item.added", output_index: 0, item: { ...message, content: [] } },
+          { type: "response.output_text.delta", item_id: "msg_1", delta: text },
+          { type: "response.output_text.done", item_id: "msg_1", text },
+          { type: "response.output_item.added", output_index: 1, item: { ...call, arguments: "" } },
+          { type: "response.function_call_arguments.delta", item_id: "fc_1", delta: "{}" },
+          { type: "response.output_item.done", output_index: 1, item: call },
+          { type: "response.completed", response: { status: "completed", output: [message, call] } },
+        ],
+      };
+    },
+    anthropic: (text) => ({
+      whole: {
+        stop_reason: "tool_use",
+        content: [
+          { type: "text", text },
+          { type: "tool_use", id: "toolu_1", name: "lookup", input: {} },
+        ],
+      },
+      events: [
+        { type: "message_start", message: { content: [] } },
+        { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } },
+        { type: "content_block_delta", index: 0, delta: { type: "text_delta", text } },
+        { type: "content_block_stop", index: 0 },
+        { type: "content_block_start", index: 1, content_block: { type: "tool_use", id: "toolu_1", name: "lookup" } },
+        { type: "content_block_stop", index: 1 },
+        { type: "message_delta", delta: { stop_reason: "tool_use" } },
+        { type: "message_stop" },
+      ],
+    }),
+    // Gemini ends a turn of function calls with STOP, as it ends an answer.
+    gemini: (text) => ({
+      whole: {
+        candidates: [
+          { finishReason: "STOP", content: { parts: [{ text }, { functionCall: { name: "lookup", args: {} } }] } },
+        ],
+      },
+      events: [
+        { candidates: [{ content: { parts: [{ text }] } }] },
+        {
+          candidates: [{ content: { parts: [{ functionCall: { name: "lookup", args: {} } }] }, finishReason: "STOP" }],
+        },
+      ],
+    }),
+    "bedrock-converse": (text) => ({
+      whole: {
+        stopReason: "tool_use",
+        output: { message: { content: [{ text }, { toolUse: { toolUseId: "t1", name: "lookup", input: {} } }] } },
+      },
+      events: [
+        { contentBlockDelta: { contentBlockIndex: 0, delta: { text } } },
+        { contentBlockStart: { contentBlockIndex: 1, start: { toolUse: { toolUseId: "t1", name: "lookup" } } } },
+        { contentBlockDelta: { contentBlockIndex: 1, delta: { toolUse: { input: "{}" } } } },
+        { contentBlockStop: { contentBlockIndex: 1 } },
+        { messageStop: { stopReason: "tool_use" } },
+      ],
+    }),
+  };
+
+  for (const api of APIS) {
+    it(api, () => {
+      const codec = codecFor(TARGET[api]);
+      const wire = codec.encode({ summary: "jam" });
+      if (!wire.ok) throw new Error(wire.error.message);
+      const { whole, events } = shapes[api](JSON.stringify(wire.value));
+      expect(decodeOutput(codec, api, whole)).toMatchObject({ ok: false, error: { code: "no-answer" } });
+      const answer = streamOutput(codec, api);
+      const updates = [...events.flatMap((e) => answer.event(e)), ...answer.finish()];
+      expect(updates.some((u) => u.kind === "decoded")).toBe(false);
+      expect(updates.at(-1)).toMatchObject({ kind: "failed", error: { code: "no-answer" } });
+    });
+  }
+
+  it('openai-chat from a server that ends a turn of calls with "stop" (as some compatible servers do)', () => {
+    const codec = codecFor("openai");
+    const wire = codec.encode({ summary: "jam" });
+    if (!wire.ok) throw new Error(wire.error.message);
+    const { whole, events } = shapes["openai-chat"](JSON.stringify(wire.value));
+    const stopped = structuredClone(whole) as { choices: [{ finish_reason: string }] };
+    stopped.choices[0].finish_reason = "stop";
+    expect(decodeOutput(codec, "openai-chat", stopped)).toMatchObject({ ok: false, error: { code: "no-answer" } });
+    const answer = streamOutput(codec, "openai-chat");
+    const last = { choices: [{ index: 0, delta: {}, finish_reason: "stop" }] };
+    const updates = [...[...events.slice(0, -1), last].flatMap((e) => answer.event(e)), ...answer.finish()];
+    expect(updates.some((u) => u.kind === "decoded")).toBe(false);
+    expect(updates.at(-1)).toMatchObject({ kind: "failed", error: { code: "no-answer" } });
+  });
+});
+
 describe("the conversation goes on", () => {
   it("puts the decoded answer back in the wire form, and decode's feedback in a repair turn", () => {
     const codec = codecFor("openai");
