@@ -221,10 +221,14 @@ function responsesAnswer(response: unknown): AnswerRead {
 /**
  * The answer ends at `response.completed`, the response's own end:
  * `response.output_text.done` closes a text part even when the response then
- * ends incomplete, so it only stands in for deltas that never came.
+ * ends incomplete, so it only restates the part: its text stands in for
+ * deltas that never came, and one that differs from the deltas that came
+ * (a delta lost on the way) fails the answer, never resolved by picking one.
  */
 function responsesAnswerEvents(): (event: unknown) => readonly AnswerSignal[] {
-  let deltas = false;
+  // Each text part's text so far, by its item and index.
+  const parts = new Map<string, string>();
+  const partOf = (e: Record<string, unknown>): string => `${String(e.item_id)} ${String(e.content_index)}`;
   let calls = false;
   return (e) => {
     if (!isPlainObject(e)) return [];
@@ -233,14 +237,27 @@ function responsesAnswerEvents(): (event: unknown) => readonly AnswerSignal[] {
       case "response.output_item.done":
         if (isPlainObject(e.item) && CALLER_CALLS.has(e.item.type as string)) calls = true;
         return [];
-      case "response.output_text.delta":
+      case "response.output_text.delta": {
         if (typeof e.delta !== "string") return [answerNotText("response.output_text.delta")];
-        deltas = true;
+        const part = partOf(e);
+        parts.set(part, (parts.get(part) ?? "") + e.delta);
         return [{ kind: "text", delta: e.delta }];
-      case "response.output_text.done":
-        if (deltas || typeof e.text !== "string") return [];
-        deltas = true;
-        return [{ kind: "text", delta: e.text }];
+      }
+      case "response.output_text.done": {
+        if (typeof e.text !== "string") return [];
+        const part = partOf(e);
+        const streamed = parts.get(part);
+        parts.set(part, e.text);
+        if (streamed === undefined) return [{ kind: "text", delta: e.text }];
+        return streamed === e.text
+          ? []
+          : [
+              {
+                kind: "violation",
+                message: "the stream's response.output_text.done restates a text its deltas did not give",
+              },
+            ];
+      }
       case "response.refusal.delta":
         return typeof e.delta === "string" ? [{ kind: "refusal", delta: e.delta }] : [];
       case "response.completed":

@@ -369,6 +369,44 @@ describe("an answer beside a call of the caller's tools is no answer: the turn i
   });
 });
 
+describe("a Responses stream's output_text.done restates its part's text", () => {
+  const codec = codecFor("openai");
+  const wire = codec.encode({ summary: "/home/user/docs" });
+  if (!wire.ok) throw new Error(wire.error.message);
+  const text = JSON.stringify(wire.value);
+  const at = (item: string, part: number) => ({ item_id: item, output_index: 0, content_index: part });
+  const completed = { type: "response.completed", response: { status: "completed" } };
+  const run = (events: unknown[]) => {
+    const answer = streamOutput(codec, "openai-responses");
+    return [...events.flatMap((e) => answer.event(e)), ...answer.finish()];
+  };
+
+  it("a done whose text differs from the deltas (a delta lost on the way) fails the answer, never decodes it short", () => {
+    // The lost piece leaves JSON that still decodes: {"summary":"/home/…"} short of "user/".
+    const cut = text.indexOf("user/");
+    const updates = run([
+      { type: "response.output_text.delta", ...at("msg_1", 0), delta: text.slice(0, cut) },
+      { type: "response.output_text.delta", ...at("msg_1", 0), delta: text.slice(cut + "user/".length) },
+      { type: "response.output_text.done", ...at("msg_1", 0), text },
+      completed,
+    ]);
+    expect(updates.some((u) => u.kind === "decoded")).toBe(false);
+    expect(updates.at(-1)).toMatchObject({ kind: "failed", error: { code: "stream-violation" } });
+  });
+
+  it("a part given only by its done is read, after another part that came as deltas", () => {
+    const half = text.length >> 1;
+    const updates = run([
+      { type: "response.output_text.delta", ...at("msg_1", 0), delta: text.slice(0, half) },
+      { type: "response.output_text.done", ...at("msg_1", 0), text: text.slice(0, half) },
+      { type: "response.output_text.done", ...at("msg_1", 1), text: text.slice(half) },
+      completed,
+    ]);
+    expect(updates.at(-1)).toEqual({ kind: "decoded", result: codec.decode(text) });
+    expect(codec.decode(text).ok).toBe(true);
+  });
+});
+
 describe("the conversation goes on", () => {
   it("puts the decoded answer back in the wire form, and decode's feedback in a repair turn", () => {
     const codec = codecFor("openai");
