@@ -209,10 +209,19 @@ function anthropicAnswerEvents(): (event: unknown) => readonly AnswerSignal[] {
         return [];
       case "content_block_delta": {
         const delta = e.delta;
-        if (typeof e.index !== "number" || !texts.has(e.index) || !isPlainObject(delta)) return [];
-        if (delta.type !== "text_delta") return []; // citations_delta and its kin carry no answer text
+        // citations_delta and its kin carry no answer text.
+        if (!isPlainObject(delta) || delta.type !== "text_delta") return [];
+        // Only text blocks get text_deltas: one addressed to no open text block (its start lost) is text lost from the answer.
+        if (typeof e.index !== "number" || !texts.has(e.index)) {
+          return [
+            { kind: "violation", message: "the stream sent a text_delta for no open text block: the answer lacks it" },
+          ];
+        }
         return typeof delta.text === "string" ? [{ kind: "text", delta: delta.text }] : [answerNotText("text_delta")];
       }
+      case "content_block_stop":
+        if (typeof e.index === "number") texts.delete(e.index);
+        return [];
       case "message_delta":
         if (isPlainObject(e.delta) && typeof e.delta.stop_reason === "string") stop = e.delta.stop_reason;
         return [];

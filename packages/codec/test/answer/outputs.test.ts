@@ -407,6 +407,38 @@ describe("a Responses stream's output_text.done restates its part's text", () =>
   });
 });
 
+describe("an Anthropic text_delta is answer text wherever it is addressed", () => {
+  it("one addressed to no open text block (its start lost) fails the answer, never decodes it short of the piece", () => {
+    const codec = codecFor("anthropic");
+    const wire = codec.encode({ summary: "/home/user/docs" });
+    if (!wire.ok) throw new Error(wire.error.message);
+    const text = JSON.stringify(wire.value);
+    const [from, to] = [text.indexOf("user/"), text.indexOf("user/") + "user/".length];
+    // Without the middle block the text is still JSON that decodes: {"summary":"/home/docs",…}.
+    expect(codec.decode(text.slice(0, from) + text.slice(to))).toMatchObject({
+      ok: true,
+      value: { summary: "/home/docs" },
+    });
+    const block = (index: number, piece: string, started: boolean) => [
+      ...(started ? [{ type: "content_block_start", index, content_block: { type: "text", text: "" } }] : []),
+      { type: "content_block_delta", index, delta: { type: "text_delta", text: piece } },
+      { type: "content_block_stop", index },
+    ];
+    const events = [
+      { type: "message_start", message: { content: [] } },
+      ...block(0, text.slice(0, from), true),
+      ...block(1, text.slice(from, to), false),
+      ...block(2, text.slice(to), true),
+      { type: "message_delta", delta: { stop_reason: "end_turn" } },
+      { type: "message_stop" },
+    ];
+    const answer = streamOutput(codec, "anthropic");
+    const updates = [...events.flatMap((e) => answer.event(e)), ...answer.finish()];
+    expect(updates.some((u) => u.kind === "decoded")).toBe(false);
+    expect(updates.at(-1)).toMatchObject({ kind: "failed", error: { code: "stream-violation" } });
+  });
+});
+
 describe("the conversation goes on", () => {
   it("puts the decoded answer back in the wire form, and decode's feedback in a repair turn", () => {
     const codec = codecFor("openai");
