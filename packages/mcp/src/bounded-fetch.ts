@@ -1,7 +1,8 @@
 /**
  * A fetch for the Streamable HTTP client transport that holds every message an
- * upstream server sends to a size. The SDK reads a JSON reply whole and an SSE
- * event until its blank line, with no bound: an upstream that never ends a
+ * upstream server sends to a size. The SDK reads a JSON reply (and any reply
+ * with an error status) whole and an SSE event until its blank line, with no
+ * bound: an upstream that never ends a
  * message would grow this process without limit. Over the bound, the body
  * fails (the SDK's request fails with it) and `onRefused` says why, so the
  * caller can close the upstream instead of waiting on it.
@@ -33,7 +34,10 @@ export function boundedFetch(options: BoundedFetchOptions = {}): FetchLike {
       options.onRefused?.(message);
       return new Error(message);
     };
-    const events = (response.headers.get("content-type") ?? "").toLowerCase().startsWith("text/event-stream");
+    // An error reply is read whole by the SDK (response.text(), into its error message), whatever its type:
+    // only a successful event stream is read event by event.
+    const events =
+      response.ok && (response.headers.get("content-type") ?? "").toLowerCase().startsWith("text/event-stream");
     // A reply that says it is too large is refused before a byte of it is read.
     const declared = Number(response.headers.get("content-length") ?? Number.NaN);
     if (!events && declared > max) {

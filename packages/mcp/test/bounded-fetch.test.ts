@@ -88,6 +88,21 @@ describe("boundedFetch", () => {
     expect(refused).toHaveLength(1);
   });
 
+  it("holds an error reply to the bound as a whole, even when it is typed as a stream of small events", async () => {
+    // The SDK reads a reply with an error status whole (response.text()), whatever its type, into its error message.
+    const events = Array.from({ length: 300 }, (_, i) => `data: ${"e".repeat(100)}${i}\n\n`);
+    const url = await serve((_req, res) => {
+      res.writeHead(500, { "content-type": "text/event-stream" });
+      for (const e of events) res.write(e);
+      res.end();
+    });
+    const refused: string[] = [];
+    const response = await boundedFetch({ maxMessageBytes: 2000, onRefused: (m) => refused.push(m) })(url);
+    expect(response.status).toBe(500);
+    await expect(readAll(response)).rejects.toThrow(/sent a reply over 2000 bytes/);
+    expect(refused).toHaveLength(1);
+  });
+
   it("refuses an event that never ends, without waiting for the stream to end", async () => {
     let writing = true;
     const url = await serve((_req, res) => {

@@ -154,6 +154,26 @@ describe("mcp-proxy --url over Streamable HTTP", () => {
     }
   });
 
+  it("holds an error reply typed as an event stream to --max-message-bytes as a whole", async () => {
+    // The SDK reads an error reply whole into its error message: small events would otherwise add up without bound.
+    const failing = createServer((_req, res) => {
+      res.writeHead(500, { "content-type": "text/event-stream" });
+      for (let i = 0; i < 2000; i++) res.write(`data: ${"e".repeat(100)}\n\n`);
+      res.end();
+    });
+    await new Promise<void>((done) => failing.listen(0, "127.0.0.1", done));
+    try {
+      const port = (failing.address() as AddressInfo).port;
+      const run = await runCli(["mcp-proxy", "--url", `http://127.0.0.1:${port}/mcp`, "--max-message-bytes", "65536"]);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toMatch(/sent a reply over 65536 bytes/);
+      expect(run.stderr.length).toBeLessThan(65536);
+    } finally {
+      failing.closeAllConnections();
+      await new Promise((done) => failing.close(done));
+    }
+  });
+
   it("refuses a --max-message-bytes that is not a positive integer", async () => {
     const run = await runCli(["mcp-proxy", "--url", url, "--max-message-bytes", "0"]);
     expect(run.code).toBe(2);
