@@ -60,7 +60,15 @@ export async function listAllTools(client: Client, limits: Partial<ListLimits> =
       const message = `tools/list page ${page} failed: ${error instanceof Error ? error.message : String(error)}`;
       return { tools, stopped: { code: "upstream-failed", path: "", message } };
     }
-    bytes += Buffer.byteLength(JSON.stringify(result));
+    let text: string;
+    try {
+      text = JSON.stringify(result);
+    } catch (error) {
+      // JSON.parse reads any depth; writing the page again overflows the stack on a value nested some thousands deep.
+      const message = `tools/list page ${page} could not be written as JSON (${error instanceof Error ? error.message : String(error)}): a value in it nests too deep`;
+      return { tools, stopped: { code: "upstream-failed", path: "", message } };
+    }
+    bytes += Buffer.byteLength(text);
     if (bytes > maxBytes) {
       const message = `the tool list passed ${maxBytes} bytes of JSON at page ${page} (the limit; ${tools.length} tools read)`;
       return { tools, stopped: { code: "list-too-large", path: "", message } };

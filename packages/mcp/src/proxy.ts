@@ -13,6 +13,7 @@ import {
   CallToolRequestSchema,
   type CallToolResult,
   CallToolResultSchema,
+  ErrorCode,
   ListToolsRequestSchema,
   type Notification,
   type ProgressToken,
@@ -158,7 +159,7 @@ export async function startProxy(options: ProxyOptions): Promise<McpProxy> {
   client.onerror = (error) => log(`upstream: ${why(error)}`);
   server.onerror = (error) => log(`downstream: ${why(error)}`);
 
-  await server.connect(keepArgumentsText(options.downstream));
+  await server.connect(keepArgumentsText(answering(options.downstream)));
   const ready = catalogue.refresh();
   return {
     closed,
@@ -171,6 +172,52 @@ export async function startProxy(options: ProxyOptions): Promise<McpProxy> {
       await server.close().catch(() => undefined);
     },
   };
+}
+
+/**
+ * The downstream transport, never leaving a request unanswered because its
+ * answer cannot be written: an upstream's result or error may nest deeper than
+ * JSON.stringify can follow (JSON.parse reads any depth), and the SDK would
+ * only log the failed send, the client waiting until its own timeout. Such a
+ * request is answered with an error instead.
+ */
+function answering(inner: Transport): Transport {
+  const outer: Transport = {
+    start: async () => {
+      inner.onclose = () => outer.onclose?.();
+      inner.onerror = (error) => outer.onerror?.(error);
+      inner.onmessage = (message, extra) => outer.onmessage?.(message, extra);
+      await inner.start();
+    },
+    send: async (message, sendOptions) => {
+      try {
+        await inner.send(message, sendOptions);
+      } catch (error) {
+        // Only an answer (a request's id, no method) whose text cannot be written; any other failure stands.
+        if (!("id" in message) || "method" in message || writable(message)) throw error;
+        const text = `the answer could not be written as JSON: ${why(error)}`;
+        await inner.send(
+          { jsonrpc: "2.0", id: message.id, error: { code: ErrorCode.InternalError, message: text } },
+          sendOptions,
+        );
+      }
+    },
+    close: () => inner.close(),
+    get sessionId() {
+      return inner.sessionId;
+    },
+    setProtocolVersion: (version) => inner.setProtocolVersion?.(version),
+  };
+  return outer;
+}
+
+function writable(message: unknown): boolean {
+  try {
+    JSON.stringify(message);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The upstream's capabilities the proxy can honour; tools always, so it can announce recompiled lists. */

@@ -172,6 +172,27 @@ describe("mcp-proxy in front of a hostile upstream", () => {
     }
   }, 120_000);
 
+  it("answers a call whose upstream result nests too deep to be written again, and keeps the tools read", async () => {
+    // 20,000 levels: JSON.parse reads them, JSON.stringify (the proxy writing its answer) overflows its stack.
+    const proxy = await connectProxy([], hostile("deep", "20000"));
+    try {
+      // The page holding the deep tool stops the listing; the page before it is served.
+      expect((await proxy.client.listTools()).tools.map((t) => t.name)).toEqual(["echo"]);
+      await until(() => proxy.stderr().includes("upstream-failed"));
+      expect(proxy.stderr()).toMatch(/tool list stopped early: upstream-failed: tools\/list page 2 .*nests too deep/);
+      // A name not listed is forwarded as it came; its answer cannot be written, so the client gets an error.
+      const outcome = await proxy.client.callTool({ name: "deep", arguments: {} }).then(
+        (result) => ({ answered: result }),
+        (error: unknown) => ({ failed: String(error) }),
+      );
+      expect(outcome).toEqual({ failed: expect.stringMatching(/the answer could not be written as JSON/) });
+      const call = await proxy.client.callTool({ name: "echo", arguments: { text: "ok", times: { state: "absent" } } });
+      expect(call.structuredContent).toEqual({ received: { text: "ok" } });
+    } finally {
+      await proxy.client.close();
+    }
+  }, 120_000);
+
   it("refuses a __proto__ member the closed wire object does not declare, and never calls the upstream", async () => {
     const proxy = await connectProxy([], hostile("wide", "2"));
     try {
@@ -225,6 +246,18 @@ describe("strictMcpTools in front of a hostile upstream", () => {
       expect(stopped?.path).toBe("/nextCursor");
     } finally {
       await looping.client.close();
+    }
+  }, 60_000);
+
+  it("stops at a page that nests too deep to be measured, with a typed reason, and keeps the tools read", async () => {
+    const deep = await connect(process.execPath, [HOSTILE_SERVER, "deep", "20000"]);
+    try {
+      const { tools, stopped } = await strictMcpTools(deep.client, { api: "openai-chat" });
+      expect(tools.map((t) => t.function.name)).toEqual(["echo"]);
+      expect(stopped?.code).toBe("upstream-failed");
+      expect(stopped?.message).toMatch(/tools\/list page 2 .*nests too deep/);
+    } finally {
+      await deep.client.close();
     }
   }, 60_000);
 
