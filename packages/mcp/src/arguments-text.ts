@@ -46,5 +46,44 @@ export function argumentsTextOf(extra: { readonly requestInfo?: RequestInfo }): 
 function callArgumentsText(message: JSONRPCMessage): string | undefined {
   if (!("method" in message) || message.method !== "tools/call" || !("id" in message)) return undefined;
   const args: unknown = message.params?.arguments;
-  return args === undefined ? undefined : JSON.stringify(args);
+  if (args === undefined) return undefined;
+  try {
+    return JSON.stringify(args);
+  } catch {
+    // Nested deeper than JSON.stringify's stack (JSON.parse reads any depth): written here instead, for the
+    // codec to refuse by its depth limit. A throw here would drop the message, leaving the call unanswered.
+    return deepJsonText(args);
+  }
+}
+
+/** JSON.stringify's text of a JSON.parse result, on a stack of its own: any depth. */
+function deepJsonText(root: unknown): string {
+  const parts: string[] = [];
+  const open: { readonly value: Record<string, unknown> | unknown[]; readonly keys?: string[]; next: number }[] = [];
+  const write = (value: unknown): void => {
+    if (Array.isArray(value)) {
+      parts.push("[");
+      open.push({ value, next: 0 });
+    } else if (typeof value === "object" && value !== null) {
+      parts.push("{");
+      open.push({ value: value as Record<string, unknown>, keys: Object.keys(value), next: 0 });
+    } else parts.push(JSON.stringify(value) ?? "null");
+  };
+  write(root);
+  for (let top = open.at(-1); top !== undefined; top = open.at(-1)) {
+    const { value, keys } = top;
+    const i = top.next++;
+    if (i >= (keys ?? (value as unknown[])).length) {
+      parts.push(keys === undefined ? "]" : "}");
+      open.pop();
+      continue;
+    }
+    if (i > 0) parts.push(",");
+    if (keys === undefined) write((value as unknown[])[i]);
+    else {
+      parts.push(`${JSON.stringify(keys[i])}:`);
+      write((value as Record<string, unknown>)[keys[i]!]);
+    }
+  }
+  return parts.join("");
 }

@@ -5,6 +5,7 @@
  * refuses them, and the upstream is never called. (A repeated member name is merged by that JSON.parse
  * before the proxy sees the message: docs/security.md says so.)
  */
+import type { ChildProcess } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { connectProxy, HOSTILE_SERVER } from "./support/proxy.js";
 
@@ -37,4 +38,30 @@ describe("mcp-proxy keeps decode's promises on the arguments it is sent", () => 
     },
     60_000,
   );
+
+  it("refuses the depth limit on arguments nested too deep for JSON.stringify, never calling the upstream", async () => {
+    const proxy = await connectProxy([], [process.execPath, HOSTILE_SERVER, "wide", "2"]);
+    try {
+      await proxy.client.listTools();
+      // The SDK's client writes with JSON.stringify, which stops some thousands deep: this call is written by hand.
+      const marker = "__deep__";
+      const deep = `${"[".repeat(20_000)}${"]".repeat(20_000)}`;
+      const stdin = (proxy.transport as unknown as { _process: ChildProcess })._process.stdin;
+      const send = proxy.transport.send.bind(proxy.transport);
+      proxy.transport.send = async (message) => {
+        const text = JSON.stringify(message);
+        if (!text.includes(marker)) return send(message);
+        stdin?.write(`${text.replace(JSON.stringify(marker), deep)}\n`);
+      };
+      const result = await proxy.client.callTool({
+        name: "echo",
+        arguments: { text: marker, times: { state: "absent" } },
+      });
+      expect(result.isError, JSON.stringify(result).slice(0, 300)).toBe(true);
+      expect(textOf(result)).toContain("(too-deep");
+      expect(result.structuredContent).toBeUndefined();
+    } finally {
+      await proxy.client.close();
+    }
+  }, 120_000);
 });
