@@ -17,6 +17,7 @@ import { outputFormat } from "../answer/outputs.js";
 import type { RawArguments } from "../codec.js";
 import { type CodecError, ok, type Result } from "../errors.js";
 import { callText, fail } from "../feedback/format.js";
+import { isPlainObject } from "../json.js";
 import { type AnthropicMessageLike, type AnthropicToolResultMessage, anthropic } from "../providers/anthropic.js";
 import type { AnsweredCall, ExtractedCalls, ProviderApiModule, RawCall, ToolOptions } from "../providers/api.js";
 import {
@@ -231,7 +232,7 @@ export class Dispatcher<C extends ToolCodecs> {
     if (tool === undefined) return { id, name, ok: false, kind: "unknown-tool", output: this.unknownTool(name) };
     if (raw.cutOff) return { id, name, ok: false, kind: "truncated", output: cutOffText(name, truncation) };
 
-    const decoded = tool.codec.decode(raw.arguments, this.options.decode);
+    const decoded = tool.codec.decode(asText(raw.arguments), this.options.decode);
     if (!decoded.ok) {
       // Arguments that do not parse in a cut-off response were cut, not miswritten.
       if (truncation !== undefined && decoded.error.code === "invalid-json") {
@@ -259,6 +260,25 @@ export class Dispatcher<C extends ToolCodecs> {
 
   private unknownTool(name: string): string {
     return callText.unknownTool(name, this.names);
+  }
+}
+
+/**
+ * A call's arguments as text. Anthropic, Gemini and Bedrock give a call's input
+ * as an object, which the SDK's JSON.parse built: written back to text it is
+ * held to the byte limit and refused for a lone surrogate as a text is (a
+ * parsed value is measured for nodes and depth only). A repeated member name
+ * was merged by that parse: nothing here can see it. A value that cannot be
+ * written (nested deeper than JSON.stringify's stack, not JSON) is decoded as
+ * it is, which refuses it.
+ */
+function asText(raw: RawArguments): RawArguments {
+  // Only what JSON.parse builds: anything else is decoded as it is, and refused as decode refuses it.
+  if (!isPlainObject(raw) || ![Object.prototype, null].includes(Object.getPrototypeOf(raw))) return raw;
+  try {
+    return JSON.stringify(raw);
+  } catch {
+    return raw;
   }
 }
 

@@ -418,6 +418,40 @@ describe("dispatcher: Anthropic Messages", () => {
     expect(log).toStrictEqual([{ city: "Rome" }]);
   });
 
+  it("holds an input the SDK gave parsed to the byte limit and refuses a lone surrogate in it, as in a text", async () => {
+    // Anthropic (like Gemini and Bedrock) gives a call's input as an object, which the SDK's JSON.parse built.
+    const log: unknown[] = [];
+    const d = createDispatcher(
+      { get_weather: weather },
+      { get_weather: (value) => log.push(value) },
+      { decode: { limits: { maxBytes: 64 } } },
+    );
+    const r = await d.anthropic({
+      stop_reason: "tool_use",
+      content: [
+        { type: "tool_use", id: "toolu_1", name: "get_weather", input: JSON.parse(args(weather, { city: "Oslo" })) },
+        {
+          type: "tool_use",
+          id: "toolu_2",
+          name: "get_weather",
+          input: { city: "B".repeat(80), unit: { state: "absent" } },
+        },
+        {
+          type: "tool_use",
+          id: "toolu_3",
+          name: "get_weather",
+          input: JSON.parse('{"city":"Bergen\\ud800","unit":{"state":"absent"}}'),
+        },
+      ],
+    });
+    expect(r.calls.map((c) => [c.kind, "error" in c ? (c.error as { code?: string }).code : undefined])).toEqual([
+      ["ok", undefined],
+      ["rejected", "input-too-large"],
+      ["rejected", "invalid-utf8"],
+    ]);
+    expect(log).toStrictEqual([{ city: "Oslo" }]);
+  });
+
   it("sends no message when the turn has no tool_use block", async () => {
     const message = { stop_reason: "end_turn", content: [{ type: "text", text: "Done." }] };
     const r = await tools().anthropic(message);
