@@ -67,7 +67,10 @@ export type CallOutcome =
   | { readonly ok: false; readonly kind: "unknown-tool"; readonly output: string }
   /** The response was cut off inside these arguments; the handler did not run. */
   | { readonly ok: false; readonly kind: "truncated"; readonly output: string; readonly error?: CodecError }
-  /** The response gave the call no id (or no name): it cannot be answered, so no message carries it. */
+  /**
+   * The response gave the call no id (or no name), or the id of an earlier call of the response: it
+   * cannot be answered, so no message carries it, and its handler did not run.
+   */
   | { readonly ok: false; readonly kind: "malformed"; readonly output: string };
 
 export type CallReport = { readonly id: string; readonly name: string } & CallOutcome;
@@ -216,8 +219,30 @@ export class Dispatcher<C extends ToolCodecs> {
     extracted: ExtractedCalls,
     toMessages: (answerable: readonly AnsweredCall[]) => M[],
   ): Promise<Dispatched<M>> {
+    // A call id given twice (a replayed item): a result answers by id, so only the first call under it is run
+    // and answered, as the stream readers refuse the later one. An empty id (Gemini's) names no call.
+    const ids = new Set<string>();
+    const repeated = extracted.calls.map((c) => {
+      if (c.id === undefined || c.id === "") return false;
+      if (ids.has(c.id)) return true;
+      ids.add(c.id);
+      return false;
+    });
     // Concurrently: calls in one turn are independent by the providers' own contract.
-    const calls = await Promise.all(extracted.calls.map((c) => this.run(c, extracted.truncation)));
+    const calls = await Promise.all(
+      extracted.calls.map(
+        (c, i): Promise<CallReport> =>
+          repeated[i] === true
+            ? Promise.resolve({
+                id: c.id ?? "",
+                name: c.name ?? "",
+                ok: false,
+                kind: "malformed",
+                output: callText.repeatedId(),
+              })
+            : this.run(c, extracted.truncation),
+      ),
+    );
     const answerable = calls.filter((c) => c.kind !== "malformed");
     return { messages: toMessages(answerable), calls, truncation: extracted.truncation };
   }

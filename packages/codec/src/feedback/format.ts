@@ -323,6 +323,7 @@ export function errorJson(
  */
 export const callText = {
   malformed: (): string => "The tool call had no id or no name.",
+  repeatedId: (): string => "The tool call had the id of an earlier call in the same response; it was not run.",
   unknownTool(name: string, names: readonly string[]): string {
     // The name is model text: quoted and clipped before it is echoed back.
     const shown = JSON.stringify(name.length > 64 ? `${name.slice(0, 64)}…` : name);

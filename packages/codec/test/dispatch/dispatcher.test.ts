@@ -248,6 +248,37 @@ describe("dispatcher: OpenAI Responses", () => {
   });
 });
 
+describe("dispatcher: a call id given twice in one response", () => {
+  it("runs and answers the first call under an id only, as the stream readers do", async () => {
+    const log: unknown[] = [];
+    const item = {
+      type: "function_call",
+      call_id: "call_a",
+      name: "get_weather",
+      arguments: args(weather, { city: "Oslo" }),
+      status: "completed",
+    };
+    // A replayed item: run twice, the action would happen twice, and two results would answer one id.
+    const r = await tools(log).responses({ status: "completed", output: [item, { ...item }] });
+    expect(log).toStrictEqual([{ city: "Oslo" }]);
+    expect(r.messages.map((m) => m.call_id)).toEqual(["call_a"]);
+    expect(r.calls.map((c) => [c.id, c.kind])).toEqual([
+      ["call_a", "ok"],
+      ["call_a", "malformed"],
+    ]);
+    const anthropic = await tools(log).anthropic({
+      stop_reason: "tool_use",
+      content: [
+        { type: "tool_use", id: "toolu_1", name: "get_weather", input: JSON.parse(args(weather, { city: "Rome" })) },
+        { type: "tool_use", id: "toolu_1", name: "update_contact", input: JSON.parse(args(contact, { id: "c9" })) },
+      ],
+    });
+    expect(anthropic.calls.map((c) => c.kind)).toEqual(["ok", "malformed"]);
+    expect(anthropic.messages[0]!.content.map((b) => b.tool_use_id)).toEqual(["toolu_1"]);
+    expect(log).toStrictEqual([{ city: "Oslo" }, { city: "Rome" }]);
+  });
+});
+
 describe("dispatcher: OpenAI Chat Completions", () => {
   it("answers every tool call with a tool message, ids matched, order kept", async () => {
     const log: unknown[] = [];
