@@ -233,18 +233,30 @@ export class CompilePool {
     const id = this.nextId++;
     return new Promise((resolve) => {
       slot.pending.set(id, resolve);
-      slot.worker.postMessage({ ...job, id } satisfies WorkerRequest);
+      try {
+        slot.worker.postMessage({ ...job, id } satisfies WorkerRequest);
+      } catch (error) {
+        // A value the structured clone cannot copy (nested some thousands deep, where JSON.stringify still
+        // goes): answered here, as the worker would a job it could not do, never a rejection.
+        slot.pending.delete(id);
+        const why = `it could not be handed to a compile worker: ${error instanceof Error ? error.message : String(error)}`;
+        resolve(
+          job.kind === "compile"
+            ? { id, kind: "pass-through", reason: tooLarge(why).reason }
+            : { id, kind: "decoded", result: overBudget(why) },
+        );
+      }
     });
   }
 }
 
 /** A call the proxy could not check within its budget: refused, never forwarded unchecked. */
-function overBudget(why: string): Decoded {
+function overBudget(why: string): { readonly ok: false; readonly error: CodecError } {
   const message = `strictwire could not check these arguments within the proxy's budget: ${why}`;
   return { ok: false, error: { code: "exceeds-decoder-limits", path: "", message, feedback: message } };
 }
 
-function tooLarge(why: string): Compiled {
+function tooLarge(why: string): Compiled & { readonly kind: "pass-through" } {
   const message = `the tool is too large to compile within the proxy's budget: ${why}`;
   return { kind: "pass-through", reason: { code: "schema-too-large", path: "", message, feedback: message } };
 }

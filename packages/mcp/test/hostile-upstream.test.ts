@@ -193,6 +193,20 @@ describe("mcp-proxy in front of a hostile upstream", () => {
     }
   }, 120_000);
 
+  it("passes through a tool nested too deep to hand to a compile worker, and serves the others", async () => {
+    // 3,600 levels: JSON.stringify writes them, a worker's structured clone overflows its stack (about 3,250 on Node 20).
+    const proxy = await connectProxy([], hostile("deep", "3600"));
+    try {
+      expect((await proxy.client.listTools()).tools.map((t) => t.name)).toEqual(["echo", "deep"]);
+      await until(() => proxy.stderr().includes('tool "deep" passes through'));
+      expect(proxy.stderr()).toMatch(/tool "deep" passes through unchanged: schema-too-large: .*compile worker/);
+      const call = await proxy.client.callTool({ name: "echo", arguments: { text: "ok", times: { state: "absent" } } });
+      expect(call.structuredContent).toEqual({ received: { text: "ok" } });
+    } finally {
+      await proxy.client.close();
+    }
+  }, 120_000);
+
   it("refuses a __proto__ member the closed wire object does not declare, and never calls the upstream", async () => {
     const proxy = await connectProxy([], hostile("wide", "2"));
     try {
