@@ -298,9 +298,9 @@ export class Dispatcher<C extends ToolCodecs> {
  * it is, which refuses it.
  */
 function asText(raw: RawArguments): RawArguments {
-  // Only what JSON.parse builds: anything else is decoded as it is, and refused as decode refuses it.
-  if (!isPlainObject(raw) || ![Object.prototype, null].includes(Object.getPrototypeOf(raw))) return raw;
   try {
+    // Only what JSON.parse builds: anything else is decoded as it is, and refused as decode refuses it.
+    if (!isPlainObject(raw) || ![Object.prototype, null].includes(Object.getPrototypeOf(raw))) return raw;
     return JSON.stringify(raw);
   } catch {
     return raw;
