@@ -111,6 +111,16 @@ function unparsed(error: ArgumentsError, truncated: boolean | string): Classific
   };
 }
 
+/** The dispatcher's asText (codec dispatch/dispatcher.ts): an object JSON.parse built, as its JSON text. */
+function asText(raw: unknown, value: Record<string, unknown>): unknown {
+  try {
+    if (raw !== value || ![Object.prototype, null].includes(Object.getPrototypeOf(raw))) return value;
+    return JSON.stringify(raw);
+  } catch {
+    return value;
+  }
+}
+
 function lookup(tools: ToolMap | null | undefined, name: string): DeclaredTool | undefined {
   if (!tools) return undefined;
   if (tools instanceof Map) return tools.get(name);
@@ -120,8 +130,9 @@ function lookup(tools: ToolMap | null | undefined, name: string): DeclaredTool |
 
 /** What decoding with the bundle says, or undefined when the value meets the original contract. */
 function decodeVerdict(raw: unknown, value: Record<string, unknown>, codec: ToolCodec): Classification | undefined {
-  // The text itself when there is one, so the bundle's own parse limits apply as they will at dispatch.
-  const decoded = codec.decode(typeof raw === "string" && raw.trim() !== "" ? raw : value);
+  // The text itself when there is one, so the bundle's own parse limits apply as they will at dispatch; an
+  // object (Anthropic's, Gemini's input) written back to text, as the dispatcher decodes it.
+  const decoded = codec.decode(typeof raw === "string" && raw.trim() !== "" ? raw : asText(raw, value));
   if (decoded.ok) return undefined;
   const { error } = decoded;
   const said = `${error.code}${error.path === "" ? "" : ` at ${renderPath("arguments", error.path)}`}: ${error.message}`;

@@ -74,6 +74,27 @@ describe("a tool whose parameters are a strictwire wire schema", () => {
     expect(detail).toContain("original contract of bundle 'charge'");
   });
 
+  test("arguments given as an object are judged as their text, as the dispatcher decodes them", () => {
+    // An SDK that hands back a parsed object (as Anthropic and Gemini do): the dispatcher writes it back to text,
+    // so a lone surrogate in it is refused there, and must be here.
+    const response = {
+      ...wireResponse(VALID),
+      output: [
+        {
+          type: "function_call",
+          name: "charge",
+          call_id: "call_1",
+          arguments: JSON.parse('{"amount_cents": 1200, "reference": "inv\\ud800"}'),
+        },
+      ],
+    };
+    const { state, detail } = classify(functionCalls(response)[0], declaredTools(response), false, {
+      codecs: [codec],
+    });
+    expect(state).toBe("arguments-unparseable");
+    expect(detail).toContain("invalid-utf8");
+  });
+
   test("a wire value that passes the wire schema but breaks the contract violates the schema, in contract terms", () => {
     expect(judge(wireResponse(TOO_LONG), []).state).toBe("dispatchable");
     const { state, detail } = judge(wireResponse(TOO_LONG));
