@@ -148,7 +148,9 @@ export function equalityAndPresenceProblems(schema: unknown, value: unknown): st
     if (s.uniqueItems === true && new Set(value.map(canonical)).size !== value.length) out.push("uniqueItems");
     // `items` holds only past `prefixItems` (2020-12); read against it, a tuple's first places broke `items`' const.
     const prefix = Array.isArray(s.prefixItems) ? s.prefixItems : [];
-    value.forEach((item, i) => out.push(...equalityAndPresenceProblems(i < prefix.length ? prefix[i] : s.items, item)));
+    for (const [i, item] of value.entries()) {
+      out.push(...equalityAndPresenceProblems(i < prefix.length ? prefix[i] : s.items, item));
+    }
   } else if (value !== null && typeof value === "object") {
     const has = (name: string) => Object.hasOwn(value, name);
     if (Array.isArray(s.required) && s.required.some((n) => typeof n === "string" && !has(n))) out.push("required");
