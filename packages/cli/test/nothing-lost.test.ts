@@ -186,6 +186,23 @@ describe("inputs are never overwritten", () => {
     }
     expect((await readdir(dir)).filter((f) => f.startsWith("."))).toEqual([]);
   });
+
+  test("not through a '..' that only spelling cancels: the kernel's path is written, never the input", async () => {
+    const schema = await writeJson(join(dir, "s.json"), SETTINGS);
+    const before = await readFile(schema);
+    await mkdir(join(dir, "elsewhere", "deep"), { recursive: true });
+    await symlink(join(dir, "elsewhere", "deep"), join(dir, "linked"));
+    // Built by hand: path.join would cancel the '..' just as the bug did.
+    // missing/.. names nothing; linked/.. is elsewhere/, so linked/../s.json is elsewhere/s.json.
+    const viaMissing = await strictwire(["compile", "s.json", "-o", "missing/../s.json"], { cwd: dir });
+    expect(viaMissing.code).toBe(2);
+    expect((await readFile(schema)).equals(before)).toBe(true);
+    const viaLink = await strictwire(["compile", "s.json", "-o", "linked/../s.json"], { cwd: dir });
+    expect(viaLink.code).toBe(0);
+    expect((await readFile(schema)).equals(before)).toBe(true);
+    expect(loadBundle(new Uint8Array(await readFile(join(dir, "elsewhere", "s.json")))).ok).toBe(true);
+    expect((await readdir(dir)).filter((f) => f.startsWith("."))).toEqual([]);
+  });
 });
 
 /**

@@ -31,7 +31,7 @@ import {
   writeSync,
 } from "node:fs";
 import { open, stat } from "node:fs/promises";
-import { basename, dirname, join, resolve } from "node:path";
+import { basename, dirname, isAbsolute, join, sep } from "node:path";
 import type { Result } from "../errors.js";
 
 export type FileErrorCode = "not-found" | "not-a-regular-file" | "too-large" | "unreadable" | "write-failed";
@@ -162,31 +162,47 @@ export interface WriteTarget {
  * Also for writers that append (a results file): check before opening.
  */
 export function writeTarget(target: string): FileResult<WriteTarget> {
-  let path = resolve(target);
+  // Never normalized by spelling (path.resolve): the kernel takes "missing/../x" as nothing and "link/../x" as
+  // beside the link's target, so a lexical "x" would replace a file the name does not reach, an input among them.
+  let raw = target;
   for (let hops = 0; hops <= MAX_LINKS; hops++) {
     let info: Stats;
     try {
-      info = lstatSync(path);
+      info = lstatSync(raw);
     } catch (error) {
       if (systemCode(error) !== "ENOENT") return failure("write-failed", target, systemReason(error));
+      if (raw.endsWith(sep)) return failure("write-failed", target, "it names a directory that does not exist");
       try {
-        const parent = statSync(dirname(path));
+        const parent = statSync(dirname(raw));
         if (!parent.isDirectory()) return failure("write-failed", target, "a parent is not a directory");
       } catch (parentError) {
         return failure("write-failed", target, `its directory cannot be used (${systemReason(parentError)})`);
       }
-      return { ok: true, value: { path } };
+      return physical(raw, target);
     }
-    if (info.isFile()) return { ok: true, value: { path, existing: info } };
+    if (info.isFile()) {
+      const found = physical(raw, target);
+      return found.ok ? { ok: true, value: { ...found.value, existing: info } } : found;
+    }
     if (!info.isSymbolicLink()) return notRegular(target, info);
     try {
-      // The link's text is relative to the directory it is in, as the kernel reads it (physically).
-      path = resolve(realpathSync(dirname(path)), readlinkSync(path));
+      // The link's text is relative to the directory it is in, as the kernel reads it (physically, unnormalized).
+      const text = readlinkSync(raw);
+      raw = isAbsolute(text) ? text : `${realpathSync.native(dirname(raw))}${sep}${text}`;
     } catch (error) {
       return failure("write-failed", target, systemReason(error));
     }
   }
   return failure("write-failed", target, "too many symbolic links");
+}
+
+/** `raw`'s name in the real path of its directory (the native realpath: the JS one normalizes ".." by spelling first). */
+function physical(raw: string, target: string): FileResult<{ readonly path: string }> {
+  try {
+    return { ok: true, value: { path: join(realpathSync.native(dirname(raw)), basename(raw)) } };
+  } catch (error) {
+    return failure("write-failed", target, `its directory cannot be used (${systemReason(error)})`);
+  }
 }
 
 /** An output being written: bytes go to a hidden temp file until `commit` renames it into place. */
