@@ -20,10 +20,13 @@ export async function writeAtomic(target: string, text: string): Promise<Outcome
   return written.ok ? succeed(undefined) : failedWrite(written.error);
 }
 
-/** An output that a library appends to (eval's results): checked before the run starts. */
-export function checkOutput(target: string): Outcome<void> {
+/**
+ * An output that a library appends to (eval's results), or one written only after a long run: checked before
+ * the run starts. Its value is the real path the write lands on, to tell two outputs of one run apart.
+ */
+export function checkOutput(target: string): Outcome<string> {
   const checked = writeTarget(target);
-  return checked.ok ? succeed(undefined) : failedWrite(checked.error);
+  return checked.ok ? succeed(checked.value.path) : failedWrite(checked.error);
 }
 
 const failedWrite = (error: FileError) =>

@@ -329,3 +329,25 @@ describe("strictwire eval", () => {
     expect(JSON.parse(resumed.stdout)).toMatchObject({ ok: true, report: { planned: 24, finished: 24 } });
   });
 });
+
+describe("eval never writes one output over another, or over its suite", () => {
+  it("refuses, before any request, a --report (or its chart) that is the results file or a suite file", async () => {
+    const dir = await tempDir();
+    const suite = await ownSuite(dir);
+    const { server } = await scriptedModel(suite);
+    const scenarios = join(suite, "scenarios.json");
+    const suiteBefore = await readFile(scenarios);
+    const base = ["eval", "--endpoint", server.url, "--model", "m", "--suite", suite, "--arms", "control", "--json"];
+    for (const [out, report] of [
+      [join(dir, "same.jsonl"), join(dir, "same.jsonl")],
+      [join(dir, "r.svg"), join(dir, "r.md")],
+      [join(dir, "r.jsonl"), scenarios],
+    ] as const) {
+      const run = await strictwire([...base, "--out", out, "--report", report], { env: { STRICTWIRE_API_KEY: KEY } });
+      expect(run.code, report).toBe(2);
+      expect(JSON.parse(run.stdout), report).toMatchObject({ ok: false, error: { code: "overwrites-input" } });
+    }
+    expect(server.seen).toHaveLength(0);
+    expect((await readFile(scenarios)).equals(suiteBefore)).toBe(true);
+  });
+});

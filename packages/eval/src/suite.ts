@@ -48,6 +48,8 @@ export interface Expected {
 
 export interface Suite {
   readonly dir: string;
+  /** The files it was read from (scenarios.json, each tool file), as named: outputs must not replace them. */
+  readonly files: readonly string[];
   readonly workflows: ReadonlyMap<string, Workflow>;
   readonly scenarios: readonly Scenario[];
 }
@@ -151,6 +153,7 @@ export async function loadSuite(dir: string): Promise<Result<Suite, SuiteError>>
     const rawWorkflows = doc.workflows;
     need(isObject(rawWorkflows), `${file}#/workflows`, "must be an object keyed by workflow id");
     const workflows = new Map<string, Workflow>();
+    const files = [file];
     for (const [id, w] of Object.entries(rawWorkflows)) {
       const at = `${file}#/workflows/${id}`;
       need(isObject(w), at, "must be an object");
@@ -159,6 +162,7 @@ export async function loadSuite(dir: string): Promise<Result<Suite, SuiteError>>
       need(w.state === undefined || isObject(w.state), `${at}/state`, "must be an object");
       const toolFile = await insideSuite(root, w.tool, `${at}/tool`);
       const tool = await readJsonFile(toolFile);
+      files.push(toolFile);
       need(isObject(tool), toolFile, "must be {name, description?, parameters}");
       need(
         typeof tool.name === "string" && /^[A-Za-z0-9_-]{1,64}$/.test(tool.name),
@@ -207,7 +211,7 @@ export async function loadSuite(dir: string): Promise<Result<Suite, SuiteError>>
         state: isObject(s.state) ? s.state : workflow.state,
       });
     });
-    return { ok: true, value: { dir: root, workflows, scenarios } };
+    return { ok: true, value: { dir: root, files, workflows, scenarios } };
   } catch (error) {
     if (error instanceof SuiteFault) return fail(error);
     throw error;

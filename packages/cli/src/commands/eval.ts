@@ -23,9 +23,9 @@ import {
   summarise,
 } from "@strictwire/eval";
 import { apiKey, missingKeyMessage } from "../api-key.js";
-import { checkOutput, writeAtomic } from "../atomic.js";
+import { checkOutput, guardInputs, writeAtomic } from "../atomic.js";
 import { endpointFor } from "../endpoint.js";
-import { EXIT_OK, EXIT_USAGE, type ExitCode, type Failure, usage } from "../failure.js";
+import { EXIT_OK, EXIT_USAGE, type ExitCode, type Failure, overwritesInput, usage } from "../failure.js";
 import { progress } from "../progress.js";
 import type { Reporter } from "../report.js";
 import { tokenCounter } from "../tokens.js";
@@ -140,10 +140,20 @@ export async function runEvalCommand(flags: EvalFlags, reporter: Reporter): Prom
       return bad(`${resultsFile} exists: add --resume to continue that run, or choose another --out`);
     replace = exists;
   }
-  // Before any request is paid for: the results are appended to, and the report replaces, a regular file only.
-  for (const output of flags.report !== undefined ? [resultsFile, flags.report] : [resultsFile]) {
+  // Before any request is paid for: the results are appended to, and the report and its chart replace, a
+  // regular file only, and none of them lands on another or on a file of the suite (the report, written last,
+  // would replace the results or the suite's own scenarios.json).
+  const outputs = flags.report !== undefined ? [resultsFile, flags.report, chartPath(flags.report)] : [resultsFile];
+  const inputs = [...suite.value.files, join(suite.value.dir, "expected.json")];
+  const landing = new Map<string, string>();
+  for (const output of outputs) {
     const checked = checkOutput(output);
     if (!checked.ok) return reporter.fail(checked.error);
+    const other = landing.get(checked.value);
+    if (other !== undefined) return reporter.fail(overwritesInput(output, other).error);
+    const guarded = await guardInputs(output, [...inputs, ...landing.values()]);
+    if (!guarded.ok) return reporter.fail(guarded.error);
+    landing.set(checked.value, output);
   }
 
   const countTokens = await tokenCounter();
