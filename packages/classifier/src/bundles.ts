@@ -49,7 +49,8 @@ export async function loadBundlesDir(
   let names: string[];
   try {
     names = (await readdir(dir, { withFileTypes: true }))
-      .filter((entry) => entry.isFile() && entry.name.endsWith(".json"))
+      // A link is read through (what it names is judged on reading); only a directory is not a bundle file.
+      .filter((entry) => (entry.isFile() || entry.isSymbolicLink()) && entry.name.endsWith(".json"))
       .map((entry) => entry.name)
       .sort();
   } catch (error) {

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, readFile, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
@@ -99,6 +99,40 @@ describe("classify", () => {
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(/^arguments-violate-schema +resp_short settings\//m);
     expect(run.stdout).toContain("1 your dispatcher cannot use");
+  });
+
+  test("--bundles reads a bundle through a symbolic link, as every other input is read", async () => {
+    const schema = await writeJson(join(dir, "settings.json"), SETTINGS);
+    await mkdir(join(dir, "real"));
+    await mkdir(join(dir, "bundles"));
+    const real = join(dir, "real", "settings.bundle.json");
+    expect((await strictwire(["compile", schema, "-o", real])).code).toBe(0);
+    // A bundles folder of links into where the bundles are built is a common layout.
+    await symlink("../real/settings.bundle.json", join(dir, "bundles", "settings.bundle.json"));
+    const encoded = (await strictwire(["encode", real], { stdin: JSON.stringify(SETTINGS_VALUE) })).stdout.trim();
+    const chat = {
+      id: "chatcmpl-1",
+      object: "chat.completion",
+      choices: [
+        {
+          index: 0,
+          finish_reason: "tool_calls",
+          message: {
+            role: "assistant",
+            tool_calls: [{ id: "call_1", type: "function", function: { name: "settings", arguments: encoded } }],
+          },
+        },
+      ],
+    };
+    const file = await writeJson(join(dir, "chat.json"), chat);
+    const run = await strictwire(["classify", "--responses", file, "--bundles", join(dir, "bundles"), "--json"]);
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    const [call] = run.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    expect(call).toMatchObject({ state: "dispatchable", declaredBy: "bundles" });
   });
 
   test("usage and environment errors exit 2: no input, a missing file, --ids without OPENAI_API_KEY", async () => {
