@@ -351,3 +351,29 @@ describe("eval never writes one output over another, or over its suite", () => {
     expect((await readFile(scenarios)).equals(suiteBefore)).toBe(true);
   });
 });
+
+describe("eval --resume reads results it did not write", () => {
+  it("a trial line edited out of shape is refused with results-file and its line, not an internal error", async () => {
+    const dir = await tempDir();
+    const suite = await ownSuite(dir);
+    const { server } = await scriptedModel(suite);
+    const out = join(dir, "results.jsonl");
+    const args = ["eval", "--endpoint", server.url, "--model", "m", "--suite", suite, "--arms", "control"];
+    const env = { STRICTWIRE_API_KEY: KEY };
+    expect((await strictwire([...args, "--out", out], { env })).code).toBe(0);
+    const lines = (await readFile(out, "utf8")).trim().split("\n");
+    // Line 3: a finished trial whose attempt lost its judgement (an edit, another tool, another version).
+    const edited = JSON.parse(lines[2] as string) as { first: Record<string, unknown> };
+    delete edited.first.judgement;
+    lines[2] = JSON.stringify(edited);
+    await writeFile(out, `${lines.join("\n")}\n`);
+    const sent = server.seen.length;
+
+    const run = await strictwire([...args, "--out", out, "--resume", "--json"], { env });
+    expect(run.code).toBe(2);
+    expect(JSON.parse(run.stdout)).toMatchObject({ ok: false, error: { code: "results-file" } });
+    expect(run.stderr).toMatch(/results\.jsonl line 3: /);
+    expect(run.stderr).not.toMatch(/internal error|\n\s+at /);
+    expect(server.seen.length).toBe(sent);
+  });
+});

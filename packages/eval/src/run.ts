@@ -156,17 +156,69 @@ export async function readFinished(file: string): Promise<Result<Finished, RunEr
   }
   const trials: TrialRecord[] = [];
   const runs: Provenance[] = [];
-  for (const line of text.split("\n")) {
+  for (const [i, line] of text.split("\n").entries()) {
     if (line.trim() === "") continue;
+    let r: TrialRecord | Provenance;
     try {
-      const r = JSON.parse(line) as TrialRecord | Provenance;
-      if (r.type === "trial" && typeof r.key === "string") trials.push(r);
-      if (r.type === "run" && typeof r.suite?.digest === "string") runs.push(r);
+      r = JSON.parse(line) as TrialRecord | Provenance;
     } catch {
-      // an interrupted write: that trial simply runs again
+      continue; // an interrupted write: that trial simply runs again
     }
+    if (r?.type === "trial" && typeof r.key === "string") {
+      // A whole line is no torn write: a trial out of shape (edited, another version) would be summed as if sound.
+      const problem = trialProblem(r);
+      if (problem !== undefined) {
+        const m = `${file} line ${i + 1}: ${problem}; delete the line to run that trial again`;
+        return { ok: false, error: { code: "results-file", path: file, message: m, feedback: m } };
+      }
+      trials.push(r);
+    }
+    if (r?.type === "run" && typeof r.suite?.digest === "string") runs.push(r);
   }
   return { ok: true, value: { trials, runs } };
+}
+
+const isObj = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+const isNum = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v);
+
+/** What a results line claiming to be a trial lacks that the summary and report read, or undefined. */
+function trialProblem(r: TrialRecord): string | undefined {
+  for (const k of ["arm", "scenario", "workflow", "category", "api", "model"] as const)
+    if (typeof r[k] !== "string") return `the trial has no string "${k}"`;
+  if (!Number.isSafeInteger(r.repetition) || r.repetition < 0) return `the trial has no "repetition"`;
+  if (r.key !== trialKey(r.arm, r.scenario, r.repetition)) return `the trial's key is not its arm|scenario|repetition`;
+  if (r.unsupported !== undefined && typeof r.unsupported !== "string") return `its "unsupported" is not a string`;
+  for (const which of ["first", "repair"] as const) {
+    const a: unknown = r[which];
+    if (a === undefined) continue;
+    const problem = attemptProblem(a);
+    if (problem !== undefined) return `its "${which}" attempt ${problem}`;
+  }
+  return undefined;
+}
+
+function attemptProblem(a: unknown): string | undefined {
+  if (!isObj(a)) return "is not an object";
+  if (typeof a.accepted !== "boolean") return `has no boolean "accepted"`;
+  for (const k of ["calls", "latencyMs", "httpAttempts"]) if (!isNum(a[k])) return `has no number "${k}"`;
+  for (const k of ["status", "argumentTokens"])
+    if (a[k] !== undefined && !isNum(a[k])) return `has a "${k}" that is no number`;
+  for (const k of ["error", "toolName", "argumentsText", "answeredModel"])
+    if (a[k] !== undefined && typeof a[k] !== "string") return `has a "${k}" that is no string`;
+  const d = a.decodeError;
+  if (d !== undefined && !(isObj(d) && typeof d.code === "string" && typeof d.message === "string"))
+    return `has a "decodeError" without its code and message`;
+  const u = a.usage;
+  if (u !== undefined && !(isObj(u) && isNum(u.input) && isNum(u.output)))
+    return `has a "usage" without its input and output`;
+  const j = a.judgement;
+  if (!isObj(j)) return `has no "judgement"`;
+  for (const k of ["actionRight", "argsExact", "finalStateRight", "correct"])
+    if (typeof j[k] !== "boolean") return `has a judgement without its boolean "${k}"`;
+  if (typeof j.action !== "string") return `has a judgement without its "action"`;
+  if (!Array.isArray(j.redundantWrites) || !j.redundantWrites.every((w) => typeof w === "string"))
+    return `has a judgement without its "redundantWrites"`;
+  return undefined;
 }
 
 const runError = (code: RunError["code"], message: string): { ok: false; error: RunError } => ({
