@@ -289,4 +289,21 @@ describe("compile --schema-dir", () => {
     expect(missing.code).not.toBe(0);
     expect(missing.stdout + missing.stderr).not.toMatch(STACK);
   });
+
+  test("-o naming a file of --schema-dir is refused: those files are inputs too", async () => {
+    const shared = join(dir, "shared");
+    await mkdir(shared);
+    const common = await writeJson(join(shared, "common.json"), { $defs: { Name: { type: "string" } } });
+    const before = await readFile(common);
+    const schema = await writeJson(join(dir, "order.json"), {
+      type: "object",
+      properties: { to: { $ref: "common.json#/$defs/Name" } },
+      required: ["to"],
+    });
+    const run = await strictwire(["compile", schema, "--schema-dir", shared, "-o", common, "--json"]);
+    expect(run.code).toBe(2);
+    expect(jsonOf(run)).toMatchObject({ ok: false, error: { code: "overwrites-input" } });
+    expect((await readFile(common)).equals(before)).toBe(true);
+    expect(await listDir(shared)).toEqual(["common.json"]);
+  });
 });

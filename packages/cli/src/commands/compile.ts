@@ -64,10 +64,13 @@ export async function runCompile(
   reporter: Reporter,
 ): Promise<ExitCode> {
   let flags = given;
+  // The files --schema-dir read are inputs as much as the schemas: no output may replace one.
+  let schemaDirFiles: readonly string[] = [];
   if (given.schemaDir !== undefined) {
-    const resources = await readSchemaDir(given.schemaDir);
-    if (!resources.ok) return reporter.fail(resources.error);
-    flags = { ...given, resources: resources.value };
+    const read = await readSchemaDir(given.schemaDir);
+    if (!read.ok) return reporter.fail(read.error);
+    flags = { ...given, resources: read.value.resources };
+    schemaDirFiles = read.value.files;
   }
   if (flags.outputFormat !== undefined && flags.emit !== "bundle") {
     return reporter.fail(usage("give --output-format or --emit, not both").error);
@@ -80,11 +83,11 @@ export async function runCompile(
   if (flags.out !== undefined && flags.outDir !== undefined) {
     return reporter.fail(usage("give -o (one output file) or --out-dir (one file per schema), not both").error);
   }
-  if (flags.outDir !== undefined) return compileMany(inputs, flags.outDir, flags, emitter, reporter);
+  if (flags.outDir !== undefined) return compileMany(inputs, flags.outDir, flags, emitter, reporter, schemaDirFiles);
   if (inputs.length > 1) {
     return reporter.fail(usage("to compile several schemas, give --out-dir <dir>: one bundle per schema").error);
   }
-  return compileOne(inputs[0], flags, emitter, reporter);
+  return compileOne(inputs[0], flags, emitter, reporter, schemaDirFiles);
 }
 
 // ---- one schema ----------------------------------------------------------
@@ -94,12 +97,14 @@ async function compileOne(
   flags: CompileCommandFlags,
   emitter: Emitter,
   reporter: Reporter,
+  otherInputs: readonly string[],
 ): Promise<ExitCode> {
   const input = await readInput(arg, "schema", reporter);
   if (!input.ok) return reporter.fail(input.error);
   const out = flags.out === "-" ? undefined : flags.out;
-  if (out !== undefined && input.value.path !== undefined) {
-    const guarded = await guardInputs(out, [input.value.path]);
+  if (out !== undefined) {
+    const inputs = input.value.path !== undefined ? [input.value.path, ...otherInputs] : otherInputs;
+    const guarded = await guardInputs(out, inputs);
     if (!guarded.ok) return reporter.fail(guarded.error);
   }
   const built = buildOutput(input.value, flags, emitter);
@@ -134,6 +139,7 @@ async function compileMany(
   flags: CompileCommandFlags,
   emitter: Emitter,
   reporter: Reporter,
+  otherInputs: readonly string[],
 ): Promise<ExitCode> {
   const planned = await planOutputs(args, outDir, flags, emitter);
   if (!planned.ok) return reporter.fail(planned.error);
@@ -144,7 +150,7 @@ async function compileMany(
     return reporter.fail(writeFailed(outDir, systemReason(error)).error);
   }
 
-  const inputs = jobs.map((j) => j.input);
+  const inputs = [...jobs.map((j) => j.input), ...otherInputs];
   const counter = progress(reporter.io.stderr, jobs.length);
   const results: ItemResult[] = [];
   for (const [i, job] of jobs.entries()) {
@@ -235,7 +241,9 @@ function reportMany(results: readonly ItemResult[], reporter: Reporter): ExitCod
  * schema's own `$id` (so `"$ref": "common.json#/…"` finds `common.json` beside
  * it) and also knows a document by its own `$id`.
  */
-async function readSchemaDir(dir: string): Promise<Outcome<Record<string, unknown>>> {
+async function readSchemaDir(
+  dir: string,
+): Promise<Outcome<{ resources: Record<string, unknown>; files: readonly string[] }>> {
   let names: string[];
   try {
     // Directories are not documents, whatever their names.
@@ -244,15 +252,18 @@ async function readSchemaDir(dir: string): Promise<Outcome<Record<string, unknow
     return errorCode(error) === "ENOENT" ? notFound(dir) : unreadable(dir, systemReason(error));
   }
   const resources: Record<string, unknown> = {};
+  const files: string[] = [];
   for (const name of names.sort()) {
     if (!name.endsWith(".json") || name.endsWith(".bundle.json")) continue;
-    const input = await readPath(join(dir, name));
+    const file = join(dir, name);
+    const input = await readPath(file);
     if (!input.ok) return input;
     const document = parseDocument(input.value, "schema");
     if (!document.ok) return document;
     resources[name] = document.value;
+    files.push(file);
   }
-  return succeed(resources);
+  return succeed({ resources, files });
 }
 
 function buildOutput(input: Input, flags: CompileFlags, emitter: Emitter): Outcome<{ bundle: Bundle; text: string }> {
