@@ -5,11 +5,13 @@
  * before standard input has been closed.
  */
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
-import { writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { isDeepStrictEqual } from "node:util";
+import type { Bundle } from "@strictwire/codec";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { digestOf } from "../../codec/src/bundle/bundle.js";
 import { BIN, cleanEnv, makeTempDir, removeDir, SETTINGS, STACK, strictwire, writeJson } from "./helpers.js";
 
 const VALUE = { id: "account-4821", labels: { team: "core", tier: "gold" } };
@@ -252,5 +254,25 @@ describe("decode --stream", () => {
     expect(missing.code).toBe(2);
     expect(missing.stderr).toBe(missingPlain.stderr);
     expect(missing.stdout).toBe("");
+  }, 60_000);
+
+  test("a bundle edited so that its wire and its plan disagree: still decode's output and exit code, never an internal error", async () => {
+    // An edit no loader catches (the digest made to match): the wire's absent marker is no longer "absent".
+    const edited = JSON.parse(await readFile(bundle, "utf8")) as Bundle;
+    const marker = (edited.wire as { $defs: Record<string, { properties: { state: { const: string } } }> }).$defs
+      .strictwire_absent;
+    expect(marker?.properties.state.const).toBe("absent");
+    marker!.properties.state.const = "gone";
+    const file = await writeJson(join(dir, "edited.bundle.json"), { ...edited, digest: digestOf(edited) });
+    for (const flags of [[], ["--json"]]) {
+      const plain = await strictwire(["decode", file, "-", ...flags], { stdin: wire });
+      const streamed = await strictwire(["decode", "--stream", file, "-", ...flags], { stdin: wire });
+      expect(streamed.code).toBe(plain.code);
+      expect(streamed.stderr).not.toMatch(/internal error/);
+      expect(streamed.stderr).not.toMatch(STACK);
+      // Partial lines may come first; the last line is decode's.
+      expect(plain.stdout).not.toBe("");
+      expect(streamed.stdout.endsWith(plain.stdout)).toBe(true);
+    }
   }, 60_000);
 });

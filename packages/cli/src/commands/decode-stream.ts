@@ -17,6 +17,8 @@
  *   refusal), decode's of the bytes, whose offsets count bytes.
  * - The final result is `codec.decode(every byte read)`, the same call plain
  *   decode makes, so offsets count bytes and invalid UTF-8 is judged as sent.
+ *   A push refused where decode accepts (a bundle whose wire and plan were
+ *   edited apart) ends the partial lines with a warning, not the run.
  * - Bounded as decode: the codec's limits while streaming, and INPUT_CAP.
  */
 import { type Codec, type CodecError, streamDecoder } from "@strictwire/codec";
@@ -53,22 +55,40 @@ export async function runDecodeStream(
   /** Bytes of the text pushed so far (a character split across chunks waits in `utf8`). */
   let pushedBytes = 0;
   let shown: string | undefined;
+  /** Off once decode accepted what the push refused: then the bytes are only gathered for decode's word. */
+  let streaming = true;
+  const refused = (bytes: Uint8Array, pushed?: CodecError): ExitCode | undefined => {
+    const error = refusal(codec, bytes, pushed);
+    if (error !== undefined) return reporter.fail(fromCodec(error, label).error);
+    streaming = false;
+    reporter.warn(
+      "the stream decoder refused what decode accepts: this bundle's wire schema and decode plan disagree (edited, or damaged with its digest made to match); no more partial lines, the result is decode's",
+    );
+    return undefined;
+  };
   try {
     for await (const piece of pieces) {
       const bytes = typeof piece === "string" ? Buffer.from(piece, "utf8") : piece;
       chunks.push(bytes);
       size += bytes.byteLength;
       if (size > INPUT_CAP) return reporter.fail(tooLarge(label).error);
+      if (!streaming) continue;
       let text: string;
       try {
         text = utf8.decode(bytes, { stream: true });
       } catch {
         // Ill-formed UTF-8: decode refuses every text that begins with these bytes.
-        return refuse(codec, joined(chunks, size), label, reporter);
+        const code = refused(joined(chunks, size));
+        if (code !== undefined) return code;
+        continue;
       }
       const step = stream.push(text);
       pushedBytes += Buffer.byteLength(text, "utf8");
-      if (!step.ok) return refuse(codec, joined(chunks, size).subarray(0, pushedBytes), label, reporter, step.error);
+      if (!step.ok) {
+        const code = refused(joined(chunks, size).subarray(0, pushedBytes), step.error);
+        if (code !== undefined) return code;
+        continue;
+      }
       if (!step.changed || step.value === undefined) continue;
       const line = JSON.stringify({ partial: step.value });
       if (line === shown) continue;
@@ -84,16 +104,18 @@ export async function runDecodeStream(
 }
 
 /**
- * The refusal of the bytes read so far, printed at once; returning ends the
- * reading. `pushed`: the stream decoder's, given unless decode of the bytes
- * says the same (code and path), whose offsets count bytes.
+ * The refusal of the bytes read so far, to print at once and end the reading.
+ * `pushed`: the stream decoder's, given unless decode of the bytes says the
+ * same (code and path), whose offsets count bytes. Undefined when decode
+ * accepts the bytes: the stream decoder refuses only what decode refuses,
+ * unless the bundle's wire and plan disagree (an edit the loader cannot see),
+ * and then decode, the command's promised result, has the last word.
  */
-function refuse(codec: Codec, bytes: Uint8Array, label: string, reporter: Reporter, pushed?: CodecError): ExitCode {
+function refusal(codec: Codec, bytes: Uint8Array, pushed?: CodecError): CodecError | undefined {
   const decoded = codec.decode(bytes);
-  // Unreachable: the stream decoder and the UTF-8 decoder refuse only what decode refuses.
-  if (decoded.ok) throw new Error("strictwire: decode accepted a text the stream decoder refused");
+  if (decoded.ok) return undefined;
   const same = pushed === undefined || (decoded.error.code === pushed.code && decoded.error.path === pushed.path);
-  return reporter.fail(fromCodec(same ? decoded.error : pushed, label).error);
+  return same ? decoded.error : pushed;
 }
 
 async function* piecesOf(bytes: Uint8Array): AsyncIterable<Uint8Array> {
