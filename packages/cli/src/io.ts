@@ -22,6 +22,7 @@ export interface Io {
 export function processIo(): Io {
   quietOnClosedPipe(process.stdout);
   quietOnClosedPipe(process.stderr);
+  endOnSignalsBetweenSteps();
   return {
     stdout: { write: (text) => void process.stdout.write(text), isTTY: process.stdout.isTTY === true },
     stderr: { write: (text) => void process.stderr.write(text), isTTY: process.stderr.isTTY === true },
@@ -57,4 +58,21 @@ function quietOnClosedPipe(stream: NodeJS.WriteStream): void {
     if (stream !== process.stderr)
       process.stderr.write(`strictwire: cannot write output (${error.code ?? error.message})\n`);
   });
+}
+
+/**
+ * Ctrl-C, SIGTERM, a closed terminal: left to their default, they cut a write
+ * of an output in the middle and leave its temp file behind. Heard by a
+ * listener, they wait for the synchronous step under way (the temp file
+ * written and renamed into place), then end the process by that same signal,
+ * as the default would have: the listener is gone by then, so the signal
+ * sent again meets the default disposition. The price: a long synchronous
+ * step (compiling a huge schema) also runs to its end before the signal acts.
+ */
+function endOnSignalsBetweenSteps(): void {
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
+    process.once(signal, () => process.kill(process.pid, signal));
+  }
+  // A signal heard during the last step is delivered on a later turn of the loop, which an idle loop never takes.
+  process.once("beforeExit", () => setImmediate(() => undefined));
 }

@@ -60,8 +60,9 @@ interface Trial {
 }
 
 /**
- * One run of compile -o, SIGKILLed `delay` ms after its temp file appears
- * (mid-write), or `delay` ms after it starts when `afterStart` is set.
+ * One run of compile -o, sent `sent` (SIGKILL unless named) `delay` ms after
+ * its temp file appears (mid-write), or `delay` ms after it starts when
+ * `afterStart` is set.
  */
 async function killedRun(
   schema: string,
@@ -69,12 +70,13 @@ async function killedRun(
   name: string,
   delay: number,
   afterStart: boolean,
+  sent: NodeJS.Signals = "SIGKILL",
 ): Promise<Trial> {
   const previous = await readFile(out);
   let sawTemp = false;
   let child: ChildProcess | undefined;
   const kill = () => {
-    if (child && child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    if (child && child.exitCode === null && child.signalCode === null) child.kill(sent);
   };
   const watcher = watch(dir, (_event, file) => {
     if (typeof file === "string" && TEMP.test(file) && !sawTemp) {
@@ -130,6 +132,26 @@ describe("compile -o killed at any point", () => {
     for (const t of trials.filter((t) => t.signal === null)) expect(t).toMatchObject({ exit: 0, state: "new" });
     // Temp files are left only by runs killed after creating them: SIGKILL cannot be caught.
     for (const t of trials) if (t.leftTemps > 0) expect(t.signal === "SIGKILL" && t.sawTemp).toBe(true);
+  });
+});
+
+describe("compile -o stopped by a signal it can catch", () => {
+  test("SIGTERM, SIGINT or SIGHUP mid-write waits for the rename: the new output whole, no temp file left", {
+    timeout: 300_000,
+  }, async () => {
+    const schema = await writeJson(join(dir, "big.json"), bigSchema());
+    const out = join(dir, "out.json");
+    expect((await strictwire(["compile", await writeJson(join(dir, "small.json"), SETTINGS), "-o", out])).code).toBe(0);
+    const trials: Trial[] = [];
+    for (const [i, signal] of (["SIGTERM", "SIGINT", "SIGHUP", "SIGTERM", "SIGINT", "SIGHUP"] as const).entries()) {
+      trials.push(await killedRun(schema, out, `signalled_${i}`, 0, false, signal));
+    }
+    // Each signal was sent while the temp file existed, and still ended the run as that signal does.
+    expect(trials.map((t) => [t.sawTemp, t.exit, t.signal])).toEqual(
+      ["SIGTERM", "SIGINT", "SIGHUP", "SIGTERM", "SIGINT", "SIGHUP"].map((s) => [true, null, s]),
+    );
+    // Unlike SIGKILL, none of them left its temp file behind.
+    expect(trials.map((t) => t.leftTemps)).toEqual([0, 0, 0, 0, 0, 0]);
   });
 });
 
