@@ -16,6 +16,7 @@ import { type CallState, FINDINGS } from "./classify.js";
 import type { ToolCodec } from "./codecs.js";
 import { type FetchTuning, streamStoredResponses } from "./fetch.js";
 import { readIds } from "./input.js";
+import { errorMessage } from "./json.js";
 import { splitRecords } from "./records.js";
 import {
   type CallReport,
@@ -68,6 +69,11 @@ export interface RunIO {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Told how far the run has got, now and then and once at the end. */
   readonly progress?: ((state: RunProgress) => void) | undefined;
+  /**
+   * Resolves once everything given to `stdout` so far is written, and rejects if it could not be (a closed
+   * pipe): a live run with a resume file marks an id done only then.
+   */
+  readonly written?: (() => Promise<void>) | undefined;
 }
 
 export const EXIT_CLEAN = 0;
@@ -259,6 +265,11 @@ async function runLive(idsFile: string, options: RunOptions, bundles: Bundles, t
       // An id is done once its lines are out; a failed one is tried again by the next run.
       if (resume !== undefined && outcome.kind !== "failed") {
         tally.flush();
+        try {
+          await io.written?.();
+        } catch (error) {
+          return `standard output could not be written (${errorMessage(error)}), so ${outcome.id} and the ids after it are not marked done in the resume file`;
+        }
         await resume.add(outcome.id);
       }
     }

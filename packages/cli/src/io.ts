@@ -6,6 +6,8 @@
 export interface OutStream {
   write(text: string): void;
   readonly isTTY: boolean;
+  /** Resolves once everything written so far is out; rejects if it could not be (a closed pipe). */
+  written?(): Promise<void>;
 }
 
 export interface Io {
@@ -24,7 +26,12 @@ export function processIo(): Io {
   quietOnClosedPipe(process.stderr);
   endOnSignalsBetweenSteps();
   return {
-    stdout: { write: (text) => void process.stdout.write(text), isTTY: process.stdout.isTTY === true },
+    stdout: {
+      write: (text) => void process.stdout.write(text),
+      isTTY: process.stdout.isTTY === true,
+      // An empty write's callback comes after every earlier write's, with the stream's error if it has one.
+      written: () => new Promise((ok, fail) => process.stdout.write("", (error) => (error ? fail(error) : ok()))),
+    },
     stderr: { write: (text) => void process.stderr.write(text), isTTY: process.stderr.isTTY === true },
     stdinIsTTY: process.stdin.isTTY === true,
     readStdin: (cap) => readStream(process.stdin, cap),

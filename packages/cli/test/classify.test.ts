@@ -271,3 +271,36 @@ describe("classify --ids --resume, killed and started again", () => {
     expect(await readText(journal)).toBe("a\nb\nc\nd\ne\nf\n");
   });
 });
+
+describe("classify --ids --resume, its output closed", () => {
+  let server: StoredServer | undefined;
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+
+  test("an id whose lines could not be written is not marked done: the run stops, exit 2", async () => {
+    const response = (id: string) => json(storedResponse(id, '{"amount_cents": 1}'));
+    server = await startStoredServer(Object.fromEntries(["a", "b", "c", "d"].map((id) => [id, () => response(id)])));
+    const ids = join(dir, "ids.txt");
+    const journal = join(dir, "done.txt");
+    await writeFile(ids, "a\nb\nc\nd\n");
+    const env = { ...cleanEnv(), OPENAI_API_KEY: "sk-test-key", OPENAI_BASE_URL: server.baseUrl };
+    const child = spawn(process.execPath, [BIN, "classify", "--ids", ids, "--resume", journal, "--json"], {
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    // The reader is gone before the first line (a consumer that died, `| head` done): every write meets a closed pipe.
+    child.stdout.destroy();
+    let stderr = "";
+    child.stderr.on("data", (b: Buffer) => {
+      stderr += b.toString("utf8");
+    });
+    const code = await new Promise((done) => child.on("close", done));
+    // Marked done, an id would be skipped by the next run, its results never seen by anyone.
+    expect(await readText(journal)).toBe("");
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/standard output/);
+    expect(stderr).not.toMatch(STACK);
+  });
+});

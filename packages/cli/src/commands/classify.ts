@@ -144,6 +144,7 @@ export async function runClassifyCommand(flags: ClassifyFlags, reporter: Reporte
       },
       env: io.env,
       progress: (state) => progress.update(state),
+      written: io.stdout.written,
     },
   );
   if (counted?.failure !== undefined) {
