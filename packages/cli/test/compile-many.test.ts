@@ -1,4 +1,4 @@
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, readFile, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import {
@@ -127,5 +127,19 @@ describe("compile --out-dir", () => {
       expect(run.code, args.join(" ")).toBe(2);
     }
     expect(await listDir(dir)).toEqual(["other", "schemas"]);
+  });
+
+  test("an --out-dir spelled through a link and '..' is the directory the kernel reaches, where mkdir made it", async () => {
+    await mkdir(join(dir, "elsewhere", "deep"), { recursive: true });
+    await symlink(join(dir, "elsewhere", "deep"), join(dir, "linked"));
+    // ./out holds a bundle kept from before; linked/../out is elsewhere/out, which does not exist yet.
+    await mkdir(join(dir, "out"));
+    await writeFile(join(dir, "out", "update-settings.bundle.json"), "kept");
+    const run = await strictwire(["compile", "schemas/update-settings.json", "--out-dir", "linked/../out"], {
+      cwd: dir,
+    });
+    expect(run.code).toBe(0);
+    expect(await readFile(join(dir, "out", "update-settings.bundle.json"), "utf8")).toBe("kept");
+    expect((await readJson(join(dir, "elsewhere", "out", "update-settings.bundle.json"))).name).toBe("update-settings");
   });
 });

@@ -3,7 +3,7 @@
  * --out-dir, one bundle each, named after the schema file.
  */
 import { mkdir, readdir } from "node:fs/promises";
-import { join } from "node:path";
+import { join, sep } from "node:path";
 import { type Bundle, compile, type NonStrict, type RelaxedConstraint } from "@strictwire/codec";
 import { guardInputs, writeAtomic } from "../atomic.js";
 import { type EmitName, type Emitter, emitterFor } from "../emit/emitter.js";
@@ -184,7 +184,8 @@ async function planOutputs(
   const byOut = new Map<string, string>();
   const jobs: Job[] = [];
   for (const input of files.value) {
-    const out = join(outDir, `${stem(input)}${emitter.suffix}`);
+    // Not path.join: it cancels "link/.." by spelling, while mkdir and every write follow the kernel's reading.
+    const out = `${outDir.endsWith(sep) ? outDir : `${outDir}${sep}`}${stem(input)}${emitter.suffix}`;
     const other = byOut.get(out);
     if (other !== undefined) return usage(`${other} and ${input} would both be written to ${out}`);
     byOut.set(out, input);
