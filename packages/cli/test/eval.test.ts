@@ -4,7 +4,7 @@
  * ever needed.
  */
 import { spawn } from "node:child_process";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, readFile, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { DEFAULT_ARMS, loadSuite, type TrialRecord, type Workflow } from "../../eval/src/index.js";
@@ -349,6 +349,27 @@ describe("eval never writes one output over another, or over its suite", () => {
     }
     expect(server.seen).toHaveLength(0);
     expect((await readFile(scenarios)).equals(suiteBefore)).toBe(true);
+  });
+});
+
+describe("eval's chart goes beside its report", () => {
+  it("beside the report the kernel reaches through a link and '..', not beside its spelling", async () => {
+    const dir = await tempDir();
+    const suite = await ownSuite(dir);
+    const { server } = await scriptedModel(suite);
+    await mkdir(join(dir, "elsewhere", "deep"), { recursive: true });
+    await symlink(join(dir, "elsewhere", "deep"), join(dir, "linked"));
+    // A chart kept from before, where the spelling linked/../r.md would put the new one.
+    await writeFile(join(dir, "r.svg"), "kept");
+    const args = ["eval", "--endpoint", server.url, "--model", "m", "--suite", suite, "--arms", "control"];
+    const run = await strictwire([...args, "--out", "r.jsonl", "--report", "linked/../r.md"], {
+      cwd: dir,
+      env: { STRICTWIRE_API_KEY: KEY },
+    });
+    expect(run.code).toBe(0);
+    expect(await readFile(join(dir, "r.svg"), "utf8")).toBe("kept");
+    expect(await readFile(join(dir, "elsewhere", "r.md"), "utf8")).toContain("](r.svg)");
+    expect(await readFile(join(dir, "elsewhere", "r.svg"), "utf8")).toMatch(/^<\?xml /);
   });
 });
 

@@ -4,7 +4,7 @@
  * suite, shows progress on a terminal and prints the report.
  */
 import { access } from "node:fs/promises";
-import { basename, dirname, extname, join } from "node:path";
+import { basename, extname, join } from "node:path";
 import {
   API_NAMES,
   type Arm,
@@ -34,7 +34,8 @@ import { boundedNumber, EVAL_OPTIONS, flagKey } from "./eval-options.js";
 /** report.md → report.svg; a report without the .md ending gets .svg added. */
 export function chartPath(report: string): string {
   const ext = extname(report);
-  return ext.toLowerCase() === ".md" ? join(dirname(report), `${basename(report, ext)}.svg`) : `${report}.svg`;
+  // The report's own spelling with its ending swapped: path.join would cancel "link/.." that the kernel follows.
+  return ext.toLowerCase() === ".md" ? `${report.slice(0, -ext.length)}.svg` : `${report}.svg`;
 }
 
 export interface EvalFlags {
