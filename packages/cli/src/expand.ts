@@ -5,11 +5,15 @@
  * repeat.
  */
 import { readdir, stat } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { resolve, sep } from "node:path";
 import { errorCode, notFound, type Outcome, succeed, systemReason, unreadable, usage } from "./failure.js";
 import { glob, hasMagic } from "./glob.js";
 
 export const BUNDLE_SUFFIX = ".bundle.json";
+
+/** `name` in `dir` as the kernel reads `dir`, where its listing came from: path.join would cancel "link/.." by spelling. */
+export const inDir = (dir: string, name: string): string =>
+  dir.endsWith(sep) ? `${dir}${name}` : `${dir}${sep}${name}`;
 
 const isSchemaFile = (name: string): boolean => name.endsWith(".json") && !name.endsWith(BUNDLE_SUFFIX);
 
@@ -50,7 +54,7 @@ async function expandOne(arg: string): Promise<Outcome<string[]>> {
       .filter((e) => (e.isFile() || e.isSymbolicLink()) && isSchemaFile(e.name))
       .map((e) => e.name)
       .sort();
-    return succeed(names.map((name) => join(arg, name)));
+    return succeed(names.map((name) => inDir(arg, name)));
   } catch (error) {
     return unreadable(arg, systemReason(error));
   }

@@ -306,4 +306,23 @@ describe("compile --schema-dir", () => {
     expect((await readFile(common)).equals(before)).toBe(true);
     expect(await listDir(shared)).toEqual(["common.json"]);
   });
+
+  test("a --schema-dir or input directory spelled through a link and '..' is read where its listing came from", async () => {
+    await mkdir(join(dir, "elsewhere", "deep"), { recursive: true });
+    await mkdir(join(dir, "elsewhere", "shared"));
+    await symlink(join(dir, "elsewhere", "deep"), join(dir, "linked"));
+    // linked/../shared is elsewhere/shared; there is no ./shared for the spelling to land in.
+    await writeJson(join(dir, "elsewhere", "shared", "common.json"), { $defs: { Name: { type: "string" } } });
+    await writeJson(join(dir, "order.json"), {
+      type: "object",
+      properties: { to: { $ref: "common.json#/$defs/Name" } },
+      required: ["to"],
+    });
+    const run = await strictwire(["compile", "order.json", "--schema-dir", "linked/../shared"], { cwd: dir });
+    expect(run.stderr).not.toMatch(/no such file/);
+    expect(run.code).toBe(0);
+    const many = await strictwire(["compile", "linked/../shared", "--out-dir", "out"], { cwd: dir });
+    expect(many.code).toBe(0);
+    expect(await listDir(join(dir, "out"))).toEqual(["common.bundle.json"]);
+  });
 });

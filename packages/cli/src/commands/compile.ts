@@ -3,12 +3,11 @@
  * --out-dir, one bundle each, named after the schema file.
  */
 import { mkdir, readdir } from "node:fs/promises";
-import { join, sep } from "node:path";
 import { type Bundle, compile, type NonStrict, type RelaxedConstraint } from "@strictwire/codec";
 import { guardInputs, writeAtomic } from "../atomic.js";
 import { type EmitName, type Emitter, emitterFor } from "../emit/emitter.js";
 import { OUTPUT_TARGET, type OutputFormatName, outputFormatEmitter } from "../emit/output-format.js";
-import { expandInputs } from "../expand.js";
+import { expandInputs, inDir } from "../expand.js";
 import {
   EXIT_OK,
   EXIT_REJECTED,
@@ -184,8 +183,8 @@ async function planOutputs(
   const byOut = new Map<string, string>();
   const jobs: Job[] = [];
   for (const input of files.value) {
-    // Not path.join: it cancels "link/.." by spelling, while mkdir and every write follow the kernel's reading.
-    const out = `${outDir.endsWith(sep) ? outDir : `${outDir}${sep}`}${stem(input)}${emitter.suffix}`;
+    // Where mkdir made the directory: not path.join, which cancels "link/.." by spelling.
+    const out = inDir(outDir, `${stem(input)}${emitter.suffix}`);
     const other = byOut.get(out);
     if (other !== undefined) return usage(`${other} and ${input} would both be written to ${out}`);
     byOut.set(out, input);
@@ -256,7 +255,7 @@ async function readSchemaDir(
   const files: string[] = [];
   for (const name of names.sort()) {
     if (!name.endsWith(".json") || name.endsWith(".bundle.json")) continue;
-    const file = join(dir, name);
+    const file = inDir(dir, name);
     const input = await readPath(file);
     if (!input.ok) return input;
     const document = parseDocument(input.value, "schema");
