@@ -1,6 +1,6 @@
 /** Reading a directory of strictwire bundles into codecs the classifier can match. */
 import { readdir } from "node:fs/promises";
-import { join } from "node:path";
+import { sep } from "node:path";
 import { loadBundle, type Result } from "@strictwire/codec";
 import { readFileCapped } from "@strictwire/codec/files";
 import type { ToolCodec } from "./codecs.js";
@@ -60,7 +60,8 @@ export async function loadBundlesDir(
   const texts: string[] = [];
   const skipped: { file: string; message: string }[] = [];
   for (const name of names) {
-    const file = join(dir, name);
+    // Not path.join, which cancels "link/.." by spelling: the file the listing named, as the kernel reads dir.
+    const file = dir.endsWith(sep) ? `${dir}${name}` : `${dir}${sep}${name}`;
     const text = await readTextFile(file);
     if (!text.ok) {
       skipped.push({ file, message: text.error.message });

@@ -135,6 +135,24 @@ describe("classify", () => {
     expect(call).toMatchObject({ state: "dispatchable", declaredBy: "bundles" });
   });
 
+  test("--bundles spelled through a link and '..' reads each bundle in the directory it listed", async () => {
+    const schema = await writeJson(join(dir, "settings.json"), SETTINGS);
+    await mkdir(join(dir, "elsewhere", "deep"), { recursive: true });
+    await mkdir(join(dir, "elsewhere", "bundles"));
+    await symlink(join(dir, "elsewhere", "deep"), join(dir, "linked"));
+    const real = join(dir, "elsewhere", "bundles", "settings.bundle.json");
+    expect((await strictwire(["compile", schema, "-o", real])).code).toBe(0);
+    const wire = (await readJson(real)).wire;
+    const encoded = (await strictwire(["encode", real], { stdin: JSON.stringify(SETTINGS_VALUE) })).stdout.trim();
+    await writeJson(join(dir, "responses.json"), [stored("resp_ok", encoded, wire, "settings")]);
+    // linked/../bundles is elsewhere/bundles; there is no ./bundles.
+    const run = await strictwire(["classify", "--responses", "responses.json", "--bundles", "linked/../bundles"], {
+      cwd: dir,
+    });
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+  });
+
   test("usage and environment errors exit 2: no input, a missing file, --ids without OPENAI_API_KEY", async () => {
     const ids = join(dir, "ids.txt");
     await writeFile(ids, "resp_1\n");
