@@ -373,6 +373,22 @@ describe("eval's chart goes beside its report", () => {
   });
 });
 
+describe("eval reads the suite the kernel reaches", () => {
+  it("--suite spelled through a link and '..' is the folder beside the link's target", async () => {
+    const dir = await tempDir();
+    await mkdir(join(dir, "elsewhere", "deep"), { recursive: true });
+    const suite = await ownSuite(join(dir, "elsewhere"));
+    const { server } = await scriptedModel(suite);
+    await symlink(join(dir, "elsewhere", "deep"), join(dir, "linked"));
+    // linked/../suite is elsewhere/suite; there is no ./suite for the spelling to land in.
+    const args = ["eval", "--endpoint", server.url, "--model", "m", "--suite", "linked/../suite", "--arms", "control"];
+    const run = await strictwire([...args, "--out", "r.jsonl"], { cwd: dir, env: { STRICTWIRE_API_KEY: KEY } });
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    expect(server.seen).toHaveLength(SCENARIOS.length);
+  });
+});
+
 describe("eval --resume reads results it did not write", () => {
   it("a trial line edited out of shape is refused with results-file and its line, not an internal error", async () => {
     const dir = await tempDir();

@@ -143,9 +143,15 @@ function fail(fault: SuiteFault): { ok: false; error: SuiteError } {
   return { ok: false, error: { code: "invalid-suite", path: fault.path, message, feedback: message } };
 }
 
+/**
+ * The suite folder as the kernel reaches it: path.resolve would cancel "link/.." by spelling and read
+ * another folder. A folder that cannot be found stays as spelled: reading in it says why.
+ */
+const suiteRoot = (dir: string): Promise<string> => realpath(dir).catch(() => resolve(dir));
+
 /** Reads what the model may see. Never reads expected.json. */
 export async function loadSuite(dir: string): Promise<Result<Suite, SuiteError>> {
-  const root = resolve(dir);
+  const root = await suiteRoot(dir);
   try {
     const file = join(root, "scenarios.json");
     const doc = await readJsonFile(file);
@@ -222,7 +228,7 @@ const ACTIONS: ReadonlySet<string> = new Set<Action>(["update", "clarify", "reje
 
 /** Reads the oracle; every scenario must have exactly one answer. */
 export async function loadOracle(dir: string, suite: Suite): Promise<Result<Oracle, SuiteError>> {
-  const file = join(resolve(dir), "expected.json");
+  const file = join(await suiteRoot(dir), "expected.json");
   try {
     const doc = await readJsonFile(file);
     need(isObject(doc) && isObject(doc.expected), file, "must be {expected: {<scenario id>: {action, arguments?}}}");
