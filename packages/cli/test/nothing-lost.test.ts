@@ -8,7 +8,7 @@
  * take the output's place. The test counts them and removes them.
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { watch } from "node:fs";
+import { closeSync, openSync, watch } from "node:fs";
 import { link, lstat, mkdir, readdir, readFile, readlink, rm, stat, symlink, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { join } from "node:path";
@@ -247,6 +247,27 @@ describe("outputs that are not regular files", () => {
     expect((await lstat(fifo)).isFIFO()).toBe(true);
     expect((await readdir(dir)).filter((f) => f.startsWith("."))).toEqual([]);
   });
+
+  test.runIf(process.platform === "linux")(
+    "-o /dev/stdout (a descriptor's link) is refused: the file the shell opened for appending stays whole",
+    async () => {
+      const log = join(dir, "all.log");
+      await writeFile(log, "kept line\n");
+      const schema = await writeJson(join(dir, "s.json"), SETTINGS);
+      // `strictwire compile s.json -o /dev/stdout >> all.log`: standard output is the log, opened to append.
+      const fd = openSync(log, "a");
+      const code = await new Promise<number | null>((done, failed) => {
+        const child = spawn(process.execPath, [BIN, "compile", schema, "-o", "/dev/stdout"], {
+          stdio: ["ignore", fd, "ignore"],
+        });
+        child.on("error", failed);
+        child.on("close", done);
+      });
+      closeSync(fd);
+      expect(code).toBe(2);
+      expect((await readFile(log, "utf8")).startsWith("kept line\n")).toBe(true);
+    },
+  );
 
   test("a socket is refused and stays a socket", async () => {
     const path = join(dir, "out.sock");

@@ -4,7 +4,7 @@
  */
 import { mkdir, readdir } from "node:fs/promises";
 import { type Bundle, compile, type NonStrict, type RelaxedConstraint } from "@strictwire/codec";
-import { guardInputs, writeAtomic } from "../atomic.js";
+import { checkOutput, guardInputs, writeAtomic } from "../atomic.js";
 import { type EmitName, type Emitter, emitterFor } from "../emit/emitter.js";
 import { OUTPUT_TARGET, type OutputFormatName, outputFormatEmitter } from "../emit/output-format.js";
 import { expandInputs, inDir } from "../expand.js";
@@ -102,6 +102,9 @@ async function compileOne(
   if (!input.ok) return reporter.fail(input.error);
   const out = flags.out === "-" ? undefined : flags.out;
   if (out !== undefined) {
+    // What the output is comes first: /dev/stdout on a pipe has no real path for the input guard to compare.
+    const target = checkOutput(out);
+    if (!target.ok) return reporter.fail(target.error);
     const inputs = input.value.path !== undefined ? [input.value.path, ...otherInputs] : otherInputs;
     const guarded = await guardInputs(out, inputs);
     if (!guarded.ok) return reporter.fail(guarded.error);

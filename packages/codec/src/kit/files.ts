@@ -10,7 +10,7 @@
  * Writing: a temp file beside the real target, flushed, then renamed over it,
  * so a reader sees the old file or the new one. A symbolic link is written
  * through (the link stays, the file it names is replaced; a dangling link
- * creates its file). Anything but a regular file or nothing (a device, a
+ * creates its file), but not a descriptor's link (/dev/stdout), refused. Anything but a regular file or nothing (a device, a
  * FIFO, a socket, a directory) is refused: a rename would replace it.
  */
 import { randomBytes } from "node:crypto";
@@ -185,6 +185,13 @@ export function writeTarget(target: string): FileResult<WriteTarget> {
       return found.ok ? { ok: true, value: { ...found.value, existing: info } } : found;
     }
     if (!info.isSymbolicLink()) return notRegular(target, info);
+    if (isDescriptorLink(raw)) {
+      return failure(
+        "not-a-regular-file",
+        target,
+        "it is an open file descriptor (/dev/stdout and the like), not a file: a rename there would replace the whole file the descriptor has open, an appended log included",
+      );
+    }
     try {
       // The link's text is relative to the directory it is in, as the kernel reads it (physically, unnormalized).
       const text = readlinkSync(raw);
@@ -194,6 +201,15 @@ export function writeTarget(target: string): FileResult<WriteTarget> {
     }
   }
   return failure("write-failed", target, "too many symbolic links");
+}
+
+/** A link in /proc/<pid>/fd (where /dev/stdout, /dev/fd/N lead): it names a descriptor's open file, not a path to write. */
+function isDescriptorLink(raw: string): boolean {
+  try {
+    return /^\/proc\/[^/]+(\/task\/[^/]+)?\/fd$/.test(realpathSync.native(dirname(raw)));
+  } catch {
+    return false;
+  }
 }
 
 /** `raw`'s name in the real path of its directory (the native realpath: the JS one normalizes ".." by spelling first). */
