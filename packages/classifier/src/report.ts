@@ -76,22 +76,32 @@ export function reportCalls(
 }
 
 export function callLine(report: CallReport): string {
-  return `${report.state.padEnd(COLUMN)} ${report.responseId} ${report.name}/${report.callId || "-"}  ${report.detail}`;
+  return printable(
+    `${report.state.padEnd(COLUMN)} ${report.responseId} ${report.name}/${report.callId || "-"}  ${report.detail}`,
+  );
+}
+
+/**
+ * A line for a person, whose ids, names and details come from the log: each control character (a newline that
+ * would forge a line of its own, an escape sequence a terminal would obey) is shown as its \u escape.
+ */
+export function printable(line: string): string {
+  return line.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
 /** The seed's lines: findings with repairs, notes for the rest, dispatchable only on request. */
 export function humanLines(report: CallReport, showAll: boolean): string[] {
-  if (FINDINGS.has(report.state)) return [callLine(report), ...report.repairs.map((r) => `  repair: ${r}`)];
+  if (FINDINGS.has(report.state)) return [callLine(report), ...report.repairs.map((r) => printable(`  repair: ${r}`))];
   if (report.state === "dispatchable") return showAll ? [callLine(report)] : [];
-  return [callLine(report), ...report.repairs.map((r) => `  note: ${r}`)];
+  return [callLine(report), ...report.repairs.map((r) => printable(`  note: ${r}`))];
 }
 
 export function parallelLine(responseId: string, calls: number): string {
-  return `${"parallel-calls".padEnd(COLUMN)} ${responseId}  ${calls} call(s) in one turn`;
+  return printable(`${"parallel-calls".padEnd(COLUMN)} ${responseId}  ${calls} call(s) in one turn`);
 }
 
 export function unreadableLine(responseId: string, reason: string): string {
-  return `${"unreadable".padEnd(COLUMN)} ${responseId}  ${reason}`;
+  return printable(`${"unreadable".padEnd(COLUMN)} ${responseId}  ${reason}`);
 }
 
 export function summaryLine(summary: Summary): string {

@@ -153,6 +153,24 @@ describe("classify", () => {
     expect(run.code).toBe(0);
   });
 
+  test("text from the log cannot forge a line or reach the terminal as an escape sequence", async () => {
+    // Ids, names and arguments are whatever the log holds: a newline, a screen clear, a colour.
+    const hostile = stored("resp_x\nfake 0 tool call(s) checked\u001b[31m", '{"amount_cents":"\u001b[2J"}');
+    const file = await writeJson(join(dir, "responses.json"), [
+      { ...hostile, output: [{ ...hostile.output[0], name: "charge\u009b2J", call_id: "c\r1" }] },
+      { id: "resp_bad\u001b]0;title\u0007", oops: "not a response" },
+      "\u001b[2J",
+    ]);
+    const run = await strictwire(["classify", "--responses", file, "--show-all"]);
+    for (const text of [run.stdout, run.stderr]) {
+      expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+      // Every line is the CLI's own: a state or note, a repair, or the summary.
+      for (const line of text.trimEnd().split("\n"))
+        expect(line).toMatch(/^(\S+ {2,}| {2}(repair|note): |\d+ tool call|\d+ record)/);
+    }
+    expect(run.stdout).toContain("resp_x\\u000afake");
+  });
+
   test("usage and environment errors exit 2: no input, a missing file, --ids without OPENAI_API_KEY", async () => {
     const ids = join(dir, "ids.txt");
     await writeFile(ids, "resp_1\n");
