@@ -68,6 +68,22 @@ describe("inspect a schema", () => {
     expect(out + run.stderr).not.toMatch(ANSI);
   });
 
+  test("a schema's member names and enum values cannot forge a line or send an escape sequence", async () => {
+    // A schema is untrusted too (an MCP server's, a vendor's): its names are printed in the tree.
+    const hostile = await writeJson(join(dir, "hostile.json"), {
+      type: "object",
+      properties: {
+        "a\u001b[2J\nfake": { type: "string", minLength: 2 },
+        mode: { enum: ["x\u001b]0;title\u0007", "y"] },
+      },
+    });
+    const run = await strictwire(["inspect", hostile]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+    expect(run.stdout).not.toMatch(/^fake/m);
+    expect(run.stdout).toContain("a\\u001b[2J\\u000afake");
+  });
+
   test("compile options shape what is inspected: --presence compact", async () => {
     const run = await strictwire(["inspect", schema, "--presence", "compact", "--json"]);
     expect(run.code).toBe(0);

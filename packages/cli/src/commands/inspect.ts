@@ -18,6 +18,7 @@ import { toolNameFor } from "../names.js";
 import { type CompileFlags, compileOptions } from "../options.js";
 import { renderInspection } from "../render/inspect.js";
 import type { Reporter } from "../report.js";
+import { printableDeep } from "../style.js";
 import { tokenCounter } from "../tokens.js";
 import { renderCalls, typicalCalls } from "./inspect-calls.js";
 
@@ -31,7 +32,9 @@ export async function runInspect(arg: string | undefined, flags: CompileFlags, r
   // What the model writes per call, next to what the schema costs once.
   const calls = typicalCalls(bundle.value.bundle, countTokens);
   if (reporter.json) return reporter.ok({ input: input.value.label, from: bundle.value.from, ...inspection, calls });
-  reporter.result(renderInspection(inspection, reporter.out, [renderCalls(calls, reporter.out)]));
+  // Names and values come from the schema: shown printable, as the JSON form escapes them.
+  const shown = printableDeep({ inspection, calls });
+  reporter.result(renderInspection(shown.inspection, reporter.out, [renderCalls(shown.calls, reporter.out)]));
   return EXIT_OK;
 }
 
