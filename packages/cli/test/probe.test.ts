@@ -94,6 +94,22 @@ describe("strictwire probe", { timeout: 60_000 }, () => {
     ]);
   });
 
+  it("a provider's words reach the terminal printable: no forged line, no escape sequence", async () => {
+    const hostile: ProbeAnswer = {
+      status: 400,
+      body: { error: { message: "Invalid schema\u001b[2J\naccepted  profile", type: "invalid_request_error" } },
+    };
+    const { server, bundles } = await setup("openai", [hostile]);
+    const run = await strictwire(
+      ["probe", ...bundles, "--api", "responses", "--model", "m-1", "--endpoint", `${server.url}/v1`],
+      { env: { ...NO_KEYS, OPENAI_API_KEY: KEY } },
+    );
+    expect(run.code).toBe(1);
+    expect(run.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+    expect(run.stdout).not.toMatch(/^accepted/m);
+    expect(run.stdout).toContain("Invalid schema\\u001b[2J\\u000aaccepted");
+  });
+
   it("gemini: GEMINI_API_KEY, the declarations with VALIDATED, a 400 INVALID_ARGUMENT refused", async () => {
     const { server, bundles } = await setup("gemini", [REFUSALS.geminiInvalid]);
     const run = await strictwire(

@@ -23,6 +23,7 @@ import { endpointFor } from "../endpoint.js";
 import { EXIT_OK, EXIT_REJECTED, EXIT_USAGE, type ExitCode, usage } from "../failure.js";
 import { oneStdin } from "../input.js";
 import type { Reporter } from "../report.js";
+import { printableDeep } from "../style.js";
 import { readCodec } from "./bundle-input.js";
 
 export interface ProbeFlags {
@@ -133,7 +134,8 @@ export async function runProbeCommand(
       results: report.results,
     });
   } else {
-    reporter.result(render(report.results, reporter));
+    // The provider's words are its own: shown printable, as the JSON form escapes them.
+    reporter.result(render(printableDeep(report.results), reporter));
     reporter.note(
       `${report.requests} request${report.requests === 1 ? "" : "s"} sent to ${endpoint} (${api}, ${flags.model})`,
     );
