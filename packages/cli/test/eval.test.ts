@@ -389,6 +389,29 @@ describe("eval reads the suite the kernel reaches", () => {
   });
 });
 
+describe("eval's table shows the endpoint's words printable", () => {
+  it("a model name the endpoint gives cannot forge a line or send an escape sequence", async () => {
+    const dir = await tempDir();
+    const suite = await ownSuite(dir);
+    const loaded = await loadSuite(suite);
+    if (!loaded.ok) throw new Error(loaded.error.message);
+    const workflows = [...loaded.value.workflows.values()];
+    const w = workflows[0] as Workflow;
+    const server = await startLoopback((seen) => ({
+      kind: "calls",
+      model: "m\u001b[2J\n100/100 trials",
+      calls: [{ name: w.tool.name, arguments: argumentsFor(armOf(seen, workflows), w, { theme: "light" }) }],
+    }));
+    cleanups.push(() => server.close());
+    const args = ["eval", "--endpoint", server.url, "--model", "m", "--suite", suite, "--arms", "control"];
+    const run = await strictwire([...args, "--out", join(dir, "r.jsonl")], { env: { STRICTWIRE_API_KEY: KEY } });
+    expect(run.code).toBe(0);
+    expect(run.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+    expect(run.stdout).not.toMatch(/^100\/100 trials/m);
+    expect(run.stdout).toContain("m\\u001b[2J\\u000a100/100 trials");
+  });
+});
+
 describe("eval --resume reads results it did not write", () => {
   it("a trial line edited out of shape is refused with results-file and its line, not an internal error", async () => {
     const dir = await tempDir();

@@ -28,6 +28,7 @@ import { endpointFor } from "../endpoint.js";
 import { EXIT_OK, EXIT_USAGE, type ExitCode, type Failure, overwritesInput, usage } from "../failure.js";
 import { progress } from "../progress.js";
 import type { Reporter } from "../report.js";
+import { printableDeep } from "../style.js";
 import { tokenCounter } from "../tokens.js";
 import { boundedNumber, EVAL_OPTIONS, flagKey } from "./eval-options.js";
 
@@ -211,6 +212,7 @@ export async function runEvalCommand(flags: EvalFlags, reporter: Reporter): Prom
       ...(flags.report !== undefined ? { markdown: flags.report, chart: chartFile } : {}),
       report,
     });
-  reporter.result(renderTable(report));
+  // Model names and error texts are the endpoint's own: shown printable, as the JSON form escapes them.
+  reporter.result(renderTable(printableDeep(report)));
   return EXIT_OK;
 }
