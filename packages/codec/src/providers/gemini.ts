@@ -59,6 +59,7 @@ import {
   streamViolation,
   stringOr,
   TEXT_LOST,
+  TOOLS_TURN,
 } from "./shared.js";
 
 // ---- shapes -------------------------------------------------------------------
@@ -299,11 +300,6 @@ function callsTools(candidate: Record<string, unknown>): boolean {
   const content = isPlainObject(candidate.content) ? candidate.content : {};
   return listOf(content.parts).some((part) => isPlainObject(part) && isPlainObject(part.functionCall));
 }
-
-const TOOLS_TURN = {
-  kind: "none",
-  reason: "the response calls functions: the answer comes after their results",
-} as const;
 
 function answerFinish(finish: unknown): AnswerSignal | undefined {
   if (finish === undefined || finish === null || finish === "FINISH_REASON_UNSPECIFIED") return undefined;

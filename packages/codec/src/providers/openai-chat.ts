@@ -49,6 +49,7 @@ import {
   streams,
   streamViolation,
   stringOr,
+  TOOLS_TURN,
   usageOf,
 } from "./shared.js";
 
@@ -262,9 +263,6 @@ export function chatCompletionsCallStreams<S extends DeltaSink>(
 }
 
 // ---- structured outputs ---------------------------------------------------------
-
-/** Why a choice that calls tools has no answer yet. */
-const TOOLS_TURN = { kind: "none", reason: "the choice calls tools: the answer comes after their results" } as const;
 
 /**
  * Choice 0 only (as for tool calls). `message.refusal` is the model's refusal

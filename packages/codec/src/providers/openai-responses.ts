@@ -44,6 +44,7 @@ import {
   streamViolation,
   stringOr,
   TEXT_LOST,
+  TOOLS_TURN,
   usageOf,
 } from "./shared.js";
 
@@ -184,9 +185,6 @@ const CALLER_CALLS = new Set(["function_call", "custom_tool_call"]);
 const holdsCalls = (response: unknown): boolean =>
   isPlainObject(response) &&
   listOf(response.output).some((i) => isPlainObject(i) && CALLER_CALLS.has(i.type as string));
-
-/** Why a response that calls the caller's tools has no answer yet. */
-const TOOLS_TURN = { kind: "none", reason: "the response calls tools: the answer comes after their results" } as const;
 
 function responsesAnswer(response: unknown): AnswerRead {
   if (!isPlainObject(response)) return { kind: "none", reason: "not a response" };

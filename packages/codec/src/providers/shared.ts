@@ -101,6 +101,15 @@ export function notText(what: string): CodecError {
 /** Why a whole response's answer is read as none: one of its text blocks carries no text. */
 export const TEXT_LOST = "a text block of the answer carries no text";
 
+/**
+ * Why a response that calls the caller's tools beside its text has no answer: some APIs end a turn of calls with
+ * the word that ends an answer (Responses "completed", Gemini "STOP", Chat "stop" from compatible servers).
+ */
+export const TOOLS_TURN = {
+  kind: "none",
+  reason: "the response calls tools: the answer comes after their results",
+} as const;
+
 /** An answer's text delta that carries no text: the answer would lack a piece, so it is never decoded. */
 export function answerNotText(what: string): AnswerSignal {
   return { kind: "violation", message: `the stream sent a ${what} that carries no answer text` };
