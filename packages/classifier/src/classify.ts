@@ -2,7 +2,7 @@
  * Classify one tool call into the state a dispatcher would meet, with the
  * reason and the repair. Everything here is pure.
  */
-import { PARSE_CODES, type ParseLimits } from "@strictwire/codec";
+import { argumentsText, PARSE_CODES, type ParseLimits } from "@strictwire/codec";
 import { type ArgumentsError, type ArgumentsErrorCode, parseArguments } from "./arguments.js";
 import { matchCodec, type ToolCodec } from "./codecs.js";
 import { renderPath, renderSteps } from "./paths.js";
@@ -111,16 +111,6 @@ function unparsed(error: ArgumentsError, truncated: boolean | string): Classific
   };
 }
 
-/** The dispatcher's asText (codec dispatch/dispatcher.ts): an object JSON.parse built, as its JSON text. */
-function asText(raw: unknown, value: Record<string, unknown>): unknown {
-  try {
-    if (raw !== value || ![Object.prototype, null].includes(Object.getPrototypeOf(raw))) return value;
-    return JSON.stringify(raw);
-  } catch {
-    return value;
-  }
-}
-
 function lookup(tools: ToolMap | null | undefined, name: string): DeclaredTool | undefined {
   if (!tools) return undefined;
   if (tools instanceof Map) return tools.get(name);
@@ -132,7 +122,9 @@ function lookup(tools: ToolMap | null | undefined, name: string): DeclaredTool |
 function decodeVerdict(raw: unknown, value: Record<string, unknown>, codec: ToolCodec): Classification | undefined {
   // The text itself when there is one, so the bundle's own parse limits apply as they will at dispatch; an
   // object (Anthropic's, Gemini's input) written back to text, as the dispatcher decodes it.
-  const decoded = codec.decode(typeof raw === "string" && raw.trim() !== "" ? raw : asText(raw, value));
+  const decoded = codec.decode(
+    typeof raw === "string" && raw.trim() !== "" ? raw : raw === value ? argumentsText(value) : value,
+  );
   if (decoded.ok) return undefined;
   const { error } = decoded;
   const said = `${error.code}${error.path === "" ? "" : ` at ${renderPath("arguments", error.path)}`}: ${error.message}`;

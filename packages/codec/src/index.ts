@@ -52,6 +52,7 @@ export {
   aiSdkWireMessages,
 } from "./dispatch/ai-sdk.js";
 export {
+  argumentsText,
   type CallOutcome,
   type CallReport,
   type CodecValue,

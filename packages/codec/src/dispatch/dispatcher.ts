@@ -257,7 +257,7 @@ export class Dispatcher<C extends ToolCodecs> {
     if (tool === undefined) return { id, name, ok: false, kind: "unknown-tool", output: this.unknownTool(name) };
     if (raw.cutOff) return { id, name, ok: false, kind: "truncated", output: cutOffText(name, truncation) };
 
-    const decoded = tool.codec.decode(asText(raw.arguments), this.options.decode);
+    const decoded = tool.codec.decode(argumentsText(raw.arguments), this.options.decode);
     if (!decoded.ok) {
       // Arguments that do not parse in a cut-off response were cut, not miswritten.
       if (truncation !== undefined && decoded.error.code === "invalid-json") {
@@ -289,7 +289,9 @@ export class Dispatcher<C extends ToolCodecs> {
 }
 
 /**
- * A call's arguments as text. Anthropic, Gemini and Bedrock give a call's input
+ * A call's arguments as the dispatcher decodes them: text as it came, and an
+ * object as its JSON text (the classifier judges them the same way). Anthropic,
+ * Gemini and Bedrock give a call's input
  * as an object, which the SDK's JSON.parse built: written back to text it is
  * held to the byte limit and refused for a lone surrogate as a text is (a
  * parsed value is measured for nodes and depth only). A repeated member name
@@ -297,7 +299,7 @@ export class Dispatcher<C extends ToolCodecs> {
  * written (nested deeper than JSON.stringify's stack, not JSON) is decoded as
  * it is, which refuses it.
  */
-function asText(raw: RawArguments): RawArguments {
+export function argumentsText(raw: RawArguments): RawArguments {
   try {
     // Only what JSON.parse builds: anything else is decoded as it is, and refused as decode refuses it.
     if (!isPlainObject(raw) || ![Object.prototype, null].includes(Object.getPrototypeOf(raw))) return raw;
