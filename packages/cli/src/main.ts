@@ -206,6 +206,7 @@ function buildProgram(io: Io, setExit: (code: ExitCode) => void): Command {
     .option("--max-pages <n>", "tools/list pages read at most (default 1000)")
     .option("--max-tools <n>", "tools read at most (default 10000)")
     .option("--max-list-bytes <n>", "bytes of tool list JSON read at most (default 33554432)")
+    .option("--list-timeout <ms>", "time the whole tool listing may take, every page included (default 30000)")
     .option("--compile-timeout <ms>", "time one tool's compile may take before it passes through (default 10000)")
     .option(
       "--max-schema-bytes <n>",

@@ -14,16 +14,31 @@ export interface ListLimits {
   readonly maxTools: number;
   /** UTF-8 bytes of the pages as JSON text, summed over the listing. */
   readonly maxBytes: number;
+  /** Milliseconds the whole listing may take, every page included. */
+  readonly timeoutMs: number;
 }
 
-/** Room for a 10,000-tool server in pages of 10, far below what an endless one would take. */
-export const DEFAULT_LIST_LIMITS: ListLimits = { maxPages: 1_000, maxTools: 10_000, maxBytes: 33_554_432 };
+/**
+ * Room for a 10,000-tool server in pages of 10, far below what an endless one would take. 30 s for
+ * the whole listing: under the SDK's 60 s request timeout, so that a client's first tools/list (which
+ * waits for the listing) is answered before its own timeout gives up.
+ */
+export const DEFAULT_LIST_LIMITS: ListLimits = {
+  maxPages: 1_000,
+  maxTools: 10_000,
+  maxBytes: 33_554_432,
+  timeoutMs: 30_000,
+};
+
+/** setTimeout's largest delay: a longer one fires at once. */
+export const MAX_DELAY_MS = 2_147_483_647;
 
 export type ListErrorCode =
   | "too-many-pages"
   | "too-many-tools"
   | "list-too-large"
   | "repeated-cursor"
+  | "list-timeout"
   | "upstream-failed";
 
 /** Why a listing stopped before the server's last page. */
@@ -43,8 +58,15 @@ export interface Listing {
 
 /** Every tool the server lists, across its pages, within the limits. Never throws. */
 export async function listAllTools(client: Client, limits: Partial<ListLimits> = {}): Promise<Listing> {
-  const { maxPages, maxTools, maxBytes } = { ...DEFAULT_LIST_LIMITS, ...limits };
+  const { maxPages, maxTools, maxBytes, timeoutMs } = { ...DEFAULT_LIST_LIMITS, ...limits };
+  // One deadline for all pages: a server slow on each page, or silent on one, cannot hold the listing longer.
+  const deadline = Date.now() + timeoutMs;
   const tools: Tool[] = [];
+  const late = (page: number): Listing => {
+    const name = JSON.stringify((client.getServerVersion()?.name ?? "upstream").slice(0, 80));
+    const message = `the upstream server ${name} did not finish listing its tools within ${timeoutMs} ms (the limit): tools/list page ${page} was not answered in time (${tools.length} tools read)`;
+    return { tools, stopped: { code: "list-timeout", path: "", message } };
+  };
   const seen = new Set<string>();
   let bytes = 0;
   let cursor: string | undefined;
@@ -53,12 +75,22 @@ export async function listAllTools(client: Client, limits: Partial<ListLimits> =
       const message = `the server still had a next page after ${maxPages} pages (the limit; ${tools.length} tools read)`;
       return { tools, stopped: { code: "too-many-pages", path: "", message } };
     }
+    const left = deadline - Date.now();
+    if (left <= 0) return late(page);
+    // A signal per page: the SDK never removes its listener, and aborting a shared one would cancel every page sent.
+    const expiry = new AbortController();
+    const timer = setTimeout(() => expiry.abort(), Math.min(left, MAX_DELAY_MS));
     let result: Awaited<ReturnType<Client["listTools"]>>;
     try {
-      result = await client.listTools(cursor !== undefined ? { cursor } : {});
+      // The deadline ends the request (and cancels it upstream), not the SDK's own per-request timeout.
+      const params = cursor !== undefined ? { cursor } : {};
+      result = await client.listTools(params, { signal: expiry.signal, timeout: MAX_DELAY_MS });
     } catch (error) {
+      if (expiry.signal.aborted) return late(page);
       const message = `tools/list page ${page} failed: ${error instanceof Error ? error.message : String(error)}`;
       return { tools, stopped: { code: "upstream-failed", path: "", message } };
+    } finally {
+      clearTimeout(timer);
     }
     let text: string;
     try {

@@ -26,7 +26,7 @@ import {
 import { argumentsTextOf, keepArgumentsText } from "./arguments-text.js";
 import { type ProxiedTool, ToolCatalogue } from "./catalogue.js";
 import { type CompileBudget, DEFAULT_COMPILE_BUDGET } from "./compile-pool.js";
-import type { ListLimits } from "./listing.js";
+import { type ListLimits, MAX_DELAY_MS } from "./listing.js";
 import type { StrictOptions } from "./tools.js";
 
 export interface ProxyOptions extends StrictOptions {
@@ -56,11 +56,6 @@ export interface McpProxy {
 }
 
 const VERSION = "0.1.0";
-/**
- * The proxy sets no deadline of its own on forwarded requests: its client's
- * timeout, sent as a cancellation, ends them (setTimeout's largest delay).
- */
-const NO_DEADLINE = 2_147_483_647;
 
 /**
  * Connect to the upstream, then serve the downstream at once: the tools are
@@ -244,7 +239,8 @@ async function forward<R>(
   extra: HandlerExtra,
   send: (options: RequestOptions) => Promise<R>,
 ): Promise<R> {
-  const options: RequestOptions = { signal: extra.signal, timeout: NO_DEADLINE };
+  // No deadline of the proxy's own: its client's timeout, sent as a cancellation, ends the request.
+  const options: RequestOptions = { signal: extra.signal, timeout: MAX_DELAY_MS };
   if (token === undefined) return send(options);
   let progressSent: Promise<void> = Promise.resolve();
   const answer = await send({

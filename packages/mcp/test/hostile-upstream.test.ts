@@ -45,6 +45,31 @@ describe("mcp-proxy in front of a hostile upstream", () => {
     }
   }, 60_000);
 
+  it("stops a listing the upstream never finishes at --list-timeout, names the upstream, and keeps serving", async () => {
+    // Never answers tools/list: the client's first tools/list is answered (with no tools) once the deadline passes.
+    const silent = await connectProxy(["--list-timeout", "1000"], hostile("silent"));
+    try {
+      expect((await silent.client.listTools()).tools).toEqual([]);
+      await until(() => silent.stderr().includes("0 of 0 tools strict"));
+      expect(silent.stderr()).toMatch(
+        /list-timeout: the upstream server "hostile-silent" did not finish listing its tools within 1000 ms \(the limit\): tools\/list page 1 was not answered/,
+      );
+    } finally {
+      await silent.client.close();
+    }
+    // Answers the first page with a next cursor, then never the next page: the page read is served.
+    const stall = await connectProxy(["--list-timeout", "1000"], hostile("stall"));
+    try {
+      expect((await stall.client.listTools()).tools.map((t) => t.name)).toEqual(["echo"]);
+      await until(() => stall.stderr().includes("list-timeout"));
+      expect(stall.stderr()).toMatch(/"hostile-stall" .* page 2 was not answered in time \(1 tools read\)/);
+      const call = await stall.client.callTool({ name: "echo", arguments: { text: "hi", times: { state: "absent" } } });
+      expect(call.structuredContent).toEqual({ received: { text: "hi" } });
+    } finally {
+      await stall.client.close();
+    }
+  }, 60_000);
+
   it("answers initialize and stops at once when its client closes, while the upstream is still paging", async () => {
     // 50 ms a page and 1,000 pages: the listing would take nearly a minute.
     const proxy = await connectProxy([], hostile("endless", "50"));
@@ -228,6 +253,7 @@ describe("mcp-proxy limit flags", () => {
     for (const [flag, value] of [
       ["--max-pages", "0"],
       ["--max-tools", "-1"],
+      ["--list-timeout", "0"],
       ["--compile-timeout", "1.5"],
       ["--compile-workers", "many"],
     ]) {
@@ -260,6 +286,34 @@ describe("strictMcpTools in front of a hostile upstream", () => {
       expect(stopped?.path).toBe("/nextCursor");
     } finally {
       await looping.client.close();
+    }
+  }, 60_000);
+
+  it("stops a listing past its deadline with a typed reason: a silent server, and an endless one of slow pages", async () => {
+    const silent = await connect(process.execPath, [HOSTILE_SERVER, "silent"]);
+    try {
+      const { tools, stopped } = await strictMcpTools(silent.client, { api: "anthropic", list: { timeoutMs: 500 } });
+      expect(tools).toEqual([]);
+      expect(stopped).toEqual({
+        code: "list-timeout",
+        path: "",
+        message:
+          'the upstream server "hostile-silent" did not finish listing its tools within 500 ms (the limit): tools/list page 1 was not answered in time (0 tools read)',
+      });
+    } finally {
+      await silent.client.close();
+    }
+    // 100 ms a page under the default 1,000 pages would take 100 s: the deadline ends it, not the page count.
+    const slow = await connect(process.execPath, [HOSTILE_SERVER, "endless", "100"]);
+    try {
+      const { tools, stopped } = await strictMcpTools(slow.client, { api: "openai-chat", list: { timeoutMs: 1500 } });
+      expect(tools.map((t) => t.function.name)).toEqual(["echo"]);
+      expect(stopped?.code).toBe("list-timeout");
+      expect(stopped?.message).toMatch(
+        /^the upstream server "hostile-endless" did not finish listing its tools within 1500 ms/,
+      );
+    } finally {
+      await slow.client.close();
     }
   }, 60_000);
 

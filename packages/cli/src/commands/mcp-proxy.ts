@@ -23,6 +23,7 @@ export interface McpProxyFlags {
   readonly maxPages?: string;
   readonly maxTools?: string;
   readonly maxListBytes?: string;
+  readonly listTimeout?: string;
   readonly compileTimeout?: string;
   readonly maxSchemaBytes?: string;
   readonly compileWorkers?: string;
@@ -91,6 +92,7 @@ function budgetFlags(flags: McpProxyFlags): Pick<ProxyOptions, "list" | "compile
     ["--max-pages", flags.maxPages, (n) => (list.maxPages = n)],
     ["--max-tools", flags.maxTools, (n) => (list.maxTools = n)],
     ["--max-list-bytes", flags.maxListBytes, (n) => (list.maxBytes = n)],
+    ["--list-timeout", flags.listTimeout, (n) => (list.timeoutMs = n)],
     ["--compile-timeout", flags.compileTimeout, (n) => (compile.timeoutMs = n)],
     ["--max-schema-bytes", flags.maxSchemaBytes, (n) => (compile.maxSchemaBytes = n)],
     ["--compile-workers", flags.compileWorkers, (n) => (compile.workers = n)],
