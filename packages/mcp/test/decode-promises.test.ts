@@ -7,6 +7,7 @@
  */
 import type { ChildProcess } from "node:child_process";
 import { describe, expect, it } from "vitest";
+import { tooDeepToStringify } from "./support/depth.js";
 import { connectProxy, HOSTILE_SERVER } from "./support/proxy.js";
 
 function textOf(result: unknown): string {
@@ -45,7 +46,9 @@ describe("mcp-proxy keeps decode's promises on the arguments it is sent", () => 
       await proxy.client.listTools();
       // The SDK's client writes with JSON.stringify, which stops some thousands deep: this call is written by hand.
       const marker = "__deep__";
-      const deep = `${"[".repeat(20_000)}${"]".repeat(20_000)}`;
+      // Deeper than the proxy's JSON.stringify goes, however large this Node's stack.
+      const depth = tooDeepToStringify();
+      const deep = `${"[".repeat(depth)}${"]".repeat(depth)}`;
       const stdin = (proxy.transport as unknown as { _process: ChildProcess })._process.stdin;
       const send = proxy.transport.send.bind(proxy.transport);
       proxy.transport.send = async (message) => {
