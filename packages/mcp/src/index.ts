@@ -1,3 +1,4 @@
+export { answeredFetch } from "./answered-fetch.js";
 export {
   type BoundedFetchOptions,
   boundedFetch,

@@ -31,6 +31,45 @@ async function httpUpstream(options: { json?: boolean } = {}): Promise<{ url: st
   };
 }
 
+/**
+ * A real MCP server over Streamable HTTP on 127.0.0.1 that fails a tools/call of echo whose text names how:
+ * "end" ends its event stream mid-event, "break" destroys the socket mid-event, "accept" answers 202 and nothing.
+ * Every other request reaches the SDK's transport as it came.
+ */
+async function cuttingUpstream(): Promise<{ url: string; close: () => Promise<void> }> {
+  const mcp = changingServer();
+  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID() });
+  await mcp.connect(transport);
+  const server = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const text = Buffer.concat(chunks).toString("utf8");
+    const body: unknown = text === "" ? undefined : JSON.parse(text);
+    const call = body as { id?: number; method?: string; params?: { arguments?: { text?: string } } } | undefined;
+    const how = call?.method === "tools/call" ? call.params?.arguments?.text : undefined;
+    if (how === "accept") {
+      res.writeHead(202).end();
+      return;
+    }
+    if (how === "end" || how === "break") {
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      res.write(`event: message\ndata: {"jsonrpc":"2.0","id":${call?.id},"result":{"content":[{"type":"te`);
+      if (how === "end") res.end();
+      else setTimeout(() => res.destroy(), 50);
+      return;
+    }
+    void transport.handleRequest(req, res, body);
+  });
+  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((done) => server.close(done));
+    },
+  };
+}
+
 describe("mcp-proxy --url over Streamable HTTP", () => {
   let http: HttpServer;
   let url: string;
@@ -173,6 +212,43 @@ describe("mcp-proxy --url over Streamable HTTP", () => {
       await new Promise((done) => failing.close(done));
     }
   });
+
+  it("answers a call with an error when the upstream's reply stream ends, breaks, or never comes", async () => {
+    const upstream = await cuttingUpstream();
+    const proxy = await connectProxy(["--url", upstream.url]);
+    const echo = compileCodec(ECHO.inputSchema, { name: "echo" });
+    if (!echo.ok) throw new Error(echo.error.message);
+    const call = (text: string) => {
+      const encoded = echo.value.encode({ text, times: 1 });
+      if (!encoded.ok) throw new Error(encoded.error.message);
+      return proxy.client.callTool({ name: "echo", arguments: encoded.value }).then(
+        (result) => ({ answered: result }),
+        (error: unknown) => ({ failed: String(error) }),
+      );
+    };
+    try {
+      // The SDK resumes only a stream that carried an event id: these left the call pending until the client gave up.
+      expect(await call("end")).toEqual({
+        failed: expect.stringMatching(/the upstream server's reply stream ended before its answer to request \d+/),
+      });
+      expect(await call("break")).toEqual({
+        failed: expect.stringMatching(
+          /the upstream server's reply stream broke \(.*\) before its answer to request \d+/,
+        ),
+      });
+      expect(await call("accept")).toEqual({
+        failed: expect.stringMatching(/the upstream server accepted request \d+ \(202\) without answering it/),
+      });
+      // The session goes on.
+      expect(await call("ok")).toEqual({
+        answered: expect.objectContaining({ content: [{ type: "text", text: "ok" }] }),
+      });
+    } finally {
+      await proxy.client.close();
+      await upstream.close();
+    }
+    expect(await proxy.exited).toBe(0);
+  }, 240_000);
 
   it("refuses a --max-message-bytes that is not a positive integer", async () => {
     const run = await runCli(["mcp-proxy", "--url", url, "--max-message-bytes", "0"]);

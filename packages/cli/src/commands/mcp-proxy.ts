@@ -11,7 +11,14 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { AbsenceSpelling, TargetName } from "@strictwire/codec";
-import { boundedFetch, type CompileBudget, type ListLimits, type ProxyOptions, startProxy } from "@strictwire/mcp";
+import {
+  answeredFetch,
+  boundedFetch,
+  type CompileBudget,
+  type ListLimits,
+  type ProxyOptions,
+  startProxy,
+} from "@strictwire/mcp";
 import { EXIT_OK, EXIT_USAGE, type ExitCode } from "../failure.js";
 import type { Io } from "../io.js";
 import { PROGRAM } from "../report.js";
@@ -138,10 +145,13 @@ function upstreamTransport(
     }
     if (url.protocol !== "http:" && url.protocol !== "https:")
       return `--url must be http: or https:, not ${url.protocol}`;
-    const fetch = boundedFetch({
-      ...(bound.maxMessageBytes !== undefined ? { maxMessageBytes: bound.maxMessageBytes } : {}),
-      onRefused: bound.onRefused,
-    });
+    // Bounded first, so what answeredFetch reads of an event is within the bound too.
+    const fetch = answeredFetch(
+      boundedFetch({
+        ...(bound.maxMessageBytes !== undefined ? { maxMessageBytes: bound.maxMessageBytes } : {}),
+        onRefused: bound.onRefused,
+      }),
+    );
     return { transport: new StreamableHTTPClientTransport(url, { fetch }), label: url.href };
   }
   const [program, ...args] = command;
