@@ -207,6 +207,10 @@ function buildProgram(io: Io, setExit: (code: ExitCode) => void): Command {
     .option("--max-tools <n>", "tools read at most (default 10000)")
     .option("--max-list-bytes <n>", "bytes of tool list JSON read at most (default 33554432)")
     .option("--list-timeout <ms>", "time the whole tool listing may take, every page included (default 30000)")
+    .option(
+      "--request-timeout <ms>",
+      "time the upstream may take to answer a forwarded request before the client gets an error (default: none)",
+    )
     .option("--compile-timeout <ms>", "time one tool's compile may take before it passes through (default 10000)")
     .option(
       "--max-schema-bytes <n>",

@@ -40,6 +40,12 @@ export interface ProxyOptions extends StrictOptions {
   readonly list?: Partial<ListLimits>;
   /** Each tool's compile budget and the worker count (defaults: DEFAULT_COMPILE_BUDGET). */
   readonly compile?: Partial<CompileBudget>;
+  /**
+   * Milliseconds the upstream may take to answer a forwarded request (tools/call and the rest) before the
+   * client is answered with an error and the request is cancelled upstream. Default: none of the proxy's
+   * own (a tool may rightly run long); the client's timeout, sent as a cancellation, ends the request.
+   */
+  readonly requestTimeoutMs?: number;
 }
 
 /** Which side ended the session. */
@@ -87,6 +93,16 @@ export async function startProxy(options: ProxyOptions): Promise<McpProxy> {
     { capabilities: mirroredCapabilities(upstreamCaps), ...(instructions !== undefined ? { instructions } : {}) },
   );
 
+  const upstreamName = JSON.stringify((upstreamInfo?.name ?? "upstream").slice(0, 80));
+  const limit = options.requestTimeoutMs;
+  const deadline = (method: string): Deadline | undefined =>
+    limit === undefined
+      ? undefined
+      : {
+          ms: limit,
+          message: `the upstream server ${upstreamName} did not answer ${method.slice(0, 80)} within ${limit} ms (the limit); the request was cancelled upstream`,
+        };
+
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: await catalogue.listed() }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name } = request.params;
@@ -99,16 +115,18 @@ export async function startProxy(options: ProxyOptions): Promise<McpProxy> {
       // A refusal is the model's to fix: it gets the feedback and the upstream never sees the call.
       if (!decoded.ok) return refusal(decoded.error.feedback);
       const params = { ...request.params, arguments: decoded.value };
-      return forward(token, extra, (o) => client.request({ method: "tools/call", params }, CallToolResultSchema, o));
+      return forward(token, extra, deadline("tools/call"), (o) =>
+        client.request({ method: "tools/call", params }, CallToolResultSchema, o),
+      );
     }
     // Not compiled (or unknown here): the upstream judges the call as it always would.
-    return forward(token, extra, (o) =>
+    return forward(token, extra, deadline("tools/call"), (o) =>
       client.request({ method: "tools/call", params: request.params }, CallToolResultSchema, o),
     );
   });
   // Every other request goes upstream as it came, answered with what came back.
   server.fallbackRequestHandler = (request, extra) =>
-    forward(request.params?._meta?.progressToken, extra, (o) =>
+    forward(request.params?._meta?.progressToken, extra, deadline(request.method), (o) =>
       client.request(
         { method: request.method, ...(request.params !== undefined ? { params: request.params } : {}) },
         ResultSchema,
@@ -229,6 +247,12 @@ function mirroredCapabilities(upstream: ServerCapabilities): ServerCapabilities 
 
 type HandlerExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
+/** The proxy's own deadline on a forwarded request, and what the client is told past it. */
+interface Deadline {
+  readonly ms: number;
+  readonly message: string;
+}
+
 /**
  * Send a request upstream on behalf of the client. Cancellation follows it;
  * progress comes back under the client's own token, and every progress
@@ -237,24 +261,39 @@ type HandlerExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 async function forward<R>(
   token: ProgressToken | undefined,
   extra: HandlerExtra,
+  deadline: Deadline | undefined,
   send: (options: RequestOptions) => Promise<R>,
 ): Promise<R> {
-  // No deadline of the proxy's own: its client's timeout, sent as a cancellation, ends the request.
-  const options: RequestOptions = { signal: extra.signal, timeout: MAX_DELAY_MS };
-  if (token === undefined) return send(options);
-  let progressSent: Promise<void> = Promise.resolve();
-  const answer = await send({
-    ...options,
-    onprogress: (progress) => {
-      progressSent = progressSent
-        .then(() =>
-          extra.sendNotification({ method: "notifications/progress", params: { ...progress, progressToken: token } }),
-        )
-        .catch(() => undefined);
-    },
-  });
-  await progressSent;
-  return answer;
+  // Without a deadline of the proxy's own, its client's timeout, sent as a cancellation, ends the request.
+  const expiry = new AbortController();
+  const timer =
+    deadline === undefined ? undefined : setTimeout(() => expiry.abort(), Math.min(deadline.ms, MAX_DELAY_MS));
+  const signal = timer === undefined ? extra.signal : AbortSignal.any([extra.signal, expiry.signal]);
+  const options: RequestOptions = { signal, timeout: MAX_DELAY_MS };
+  try {
+    if (token === undefined) return await send(options);
+    let progressSent: Promise<void> = Promise.resolve();
+    const answer = await send({
+      ...options,
+      onprogress: (progress) => {
+        progressSent = progressSent
+          .then(() =>
+            extra.sendNotification({ method: "notifications/progress", params: { ...progress, progressToken: token } }),
+          )
+          .catch(() => undefined);
+      },
+    });
+    await progressSent;
+    return answer;
+  } catch (error) {
+    // Past the deadline (not cancelled by the client): the client is answered, the upstream was sent a cancellation.
+    // (An Error with a code: the SDK sends its message as it is, where an McpError's would be prefixed.)
+    if (deadline !== undefined && expiry.signal.aborted && !extra.signal.aborted)
+      throw Object.assign(new Error(deadline.message), { code: ErrorCode.RequestTimeout });
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 function refusal(feedback: string): CallToolResult {

@@ -236,6 +236,27 @@ describe("mcp-proxy in front of a hostile upstream", () => {
     }
   }, 120_000);
 
+  it("answers a call the upstream never answers with an error at --request-timeout, and serves on", async () => {
+    const proxy = await connectProxy(["--request-timeout", "1000"], hostile("wide", "2"));
+    try {
+      // The client would wait far longer: the proxy's deadline answers it.
+      const outcome = await proxy.client
+        .callTool({ name: "hang", arguments: {} }, undefined, { timeout: 100_000 })
+        .then(
+          (result) => ({ answered: result }),
+          (error: unknown) => ({ failed: String(error) }),
+        );
+      expect(outcome).toEqual({
+        failed:
+          'McpError: MCP error -32001: the upstream server "hostile-wide" did not answer tools/call within 1000 ms (the limit); the request was cancelled upstream',
+      });
+      const call = await proxy.client.callTool({ name: "echo", arguments: { text: "ok", times: { state: "absent" } } });
+      expect(call.structuredContent).toEqual({ received: { text: "ok" } });
+    } finally {
+      await proxy.client.close();
+    }
+  }, 60_000);
+
   it("refuses a __proto__ member the closed wire object does not declare, and never calls the upstream", async () => {
     const proxy = await connectProxy([], hostile("wide", "2"));
     try {
@@ -258,6 +279,7 @@ describe("mcp-proxy limit flags", () => {
       ["--max-pages", "0"],
       ["--max-tools", "-1"],
       ["--list-timeout", "0"],
+      ["--request-timeout", "x"],
       ["--compile-timeout", "1.5"],
       ["--compile-workers", "many"],
     ]) {

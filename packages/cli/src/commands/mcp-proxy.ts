@@ -31,6 +31,7 @@ export interface McpProxyFlags {
   readonly maxTools?: string;
   readonly maxListBytes?: string;
   readonly listTimeout?: string;
+  readonly requestTimeout?: string;
   readonly compileTimeout?: string;
   readonly maxSchemaBytes?: string;
   readonly compileWorkers?: string;
@@ -91,15 +92,17 @@ export async function runMcpProxy(command: readonly string[], flags: McpProxyFla
   return by === "downstream" ? EXIT_OK : EXIT_USAGE;
 }
 
-/** The listing limits and compile budget the flags set; the defaults are the library's. */
-function budgetFlags(flags: McpProxyFlags): Pick<ProxyOptions, "list" | "compile"> | string {
+/** The listing limits, compile budget and request deadline the flags set; the defaults are the library's. */
+function budgetFlags(flags: McpProxyFlags): Pick<ProxyOptions, "list" | "compile" | "requestTimeoutMs"> | string {
   const list: { -readonly [K in keyof ListLimits]?: number } = {};
   const compile: { -readonly [K in keyof CompileBudget]?: number } = {};
+  const forwarded: { requestTimeoutMs?: number } = {};
   const read: [string, string | undefined, (n: number) => void][] = [
     ["--max-pages", flags.maxPages, (n) => (list.maxPages = n)],
     ["--max-tools", flags.maxTools, (n) => (list.maxTools = n)],
     ["--max-list-bytes", flags.maxListBytes, (n) => (list.maxBytes = n)],
     ["--list-timeout", flags.listTimeout, (n) => (list.timeoutMs = n)],
+    ["--request-timeout", flags.requestTimeout, (n) => (forwarded.requestTimeoutMs = n)],
     ["--compile-timeout", flags.compileTimeout, (n) => (compile.timeoutMs = n)],
     ["--max-schema-bytes", flags.maxSchemaBytes, (n) => (compile.maxSchemaBytes = n)],
     ["--compile-workers", flags.compileWorkers, (n) => (compile.workers = n)],
@@ -111,7 +114,7 @@ function budgetFlags(flags: McpProxyFlags): Pick<ProxyOptions, "list" | "compile
     if (typeof value === "string") return value;
     if (value !== undefined) set(value);
   }
-  return { list, compile };
+  return { list, compile, ...forwarded };
 }
 
 /** A flag's positive integer, undefined when the flag is not given, or what is wrong with it. */
