@@ -12,6 +12,7 @@
 
 import { constructOfKind } from "../constructs/registry.js";
 import { INPUT_DIALECTS } from "../dialects.js";
+import { firstLoop } from "../graph.js";
 import { NODE_SHAPES, type Node } from "../ir/nodes.js";
 import { type Check, type CheckContext, OK } from "../ir/shape.js";
 import { isPlainObject } from "../json.js";
@@ -152,25 +153,7 @@ function checkLoops(defs: Record<string, unknown>): Check {
     }
     return out;
   };
-  const state = new Map<string, "visiting" | "done">();
-  for (const start of Object.keys(defs)) {
-    if (state.has(start)) continue;
-    const stack: { name: string; next: string[]; i: number }[] = [{ name: start, next: next(start), i: 0 }];
-    state.set(start, "visiting");
-    while (stack.length > 0) {
-      const top = stack[stack.length - 1]!;
-      if (top.i >= top.next.length) {
-        state.set(top.name, "done");
-        stack.pop();
-        continue;
-      }
-      const name = top.next[top.i++]!;
-      const s = state.get(name);
-      if (s === "visiting") return bad(`/plan/defs/${name}`, "references loop without reading any structure");
-      if (s === "done") continue;
-      state.set(name, "visiting");
-      stack.push({ name, next: next(name), i: 0 });
-    }
-  }
+  const loop = firstLoop(Object.keys(defs), next);
+  if (loop !== undefined) return bad(`/plan/defs/${loop}`, "references loop without reading any structure");
   return OK;
 }

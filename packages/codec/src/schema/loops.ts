@@ -7,37 +7,14 @@
  * Recursion through properties, items and the like is fine: each step reads
  * one level deeper, and the parse limits bound the depth.
  */
+import { firstLoop } from "../graph.js";
 import { isPlainObject } from "../json.js";
 import { entryPointer, subschemasOf } from "./keywords.js";
 import type { Resources } from "./resources.js";
 
 /** The pointer of a schema on such a loop, or undefined when there is none. */
 export function inPlaceLoop(document: unknown, resources: Resources): string | undefined {
-  const starts = schemaPointers(document);
-  const state = new Map<string, "visiting" | "done">();
-  for (const start of starts) {
-    if (state.has(start)) continue;
-    // Iterative depth-first search: a hostile schema may chain thousands of references.
-    const stack: { pointer: string; next: string[]; i: number }[] = [
-      { pointer: start, next: inPlaceNext(start, resources), i: 0 },
-    ];
-    state.set(start, "visiting");
-    while (stack.length > 0) {
-      const top = stack[stack.length - 1]!;
-      if (top.i >= top.next.length) {
-        state.set(top.pointer, "done");
-        stack.pop();
-        continue;
-      }
-      const next = top.next[top.i++]!;
-      const s = state.get(next);
-      if (s === "visiting") return next;
-      if (s === "done") continue;
-      state.set(next, "visiting");
-      stack.push({ pointer: next, next: inPlaceNext(next, resources), i: 0 });
-    }
-  }
-  return undefined;
+  return firstLoop(schemaPointers(document), (pointer) => inPlaceNext(pointer, resources));
 }
 
 /** The schemas that apply to the same value as the one at `pointer`. */

@@ -17,6 +17,7 @@
 import type { ErrorObject } from "ajv";
 import ucs2lengthModule from "ajv/dist/runtime/ucs2length.js";
 import { cjsDefault } from "../cjs.js";
+import { firstLoop } from "../graph.js";
 import type { FastValidator } from "./validators.js";
 
 const ucs2length: (text: string) => number = /* @__PURE__ */ cjsDefault(ucs2lengthModule);
@@ -79,7 +80,8 @@ type Node = Record<string, unknown>;
 /**
  * Whether the interpreter takes this wire schema: every node holds only
  * WIRE_KEYWORDS, well formed, every `$ref` points at a node of the schema
- * (a JSON Pointer fragment); with the pieces it needs: `formats` for a
+ * (a JSON Pointer fragment), and no `$ref` or `anyOf` leads back to its
+ * node without a container between; with the pieces it needs: `formats` for a
  * `format`, `re2` for a `pattern`, `equal` for an object or array in a
  * `const` or an `enum`.
  */
@@ -89,9 +91,11 @@ export function wireInterpretable(
   if (!isNode(wire)) return undefined;
   const needs = { formats: false, re2: false, equal: false };
   const work: unknown[] = [wire];
+  const nodes: Node[] = [];
   while (work.length > 0) {
     const node = work.pop();
     if (!isNode(node)) return undefined;
+    nodes.push(node);
     for (const [key, value] of Object.entries(node)) {
       const wellFormed = WIRE_KEYWORDS[key];
       if (wellFormed === undefined || !wellFormed(value)) return undefined;
@@ -105,7 +109,15 @@ export function wireInterpretable(
       else if (key === "items") work.push(value);
     }
   }
-  return needs;
+  // A check of such a loop calls itself on the same value until the stack runs out: a module edited by hand.
+  return firstLoop(nodes, (node) => inPlaceNext(wire, node)) === undefined ? needs : undefined;
+}
+
+/** The nodes that apply to the same value as `node` (its `$ref` and `anyOf`, the subset's only in-place keywords). */
+function inPlaceNext(root: Node, node: Node): Node[] {
+  const out = Array.isArray(node.anyOf) ? [...(node.anyOf as Node[])] : [];
+  if (typeof node.$ref === "string") out.push(resolve(root, node.$ref) as Node);
+  return out;
 }
 
 /**

@@ -31,6 +31,7 @@ const FOLDERS: Readonly<Record<string, Time>> = {
   // Leaves: names and builders either side takes; they import nothing of the codec.
   "errors.ts": "leaf",
   "json.ts": "leaf",
+  "graph.ts": "leaf",
   "dialects.ts": "leaf",
   // The code builder: each construct's compile-time half writes its own decode function with it.
   "code.ts": "leaf",

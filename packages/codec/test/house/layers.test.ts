@@ -28,6 +28,7 @@ const HOUSE: Readonly<Record<string, Layer>> = {
   "code.ts": "core",
   "issues.ts": "core",
   "json.ts": "core",
+  "graph.ts": "core",
   "value-limits.ts": "core",
   "bundle/": "core",
   "constructs/": "core",

@@ -13,11 +13,12 @@ import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { compile, loadBundle, TARGET_NAMES } from "../../src/index.js";
 import { jsonEqual } from "../../src/json.js";
+import { codecFromModule } from "../../src/runtime.js";
 import { createAjv } from "../../src/validate/ajv.js";
 import { fullFormats } from "../../src/validate/formats.js";
 import { re2 } from "../../src/validate/regexp.js";
 import type { FastValidator } from "../../src/validate/validators.js";
-import { wireInterpretable, wireValidator } from "../../src/validate/wire-check.js";
+import { WIRE_UNREADABLE, wireInterpretable, wireValidator } from "../../src/validate/wire-check.js";
 import { anyJson, runs } from "../../testkit/arbitraries.js";
 import { FIXTURES, hostileCases, rawInput, schemaFixtures } from "../../testkit/fixtures.js";
 
@@ -305,5 +306,48 @@ describe("the rules one at a time", () => {
     expect(wireInterpretable({ enum: ["a", 1, null], const: "a" })?.equal).toBe(false);
     expect(wireInterpretable({ anyOf: [{ const: { a: 1 } }] })?.equal).toBe(true);
     expect(wireInterpretable({ enum: ["a", [1]] })?.equal).toBe(true);
+  });
+
+  test("a $ref loop with no container between (a hand-edited module) is refused, not run until the stack overflows", () => {
+    const loops = [
+      { $ref: "#" },
+      { type: "object", properties: { a: { $ref: "#/properties/a" } } },
+      {
+        $defs: { a: { $ref: "#/$defs/b" }, b: { $ref: "#/$defs/a" } },
+        type: "object",
+        properties: { x: { $ref: "#/$defs/a" } },
+      },
+      { anyOf: [{ type: "string" }, { $ref: "#" }] },
+      { $defs: { a: { anyOf: [{ type: "null" }, { $ref: "#/$defs/a" }] } }, $ref: "#/$defs/a" },
+    ];
+    for (const wire of loops) {
+      expect(wireInterpretable(wire), JSON.stringify(wire)).toBeUndefined();
+      const check = wireValidator(wire);
+      expect(check({ x: 1 })).toBe(false);
+      expect(check.errors).toMatchObject([{ keyword: "wire", message: WIRE_UNREADABLE }]);
+    }
+    // Through structure a reference may come back: each step reads one level deeper.
+    const tree = { type: "object", properties: { child: { $ref: "#" } }, additionalProperties: false };
+    expect(wireInterpretable(tree)).toEqual({ formats: false, re2: false, equal: false });
+    expect(wireValidator(tree)({ child: { child: {} } })).toBe(true);
+  });
+
+  test("a module whose wire schema was edited into a $ref loop does not load: invalid-bundle at /wire", () => {
+    const compiled = compile({ type: "object", properties: { a: { type: "string" } }, required: ["a"] });
+    if (!compiled.ok) throw new Error(compiled.error.message);
+    const bundle = { ...compiled.value, wire: { ...compiled.value.wire, $ref: "#" } };
+    const always = () => true;
+    const validators = {
+      digest: bundle.digest,
+      source: always,
+      wire: wireValidator(bundle.wire),
+      diagnoseSource: always,
+      diagnoseWire: always,
+      branches: new Map(),
+    };
+    expect(codecFromModule(bundle, validators)).toMatchObject({
+      ok: false,
+      error: { code: "invalid-bundle", path: "/wire", message: WIRE_UNREADABLE },
+    });
   });
 });
