@@ -21,5 +21,15 @@ function hexDigit(c: number): number {
   return lower >= 97 && lower <= 102 ? lower - 87 : -1;
 }
 
-/** Whether a string has no lone surrogate (`String.prototype.isWellFormed`, Node 20, typed here for ES2022). */
-export const isWellFormed = (s: string): boolean => (s as unknown as { isWellFormed(): boolean }).isWellFormed();
+/** A lone surrogate: read by code points, a surrogate that is half of a pair is not one. */
+const LONE_SURROGATE = /\p{Surrogate}/u;
+
+/**
+ * Whether a string has no lone surrogate: `String.prototype.isWellFormed` (Node 20, typed here for
+ * ES2022) where the runtime has it. Browsers before 2023 (Safari 16.3, Chrome 110, Firefox 118) and
+ * older edge runtimes do not: there a regular expression decides.
+ */
+export const isWellFormed: (s: string) => boolean =
+  typeof (String.prototype as { isWellFormed?: unknown }).isWellFormed === "function"
+    ? (s) => (s as unknown as { isWellFormed(): boolean }).isWellFormed()
+    : (s) => !LONE_SURROGATE.test(s);

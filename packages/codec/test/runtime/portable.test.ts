@@ -2,14 +2,15 @@
  * The run-time path's portable parts give what Node's built-ins gave: the
  * digest is node:crypto's SHA-256 byte for byte (bundles written before still
  * load), and the UTF-8 length the limits count is Buffer.byteLength's, lone
- * surrogates included.
+ * surrogates included; where String.prototype.isWellFormed is missing (browsers
+ * before 2023), lone surrogates are still found, and decode still refuses them.
  */
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { digestOf, type UnsignedBundle } from "../../src/bundle/bundle.js";
 import { loadBundle } from "../../src/index.js";
 import { canonicalJson } from "../../src/json.js";
@@ -104,5 +105,66 @@ describe("the bundle digest", () => {
     };
     const loaded = loadBundle(JSON.stringify({ ...fixture.bundle, description: "Create a calendar event!" }));
     expect(loaded.ok ? "loaded" : loaded.error.code).toBe("digest-mismatch");
+  });
+});
+
+describe("a runtime without String.prototype.isWellFormed (Safari 16.3, Chrome 110, Firefox 118)", () => {
+  const native = Object.getOwnPropertyDescriptor(String.prototype, "isWellFormed")!;
+  afterEach(() => {
+    Object.defineProperty(String.prototype, "isWellFormed", native);
+    vi.resetModules();
+  });
+  /** The codec's modules evaluated afresh with the method gone, as such a runtime evaluates them. */
+  async function withoutIsWellFormed() {
+    delete (String.prototype as { isWellFormed?: unknown }).isWellFormed;
+    vi.resetModules();
+    const chars = await import("../../src/parse/chars.js");
+    const { compileCodec } = await import("../../src/index.js");
+    return { chars, compileCodec };
+  }
+
+  it("a lone surrogate is found as the native method finds it, over random strings", async () => {
+    const nativeCheck = (s: string) => (native.value as (this: string) => boolean).call(s);
+    const { chars } = await withoutIsWellFormed();
+    fc.assert(
+      fc.property(fc.oneof(codeUnits, fc.string({ unit: "binary" })), (s) => {
+        expect(chars.isWellFormed(s)).toBe(nativeCheck(s));
+      }),
+      { numRuns: 1000 },
+    );
+    for (const s of ["", "a", "\ud83d\ude00", "\ud800", "\udc00", "a\ud800b", "\udc00\ud800", "\ud800\ud800\udc00"])
+      expect(chars.isWellFormed(s), JSON.stringify(s)).toBe(nativeCheck(s));
+  });
+
+  it("decode still refuses a lone surrogate, raw or escaped, and takes a pair, on both paths, without throwing", async () => {
+    const { compileCodec } = await withoutIsWellFormed();
+    const compiled = compileCodec(
+      {
+        type: "object",
+        properties: { note: { type: "string" }, tags: { type: "array", items: { type: "string" } } },
+        required: ["note", "tags"],
+      },
+      { name: "t" },
+    );
+    if (!compiled.ok) throw new Error(compiled.error.message);
+    const codec = compiled.value;
+    for (const options of [{}, { interpreted: true }]) {
+      for (const text of [
+        '{"note":"a\ud800","tags":[]}',
+        '{"note":"a\\ud800","tags":[]}',
+        '{"note":"x","tags":["\udc00"]}',
+      ]) {
+        const decoded = codec.decode(text, options);
+        expect(decoded.ok ? "accepted" : decoded.error.code, JSON.stringify(text)).toBe("invalid-utf8");
+      }
+      expect(codec.decode('{"note":"\ud83d\ude00","tags":[]}', options)).toStrictEqual({
+        ok: true,
+        value: { note: "\ud83d\ude00", tags: [] },
+      });
+      expect(codec.decode('{"note":"\\ud83d\\ude00","tags":[]}', options)).toStrictEqual({
+        ok: true,
+        value: { note: "\ud83d\ude00", tags: [] },
+      });
+    }
   });
 });
