@@ -32,3 +32,45 @@ export function firstLoop<K>(starts: Iterable<K>, next: (node: K) => readonly K[
   }
   return undefined;
 }
+
+/**
+ * A node from which more than `budget` paths of `next` edges start (itself
+ * counted as one), or undefined when there is none. Shared nodes are counted
+ * once each (memoised), so a graph whose paths double at every step costs
+ * its size to measure, not its paths. Only for a graph without loops
+ * (firstLoop found none): a loop has no count.
+ */
+export function firstOverBudget<K>(
+  starts: Iterable<K>,
+  next: (node: K) => readonly K[],
+  budget: number,
+): K | undefined {
+  const paths = new Map<K, number>();
+  for (const start of starts) {
+    if (paths.has(start)) continue;
+    const stack: { node: K; next: readonly K[]; i: number; total: number }[] = [
+      { node: start, next: next(start), i: 0, total: 1 },
+    ];
+    while (stack.length > 0) {
+      const top = stack[stack.length - 1]!;
+      if (top.i < top.next.length) {
+        const node = top.next[top.i++]!;
+        const known = paths.get(node);
+        if (known === undefined) {
+          stack.push({ node, next: next(node), i: 0, total: 1 });
+          continue;
+        }
+        top.total += known;
+        if (top.total > budget) return top.node;
+        continue;
+      }
+      paths.set(top.node, top.total);
+      stack.pop();
+      const parent = stack[stack.length - 1];
+      if (parent === undefined) continue;
+      parent.total += top.total;
+      if (parent.total > budget) return parent.node;
+    }
+  }
+  return undefined;
+}

@@ -1,15 +1,17 @@
 /** Run time: read a bundle (untrusted, bounded), check it, and compile its validators once. */
+import type { Bundle } from "./bundle/bundle.js";
 import { OTHER_BUNDLE, readBundle } from "./bundle/read.js";
 import { ok, type Result } from "./errors.js";
 import { fail } from "./feedback/format.js";
 import { compileDecoder } from "./generate/decoder.js";
 import { Codec } from "./public-codec.js";
 import { adapterFor } from "./schema/adapters.js";
-import { inPlaceLoop } from "./schema/loops.js";
+import { inPlaceFanOut, inPlaceLoop } from "./schema/loops.js";
 import { prepareSource } from "./schema/prepare.js";
 import { Resources } from "./schema/resources.js";
 import { whereCodeMayBeGenerated } from "./validate/codegen.js";
 import { type FastValidator, Validators } from "./validate/validators.js";
+import { IN_PLACE_PATHS } from "./validate/wire-check.js";
 
 /** First-error validators compiled ahead of time from one bundle (a module standaloneModule wrote). */
 export interface PrecompiledValidators {
@@ -41,6 +43,8 @@ function loadChecked<T>(input: string | Uint8Array | unknown, options: LoadOptio
   if (loop !== undefined) {
     return fail("invalid-bundle", `/source${loop}`, "the source refers back to itself without reading any deeper");
   }
+  const wire = wireLoops<T>(bundle.wire);
+  if (wire !== undefined) return wire;
   const pre = options.precompiled;
   if (pre !== undefined) {
     if (pre.digest !== bundle.digest) {
@@ -55,4 +59,23 @@ function loadChecked<T>(input: string | Uint8Array | unknown, options: LoadOptio
   const validators = Validators.create(prepared.value, bundle.wire);
   if (!validators.ok) return fail("invalid-bundle", "", validators.reason);
   return ok(new Codec<T>(bundle, validators.value, () => compileDecoder(bundle.plan)));
+}
+
+/**
+ * The wire schema is checked against no plan (compile writes it from the plan, and a hand may
+ * write another): its validators run on every refused call, so one that never ends is refused here.
+ */
+function wireLoops<T>(wire: Bundle["wire"]): Result<Codec<T>> | undefined {
+  const resources = new Resources(wire);
+  const loop = inPlaceLoop(wire, resources);
+  if (loop !== undefined)
+    return fail("invalid-bundle", `/wire${loop}`, "the wire schema refers back to itself without reading any deeper");
+  const over = inPlaceFanOut(wire, resources, IN_PLACE_PATHS);
+  if (over !== undefined)
+    return fail(
+      "invalid-bundle",
+      `/wire${over}`,
+      `more than ${IN_PLACE_PATHS} chains of references and unions start here, each checked on a value that fails them all`,
+    );
+  return undefined;
 }

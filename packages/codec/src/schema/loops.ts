@@ -7,7 +7,7 @@
  * Recursion through properties, items and the like is fine: each step reads
  * one level deeper, and the parse limits bound the depth.
  */
-import { firstLoop } from "../graph.js";
+import { firstLoop, firstOverBudget } from "../graph.js";
 import { isPlainObject } from "../json.js";
 import { entryPointer, subschemasOf } from "./keywords.js";
 import type { Resources } from "./resources.js";
@@ -15,6 +15,17 @@ import type { Resources } from "./resources.js";
 /** The pointer of a schema on such a loop, or undefined when there is none. */
 export function inPlaceLoop(document: unknown, resources: Resources): string | undefined {
   return firstLoop(schemaPointers(document), (pointer) => inPlaceNext(pointer, resources));
+}
+
+/**
+ * The pointer of a schema from which more than `budget` chains of in-place
+ * keywords start, or undefined. Without a loop such chains still multiply: a
+ * definition whose `anyOf` names the next one twice, thirty deep, has 2^30,
+ * and a validator walks every one of them on a value that fails them all.
+ * Only for a document without a loop (inPlaceLoop found none).
+ */
+export function inPlaceFanOut(document: unknown, resources: Resources, budget: number): string | undefined {
+  return firstOverBudget(schemaPointers(document), (pointer) => inPlaceNext(pointer, resources), budget);
 }
 
 /** The schemas that apply to the same value as the one at `pointer`. */

@@ -17,7 +17,7 @@
 import type { ErrorObject } from "ajv";
 import ucs2lengthModule from "ajv/dist/runtime/ucs2length.js";
 import { cjsDefault } from "../cjs.js";
-import { firstLoop } from "../graph.js";
+import { firstLoop, firstOverBudget } from "../graph.js";
 import type { FastValidator } from "./validators.js";
 
 const ucs2length: (text: string) => number = /* @__PURE__ */ cjsDefault(ucs2lengthModule);
@@ -80,8 +80,9 @@ type Node = Record<string, unknown>;
 /**
  * Whether the interpreter takes this wire schema: every node holds only
  * WIRE_KEYWORDS, well formed, every `$ref` points at a node of the schema
- * (a JSON Pointer fragment), and no `$ref` or `anyOf` leads back to its
- * node without a container between; with the pieces it needs: `formats` for a
+ * (a JSON Pointer fragment), no `$ref` or `anyOf` leads back to its
+ * node without a container between nor starts more than IN_PLACE_PATHS
+ * chains of them; with the pieces it needs: `formats` for a
  * `format`, `re2` for a `pattern`, `equal` for an object or array in a
  * `const` or an `enum`.
  */
@@ -109,9 +110,20 @@ export function wireInterpretable(
       else if (key === "items") work.push(value);
     }
   }
-  // A check of such a loop calls itself on the same value until the stack runs out: a module edited by hand.
-  return firstLoop(nodes, (node) => inPlaceNext(wire, node)) === undefined ? needs : undefined;
+  // A check of such a loop calls itself on the same value until the stack runs out, and one of
+  // chains that multiply runs each of them on a value that fails: a module edited by hand.
+  const next = (node: Node) => inPlaceNext(wire, node);
+  if (firstLoop(nodes, next) !== undefined || firstOverBudget(nodes, next, IN_PLACE_PATHS) !== undefined)
+    return undefined;
+  return needs;
 }
+
+/**
+ * How many chains of `$ref` and `anyOf` (applying to one value) may start at one node of a wire
+ * schema. A wire compile writes has tens; a hand-edited one may have 2^30, each checked on every value
+ * that fails them all (schema/loops.ts inPlaceFanOut holds a JSON bundle's wire to the same).
+ */
+export const IN_PLACE_PATHS = 10_000;
 
 /** The nodes that apply to the same value as `node` (its `$ref` and `anyOf`, the subset's only in-place keywords). */
 function inPlaceNext(root: Node, node: Node): Node[] {

@@ -266,6 +266,41 @@ describe("a recomputed digest over a malformed plan", () => {
     expect(codeOf(resign(b))).toBe("invalid-bundle");
   });
 
+  /** Definitions d1..dk whose `anyOf` names the one below twice: 2^k chains of references, no loop. */
+  const doubling = (k: number): Json => {
+    const $defs: Json = { d0: { type: "string" } };
+    for (let i = 1; i <= k; i++)
+      $defs[`d${i}`] = { anyOf: [{ $ref: `#/$defs/d${i - 1}` }, { $ref: `#/$defs/d${i - 1}` }] };
+    return $defs;
+  };
+
+  it("a wire schema whose references double thirty times (2^30 checks of a failing value): invalid-bundle at /wire", () => {
+    const b = copy();
+    (b.wire as Json).$defs = { ...((b.wire as Json).$defs as Json), ...doubling(30) };
+    ((b.wire as Json).properties as Json).value = { $ref: "#/$defs/d30" };
+    const loaded = loadBundle(resign(b));
+    expect(loaded).toMatchObject({ ok: false, error: { code: "invalid-bundle" } });
+    expect(loaded.ok ? "" : loaded.error.path).toMatch(/^\/wire\/\$defs\/d\d+$/);
+    // Twice at each of ten levels is within what a union may hold.
+    const small = copy();
+    (small.wire as Json).$defs = { ...((small.wire as Json).$defs as Json), ...doubling(10) };
+    expect(codeOf(resign(small))).toBe("loaded");
+  });
+
+  it("a wire schema that refers back to itself without a container between: invalid-bundle at the loop", () => {
+    const b = copy();
+    (b.wire as Json).$defs = {
+      ...((b.wire as Json).$defs as Json),
+      a: { $ref: "#/$defs/b" },
+      b: { anyOf: [{ $ref: "#/$defs/a" }] },
+    };
+    ((b.wire as Json).properties as Json).value = { $ref: "#/$defs/a" };
+    expect(loadBundle(resign(b))).toMatchObject({
+      ok: false,
+      error: { code: "invalid-bundle", message: "the wire schema refers back to itself without reading any deeper" },
+    });
+  });
+
   it("whatever loads after a re-signed change to limits or options decodes and encodes without a throw", () => {
     const changes: ((b: Json) => void)[] = [
       (b) => (b.limits = { maxBytes: 1, maxNodes: 1, maxDepth: 1 }),

@@ -326,6 +326,17 @@ describe("the rules one at a time", () => {
       expect(check({ x: 1 })).toBe(false);
       expect(check.errors).toMatchObject([{ keyword: "wire", message: WIRE_UNREADABLE }]);
     }
+    // No loop, but chains that double at each of thirty definitions: 2^30 checks of a value that fails them all.
+    const doubling = (k: number) => {
+      const $defs: Record<string, unknown> = { d0: { type: "string" } };
+      for (let i = 1; i <= k; i++)
+        $defs[`d${i}`] = { anyOf: [{ $ref: `#/$defs/d${i - 1}` }, { $ref: `#/$defs/d${i - 1}` }] };
+      return { $defs, type: "object", properties: { x: { $ref: `#/$defs/d${k}` } } };
+    };
+    expect(wireInterpretable(doubling(30))).toBeUndefined();
+    expect(wireValidator(doubling(30))({ x: 1 })).toBe(false);
+    // Ten levels (2^10 chains) are within what a union may hold.
+    expect(wireValidator(doubling(10))({ x: "a" })).toBe(true);
     // Through structure a reference may come back: each step reads one level deeper.
     const tree = { type: "object", properties: { child: { $ref: "#" } }, additionalProperties: false };
     expect(wireInterpretable(tree)).toEqual({ formats: false, re2: false, equal: false });
