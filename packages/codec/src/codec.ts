@@ -15,7 +15,7 @@ import { ABSENT, type EncodeContext, FAIL, type WalkContext } from "./constructs
 import { decodeNode, encodeNode, WALK } from "./constructs/registry.js";
 import { namesBranches } from "./constructs/union.js";
 import type { CompiledDecoder, DecodeState } from "./decode/compiled.js";
-import { type CodecError, type Issue, ok, pointerOf, type Result } from "./errors.js";
+import { type CodecError, type Issue, isStackOverflow, ok, pointerOf, type Result } from "./errors.js";
 import { bestMatch, explain, issueTree, mapTree, stepsIn } from "./feedback/diagnose.js";
 import { contractViolationText, fail, publicIssue, rebuildFeedback, wireViolationText } from "./feedback/format.js";
 import { parseError } from "./feedback/parse.js";
@@ -430,7 +430,7 @@ function guarded<R>(run: () => Result<R>): Result<R> {
   try {
     return run();
   } catch (error) {
-    if (error instanceof RangeError && /call stack/i.test(error.message)) {
+    if (isStackOverflow(error)) {
       return fail("too-deep", "", "the value could not be checked: its checks nest deeper than the stack allows");
     }
     throw error;

@@ -189,3 +189,13 @@ export function pointerOf(steps: readonly PathStep[]): string {
   for (const s of steps) out += `/${pointerToken(s)}`;
   return out;
 }
+
+/**
+ * Whether an exception is the engine running out of stack: a RangeError in V8 and JavaScriptCore
+ * ("Maximum call stack size exceeded"), an InternalError in SpiderMonkey (Firefox: "too much
+ * recursion"), which is no RangeError.
+ */
+export function isStackOverflow(error: unknown): boolean {
+  if (error instanceof RangeError) return /call stack/i.test(error.message);
+  return error instanceof Error && error.name === "InternalError" && /too much recursion/i.test(error.message);
+}

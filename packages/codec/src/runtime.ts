@@ -18,7 +18,7 @@ import { OTHER_BUNDLE, readModuleBundle } from "./bundle/read.js";
 import { cjsDefault } from "./cjs.js";
 import type { Checks } from "./codec.js";
 import { type DecoderFactory, instantiate, resolveTable } from "./decode/compiled.js";
-import { type Issue, ok, type Result } from "./errors.js";
+import { type Issue, isStackOverflow, ok, type Result } from "./errors.js";
 import { fail } from "./feedback/format.js";
 import { toIssues } from "./issues.js";
 import { duplicateItems, jsonEqual } from "./json.js";
@@ -149,7 +149,8 @@ export function codecFromModule<T = unknown>(bundle: unknown, validators: Module
   } catch (error) {
     // A module's plan is checked only at its frame (bundle/check.ts checkModuleBundleShape): one
     // damaged below it, a module edited by hand, breaks the codec's walk of it, and is refused here.
-    if (error instanceof TypeError || error instanceof RangeError) return fail("invalid-bundle", "/plan", DAMAGED_PLAN);
+    if (error instanceof TypeError || error instanceof RangeError || isStackOverflow(error))
+      return fail("invalid-bundle", "/plan", DAMAGED_PLAN);
     throw error;
   }
 }

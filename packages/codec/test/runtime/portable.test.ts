@@ -3,7 +3,8 @@
  * digest is node:crypto's SHA-256 byte for byte (bundles written before still
  * load), and the UTF-8 length the limits count is Buffer.byteLength's, lone
  * surrogates included; where String.prototype.isWellFormed is missing (browsers
- * before 2023), lone surrogates are still found, and decode still refuses them.
+ * before 2023), lone surrogates are still found, and decode still refuses them;
+ * and a stack overflow is a refusal in every engine's words for it.
  */
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
@@ -12,7 +13,8 @@ import { fileURLToPath } from "node:url";
 import fc from "fast-check";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { digestOf, type UnsignedBundle } from "../../src/bundle/bundle.js";
-import { loadBundle } from "../../src/index.js";
+import { CodecCore } from "../../src/codec.js";
+import { compile, loadBundle } from "../../src/index.js";
 import { canonicalJson } from "../../src/json.js";
 import { IncrementalParser } from "../../src/parse/incremental.js";
 import { utf8Length } from "../../src/parse/utf8.js";
@@ -166,5 +168,39 @@ describe("a runtime without String.prototype.isWellFormed (Safari 16.3, Chrome 1
         value: { note: "\ud83d\ude00", tags: [] },
       });
     }
+  });
+});
+
+describe("a stack overflow in a check, as each engine throws it", () => {
+  const compiled = compile({ type: "object", properties: { a: { type: "string" } }, required: ["a"] }, { name: "t" });
+  if (!compiled.ok) throw new Error(compiled.error.message);
+  /** A codec whose contract check overflows the stack with this exception. */
+  const overflowing = (error: Error) =>
+    new CodecCore(compiled.value, {
+      checkSource: () => {
+        throw error;
+      },
+      checkWire: () => undefined,
+      satisfies: () => undefined,
+    });
+  // SpiderMonkey's InternalError, which is no RangeError: Firefox has it as a global, Node does not.
+  const spiderMonkey = Object.assign(new Error("too much recursion"), { name: "InternalError" });
+  const engines: [string, Error][] = [
+    ["V8", new RangeError("Maximum call stack size exceeded")],
+    ["JavaScriptCore", new RangeError("Maximum call stack size exceeded.")],
+    ["SpiderMonkey", spiderMonkey],
+  ];
+
+  for (const [engine, error] of engines) {
+    it(`${engine}: decode, encode and validate refuse with too-deep, never throw`, () => {
+      const codec = overflowing(error);
+      expect(codec.decode('{"a":"x"}')).toMatchObject({ ok: false, error: { code: "too-deep", path: "" } });
+      expect(codec.encode({ a: "x" })).toMatchObject({ ok: false, error: { code: "too-deep" } });
+      expect(codec.validate({ a: "x" })).toMatchObject({ ok: false, error: { code: "too-deep" } });
+    });
+  }
+
+  it("another exception is a bug, and is thrown", () => {
+    expect(() => overflowing(new TypeError("x is not a function")).decode('{"a":"x"}')).toThrow(TypeError);
   });
 });
