@@ -57,14 +57,32 @@ async function readStream(stream: NodeJS.ReadableStream, cap: number): Promise<U
 /**
  * `strictwire ... | head` closes the pipe early: that reader has seen enough,
  * which is no error worth a stack trace. Other write errors are reported once.
+ * Standard output closed ends the process as it ends a Unix tool, by SIGPIPE
+ * (status 141 in a shell), rather than classify or stream on for no reader;
+ * a closed stderr only loses messages, and the results still have a reader.
  */
 function quietOnClosedPipe(stream: NodeJS.WriteStream): void {
   stream.on("error", (error: NodeJS.ErrnoException) => {
-    if (error.code === "EPIPE") return;
+    if (error.code === "EPIPE") {
+      if (stream === process.stdout) endBySigpipe();
+      return;
+    }
     process.exitCode = 2;
     if (stream !== process.stderr)
       process.stderr.write(`strictwire: cannot write output (${error.code ?? error.message})\n`);
   });
+}
+
+/**
+ * Node ignores SIGPIPE, so that a closed pipe is an EPIPE error instead. A
+ * listener added and removed leaves the signal at its default disposition,
+ * which ends the process; it is sent then. Between steps, as for the signals below.
+ */
+function endBySigpipe(): void {
+  const listener = (): void => undefined;
+  process.on("SIGPIPE", listener);
+  process.off("SIGPIPE", listener);
+  process.kill(process.pid, "SIGPIPE");
 }
 
 /**

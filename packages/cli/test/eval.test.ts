@@ -437,3 +437,28 @@ describe("eval --resume reads results it did not write", () => {
     expect(server.seen.length).toBe(sent);
   });
 });
+
+describe("eval, its standard output closed early", () => {
+  it("ends by SIGPIPE, as a Unix tool does, with every trial recorded and no stack trace", async () => {
+    const dir = await tempDir();
+    const suite = await ownSuite(dir);
+    const { server } = await scriptedModel(suite);
+    const out = join(dir, "results.jsonl");
+    const args = ["eval", "--endpoint", server.url, "--model", "m", "--suite", suite, "--arms", "control"];
+    const child = spawn(process.execPath, [BIN, ...args, "--out", out], {
+      env: { ...process.env, STRICTWIRE_API_KEY: KEY },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    // The reader is gone before the table (`| head` done, a consumer that died).
+    child.stdout.destroy();
+    let stderr = "";
+    child.stderr.on("data", (b: Buffer) => {
+      stderr += b.toString("utf8");
+    });
+    const signal = await new Promise((done) => child.on("close", (_code, signal) => done(signal)));
+    expect(signal).toBe("SIGPIPE");
+    expect(stderr).not.toMatch(/internal error|\n\s+at /);
+    const trials = (await readFile(out, "utf8")).split("\n").filter((l) => l.startsWith('{"type":"trial"'));
+    expect(trials).toHaveLength(SCENARIOS.length);
+  });
+});
