@@ -4,7 +4,7 @@
  * ever needed.
  */
 import { spawn } from "node:child_process";
-import { mkdir, readFile, symlink, writeFile } from "node:fs/promises";
+import { mkdir, readFile, symlink, truncate, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { DEFAULT_ARMS, loadSuite, type TrialRecord, type Workflow } from "../../eval/src/index.js";
@@ -435,6 +435,27 @@ describe("eval --resume reads results it did not write", () => {
     expect(run.stderr).toMatch(/results\.jsonl line 3: /);
     expect(run.stderr).not.toMatch(/internal error|\n\s+at /);
     expect(server.seen.length).toBe(sent);
+  });
+});
+
+describe("eval --resume reads its results file line by line, each line bounded", () => {
+  it("a line longer than any eval writes is refused with results-file, the file and the line, before any request", async () => {
+    const dir = await tempDir();
+    const suite = await ownSuite(dir);
+    const { server } = await scriptedModel(suite);
+    const out = join(dir, "results.jsonl");
+    const args = ["eval", "--endpoint", server.url, "--model", "m", "--suite", suite, "--arms", "control"];
+    const env = { STRICTWIRE_API_KEY: KEY };
+    await writeFile(out, "");
+    // Line 1: a run of zero bytes one past the bound (a sparse file: cheap to make, costly to read whole).
+    await truncate(out, 64 * 1024 * 1024 + 1);
+    const run = await strictwire([...args, "--out", out, "--resume", "--json"], { env });
+    expect(run.code).toBe(2);
+    const error = (JSON.parse(run.stdout) as { error: { code: string; message: string } }).error;
+    expect(error.code).toBe("results-file");
+    expect(error.message).toBe(`${out} line 1: the line is longer than 67108864 bytes`);
+    expect(run.stderr).not.toMatch(/internal error|\n\s+at /);
+    expect(server.seen).toHaveLength(0);
   });
 });
 

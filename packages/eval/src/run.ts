@@ -2,9 +2,9 @@
  * A run: the deterministic interleaved schedule, a worker pool, the budget,
  * and results appended to a JSONL file as they arrive (so a run resumes).
  */
-import { appendFile, readFile } from "node:fs/promises";
+import { appendFile } from "node:fs/promises";
 import type { Result } from "@strictwire/codec";
-import { readFileCapped, writeFileAtomic } from "@strictwire/codec/files";
+import { readFileCapped, readLinesCapped, writeFileAtomic } from "@strictwire/codec/files";
 import type { Reply, RequestSettings } from "@strictwire/codec/providers";
 import type { Arm, ArmTool } from "./arms.js";
 import { postJson } from "./http.js";
@@ -144,33 +144,45 @@ export interface Finished {
   readonly runs: Provenance[];
 }
 
-/** Finished trials from an earlier run of the same model and API; a torn last line (a kill mid-write) is ignored. */
+/**
+ * A results line holds one trial: its arguments text is one response's at most
+ * (--max-response-bytes), escaped. A longer line is no line eval wrote.
+ */
+const MAX_RESULTS_LINE_BYTES = 64 * 1024 * 1024;
+/** The results file is read into memory trial by trial: bounded, as every input. */
+const MAX_RESULTS_BYTES = 1024 * 1024 * 1024;
+
+/**
+ * Finished trials from an earlier run of the same model and API; a torn last line (a kill mid-write) is ignored.
+ * Read line by line, each line and the whole file bounded: a results file is an input, maybe not eval's own.
+ */
 export async function readFinished(file: string): Promise<Result<Finished, RunError>> {
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch (error) {
-    if ((error as { code?: string }).code === "ENOENT") return { ok: true, value: { trials: [], runs: [] } };
-    const m = `cannot read ${file}`;
-    return { ok: false, error: { code: "results-file", path: file, message: m, feedback: m } };
-  }
   const trials: TrialRecord[] = [];
   const runs: Provenance[] = [];
-  for (const [i, line] of text.split("\n").entries()) {
-    if (line.trim() === "") continue;
+  const refuse = (m: string) => ({
+    ok: false as const,
+    error: { code: "results-file" as const, path: file, message: m, feedback: m },
+  });
+  const lines = readLinesCapped(file, { maxLineBytes: MAX_RESULTS_LINE_BYTES, maxBytes: MAX_RESULTS_BYTES });
+  for await (const read of lines) {
+    if (!read.ok) {
+      const { code, line, message } = read.error;
+      if (code === "not-found") return { ok: true, value: { trials: [], runs: [] } };
+      return refuse(line !== undefined ? `${file} line ${line}: ${message}` : `cannot read ${file} (${message})`);
+    }
+    const { number, text } = read.value;
+    if (text.trim() === "") continue;
     let r: TrialRecord | Provenance;
     try {
-      r = JSON.parse(line) as TrialRecord | Provenance;
+      r = JSON.parse(text) as TrialRecord | Provenance;
     } catch {
       continue; // an interrupted write: that trial simply runs again
     }
     if (r?.type === "trial" && typeof r.key === "string") {
       // A whole line is no torn write: a trial out of shape (edited, another version) would be summed as if sound.
       const problem = trialProblem(r);
-      if (problem !== undefined) {
-        const m = `${file} line ${i + 1}: ${problem}; delete the line to run that trial again`;
-        return { ok: false, error: { code: "results-file", path: file, message: m, feedback: m } };
-      }
+      if (problem !== undefined)
+        return refuse(`${file} line ${number}: ${problem}; delete the line to run that trial again`);
       trials.push(r);
     }
     if (r?.type === "run" && typeof r.suite?.digest === "string") runs.push(r);

@@ -42,6 +42,8 @@ export interface FileError {
   readonly path: string;
   /** Why, in a few words: "it is a FIFO, not a regular file". */
   readonly message: string;
+  /** For a file read line by line: the line at fault. */
+  readonly line?: number;
 }
 
 export type FileResult<T> = Result<T, FileError>;
@@ -96,12 +98,13 @@ export function systemReason(error: unknown): string {
 
 const CHUNK = 1 << 16;
 
+type Handle = Awaited<ReturnType<typeof open>>;
+
 /**
- * Every byte of a regular file, or `too-large` as soon as more than `cap`
- * bytes have been read. Devices, FIFOs, sockets and directories are refused
- * before they are opened (opening some devices has effects of its own).
+ * A regular file opened for reading. Devices, FIFOs, sockets and directories
+ * are refused before they are opened (opening some devices has effects of their own).
  */
-export async function readFileCapped(path: string, cap: number): Promise<FileResult<Uint8Array>> {
+async function openRegular(path: string): Promise<FileResult<Handle>> {
   let before: Stats;
   try {
     before = await stat(path);
@@ -111,15 +114,35 @@ export async function readFileCapped(path: string, cap: number): Promise<FileRes
       : failure("unreadable", path, systemReason(error));
   }
   if (!before.isFile()) return notRegular(path, before);
-  let handle: Awaited<ReturnType<typeof open>> | undefined;
+  let handle: Handle | undefined;
   try {
     // O_NONBLOCK: a FIFO put in its place since the stat must not hang the open.
     handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
     const info = await handle.stat();
-    if (!info.isFile()) return notRegular(path, info);
+    if (!info.isFile()) return closing(handle, notRegular(path, info));
     if (info.dev !== before.dev || info.ino !== before.ino) {
-      return failure("unreadable", path, "it was replaced while being opened");
+      return closing(handle, failure("unreadable", path, "it was replaced while being opened"));
     }
+    return { ok: true, value: handle };
+  } catch (error) {
+    return closing(handle, failure("unreadable", path, systemReason(error)));
+  }
+}
+
+async function closing<T>(handle: Handle | undefined, result: T): Promise<T> {
+  await handle?.close().catch(() => undefined);
+  return result;
+}
+
+/**
+ * Every byte of a regular file, or `too-large` as soon as more than `cap`
+ * bytes have been read.
+ */
+export async function readFileCapped(path: string, cap: number): Promise<FileResult<Uint8Array>> {
+  const opened = await openRegular(path);
+  if (!opened.ok) return opened;
+  const handle = opened.value;
+  try {
     const chunks: Uint8Array[] = [];
     let size = 0;
     for (;;) {
@@ -130,17 +153,95 @@ export async function readFileCapped(path: string, cap: number): Promise<FileRes
       size += bytesRead;
       if (size > cap) return failure("too-large", path, `it is larger than ${cap} bytes`);
     }
-    const all = new Uint8Array(size);
-    let at = 0;
-    for (const chunk of chunks) {
-      all.set(chunk, at);
-      at += chunk.length;
-    }
-    return { ok: true, value: all };
+    return { ok: true, value: joinChunks(chunks, size) };
   } catch (error) {
     return failure("unreadable", path, systemReason(error));
   } finally {
-    await handle?.close().catch(() => undefined);
+    await handle.close().catch(() => undefined);
+  }
+}
+
+function joinChunks(chunks: readonly Uint8Array[], size: number): Uint8Array {
+  const all = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    all.set(chunk, at);
+    at += chunk.length;
+  }
+  return all;
+}
+
+/** Bounds of a file read line by line. */
+export interface LineLimits {
+  /** Bytes one line may hold, its newline left out. */
+  readonly maxLineBytes: number;
+  /** Bytes the whole file may hold. */
+  readonly maxBytes: number;
+}
+
+/** One line of a file read line by line; `number` counts from 1. */
+export interface FileLine {
+  readonly number: number;
+  readonly text: string;
+}
+
+/**
+ * The lines of a regular file (UTF-8, split at LF, a CR before it kept), read
+ * as they come: memory holds one line, never the file. A line longer than
+ * `maxLineBytes`, or a file longer than `maxBytes`, ends the lines with a
+ * `too-large` failure whose `line` names where; any failure is the last item.
+ */
+export async function* readLinesCapped(path: string, limits: LineLimits): AsyncGenerator<FileResult<FileLine>> {
+  const opened = await openRegular(path);
+  if (!opened.ok) {
+    yield opened;
+    return;
+  }
+  const handle = opened.value;
+  const utf8 = new TextDecoder();
+  const tooLarge = (message: string, line: number) => ({
+    ok: false as const,
+    error: { code: "too-large" as const, path, message, line },
+  });
+  try {
+    let pieces: Uint8Array[] = [];
+    let lineBytes = 0;
+    let total = 0;
+    let number = 1;
+    const buffer = new Uint8Array(CHUNK);
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
+      if (bytesRead === 0) break;
+      total += bytesRead;
+      if (total > limits.maxBytes) {
+        yield tooLarge(`the file is larger than ${limits.maxBytes} bytes`, number);
+        return;
+      }
+      const chunk = buffer.subarray(0, bytesRead);
+      let start = 0;
+      while (start < bytesRead) {
+        const found = chunk.indexOf(0x0a, start);
+        const stop = found === -1 ? bytesRead : found;
+        lineBytes += stop - start;
+        if (lineBytes > limits.maxLineBytes) {
+          yield tooLarge(`the line is longer than ${limits.maxLineBytes} bytes`, number);
+          return;
+        }
+        // Copied: the buffer is read into again.
+        if (stop > start) pieces.push(chunk.slice(start, stop));
+        if (found === -1) break;
+        yield { ok: true, value: { number, text: utf8.decode(joinChunks(pieces, lineBytes)) } };
+        pieces = [];
+        lineBytes = 0;
+        number += 1;
+        start = found + 1;
+      }
+    }
+    if (lineBytes > 0) yield { ok: true, value: { number, text: utf8.decode(joinChunks(pieces, lineBytes)) } };
+  } catch (error) {
+    yield failure("unreadable", path, systemReason(error));
+  } finally {
+    await handle.close().catch(() => undefined);
   }
 }
 

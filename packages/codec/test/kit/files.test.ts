@@ -8,7 +8,7 @@ import { chmod, lstat, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/pr
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { readFileCapped, writeFileAtomic, writeTarget } from "../../src/kit/files.js";
+import { readFileCapped, readLinesCapped, writeFileAtomic, writeTarget } from "../../src/kit/files.js";
 
 let dir: string;
 beforeEach(async () => {
@@ -51,6 +51,48 @@ describe("readFileCapped", () => {
       });
     }
     expect(await readFileCapped(join(dir, "missing"), 10)).toMatchObject({ ok: false, error: { code: "not-found" } });
+  });
+});
+
+describe("readLinesCapped", () => {
+  const all = async (path: string, maxLineBytes: number, maxBytes: number) => {
+    const items = [];
+    for await (const item of readLinesCapped(path, { maxLineBytes, maxBytes })) items.push(item);
+    return items;
+  };
+
+  test("lines as written, across reads: the last without its newline, a CR kept, a blank line counted", async () => {
+    const file = join(dir, "f");
+    const long = "y".repeat(100_000); // spans the 64 KiB reads
+    await writeFile(file, `a\r\n\n${long}\nlast`);
+    expect(await all(file, 100_000, 1 << 20)).toEqual([
+      { ok: true, value: { number: 1, text: "a\r" } },
+      { ok: true, value: { number: 2, text: "" } },
+      { ok: true, value: { number: 3, text: long } },
+      { ok: true, value: { number: 4, text: "last" } },
+    ]);
+  });
+
+  test("a line one byte over its bound ends the lines with too-large naming it; so does a file over its bound", async () => {
+    const file = join(dir, "f");
+    await writeFile(file, `ok\n${"x".repeat(11)}\nnever\n`);
+    const lines = await all(file, 10, 1 << 20);
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toEqual({
+      ok: false,
+      error: { code: "too-large", path: file, line: 2, message: "the line is longer than 10 bytes" },
+    });
+    expect((await all(file, 11, 1 << 20)).every((item) => item.ok)).toBe(true);
+    const whole = await all(file, 100, 10);
+    expect(whole.at(-1)).toMatchObject({ ok: false, error: { code: "too-large", line: 1 } });
+  });
+
+  test("a FIFO or a directory is refused unopened; a missing file is not-found", async () => {
+    const fifo = join(dir, "fifo");
+    execFileSync("mkfifo", [fifo]);
+    expect(await all(fifo, 10, 10)).toMatchObject([{ ok: false, error: { code: "not-a-regular-file" } }]);
+    expect(await all(dir, 10, 10)).toMatchObject([{ ok: false, error: { code: "not-a-regular-file" } }]);
+    expect(await all(join(dir, "none"), 10, 10)).toMatchObject([{ ok: false, error: { code: "not-found" } }]);
   });
 });
 
