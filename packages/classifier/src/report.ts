@@ -1,4 +1,5 @@
 /** Turning classifications into report lines, for people and for machines. Pure. */
+import { printable } from "@strictwire/codec/printable";
 import { type CallState, type ClassifyOptions, classify, FINDINGS, repairLines, STATES } from "./classify.js";
 import type { ToolCodec } from "./codecs.js";
 import { type DeclaredTool, declaredTools, readResponse } from "./shapes.js";
@@ -75,18 +76,11 @@ export function reportCalls(
   });
 }
 
+/** Ids, names and details come from the log: every line for a person is made printable. */
 export function callLine(report: CallReport): string {
   return printable(
     `${report.state.padEnd(COLUMN)} ${report.responseId} ${report.name}/${report.callId || "-"}  ${report.detail}`,
   );
-}
-
-/**
- * A line for a person, whose ids, names and details come from the log: each control character (a newline that
- * would forge a line of its own, an escape sequence a terminal would obey) is shown as its \u escape.
- */
-export function printable(line: string): string {
-  return line.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
 /** The seed's lines: findings with repairs, notes for the rest, dispatchable only on request. */

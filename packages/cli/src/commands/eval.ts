@@ -5,6 +5,7 @@
  */
 import { access } from "node:fs/promises";
 import { basename, extname, join } from "node:path";
+import { printableDeep } from "@strictwire/codec/printable";
 import {
   API_NAMES,
   type Arm,
@@ -28,7 +29,6 @@ import { endpointFor } from "../endpoint.js";
 import { EXIT_OK, EXIT_USAGE, type ExitCode, type Failure, overwritesInput, usage } from "../failure.js";
 import { progress } from "../progress.js";
 import type { Reporter } from "../report.js";
-import { printableDeep } from "../style.js";
 import { tokenCounter } from "../tokens.js";
 import { boundedNumber, EVAL_OPTIONS, flagKey } from "./eval-options.js";
 

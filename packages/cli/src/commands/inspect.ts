@@ -12,13 +12,13 @@ import {
   inspect,
   loadBundle,
 } from "@strictwire/codec";
+import { printableDeep } from "@strictwire/codec/printable";
 import { EXIT_OK, type ExitCode, fromCodec, type Outcome, succeed } from "../failure.js";
 import { type Input, parseDocument, readInput } from "../input.js";
 import { toolNameFor } from "../names.js";
 import { type CompileFlags, compileOptions } from "../options.js";
 import { renderInspection } from "../render/inspect.js";
 import type { Reporter } from "../report.js";
-import { printableDeep } from "../style.js";
 import { tokenCounter } from "../tokens.js";
 import { renderCalls, typicalCalls } from "./inspect-calls.js";
 

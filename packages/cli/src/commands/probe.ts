@@ -9,6 +9,7 @@
  */
 import { outputFormat, outputProbeRequest, toolDefinition } from "@strictwire/codec";
 import { DEFAULT_MAX_RESPONSE_BYTES } from "@strictwire/codec/http";
+import { printableDeep } from "@strictwire/codec/printable";
 import type { RequestTool } from "@strictwire/codec/providers";
 import {
   API_NAMES,
@@ -23,7 +24,6 @@ import { endpointFor } from "../endpoint.js";
 import { EXIT_OK, EXIT_REJECTED, EXIT_USAGE, type ExitCode, usage } from "../failure.js";
 import { oneStdin } from "../input.js";
 import type { Reporter } from "../report.js";
-import { printableDeep } from "../style.js";
 import { readCodec } from "./bundle-input.js";
 
 export interface ProbeFlags {
