@@ -202,7 +202,14 @@ describe("strictwire eval", () => {
   });
 
   it.each([
-    ["a bad number", ["--repeat", "0"], /--repeat must be an integer of at least 1/],
+    ["a bad number", ["--repeat", "0"], /--repeat must be an integer from 1 to 10000/],
+    // Planned before any request: 1e10 repetitions exhausted memory, 1e10 workers threw an internal RangeError.
+    ["absurd repetitions", ["--repeat", "1e10"], /--repeat must be an integer from 1 to 10000, not "1e10"/],
+    ["absurd concurrency", ["--concurrency", "1e10"], /--concurrency must be an integer from 1 to 1024, not "1e10"/],
+    // A Node timer holds at most 2^31 - 1 ms: a longer timeout fired at once, timing out every request.
+    ["a timeout no timer holds", ["--timeout", "1e12"], /--timeout must be an integer from 1 to 2147483647/],
+    ["a backoff no timer holds", ["--backoff", "2147483648"], /--backoff must be an integer from 0 to 2147483647/],
+    ["absurd retries", ["--retries", "1e9"], /--retries must be an integer from 0 to 100/],
     ["an unknown arm", ["--arms", "control,magic"], /unknown arm "magic"/],
     ["an unknown api", ["--api", "soap"], /--api must be one of/],
     ["--max-cost without prices", ["--max-cost", "1"], /needs --price-in and --price-out/],

@@ -159,6 +159,23 @@ describe("strictwire probe", { timeout: 60_000 }, () => {
     expect(usage.stderr).toContain("--api must be one of chat, responses, anthropic, gemini");
   });
 
+  it("a timeout no Node timer holds, and absurd retries, are usage errors before any request", async () => {
+    const { server, bundles } = await setup("openai", [ACCEPTED]);
+    const base = ["probe", ...bundles, "--model", "m-1", "--endpoint", `${server.url}/v1`, "--json"];
+    const env = { ...NO_KEYS, STRICTWIRE_API_KEY: KEY };
+    // Over 2^31 - 1 ms a timer fires at once: every request timed out.
+    for (const [flag, value, message] of [
+      ["--timeout", "1e12", '--timeout must be an integer from 1 to 2147483647, not "1e12"'],
+      ["--retries", "1e9", '--retries must be an integer from 0 to 100, not "1e9"'],
+    ] as const) {
+      const run = await strictwire([...base, flag, value], { env });
+      expect(run.code).toBe(2);
+      expect(jsonOf(run).error).toMatchObject({ code: "usage", message });
+      expect(run.stderr).not.toMatch(STACK);
+    }
+    expect(server.seen).toHaveLength(0);
+  });
+
   it("--output-format: one request per bundle carrying only its answer format, each API's own", async () => {
     for (const [api, target, key, member] of [
       ["chat", "openai", "OPENAI_API_KEY", "response_format"],

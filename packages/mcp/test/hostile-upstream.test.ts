@@ -288,6 +288,19 @@ describe("mcp-proxy limit flags", () => {
       expect(run.stderr).toContain(`${flag} needs a positive integer, not ${JSON.stringify(value)}`);
     }
   }, 60_000);
+
+  it("refuses a timeout no Node timer holds (it would fire at once), and more workers than threads worth starting", async () => {
+    for (const [flag, value, most] of [
+      ["--compile-timeout", "99999999999", "2147483647"],
+      ["--decode-timeout", "2147483648", "2147483647"],
+      ["--compile-workers", "100000", "64"],
+    ]) {
+      const run = await runCli(["mcp-proxy", flag!, value!, "--", process.execPath, HOSTILE_SERVER, "repeat"]);
+      expect(run.code, flag).toBe(2);
+      expect(run.stderr).toContain(`${flag} needs a positive integer, not "${value}" (at most ${most})`);
+      expect(run.stderr).not.toMatch(/\n\s+at /);
+    }
+  }, 60_000);
 });
 
 describe("strictMcpTools in front of a hostile upstream", () => {

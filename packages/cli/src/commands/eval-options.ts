@@ -7,12 +7,19 @@
 import { DEFAULT_MAX_RESPONSE_BYTES } from "@strictwire/codec/http";
 import { API_NAMES, DEFAULT_ARMS, exchangeOf } from "@strictwire/eval";
 import { type Command, Option } from "commander";
+import { MAX_TIMER_MS } from "../options.js";
 
-/** A number flag: its lowest value, and whether it must be whole. */
+/** A number flag: its lowest value, its highest when there is one, and whether it must be whole. */
 export interface Bound {
   readonly min: number;
+  readonly max?: number;
   readonly integer: boolean;
 }
+
+/** Requests in flight, and repetitions planned: each takes memory before any is sent (1e10 exhausted it). */
+const MAX_CONCURRENCY = 1024;
+const MAX_REPEAT = 10_000;
+export const MAX_RETRIES = 100;
 
 export interface EvalOption {
   /** Commander's spelling: "--repeat <n>". */
@@ -23,7 +30,7 @@ export interface EvalOption {
   readonly number?: Bound;
 }
 
-const whole = (min: number): Bound => ({ min, integer: true });
+const whole = (min: number, max?: number): Bound => ({ min, integer: true, ...(max !== undefined ? { max } : {}) });
 const real = (min: number): Bound => ({ min, integer: false });
 
 export const EVAL_OPTIONS: readonly EvalOption[] = [
@@ -35,9 +42,19 @@ export const EVAL_OPTIONS: readonly EvalOption[] = [
   { flag: "--model <name>", description: "the model to evaluate (required)" },
   { flag: "--suite <dir>", description: "a suite folder (default: the bundled core suite)" },
   { flag: "--arms <list>", description: "comma-separated arms", default: DEFAULT_ARMS.join(",") },
-  { flag: "--repeat <n>", description: "repetitions of every (arm, scenario)", default: "1", number: whole(1) },
+  {
+    flag: "--repeat <n>",
+    description: "repetitions of every (arm, scenario)",
+    default: "1",
+    number: whole(1, MAX_REPEAT),
+  },
   { flag: "--seed <n>", description: "seed of the interleaved schedule", default: "1", number: whole(0) },
-  { flag: "--concurrency <n>", description: "requests in flight", default: "1", number: whole(1) },
+  {
+    flag: "--concurrency <n>",
+    description: "requests in flight",
+    default: "1",
+    number: whole(1, MAX_CONCURRENCY),
+  },
   {
     flag: "--max-requests <n>",
     description: "stop before sending more requests than this",
@@ -56,13 +73,18 @@ export const EVAL_OPTIONS: readonly EvalOption[] = [
     default: "0",
     number: whole(0),
   },
-  { flag: "--timeout <ms>", description: "per request", default: "60000", number: whole(1) },
-  { flag: "--retries <n>", description: "retries on 429, 5xx and timeouts", default: "3", number: whole(0) },
+  { flag: "--timeout <ms>", description: "per request", default: "60000", number: whole(1, MAX_TIMER_MS) },
+  {
+    flag: "--retries <n>",
+    description: "retries on 429, 5xx and timeouts",
+    default: "3",
+    number: whole(0, MAX_RETRIES),
+  },
   {
     flag: "--backoff <ms>",
     description: "first retry delay when the server gives no Retry-After",
     default: "1000",
-    number: whole(0),
+    number: whole(0, MAX_TIMER_MS),
   },
   {
     flag: "--max-response-bytes <n>",
@@ -95,7 +117,16 @@ export function addEvalOptions(command: Command): Command {
 /** A flag's value as the table bounds it, or the message saying why not. */
 export function boundedNumber(flag: string, raw: string, bound: Bound): number | string {
   const n = Number(raw);
-  if (raw.trim() === "" || !Number.isFinite(n) || n < bound.min || (bound.integer && !Number.isInteger(n)))
-    return `${flag.split(" ")[0]} must be ${bound.integer ? "an integer" : "a number"} of at least ${bound.min}, not ${JSON.stringify(raw)}`;
+  const { min, max } = bound;
+  if (
+    raw.trim() === "" ||
+    !Number.isFinite(n) ||
+    n < min ||
+    (max !== undefined && n > max) ||
+    (bound.integer && !Number.isInteger(n))
+  ) {
+    const range = max === undefined ? `of at least ${min}` : `from ${min} to ${max}`;
+    return `${flag.split(" ")[0]} must be ${bound.integer ? "an integer" : "a number"} ${range}, not ${JSON.stringify(raw)}`;
+  }
   return n;
 }

@@ -21,6 +21,7 @@ import {
 } from "@strictwire/mcp";
 import { EXIT_OK, EXIT_USAGE, type ExitCode } from "../failure.js";
 import type { Io } from "../io.js";
+import { MAX_TIMER_MS } from "../options.js";
 import { PROGRAM } from "../report.js";
 
 export interface McpProxyFlags {
@@ -97,32 +98,35 @@ function budgetFlags(flags: McpProxyFlags): Pick<ProxyOptions, "list" | "compile
   const list: { -readonly [K in keyof ListLimits]?: number } = {};
   const compile: { -readonly [K in keyof CompileBudget]?: number } = {};
   const forwarded: { requestTimeoutMs?: number } = {};
-  const read: [string, string | undefined, (n: number) => void][] = [
+  // A timer over MAX_TIMER_MS fires at once; each worker is a thread with its own heap.
+  const read: [string, string | undefined, (n: number) => void, number?][] = [
     ["--max-pages", flags.maxPages, (n) => (list.maxPages = n)],
     ["--max-tools", flags.maxTools, (n) => (list.maxTools = n)],
     ["--max-list-bytes", flags.maxListBytes, (n) => (list.maxBytes = n)],
-    ["--list-timeout", flags.listTimeout, (n) => (list.timeoutMs = n)],
-    ["--request-timeout", flags.requestTimeout, (n) => (forwarded.requestTimeoutMs = n)],
-    ["--compile-timeout", flags.compileTimeout, (n) => (compile.timeoutMs = n)],
+    ["--list-timeout", flags.listTimeout, (n) => (list.timeoutMs = n), MAX_TIMER_MS],
+    ["--request-timeout", flags.requestTimeout, (n) => (forwarded.requestTimeoutMs = n), MAX_TIMER_MS],
+    ["--compile-timeout", flags.compileTimeout, (n) => (compile.timeoutMs = n), MAX_TIMER_MS],
     ["--max-schema-bytes", flags.maxSchemaBytes, (n) => (compile.maxSchemaBytes = n)],
-    ["--compile-workers", flags.compileWorkers, (n) => (compile.workers = n)],
-    ["--decode-timeout", flags.decodeTimeout, (n) => (compile.decodeTimeoutMs = n)],
+    ["--compile-workers", flags.compileWorkers, (n) => (compile.workers = n), MAX_COMPILE_WORKERS],
+    ["--decode-timeout", flags.decodeTimeout, (n) => (compile.decodeTimeoutMs = n), MAX_TIMER_MS],
     ["--compile-memory", flags.compileMemory, (n) => (compile.memoryMb = n)],
   ];
-  for (const [name, text, set] of read) {
-    const value = positiveInteger(name, text);
+  for (const [name, text, set, max] of read) {
+    const value = positiveInteger(name, text, max);
     if (typeof value === "string") return value;
     if (value !== undefined) set(value);
   }
   return { list, compile, ...forwarded };
 }
 
-/** A flag's positive integer, undefined when the flag is not given, or what is wrong with it. */
-function positiveInteger(name: string, text: string | undefined): number | undefined | string {
+const MAX_COMPILE_WORKERS = 64;
+
+/** A flag's positive integer, at most `max`, undefined when the flag is not given, or what is wrong with it. */
+function positiveInteger(name: string, text: string | undefined, max?: number): number | undefined | string {
   if (text === undefined) return undefined;
   const value = Number(text);
-  if (!/^[0-9]+$/.test(text) || !Number.isSafeInteger(value) || value < 1)
-    return `${name} needs a positive integer, not ${JSON.stringify(text)}`;
+  if (!/^[0-9]+$/.test(text) || !Number.isSafeInteger(value) || value < 1 || (max !== undefined && value > max))
+    return `${name} needs a positive integer, not ${JSON.stringify(text)}${max !== undefined ? ` (at most ${max})` : ""}`;
   return value;
 }
 

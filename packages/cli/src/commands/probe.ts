@@ -23,8 +23,10 @@ import { apiKey, missingKeyMessage } from "../api-key.js";
 import { endpointFor } from "../endpoint.js";
 import { EXIT_OK, EXIT_REJECTED, EXIT_USAGE, type ExitCode, usage } from "../failure.js";
 import { oneStdin } from "../input.js";
+import { MAX_TIMER_MS } from "../options.js";
 import type { Reporter } from "../report.js";
 import { readCodec } from "./bundle-input.js";
+import { boundedNumber, MAX_RETRIES } from "./eval-options.js";
 
 export interface ProbeFlags {
   readonly api?: string;
@@ -39,14 +41,6 @@ export interface ProbeFlags {
   readonly maxResponseBytes?: string;
 }
 
-function count(flag: string, raw: string | undefined, fallback: number | undefined, min: number): number | string {
-  if (raw === undefined) return fallback ?? Number.NaN;
-  const n = Number(raw);
-  if (raw.trim() === "" || !Number.isInteger(n) || n < min)
-    return `--${flag} must be an integer of at least ${min}, not ${JSON.stringify(raw)}`;
-  return n;
-}
-
 export async function runProbeCommand(
   files: readonly string[],
   flags: ProbeFlags,
@@ -58,14 +52,15 @@ export async function runProbeCommand(
   if (providerApi === undefined) return bad(`--api must be one of ${API_NAMES.join(", ")}`);
   if (flags.model === undefined || flags.model.trim() === "") return bad("--model is required");
   const numbers: Record<string, number> = {};
-  for (const [name, raw, fallback, min] of [
-    ["max-requests", flags.maxRequests, undefined, 0],
-    ["max-tokens", flags.maxTokens, 16, 1],
-    ["timeout", flags.timeout, 60_000, 1],
-    ["retries", flags.retries, 2, 0],
-    ["max-response-bytes", flags.maxResponseBytes, DEFAULT_MAX_RESPONSE_BYTES, 1],
+  // eval's bounds for the flags the two share: a timer over MAX_TIMER_MS would fire at once.
+  for (const [name, raw, fallback, bound] of [
+    ["max-requests", flags.maxRequests, undefined, { min: 0, integer: true }],
+    ["max-tokens", flags.maxTokens, 16, { min: 1, integer: true }],
+    ["timeout", flags.timeout, 60_000, { min: 1, max: MAX_TIMER_MS, integer: true }],
+    ["retries", flags.retries, 2, { min: 0, max: MAX_RETRIES, integer: true }],
+    ["max-response-bytes", flags.maxResponseBytes, DEFAULT_MAX_RESPONSE_BYTES, { min: 1, integer: true }],
   ] as const) {
-    const n = count(name, raw, fallback, min);
+    const n = raw === undefined ? (fallback ?? Number.NaN) : boundedNumber(`--${name}`, raw, bound);
     if (typeof n === "string") return bad(n);
     numbers[name] = n;
   }
