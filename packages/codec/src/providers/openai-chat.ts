@@ -23,6 +23,7 @@
  * `finish_reason`; with "length" or "content_filter" the last of them is cut,
  * not ended, and a stream that stops before any `finish_reason` ends none.
  */
+import type { CodecError } from "../errors.js";
 import { isPlainObject, type JsonObject } from "../json.js";
 import type {
   AnsweredCall,
@@ -128,8 +129,8 @@ interface Pending {
   id: string | undefined;
   name: string | undefined;
   texts: string[];
-  /** A fragment's `function` or its arguments was no text: the call is refused once opened. */
-  broken: boolean;
+  /** Why the call is refused once opened: a fragment's `function` or its arguments was no text, or an event was lost. */
+  broken: CodecError | undefined;
 }
 
 /** A fragment's arguments that are not text. */
@@ -163,92 +164,99 @@ export function chatCompletionsCallStreams<S extends DeltaSink>(
     pending.delete(key);
     const call = calls.start(key, id, name);
     if (call === undefined) return undefined;
-    if (waiting.broken) calls.refuse(call, notText("tool_calls fragment's function"));
+    if (waiting.broken !== undefined) calls.refuse(call, waiting.broken);
     for (const t of waiting.texts) calls.push(call, t);
     return call;
   };
-  const read = streams(calls, (chunk) => {
-    let last: Call<S> | undefined;
-    for (const choice of Array.isArray(chunk.choices) ? chunk.choices : []) {
-      if (!isPlainObject(choice)) continue;
-      const choiceIndex = typeof choice.index === "number" ? choice.index : 0;
-      const delta = choice.delta;
-      const toolCalls = isPlainObject(delta) && Array.isArray(delta.tool_calls) ? delta.tool_calls : [];
-      for (const fragment of toolCalls) {
-        if (!isPlainObject(fragment)) continue;
-        const fn = isPlainObject(fragment.function) ? fragment.function : {};
-        const id = typeof fragment.id === "string" ? fragment.id : undefined;
-        // An empty name is none (some servers repeat "" on every fragment).
-        const name = typeof fn.name === "string" && fn.name !== "" ? fn.name : undefined;
-        // No index (some OpenAI-compatible servers): the call its id names, a new one if it names none; with no
-        // id, the call the choice began last.
-        let key: string | undefined;
-        if (typeof fragment.index === "number") {
-          // The call begun last at this index; a fragment naming another id begins a new call there (some servers
-          // give every call of a parallel batch index 0, each with its own id).
-          const at = `${choiceIndex}:${fragment.index}`;
-          key = atIndex.get(at) ?? at;
-          const known = calls.get(key)?.id ?? pending.get(key)?.id;
-          if (id !== undefined && known !== undefined && known !== id) {
-            key = keyOfId.get(`${choiceIndex}:${id}`) ?? `${choiceIndex}:#${id}`;
-            atIndex.set(at, key);
+  const read = streams(
+    calls,
+    (chunk) => {
+      let last: Call<S> | undefined;
+      for (const choice of Array.isArray(chunk.choices) ? chunk.choices : []) {
+        if (!isPlainObject(choice)) continue;
+        const choiceIndex = typeof choice.index === "number" ? choice.index : 0;
+        const delta = choice.delta;
+        const toolCalls = isPlainObject(delta) && Array.isArray(delta.tool_calls) ? delta.tool_calls : [];
+        for (const fragment of toolCalls) {
+          if (!isPlainObject(fragment)) continue;
+          const fn = isPlainObject(fragment.function) ? fragment.function : {};
+          const id = typeof fragment.id === "string" ? fragment.id : undefined;
+          // An empty name is none (some servers repeat "" on every fragment).
+          const name = typeof fn.name === "string" && fn.name !== "" ? fn.name : undefined;
+          // No index (some OpenAI-compatible servers): the call its id names, a new one if it names none; with no
+          // id, the call the choice began last.
+          let key: string | undefined;
+          if (typeof fragment.index === "number") {
+            // The call begun last at this index; a fragment naming another id begins a new call there (some servers
+            // give every call of a parallel batch index 0, each with its own id).
+            const at = `${choiceIndex}:${fragment.index}`;
+            key = atIndex.get(at) ?? at;
+            const known = calls.get(key)?.id ?? pending.get(key)?.id;
+            if (id !== undefined && known !== undefined && known !== id) {
+              key = keyOfId.get(`${choiceIndex}:${id}`) ?? `${choiceIndex}:#${id}`;
+              atIndex.set(at, key);
+            }
+          } else if (fragment.index == null) {
+            key =
+              id === undefined
+                ? lastKey.get(choiceIndex)
+                : (keyOfId.get(`${choiceIndex}:${id}`) ?? `${choiceIndex}:#${id}`);
           }
-        } else if (fragment.index == null) {
-          key =
-            id === undefined
-              ? lastKey.get(choiceIndex)
-              : (keyOfId.get(`${choiceIndex}:${id}`) ?? `${choiceIndex}:#${id}`);
+          if (key === undefined) continue;
+          // A fragment's `function.arguments` is the call's text, or absent (null from some servers); anything else,
+          // or a `function` that is no object, would be text lost from the call.
+          const given = fragment.function;
+          const raw = isPlainObject(given) ? given.arguments : given;
+          const text = raw == null ? undefined : typeof raw === "string" && given !== raw ? raw : NOT_TEXT;
+          let call = calls.get(key);
+          if (call === undefined) {
+            // Opened once its id and its name have come and its arguments begin, or when its choice ends: some
+            // servers send arguments before the name, some split the name over fragments. The text given before is
+            // kept and pushed then, never dropped.
+            let waiting = pending.get(key);
+            if (waiting === undefined) {
+              waiting = { id: undefined, name: undefined, texts: [], broken: undefined };
+              pending.set(key, waiting);
+              lastKey.set(choiceIndex, key);
+              byChoice.set(choiceIndex, [...(byChoice.get(choiceIndex) ?? []), key]);
+            }
+            waiting.id ??= id;
+            // A piece of the name is appended; the name so far given again is a repeat (servers that send the whole
+            // name on every fragment). Opened on its first piece, a call would be read as whichever tool that names.
+            if (name !== undefined && name !== waiting.name) waiting.name = (waiting.name ?? "") + name;
+            if (id !== undefined && !keyOfId.has(`${choiceIndex}:${id}`)) keyOfId.set(`${choiceIndex}:${id}`, key);
+            if (text === NOT_TEXT) waiting.broken ??= notText("tool_calls fragment's function");
+            else if (text !== undefined) waiting.texts.push(text);
+            if (waiting.id === undefined || waiting.name === undefined || text === undefined || text === "") continue;
+            call = openWaiting(key, waiting.id, waiting.name);
+            if (call === undefined) continue;
+          } else if (name !== undefined && name !== call.name)
+            // The name changed once the arguments began: the call cannot be told for sure, so it is never run.
+            calls.refuse(
+              call,
+              streamViolation(`the stream gave call ${call.id} the name "${name}" after "${call.name}"`),
+            );
+          else if (text === NOT_TEXT) calls.refuse(call, notText("tool_calls fragment's function"));
+          else if (text !== undefined) calls.push(call, text);
+          last = call;
         }
-        if (key === undefined) continue;
-        // A fragment's `function.arguments` is the call's text, or absent (null from some servers); anything else,
-        // or a `function` that is no object, would be text lost from the call.
-        const given = fragment.function;
-        const raw = isPlainObject(given) ? given.arguments : given;
-        const text = raw == null ? undefined : typeof raw === "string" && given !== raw ? raw : NOT_TEXT;
-        let call = calls.get(key);
-        if (call === undefined) {
-          // Opened once its id and its name have come and its arguments begin, or when its choice ends: some
-          // servers send arguments before the name, some split the name over fragments. The text given before is
-          // kept and pushed then, never dropped.
-          let waiting = pending.get(key);
-          if (waiting === undefined) {
-            waiting = { id: undefined, name: undefined, texts: [], broken: false };
-            pending.set(key, waiting);
-            lastKey.set(choiceIndex, key);
-            byChoice.set(choiceIndex, [...(byChoice.get(choiceIndex) ?? []), key]);
-          }
-          waiting.id ??= id;
-          // A piece of the name is appended; the name so far given again is a repeat (servers that send the whole
-          // name on every fragment). Opened on its first piece, a call would be read as whichever tool that names.
-          if (name !== undefined && name !== waiting.name) waiting.name = (waiting.name ?? "") + name;
-          if (id !== undefined && !keyOfId.has(`${choiceIndex}:${id}`)) keyOfId.set(`${choiceIndex}:${id}`, key);
-          if (text === NOT_TEXT) waiting.broken = true;
-          else if (text !== undefined) waiting.texts.push(text);
-          if (waiting.id === undefined || waiting.name === undefined || text === undefined || text === "") continue;
-          call = openWaiting(key, waiting.id, waiting.name);
-          if (call === undefined) continue;
-        } else if (name !== undefined && name !== call.name)
-          // The name changed once the arguments began: the call cannot be told for sure, so it is never run.
-          calls.refuse(
-            call,
-            streamViolation(`the stream gave call ${call.id} the name "${name}" after "${call.name}"`),
-          );
-        else if (text === NOT_TEXT) calls.refuse(call, notText("tool_calls fragment's function"));
-        else if (text !== undefined) calls.push(call, text);
-        last = call;
+        if (typeof choice.finish_reason === "string") {
+          // A choice's calls come one after another: only the last can be the one a cut (the token
+          // limit, a content filter) ended in, and it is cut, never ended.
+          const open = (byChoice.get(choiceIndex) ?? []).flatMap((key) => opened(key) ?? []);
+          const cutReason = choice.finish_reason === "length" || choice.finish_reason === "content_filter";
+          open.forEach((call, k) => {
+            last = (cutReason && k === open.length - 1 ? calls.cut(call) : calls.end(call)) ?? last;
+          });
+        }
       }
-      if (typeof choice.finish_reason === "string") {
-        // A choice's calls come one after another: only the last can be the one a cut (the token
-        // limit, a content filter) ended in, and it is cut, never ended.
-        const open = (byChoice.get(choiceIndex) ?? []).flatMap((key) => opened(key) ?? []);
-        const cutReason = choice.finish_reason === "length" || choice.finish_reason === "content_filter";
-        open.forEach((call, k) => {
-          last = (cutReason && k === open.length - 1 ? calls.cut(call) : calls.end(call)) ?? last;
-        });
-      }
-    }
-    return last;
-  });
+      return last;
+    },
+    // A call not opened yet may have lost a fragment too.
+    (error) => {
+      for (const waiting of pending.values()) waiting.broken ??= error;
+    },
+  );
   return {
     event: read.event,
     // The stream is over: a call still waiting for its id or name is opened with what it has, and cut with the rest.

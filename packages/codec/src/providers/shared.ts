@@ -120,6 +120,8 @@ export class Calls<S extends DeltaSink> {
   readonly list: Call<S>[] = [];
   private readonly byKey = new Map<string, Call<S>>();
   private readonly byId = new Map<string, Call<S>>();
+  /** Set while a sink runs: an exception then is the sink's (a bug), never an unreadable event. */
+  inSink = false;
 
   /** `keepText`: the API restates a call's text at its end, so the text is kept to compare. */
   constructor(
@@ -137,7 +139,7 @@ export class Calls<S extends DeltaSink> {
     const call: Call<S> = {
       id,
       name,
-      sink: this.open({ id, name }),
+      sink: this.sinkOf(id, name),
       pushed: 0,
       ended: false,
       cut: false,
@@ -157,6 +159,13 @@ export class Calls<S extends DeltaSink> {
     return call;
   }
 
+  private sinkOf(id: string, name: string): S {
+    this.inSink = true;
+    const sink = this.open({ id, name });
+    this.inSink = false;
+    return sink;
+  }
+
   get(key: string): Call<S> | undefined {
     return this.byKey.get(key);
   }
@@ -164,7 +173,9 @@ export class Calls<S extends DeltaSink> {
   push(call: Call<S> | undefined, delta: string): Call<S> | undefined {
     if (call === undefined || call.ended) return undefined;
     if (delta.length === 0 || call.refused) return call;
+    this.inSink = true;
     call.sink.push(delta);
+    this.inSink = false;
     call.pushed += delta.length;
     call.text?.push(delta);
     return call;
@@ -182,7 +193,9 @@ export class Calls<S extends DeltaSink> {
   refuse(call: Call<S> | undefined, error: CodecError): Call<S> | undefined {
     if (call === undefined || call.refused) return call;
     call.refused = true;
+    this.inSink = true;
     call.sink.refuse?.(error);
+    this.inSink = false;
     return call;
   }
 
@@ -190,7 +203,9 @@ export class Calls<S extends DeltaSink> {
   end(call: Call<S> | undefined): Call<S> | undefined {
     if (call === undefined || call.ended) return call;
     call.ended = true;
+    this.inSink = true;
     call.sink.end();
+    this.inSink = false;
     return call;
   }
 
@@ -199,7 +214,9 @@ export class Calls<S extends DeltaSink> {
     if (call === undefined || call.ended) return call;
     call.ended = true;
     call.cut = true;
+    this.inSink = true;
     call.sink.cut?.();
+    this.inSink = false;
     return call;
   }
 
@@ -211,13 +228,38 @@ export class Calls<S extends DeltaSink> {
 
 export type { Call };
 
-/** The reader of one stream: each event that is a JSON object goes to `read`; anything else is ignored. */
+/** Why the calls open when an event could not be read are refused. */
+export const UNREADABLE = streamViolation(
+  "the stream sent an event that could not be read (a property that throws): a call open then may lack a piece",
+);
+
+/**
+ * The reader of one stream: each event that is a JSON object goes to `read`; anything else is ignored. An event
+ * whose reading throws (a getter or proxy in a crafted event) may have carried a piece of any open call, so every
+ * open call is refused (`unreadable` also hears it, for the calls a reader holds before opening them).
+ */
 export function streams<S extends DeltaSink>(
   calls: Calls<S>,
   read: (e: Record<string, unknown>) => Call<S> | undefined,
+  unreadable?: (error: CodecError) => void,
 ): CallStreams<S> {
   return {
-    event: (event: unknown) => (isPlainObject(event) ? read(event) : undefined),
+    event: (event: unknown) => {
+      if (!isPlainObject(event)) return undefined;
+      // try/catch costs nothing on the common path; the event is read once, by `read`.
+      try {
+        return read(event);
+      } catch (thrown) {
+        if (calls.inSink) {
+          calls.inSink = false;
+          throw thrown;
+        }
+        unreadable?.(UNREADABLE);
+        let last: Call<S> | undefined;
+        for (const call of calls.list) if (!call.ended) last = calls.refuse(call, UNREADABLE) ?? last;
+        return last;
+      }
+    },
     finish: () => calls.finish(),
     get calls() {
       return calls.list;

@@ -260,3 +260,32 @@ describe("hostile events", () => {
     expect(all[2]!.calls.map((c) => [c.id, c.ended, c.sink.deltas])).toEqual([["t", true, []]]);
   });
 });
+
+describe("a sink that throws", () => {
+  it("is a bug of the sink's: its exception reaches the caller, never read as an unreadable event", () => {
+    const refusals: string[] = [];
+    const s = anthropicCallStreams(() => ({
+      push(): never {
+        throw new RangeError("sink bug");
+      },
+      end: () => undefined,
+      refuse: (error: { code: string }) => refusals.push(error.code),
+    }));
+    s.event({ type: "content_block_start", index: 0, content_block: { type: "tool_use", id: "t", name: "n" } });
+    expect(() =>
+      s.event({ type: "content_block_delta", index: 0, delta: { type: "input_json_delta", partial_json: "{" } }),
+    ).toThrow(RangeError);
+    expect(refusals).toEqual([]);
+    // The reader is not left thinking a sink runs: an unreadable event after is read as one.
+    const unreadable = new Proxy(
+      {},
+      {
+        get() {
+          throw new Error("boom");
+        },
+      },
+    );
+    expect(() => s.event(unreadable)).not.toThrow();
+    expect(refusals).toEqual(["stream-violation"]);
+  });
+});

@@ -118,3 +118,130 @@ describe("streamCalls", () => {
     expect(streams.event(null)).toEqual([]);
   });
 });
+
+describe("streamCalls: an event that cannot be read", () => {
+  /** An event whose every property read throws (a proxy, a user's wrapper, a malformed SDK object). */
+  const unreadable = new Proxy(
+    {},
+    {
+      get() {
+        throw new Error("boom");
+      },
+    },
+  );
+  /** An event whose getter of `field` (a field the API's reader looks at) throws. */
+  const throwing = (field: string) =>
+    Object.defineProperty({}, field, {
+      get() {
+        throw new Error("boom");
+      },
+      enumerable: true,
+    });
+  /** The field each API's reader reads first. */
+  const fieldOf = {
+    responses: "type",
+    "chat-completions": "choices",
+    anthropic: "type",
+    "bedrock-converse": "contentBlockStart",
+  };
+  const [head, tail] = [wire.slice(0, 8), wire.slice(8)];
+  const chatChunk = (toolCall: Record<string, unknown>) => ({
+    id: "chatcmpl_1",
+    object: "chat.completion.chunk",
+    choices: [{ index: 0, delta: { tool_calls: [toolCall] }, finish_reason: null }],
+  });
+  /** Per API: the events before the lost one (a call open, its first piece given) and after it (the rest, the end). */
+  const streamsOf = {
+    responses: (): [unknown[], unknown[]] => {
+      const events = responsesEvents("get_weather", [head, tail]);
+      return [events.slice(0, 3), events.slice(3)];
+    },
+    "chat-completions": (): [unknown[], unknown[]] => [
+      [
+        chatChunk({ index: 0, id: "call_a", type: "function", function: { name: "get_weather", arguments: "" } }),
+        chatChunk({ index: 0, function: { arguments: head } }),
+      ],
+      [
+        chatChunk({ index: 0, function: { arguments: tail } }),
+        { id: "chatcmpl_1", choices: [{ index: 0, delta: {}, finish_reason: "tool_calls" }] },
+      ],
+    ],
+    anthropic: (): [unknown[], unknown[]] => [
+      [
+        { type: "message_start", message: { id: "msg_1", content: [] } },
+        {
+          type: "content_block_start",
+          index: 0,
+          content_block: { type: "tool_use", id: "call_a", name: "get_weather", input: {} },
+        },
+        { type: "content_block_delta", index: 0, delta: { type: "input_json_delta", partial_json: head } },
+      ],
+      [
+        { type: "content_block_delta", index: 0, delta: { type: "input_json_delta", partial_json: tail } },
+        { type: "content_block_stop", index: 0 },
+      ],
+    ],
+    "bedrock-converse": (): [unknown[], unknown[]] => [
+      [
+        {
+          contentBlockStart: { contentBlockIndex: 0, start: { toolUse: { toolUseId: "call_a", name: "get_weather" } } },
+        },
+        { contentBlockDelta: { contentBlockIndex: 0, delta: { toolUse: { input: head } } } },
+      ],
+      [
+        { contentBlockDelta: { contentBlockIndex: 0, delta: { toolUse: { input: tail } } } },
+        { contentBlockStop: { contentBlockIndex: 0 } },
+      ],
+    ],
+  } as const;
+
+  for (const [api, events] of Object.entries(streamsOf)) {
+    for (const [what, lost] of [
+      ["a proxy", unreadable],
+      ["a throwing getter", throwing(fieldOf[api as keyof typeof fieldOf])],
+    ] as const) {
+      it(`${api}: ${what} refuses the open call (stream-violation), never throws, never decodes it`, () => {
+        const streams = streamCalls(api as keyof typeof streamsOf, codecs);
+        const [before, after] = events();
+        const updates = before.flatMap((e) => [...streams.event(e)]);
+        const atLoss = [...streams.event(lost)];
+        expect(atLoss).toMatchObject([
+          { kind: "refused", id: "call_a", name: "get_weather", error: { code: "stream-violation", path: "" } },
+        ]);
+        if (atLoss[0]?.kind === "refused") expect(atLoss[0].error.message).toMatch(/could not be read/);
+        updates.push(...atLoss, ...after.flatMap((e) => [...streams.event(e)]), ...streams.finish());
+        const final = updates.at(-1);
+        expect(final).toMatchObject({ kind: "decoded", id: "call_a", result: { ok: false } });
+        if (final?.kind === "decoded" && !final.result.ok) expect(final.result.error.code).toBe("stream-violation");
+      });
+    }
+  }
+
+  it("chat-completions: a call not opened yet (its arguments to come) is refused when it opens", () => {
+    const streams = streamCalls("chat-completions", codecs);
+    const updates = [
+      chatChunk({ index: 0, id: "call_a", type: "function", function: { name: "get_weather" } }),
+      unreadable,
+      chatChunk({ index: 0, function: { arguments: wire } }),
+      { id: "chatcmpl_1", choices: [{ index: 0, delta: {}, finish_reason: "tool_calls" }] },
+    ].flatMap((e) => [...streams.event(e)]);
+    expect(updates.map((u) => u.kind)).toEqual(["refused", "decoded"]);
+    const final = updates.at(-1);
+    if (final?.kind === "decoded" && !final.result.ok) expect(final.result.error.code).toBe("stream-violation");
+    else throw new Error("expected a refused decode");
+  });
+
+  it("gemini: an unreadable chunk with no call open is ignored, and later calls decode", () => {
+    const streams = streamCalls("gemini", codecs);
+    expect(streams.event(unreadable)).toEqual([]);
+    const chunk = {
+      candidates: [{ index: 0, content: { parts: [{ functionCall: { name: "get_weather", args: encoded.value } }] } }],
+    };
+    expect(streams.event(chunk).at(-1)).toEqual({
+      kind: "decoded",
+      id: "",
+      name: "get_weather",
+      result: weather.value.decode(wire),
+    });
+  });
+});
