@@ -70,9 +70,13 @@ export interface GeminiFunctionDeclaration {
   readonly parametersJsonSchema: JsonObject;
 }
 
-/** A Gemini `generateContent` response; candidate 0 is read. */
+/** A Gemini `generateContent` response; candidate 0 is read (the one whose `index` is 0, or the first with none). */
 export interface GeminiResponseLike {
-  readonly candidates?: readonly { readonly finishReason?: unknown; readonly content?: unknown }[];
+  readonly candidates?: readonly {
+    readonly index?: unknown;
+    readonly finishReason?: unknown;
+    readonly content?: unknown;
+  }[];
 }
 
 /**
@@ -171,13 +175,32 @@ export interface GeminiOutputFormat {
 // ---- reading ------------------------------------------------------------------
 
 /**
+ * Candidate 0: the one whose `index` is 0, or the first when it gives none (proto3 JSON leaves a 0 out, and
+ * @google/genai's `text` and `functionCalls` read `candidates[0]`). A list out of order, or a stream chunk of
+ * another candidate alone, is never read as candidate 0; two candidates that both claim it are none (either is a guess).
+ */
+function candidateZero(candidates: unknown): Record<string, unknown> | undefined {
+  const list = listOf(candidates);
+  let found: Record<string, unknown> | undefined;
+  for (let i = 0; i < list.length; i++) {
+    const candidate = list[i];
+    if (!isPlainObject(candidate)) continue;
+    const index = candidate.index;
+    if (index !== 0 && (index != null || i !== 0)) continue;
+    if (found !== undefined) return undefined;
+    found = candidate;
+  }
+  return found;
+}
+
+/**
  * Candidate 0 only, as with Chat's choices. A call without an id (older
  * models give none) is answered by name and position: its id is "". Gemini
  * gives `args` as an object, so, as with Anthropic, a cut (MAX_TOKENS) leaves
  * the last call untrustworthy.
  */
 export function geminiCalls(response: GeminiResponseLike): ExtractedCalls {
-  const candidate = listOf(response.candidates)[0];
+  const candidate = candidateZero(response.candidates);
   if (!isPlainObject(candidate)) return { calls: [], truncation: undefined };
   const truncation = candidate.finishReason === "MAX_TOKENS" ? "MAX_TOKENS" : undefined;
   const content = isPlainObject(candidate.content) ? candidate.content : {};
@@ -208,7 +231,7 @@ export function geminiCallStreams<S extends DeltaSink>(
   // A Vertex call streamed in partialArgs: its later parts carry no name and belong to it.
   let partial: Call<S> | undefined;
   return streams(calls, (response) => {
-    const candidate = listOf(response.candidates)[0];
+    const candidate = candidateZero(response.candidates);
     if (!isPlainObject(candidate)) return undefined;
     const at = chunk++;
     const content = isPlainObject(candidate.content) ? candidate.content : {};
@@ -320,7 +343,7 @@ function geminiAnswer(response: unknown): AnswerRead {
   if (!isPlainObject(response)) return { kind: "none", reason: "not a response" };
   const blocked = blockReason(response);
   if (blocked !== undefined) return { kind: "blocked", reason: blocked };
-  const candidate = listOf(response.candidates)[0];
+  const candidate = candidateZero(response.candidates);
   if (!isPlainObject(candidate)) return { kind: "none", reason: "no candidate" };
   const finish = answerFinish(candidate.finishReason);
   // A candidate with no finish reason is one the model has not finished (a stream's chunk): no value, as in a stream.
@@ -340,7 +363,7 @@ function geminiAnswerEvents(): (event: unknown) => readonly AnswerSignal[] {
     if (!isPlainObject(chunk)) return [];
     const blocked = blockReason(chunk);
     if (blocked !== undefined) return [{ kind: "ended", read: { kind: "blocked", reason: blocked } }];
-    const candidate = listOf(chunk.candidates)[0];
+    const candidate = candidateZero(chunk.candidates);
     if (!isPlainObject(candidate)) return [];
     const out: AnswerSignal[] = [];
     if (textLost(candidate)) return [answerNotText("part whose text is not text")];
@@ -411,7 +434,7 @@ const exchange: Exchange = {
   headers: (key) => ({ "x-goog-api-key": key }),
   request: (s, system, user, tools) => geminiRequest(s, system, user, tools),
   repair(first, reply, call, feedback) {
-    const candidate = isPlainObject(reply) && Array.isArray(reply.candidates) ? reply.candidates[0] : undefined;
+    const candidate = isPlainObject(reply) ? candidateZero(reply.candidates) : undefined;
     const content = isPlainObject(candidate) ? candidate.content : undefined;
     const contents = [
       ...(first.contents as unknown[]),

@@ -463,3 +463,41 @@ describe("the conversation goes on", () => {
     });
   });
 });
+
+describe("Gemini: the answer is candidate 0's, the one whose index is 0", () => {
+  const codec = codecFor("gemini");
+  const textOf = (value: unknown): string => {
+    const wire = codec.encode(value as never);
+    if (!wire.ok) throw new Error(wire.error.message);
+    return JSON.stringify(wire.value);
+  };
+  const zero = textOf({ summary: "candidate zero" });
+  const one = textOf({ summary: "candidate one" });
+
+  it("whole: a list out of order gives candidate 0's answer; no candidate 0 is no-answer", () => {
+    const candidates = [
+      { index: 1, finishReason: "STOP", content: { parts: [{ text: one }] } },
+      { index: 0, finishReason: "STOP", content: { parts: [{ text: zero }] } },
+    ];
+    expect(decodeOutput(codec, "gemini", { candidates })).toEqual({ ok: true, value: { summary: "candidate zero" } });
+    expect(decodeOutput(codec, "gemini", { candidates: [candidates[0]] })).toMatchObject({
+      ok: false,
+      error: { code: "no-answer", path: "" },
+    });
+  });
+
+  it("streamed: a chunk of candidate 1 alone, or listed first, is not read as candidate 0", () => {
+    const answer = streamOutput(codec, "gemini");
+    const updates = [
+      { candidates: [{ index: 1, content: { parts: [{ text: one.slice(0, 5) }] } }] },
+      {
+        candidates: [
+          { index: 1, content: { parts: [{ text: one.slice(5) }] }, finishReason: "STOP" },
+          { index: 0, content: { parts: [{ text: zero.slice(0, 7) }] } },
+        ],
+      },
+      { candidates: [{ index: 0, content: { parts: [{ text: zero.slice(7) }] }, finishReason: "STOP" }] },
+    ].flatMap((e) => [...answer.event(e)]);
+    expect(updates.at(-1)).toEqual({ kind: "decoded", result: { ok: true, value: { summary: "candidate zero" } } });
+  });
+});

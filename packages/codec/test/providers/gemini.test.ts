@@ -147,3 +147,38 @@ describe("dispatcher.gemini", () => {
     expect(stored.calls.map((c) => c.id)).toEqual(["c1"]);
   });
 });
+
+describe("candidate 0", () => {
+  const wire = weather.encode({ city: "Oslo" });
+  const candidate = (index: number | undefined, name: string) => ({
+    ...(index === undefined ? {} : { index }),
+    finishReason: "STOP",
+    content: { role: "model", parts: [{ functionCall: { id: `${name}-id`, name, args: wire.ok && wire.value } }] },
+  });
+  const names = (candidates: unknown[]) => geminiCalls({ candidates } as never).calls.map((c) => c.name);
+
+  it("is the candidate whose index is 0, wherever the list has it", () => {
+    expect(names([candidate(1, "rm_rf"), candidate(0, "get_weather")])).toEqual(["get_weather"]);
+    expect(storedCalls({ candidates: [candidate(2, "a"), candidate(0, "b"), candidate(1, "c")] }).calls[0]?.name).toBe(
+      "b",
+    );
+  });
+
+  it("is a candidate with no index only when it comes first (proto3 JSON leaves the 0 out; the SDK reads [0])", () => {
+    expect(names([candidate(undefined, "get_weather")])).toEqual(["get_weather"]);
+    expect(names([candidate(undefined, "get_weather"), candidate(1, "rm_rf")])).toEqual(["get_weather"]);
+    expect(names([candidate(1, "rm_rf"), candidate(undefined, "other")])).toEqual([]);
+  });
+
+  it("is none when no candidate is 0, or two claim it", () => {
+    expect(names([candidate(1, "rm_rf")])).toEqual([]);
+    expect(names([candidate(undefined, "a"), candidate(0, "b")])).toEqual([]);
+    expect(names([candidate(0, "a"), candidate(0, "b")])).toEqual([]);
+  });
+
+  it("is the candidate the dispatcher answers", async () => {
+    const dispatcher = createDispatcher({ get_weather: weather }, { get_weather: (args) => args.city });
+    const done = await dispatcher.gemini({ candidates: [candidate(1, "rm_rf"), candidate(0, "get_weather")] } as never);
+    expect(done.calls.map((c) => [c.name, c.kind])).toEqual([["get_weather", "ok"]]);
+  });
+});

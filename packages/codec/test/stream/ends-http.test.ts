@@ -102,6 +102,33 @@ describe("Gemini under @google/genai: whole calls per chunk", () => {
   });
 });
 
+describe("Gemini under @google/genai: only candidate 0 (the one whose index is 0) is read", () => {
+  it("a chunk of candidate 1 alone, or listed before candidate 0, gives none of candidate 1's calls", async () => {
+    const paris = wireOf(geminiCodec.value, { city: "Paris" });
+    const oslo = wireOf(geminiCodec.value, { city: "Oslo" });
+    const call = (id: string, text: string) => ({ functionCall: { id, name: "get_weather", args: JSON.parse(text) } });
+    script = {
+      drop: false,
+      events: [
+        { candidates: [{ index: 1, content: { role: "model", parts: [call("c1", oslo)] } }] },
+        {
+          candidates: [
+            { index: 1, content: { role: "model", parts: [call("c1b", oslo)] }, finishReason: "STOP" },
+            { index: 0, content: { role: "model", parts: [call("c0", paris)] }, finishReason: "STOP" },
+          ],
+        },
+      ],
+    };
+    const ai = new GoogleGenAI({ apiKey: "test", httpOptions: { baseUrl: origin } });
+    const streams = streamCalls("gemini", { get_weather: geminiCodec.value });
+    const stream = await ai.models.generateContentStream({ model: "m", contents: "weather?" });
+    const updates = await read(stream, streams);
+    expect(updates.filter((u) => u.kind !== "partial")).toEqual([
+      { kind: "decoded", id: "c0", name: "get_weather", result: geminiCodec.value.decode(paris) },
+    ]);
+  });
+});
+
 describe("a connection dropped before the provider's end event: cut, never decoded", () => {
   it("Chat Completions under openai: whole arguments, no finish_reason", async () => {
     const text = wireOf(openaiCodec.value, { city: "Paris" });
