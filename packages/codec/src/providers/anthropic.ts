@@ -173,6 +173,11 @@ export function anthropicCallStreams<S extends DeltaSink>(
 /** Stop reasons that cut the answer (`StopReason` in `@anthropic-ai/sdk`'s types). */
 const ANSWER_CUT = new Set(["max_tokens", "model_context_window_exceeded"]);
 
+/** A "refusal" stop, whole or streamed: the model's words when it wrote any, else the stop reason itself. */
+function refusal(text: string): Extract<AnswerRead, { readonly kind: "refused" }> {
+  return { kind: "refused", message: text === "" ? "stop_reason refusal" : text };
+}
+
 function anthropicAnswer(message: unknown): AnswerRead {
   if (!isPlainObject(message)) return { kind: "none", reason: "not a message" };
   const stop = message.stop_reason;
@@ -183,7 +188,7 @@ function anthropicAnswer(message: unknown): AnswerRead {
     if (typeof block.text !== "string") return { kind: "none", reason: TEXT_LOST };
     text += block.text;
   }
-  if (stop === "refusal") return { kind: "refused", message: text === "" ? "stop_reason refusal" : text };
+  if (stop === "refusal") return refusal(text);
   if (typeof stop === "string" && ANSWER_CUT.has(stop)) return { kind: "cut", reason: stop };
   // As in a stream, only these end the answer: "pause_turn" is a turn to be continued, "tool_use" a tool's turn.
   if (stop !== "end_turn" && stop !== "stop_sequence") {
@@ -197,14 +202,20 @@ function anthropicAnswer(message: unknown): AnswerRead {
 function anthropicAnswerEvents(): (event: unknown) => readonly AnswerSignal[] {
   let stop: unknown;
   const texts = new Set<number>();
+  // The text given, for a refusal's words: the deltas themselves, joined only if the answer is refused.
+  const written: string[] = [];
+  const text = (delta: string): AnswerSignal => {
+    written.push(delta);
+    return { kind: "text", delta };
+  };
   return (e) => {
     if (!isPlainObject(e)) return [];
     switch (e.type) {
       case "content_block_start":
         if (typeof e.index === "number" && isPlainObject(e.content_block) && e.content_block.type === "text") {
           texts.add(e.index);
-          const text = e.content_block.text;
-          return typeof text === "string" && text !== "" ? [{ kind: "text", delta: text }] : [];
+          const start = e.content_block.text;
+          return typeof start === "string" && start !== "" ? [text(start)] : [];
         }
         return [];
       case "content_block_delta": {
@@ -217,7 +228,7 @@ function anthropicAnswerEvents(): (event: unknown) => readonly AnswerSignal[] {
             { kind: "violation", message: "the stream sent a text_delta for no open text block: the answer lacks it" },
           ];
         }
-        return typeof delta.text === "string" ? [{ kind: "text", delta: delta.text }] : [answerNotText("text_delta")];
+        return typeof delta.text === "string" ? [text(delta.text)] : [answerNotText("text_delta")];
       }
       case "content_block_stop":
         if (typeof e.index === "number") texts.delete(e.index);
@@ -226,7 +237,7 @@ function anthropicAnswerEvents(): (event: unknown) => readonly AnswerSignal[] {
         if (isPlainObject(e.delta) && typeof e.delta.stop_reason === "string") stop = e.delta.stop_reason;
         return [];
       case "message_stop":
-        if (stop === "refusal") return [{ kind: "ended", read: { kind: "refused", message: "" } }];
+        if (stop === "refusal") return [{ kind: "ended", read: refusal(written.join("")) }];
         if (typeof stop === "string" && ANSWER_CUT.has(stop)) {
           return [{ kind: "ended", read: { kind: "cut", reason: stop } }];
         }

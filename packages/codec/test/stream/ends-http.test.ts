@@ -11,7 +11,15 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import Anthropic from "@anthropic-ai/sdk";
 import { GoogleGenAI } from "@google/genai";
-import { type CallUpdate, compileCodec, streamCalls, toolDefinition } from "@strictwire/codec";
+import {
+  type AnswerUpdate,
+  type CallUpdate,
+  compileCodec,
+  decodeOutput,
+  streamCalls,
+  streamOutput,
+  toolDefinition,
+} from "@strictwire/codec";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
@@ -264,4 +272,54 @@ describe("Anthropic eager_input_streaming under @anthropic-ai/sdk", () => {
     expect(order.indexOf("content_block_delta:refused")).toBeGreaterThanOrEqual(0);
     expect(order.indexOf("content_block_delta:refused")).toBeLessThan(order.indexOf("content_block_stop:decoded"));
   });
+});
+
+describe("an Anthropic refusal under @anthropic-ai/sdk: the same error streamed as whole", () => {
+  /** A message that writes `texts` (one text block, a delta each) and stops with "refusal". */
+  const refusalEvents = (texts: readonly string[]): Record<string, unknown>[] => [
+    {
+      type: "message_start",
+      message: {
+        id: "msg",
+        type: "message",
+        role: "assistant",
+        model: "m",
+        content: [],
+        stop_reason: null,
+        usage: { input_tokens: 1, output_tokens: 1 },
+      },
+    },
+    ...(texts.length === 0
+      ? []
+      : [
+          { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } },
+          ...texts.map((text) => ({ type: "content_block_delta", index: 0, delta: { type: "text_delta", text } })),
+          { type: "content_block_stop", index: 0 },
+        ]),
+    { type: "message_delta", delta: { stop_reason: "refusal", stop_sequence: null }, usage: { output_tokens: 3 } },
+    { type: "message_stop" },
+  ];
+
+  for (const [what, texts, says] of [
+    ["with the model's words", ["I can't help ", "with that."], "I can't help with that."],
+    ["with no text", [], "stop_reason refusal"],
+  ] as const) {
+    it(what, async () => {
+      script = { drop: false, events: refusalEvents(texts) };
+      const client = new Anthropic({ apiKey: "test", baseURL: origin, maxRetries: 0 });
+      const stream = client.messages.stream({ model: "m", max_tokens: 64, messages: [{ role: "user", content: "?" }] });
+      const answer = streamOutput(anthropicCodec.value, "anthropic");
+      const updates: AnswerUpdate[] = [];
+      for await (const event of stream) updates.push(...answer.event(event));
+      updates.push(...answer.finish());
+      const whole = decodeOutput(anthropicCodec.value, "anthropic", await stream.finalMessage());
+      expect(whole).toMatchObject({ ok: false, error: { code: "answer-refused", path: "" } });
+      if (whole.ok) return;
+      expect(whole.error.message).toBe(`the model declined to answer: ${says}`);
+      // Before it, the decoder's early refusal of words that are no JSON; the answer ends as the whole one does.
+      expect(updates.filter((u) => u.kind !== "partial" && u.kind !== "refused")).toEqual([
+        { kind: "failed", error: whole.error },
+      ]);
+    });
+  }
 });
