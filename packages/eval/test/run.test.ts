@@ -542,6 +542,49 @@ describe("hostile bodies, echoes, the budget on an unreachable endpoint, a lefto
     expect(run.value.records[0]?.first?.argumentsText).toBe('{"reason":"[redacted]"}');
   });
 
+  it("call arguments that are no text are scored as their JSON text, never a crash: an object, {toString: 5}", async () => {
+    const reply = (args: unknown) => ({
+      choices: [
+        {
+          index: 0,
+          finish_reason: "tool_calls",
+          message: {
+            role: "assistant",
+            content: null,
+            tool_calls: [{ id: "c1", type: "function", function: { name: "refuse_request", arguments: args } }],
+          },
+        },
+      ],
+    });
+    for (const args of [{ toString: 5 }, { reason: "x" }]) {
+      const server = await serve(() => ({ kind: "status", status: 200, body: reply(args) }));
+      const o = await options(server, "chat", { suite: only("invalid-01"), arms: arms("control"), concurrency: 1 });
+      const run = await runEval(o);
+      if (!run.ok) expect.unreachable(run.error.message);
+      // String() threw on the first and gave "[object Object]" for the second.
+      expect(run.value.records[0]?.first?.argumentsText).toBe(JSON.stringify(args));
+    }
+  });
+
+  it("Anthropic input nested past JSON.stringify's stack is scored as no arguments, never a crash", async () => {
+    const depth = 200_000;
+    const prefix =
+      '{"id":"msg","type":"message","role":"assistant","model":"m","stop_reason":"tool_use","content":[{"type":"tool_use","id":"t1","name":"refuse_request","input":{"reason":';
+    const suffix = `${"]".repeat(depth)}}}],"usage":{"input_tokens":1,"output_tokens":1}}`;
+    const s = await hostile({
+      kind: "sized",
+      status: 200,
+      bytes: prefix.length + 2 * depth + suffix.length - depth,
+      fill: "[",
+      prefix,
+      suffix,
+    });
+    const o = await options(at(s.url), "anthropic", { suite: only("invalid-01"), arms: arms("control"), retries: 0 });
+    const run = await runEval(o);
+    if (!run.ok) expect.unreachable(run.error.message);
+    expect(run.value.records[0]?.first).toMatchObject({ toolName: "refuse_request", argumentsText: "" });
+  });
+
   it("a leftover results file holding no trial is replaced, atomically; one holding a trial is not", async () => {
     const server = await serve(() => ({
       kind: "calls",

@@ -312,9 +312,9 @@ const exchange: Exchange = {
   reply(body) {
     if (!isPlainObject(body) || !Array.isArray(body.content)) return undefined;
     const read = anthropicCalls(body as unknown as AnthropicMessageLike);
-    // The input is an object: serialised, the text a model's arguments are scored as.
+    // The input is an object: serialised ("" where JSON cannot write it, nested past the stack), the text scored.
     const calls = read.calls.flatMap((c): ReplyCall[] =>
-      c.name !== undefined ? [{ id: c.id ?? "", name: c.name, arguments: JSON.stringify(c.arguments ?? null) }] : [],
+      c.name !== undefined ? [{ id: c.id ?? "", name: c.name, arguments: inputText(c.arguments ?? null) }] : [],
     );
     return { calls, usage: usageOf(body.usage, "input_tokens", "output_tokens") };
   },

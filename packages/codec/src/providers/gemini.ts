@@ -450,9 +450,9 @@ const exchange: Exchange = {
   },
   reply(body) {
     if (!isPlainObject(body) || !Array.isArray(body.candidates)) return undefined;
-    // The args are an object: serialised, the text a model's arguments are scored as.
+    // The args are an object: serialised ("" where JSON cannot write it, nested past the stack), the text scored.
     const calls = geminiCalls(body as GeminiResponseLike).calls.flatMap((c): ReplyCall[] =>
-      c.name !== undefined ? [{ id: c.id ?? "", name: c.name, arguments: JSON.stringify(c.arguments ?? {}) }] : [],
+      c.name !== undefined ? [{ id: c.id ?? "", name: c.name, arguments: inputText(c.arguments) }] : [],
     );
     const u = body.usageMetadata;
     const input = isPlainObject(u) ? num(u.promptTokenCount) : undefined;

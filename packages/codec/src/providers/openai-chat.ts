@@ -41,6 +41,7 @@ import type {
 } from "./api.js";
 import {
   answerNotText,
+  argumentsTextOf,
   type Call,
   Calls,
   isStrict,
@@ -389,7 +390,7 @@ const exchange: Exchange = {
     // A custom (free-text) tool call carries no `function`: not a call of a declared function.
     const calls = read.calls.flatMap((c): ReplyCall[] =>
       c.kind !== "custom" && c.name !== undefined
-        ? [{ id: c.id ?? "", name: c.name, arguments: String(c.arguments ?? "") }]
+        ? [{ id: c.id ?? "", name: c.name, arguments: argumentsTextOf(c.arguments) }]
         : [],
     );
     return { calls, usage: usageOf(body.usage, "prompt_tokens", "completion_tokens") };

@@ -34,6 +34,7 @@ import type {
 } from "./api.js";
 import {
   answerNotText,
+  argumentsTextOf,
   type Call,
   Calls,
   isStrict,
@@ -344,7 +345,7 @@ const exchange: Exchange = {
 function replyCalls(read: ExtractedCalls): ReplyCall[] {
   return read.calls.flatMap((c): ReplyCall[] =>
     c.kind !== "custom" && c.name !== undefined
-      ? [{ id: c.id ?? "", name: c.name, arguments: String(c.arguments ?? "") }]
+      ? [{ id: c.id ?? "", name: c.name, arguments: argumentsTextOf(c.arguments) }]
       : [],
   );
 }

@@ -267,7 +267,17 @@ export function streams<S extends DeltaSink>(
   } satisfies CallStreams<S>;
 }
 
-/** An input object as text: `{}` when absent; nothing for what JSON cannot write (a crafted event). */
+/**
+ * A text API's call arguments as the text a reply is scored as: text as it came, "" when absent, any other value as
+ * its JSON text (the dispatcher decodes an object as its JSON text too). `String()` gave "[object Object]", and threw
+ * on an object whose `toString` is no function (`{"toString": 5}` from the network).
+ */
+export function argumentsTextOf(args: unknown): string {
+  if (typeof args === "string") return args;
+  return args == null ? "" : inputText(args);
+}
+
+/** An input object as text: `{}` when absent; nothing for what JSON cannot write (a crafted event, nesting past the stack). */
 export function inputText(input: unknown): string {
   if (input === undefined) return "{}";
   try {
