@@ -37,6 +37,7 @@ import {
   inputText,
   isStrict,
   listOf,
+  NO_CALLS,
   named,
   notText,
   streams,
@@ -91,6 +92,8 @@ export interface AnthropicOutputFormat {
 // ---- reading ------------------------------------------------------------------
 
 export function anthropicCalls(message: AnthropicMessageLike): ExtractedCalls {
+  // Typed as an object, but a stored response is whatever the JSON held (`null`).
+  if (!isPlainObject(message)) return NO_CALLS;
   const stop = message.stop_reason;
   const truncation = stop === "max_tokens" || stop === "model_context_window_exceeded" ? stop : undefined;
   const content = listOf(message.content);

@@ -44,7 +44,18 @@ import type {
   ProviderApiModule,
   RawCall,
 } from "./api.js";
-import { answerNotText, Calls, isStrict, listOf, named, notText, streams, stringOr, TEXT_LOST } from "./shared.js";
+import {
+  answerNotText,
+  Calls,
+  isStrict,
+  listOf,
+  NO_CALLS,
+  named,
+  notText,
+  streams,
+  stringOr,
+  TEXT_LOST,
+} from "./shared.js";
 
 // ---- shapes -------------------------------------------------------------------
 
@@ -95,6 +106,8 @@ export interface ConverseOutputFormat {
 // ---- reading ------------------------------------------------------------------
 
 export function converseCalls(response: ConverseResponseLike): ExtractedCalls {
+  // Typed as an object, but a stored response is whatever the JSON held (`null`).
+  if (!isPlainObject(response)) return NO_CALLS;
   const stop = response.stopReason;
   const truncation = typeof stop === "string" && CUT.has(stop) ? stop : undefined;
   const output = isPlainObject(response.output) ? response.output : {};

@@ -54,6 +54,7 @@ import {
   checkedTool,
   inputText,
   listOf,
+  NO_CALLS,
   named,
   streams,
   streamViolation,
@@ -200,8 +201,10 @@ function candidateZero(candidates: unknown): Record<string, unknown> | undefined
  * the last call untrustworthy.
  */
 export function geminiCalls(response: GeminiResponseLike): ExtractedCalls {
+  // Typed as an object, but a stored response is whatever the JSON held (`null`).
+  if (!isPlainObject(response)) return NO_CALLS;
   const candidate = candidateZero(response.candidates);
-  if (!isPlainObject(candidate)) return { calls: [], truncation: undefined };
+  if (candidate === undefined) return NO_CALLS;
   const truncation = candidate.finishReason === "MAX_TOKENS" ? "MAX_TOKENS" : undefined;
   const content = isPlainObject(candidate.content) ? candidate.content : {};
   const parts = listOf(content.parts);

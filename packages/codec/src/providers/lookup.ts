@@ -8,7 +8,7 @@ import { isPlainObject } from "../json.js";
 import type { CompiledTool } from "../targets/profile.js";
 import type { AnswerSlot, ExtractedCalls, ProviderApiModule, ToolOptions } from "./api.js";
 import * as registry from "./registry.js";
-import { checkedTool } from "./shared.js";
+import { checkedTool, NO_CALLS } from "./shared.js";
 
 type Registry = typeof registry;
 
@@ -97,9 +97,9 @@ export function toolDefinition<A extends ProviderApi>(
  * the registry's order. Anything else holds no calls; nothing here throws on junk.
  */
 export function storedCalls(response: unknown): ExtractedCalls {
-  if (!isPlainObject(response)) return { calls: [], truncation: undefined };
+  if (!isPlainObject(response)) return NO_CALLS;
   for (const module of Object.values(PROVIDER_APIS) as ProviderApiModule[]) {
     if (module.holds(response)) return module.calls(response as never);
   }
-  return { calls: [], truncation: undefined };
+  return NO_CALLS;
 }

@@ -46,6 +46,7 @@ import {
   Calls,
   isStrict,
   listOf,
+  NO_CALLS,
   named,
   notText,
   streams,
@@ -99,8 +100,10 @@ export interface ChatToolMessage {
  * one turn, and the one that goes back into the conversation is choice 0.
  */
 export function chatCalls(completion: ChatCompletionLike): ExtractedCalls {
+  // Typed as an object, but a stored response is whatever the JSON held (`null`).
+  if (!isPlainObject(completion)) return NO_CALLS;
   const choice = listOf(completion.choices)[0];
-  if (!isPlainObject(choice)) return { calls: [], truncation: undefined };
+  if (!isPlainObject(choice)) return NO_CALLS;
   const finish = choice.finish_reason;
   const truncation = finish === "length" || finish === "content_filter" ? finish : undefined;
   const message = isPlainObject(choice.message) ? choice.message : {};

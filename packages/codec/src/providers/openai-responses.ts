@@ -39,6 +39,7 @@ import {
   Calls,
   isStrict,
   listOf,
+  NO_CALLS,
   named,
   notText,
   streams,
@@ -100,6 +101,8 @@ export interface ResponsesOutputFormat {
 // ---- reading ------------------------------------------------------------------
 
 export function responsesCalls(response: ResponsesResponseLike): ExtractedCalls {
+  // Typed as an object, but a stored response is whatever the JSON held (`null`).
+  if (!isPlainObject(response)) return NO_CALLS;
   let truncation: string | undefined;
   if (response.status === "incomplete") {
     const reason = isPlainObject(response.incomplete_details) ? response.incomplete_details.reason : undefined;

@@ -7,7 +7,10 @@ import { type CodecError, ok, type Result } from "../errors.js";
 import { callerAdvice, fail } from "../feedback/format.js";
 import { isPlainObject } from "../json.js";
 import type { CompiledTool } from "../targets/profile.js";
-import type { AnswerSignal, CallStreams, DeltaSink, ProviderApiModule, ToolOptions } from "./api.js";
+import type { AnswerSignal, CallStreams, DeltaSink, ExtractedCalls, ProviderApiModule, ToolOptions } from "./api.js";
+
+/** A response that holds no calls (or is no response: a stored `null`, a number, an array). */
+export const NO_CALLS: ExtractedCalls = Object.freeze({ calls: Object.freeze([]), truncation: undefined });
 
 export function listOf(value: unknown): readonly unknown[] {
   return Array.isArray(value) ? value : [];

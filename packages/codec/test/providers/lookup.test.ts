@@ -69,3 +69,22 @@ describe("the generic routes", () => {
     expect(storedCalls(null)).toEqual({ calls: [], truncation: undefined });
   });
 });
+
+describe("a stored response that is no object", () => {
+  it("holds no calls for every API's reader and the dispatcher, never a throw (JSON's null, a number, an array)", async () => {
+    const compiled = compileCodec({ type: "object", properties: {}, additionalProperties: false }, { name: "t" });
+    if (!compiled.ok) throw new Error(compiled.error.message);
+    const dispatcher = createDispatcher({ t: compiled.value }, { t: () => "ok" });
+    for (const api of PROVIDER_API_NAMES) {
+      for (const response of [null, undefined, 5, "text", [], true]) {
+        const at = `${api} ${JSON.stringify(response)}`;
+        expect(providerModule(api).calls(response as never), at).toEqual({ calls: [], truncation: undefined });
+        expect(await dispatcher.answer(api, response as never), at).toEqual({
+          messages: [],
+          calls: [],
+          truncation: undefined,
+        });
+      }
+    }
+  });
+});
