@@ -28,7 +28,7 @@ export type AnswerUpdate =
   /**
    * The provider ended without an answer: the model declined ("answer-refused"), a filter stopped it
    * ("answer-blocked"), or none came ("no-answer"); or the stream broke its protocol for the answer
-   * ("stream-violation": a text delta that carries no text).
+   * ("stream-violation": a text delta that carries no text, an event that could not be read).
    */
   | { readonly kind: "failed"; readonly error: CodecError }
   /**
@@ -49,6 +49,9 @@ export interface StreamedAnswer {
   /** Whether the answer is settled (decoded, failed or cut): later events are ignored. */
   readonly settled: boolean;
 }
+
+const UNREADABLE_ANSWER =
+  "the stream sent an event that could not be read (a property that throws): the answer may lack a piece";
 
 /** Reads one stream of `slot`'s API and decodes its answer with `codec`. */
 export function streamAnswer(slot: AnswerSlot<unknown>, codec: Codec<unknown>): StreamedAnswer {
@@ -80,8 +83,9 @@ class AnswerStream implements StreamedAnswer {
     try {
       signals = this.signals(event);
     } catch {
-      // A crafted event (a throwing getter): nothing read from it.
-      return [];
+      // A crafted event (a throwing getter) may have carried a piece of the answer: never decode it without.
+      this.done = true;
+      return [{ kind: "failed", error: streamViolation(UNREADABLE_ANSWER) }];
     }
     const out: AnswerUpdate[] = [];
     for (const signal of signals) {

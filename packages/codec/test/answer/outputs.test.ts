@@ -501,3 +501,38 @@ describe("Gemini: the answer is candidate 0's, the one whose index is 0", () => 
     expect(updates.at(-1)).toEqual({ kind: "decoded", result: { ok: true, value: { summary: "candidate zero" } } });
   });
 });
+
+describe("streamOutput: an event that cannot be read", () => {
+  const unreadable = new Proxy(
+    {},
+    {
+      get() {
+        throw new Error("boom");
+      },
+    },
+  );
+  it("fails the answer (stream-violation): the lost event may have held a piece, and the rest still decodes", () => {
+    const codec = codecFor("anthropic");
+    const wire = codec.encode({ summary: "jammed door" });
+    if (!wire.ok) throw new Error(wire.error.message);
+    const text = JSON.stringify(wire.value);
+    const cut = text.indexOf("jam") + 3;
+    const answer = streamOutput(codec, "anthropic");
+    const delta = (t: string) => ({ type: "content_block_delta", index: 0, delta: { type: "text_delta", text: t } });
+    const updates = [
+      { type: "message_start", message: { content: [] } },
+      { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } },
+      delta(text.slice(0, cut)),
+      unreadable,
+      delta(text.slice(text.indexOf("door") + 4)),
+      { type: "content_block_stop", index: 0 },
+      { type: "message_delta", delta: { stop_reason: "end_turn" } },
+      { type: "message_stop" },
+    ].flatMap((e) => [...answer.event(e)]);
+    // Without the lost piece the text is still an answer the codec takes: "jam".
+    expect(codec.decode(text.slice(0, cut) + text.slice(text.indexOf("door") + 4)).ok).toBe(true);
+    expect(updates.some((u) => u.kind === "decoded")).toBe(false);
+    expect(updates.at(-1)).toMatchObject({ kind: "failed", error: { code: "stream-violation", path: "" } });
+    expect(answer.settled).toBe(true);
+  });
+});
