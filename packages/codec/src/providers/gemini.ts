@@ -52,6 +52,7 @@ import {
   type Call,
   Calls,
   checkedTool,
+  indexZero,
   inputText,
   listOf,
   NO_CALLS,
@@ -176,25 +177,6 @@ export interface GeminiOutputFormat {
 // ---- reading ------------------------------------------------------------------
 
 /**
- * Candidate 0: the one whose `index` is 0, or the first when it gives none (proto3 JSON leaves a 0 out, and
- * @google/genai's `text` and `functionCalls` read `candidates[0]`). A list out of order, or a stream chunk of
- * another candidate alone, is never read as candidate 0; two candidates that both claim it are none (either is a guess).
- */
-function candidateZero(candidates: unknown): Record<string, unknown> | undefined {
-  const list = listOf(candidates);
-  let found: Record<string, unknown> | undefined;
-  for (let i = 0; i < list.length; i++) {
-    const candidate = list[i];
-    if (!isPlainObject(candidate)) continue;
-    const index = candidate.index;
-    if (index !== 0 && (index != null || i !== 0)) continue;
-    if (found !== undefined) return undefined;
-    found = candidate;
-  }
-  return found;
-}
-
-/**
  * Candidate 0 only, as with Chat's choices. A call without an id (older
  * models give none) is answered by name and position: its id is "". Gemini
  * gives `args` as an object, so, as with Anthropic, a cut (MAX_TOKENS) leaves
@@ -203,7 +185,7 @@ function candidateZero(candidates: unknown): Record<string, unknown> | undefined
 export function geminiCalls(response: GeminiResponseLike): ExtractedCalls {
   // Typed as an object, but a stored response is whatever the JSON held (`null`).
   if (!isPlainObject(response)) return NO_CALLS;
-  const candidate = candidateZero(response.candidates);
+  const candidate = indexZero(response.candidates);
   if (candidate === undefined) return NO_CALLS;
   const truncation = candidate.finishReason === "MAX_TOKENS" ? "MAX_TOKENS" : undefined;
   const content = isPlainObject(candidate.content) ? candidate.content : {};
@@ -234,7 +216,7 @@ export function geminiCallStreams<S extends DeltaSink>(
   // A Vertex call streamed in partialArgs: its later parts carry no name and belong to it.
   let partial: Call<S> | undefined;
   return streams(calls, (response) => {
-    const candidate = candidateZero(response.candidates);
+    const candidate = indexZero(response.candidates);
     if (!isPlainObject(candidate)) return undefined;
     const at = chunk++;
     const content = isPlainObject(candidate.content) ? candidate.content : {};
@@ -346,7 +328,7 @@ function geminiAnswer(response: unknown): AnswerRead {
   if (!isPlainObject(response)) return { kind: "none", reason: "not a response" };
   const blocked = blockReason(response);
   if (blocked !== undefined) return { kind: "blocked", reason: blocked };
-  const candidate = candidateZero(response.candidates);
+  const candidate = indexZero(response.candidates);
   if (!isPlainObject(candidate)) return { kind: "none", reason: "no candidate" };
   const finish = answerFinish(candidate.finishReason);
   // A candidate with no finish reason is one the model has not finished (a stream's chunk): no value, as in a stream.
@@ -366,7 +348,7 @@ function geminiAnswerEvents(): (event: unknown) => readonly AnswerSignal[] {
     if (!isPlainObject(chunk)) return [];
     const blocked = blockReason(chunk);
     if (blocked !== undefined) return [{ kind: "ended", read: { kind: "blocked", reason: blocked } }];
-    const candidate = candidateZero(chunk.candidates);
+    const candidate = indexZero(chunk.candidates);
     if (!isPlainObject(candidate)) return [];
     const out: AnswerSignal[] = [];
     if (textLost(candidate)) return [answerNotText("part whose text is not text")];
@@ -437,7 +419,7 @@ const exchange: Exchange = {
   headers: (key) => ({ "x-goog-api-key": key }),
   request: (s, system, user, tools) => geminiRequest(s, system, user, tools),
   repair(first, reply, call, feedback) {
-    const candidate = isPlainObject(reply) ? candidateZero(reply.candidates) : undefined;
+    const candidate = isPlainObject(reply) ? indexZero(reply.candidates) : undefined;
     const content = isPlainObject(candidate) ? candidate.content : undefined;
     const contents = [
       ...(first.contents as unknown[]),

@@ -1,25 +1,27 @@
 /**
  * OpenAI Chat Completions (`client.chat.completions.create`): everything
  * strictwire knows of it. Tools are `{ type: "function", function: { name,
- * parameters, strict } }`; calls are choice 0's `message.tool_calls`,
+ * parameters, strict } }`; calls are choice 0's `message.tool_calls`
+ * (the choice whose `index` is 0: with n > 1 the others are alternative
+ * replies, whole or streamed),
  * answered by `tool` messages naming `tool_call_id`; a cut is
  * `finish_reason` "length" or "content_filter". Structured outputs:
  * `response_format` of type `json_schema`; the answer is choice 0's
  * `message.content`, a refusal its `message.refusal`.
  *
- * Stream chunks: `choices[].delta.tool_calls[]` with `index`; the first
+ * Stream chunks: choice 0's `delta.tool_calls[]` with `index`; the first
  * fragment of an index carries `id` and `function.name`, every one may carry
  * `function.arguments` text. Some OpenAI-compatible servers (Ollama, Gemini's
  * compatibility endpoint, SGLang) leave `index` out: such a fragment is told
- * by its `id`, and one with neither continues the call its choice began
- * last (a choice's calls stream one after another); some give every call of
+ * by its `id`, and one with neither continues the call begun last (the
+ * calls stream one after another); some give every call of
  * a parallel batch the same index: a fragment naming another id there begins
  * a new call. Some send arguments before the name, some split the name over
  * fragments or repeat it on each: a call opens once its id and name have
  * come and its argument text begins,
  * with the text given before (the name's pieces joined, a repeat read once);
- * one whose id or name never comes opens with what it has when its choice
- * (or the stream) ends. A choice's calls end when the choice has a
+ * one whose id or name never comes opens with what it has when the choice
+ * (or the stream) ends. The calls end when the choice has a
  * `finish_reason`; with "length" or "content_filter" the last of them is cut,
  * not ended, and a stream that stops before any `finish_reason` ends none.
  */
@@ -44,6 +46,7 @@ import {
   argumentsTextOf,
   type Call,
   Calls,
+  indexZero,
   isStrict,
   listOf,
   NO_CALLS,
@@ -70,7 +73,11 @@ export interface OpenAIChatTool {
 
 /** An OpenAI Chat Completions response (`client.chat.completions.create`); choice 0 is read. */
 export interface ChatCompletionLike {
-  readonly choices: readonly { readonly finish_reason?: unknown; readonly message?: unknown }[];
+  readonly choices: readonly {
+    readonly index?: unknown;
+    readonly finish_reason?: unknown;
+    readonly message?: unknown;
+  }[];
 }
 
 /** `response_format` of a Chat Completions request: the answer held to `schema`. */
@@ -102,8 +109,8 @@ export interface ChatToolMessage {
 export function chatCalls(completion: ChatCompletionLike): ExtractedCalls {
   // Typed as an object, but a stored response is whatever the JSON held (`null`).
   if (!isPlainObject(completion)) return NO_CALLS;
-  const choice = listOf(completion.choices)[0];
-  if (!isPlainObject(choice)) return NO_CALLS;
+  const choice = indexZero(completion.choices);
+  if (choice === undefined) return NO_CALLS;
   const finish = choice.finish_reason;
   const truncation = finish === "length" || finish === "content_filter" ? finish : undefined;
   const message = isPlainObject(choice.message) ? choice.message : {};
@@ -145,14 +152,14 @@ export function chatCompletionsCallStreams<S extends DeltaSink>(
   open: (call: { id: string; name: string }) => S,
 ): CallStreams<S> {
   const calls = new Calls(open);
-  // Each choice's calls by key, in the order they began, ended together when the choice finishes.
-  const byChoice = new Map<number, string[]>();
+  // Choice 0's calls by key, in the order they began, ended together when the choice finishes.
+  const begun: string[] = [];
   // The calls not opened yet, by key, with what their fragments gave so far.
   const pending = new Map<string, Pending>();
-  // Per choice: the key of each id, and the key whose first fragment came last.
+  // The key of each id, and the key whose first fragment came last.
   const keyOfId = new Map<string, string>();
-  const lastKey = new Map<number, string>();
-  // Per choice and index, the key of the call begun there last (the index's own key until a second id comes).
+  let lastKey: string | undefined;
+  // Per index, the key of the call begun there last (the index's own key until a second id comes).
   const atIndex = new Map<string, string>();
   /** The call of `key`, opened with what it has if it never opened (its choice or the stream ends it now). */
   const opened = (key: string): Call<S> | undefined => {
@@ -177,8 +184,9 @@ export function chatCompletionsCallStreams<S extends DeltaSink>(
     (chunk) => {
       let last: Call<S> | undefined;
       for (const choice of Array.isArray(chunk.choices) ? chunk.choices : []) {
-        if (!isPlainObject(choice)) continue;
-        const choiceIndex = typeof choice.index === "number" ? choice.index : 0;
+        // Choice 0 only, as a whole completion is read: with n > 1 the other choices are alternative replies,
+        // whose calls are not this turn's to run.
+        if (!isPlainObject(choice) || (typeof choice.index === "number" && choice.index !== 0)) continue;
         const delta = choice.delta;
         const toolCalls = isPlainObject(delta) && Array.isArray(delta.tool_calls) ? delta.tool_calls : [];
         for (const fragment of toolCalls) {
@@ -193,18 +201,15 @@ export function chatCompletionsCallStreams<S extends DeltaSink>(
           if (typeof fragment.index === "number") {
             // The call begun last at this index; a fragment naming another id begins a new call there (some servers
             // give every call of a parallel batch index 0, each with its own id).
-            const at = `${choiceIndex}:${fragment.index}`;
+            const at = String(fragment.index);
             key = atIndex.get(at) ?? at;
             const known = calls.get(key)?.id ?? pending.get(key)?.id;
             if (id !== undefined && known !== undefined && known !== id) {
-              key = keyOfId.get(`${choiceIndex}:${id}`) ?? `${choiceIndex}:#${id}`;
+              key = keyOfId.get(id) ?? `#${id}`;
               atIndex.set(at, key);
             }
           } else if (fragment.index == null) {
-            key =
-              id === undefined
-                ? lastKey.get(choiceIndex)
-                : (keyOfId.get(`${choiceIndex}:${id}`) ?? `${choiceIndex}:#${id}`);
+            key = id === undefined ? lastKey : (keyOfId.get(id) ?? `#${id}`);
           }
           if (key === undefined) continue;
           // A fragment's `function.arguments` is the call's text, or absent (null from some servers); anything else,
@@ -221,14 +226,14 @@ export function chatCompletionsCallStreams<S extends DeltaSink>(
             if (waiting === undefined) {
               waiting = { id: undefined, name: undefined, texts: [], broken: undefined };
               pending.set(key, waiting);
-              lastKey.set(choiceIndex, key);
-              byChoice.set(choiceIndex, [...(byChoice.get(choiceIndex) ?? []), key]);
+              lastKey = key;
+              begun.push(key);
             }
             waiting.id ??= id;
             // A piece of the name is appended; the name so far given again is a repeat (servers that send the whole
             // name on every fragment). Opened on its first piece, a call would be read as whichever tool that names.
             if (name !== undefined && name !== waiting.name) waiting.name = (waiting.name ?? "") + name;
-            if (id !== undefined && !keyOfId.has(`${choiceIndex}:${id}`)) keyOfId.set(`${choiceIndex}:${id}`, key);
+            if (id !== undefined && !keyOfId.has(id)) keyOfId.set(id, key);
             if (text === NOT_TEXT) waiting.broken ??= notText("tool_calls fragment's function");
             else if (text !== undefined) waiting.texts.push(text);
             if (waiting.id === undefined || waiting.name === undefined || text === undefined || text === "") continue;
@@ -247,7 +252,7 @@ export function chatCompletionsCallStreams<S extends DeltaSink>(
         if (typeof choice.finish_reason === "string") {
           // A choice's calls come one after another: only the last can be the one a cut (the token
           // limit, a content filter) ended in, and it is cut, never ended.
-          const open = (byChoice.get(choiceIndex) ?? []).flatMap((key) => opened(key) ?? []);
+          const open = begun.flatMap((key) => opened(key) ?? []);
           const cutReason = choice.finish_reason === "length" || choice.finish_reason === "content_filter";
           open.forEach((call, k) => {
             last = (cutReason && k === open.length - 1 ? calls.cut(call) : calls.end(call)) ?? last;
@@ -282,8 +287,8 @@ export function chatCompletionsCallStreams<S extends DeltaSink>(
  */
 function chatAnswer(response: unknown): AnswerRead {
   if (!isPlainObject(response)) return { kind: "none", reason: "not a chat completion" };
-  const choice = listOf(response.choices)[0];
-  if (!isPlainObject(choice)) return { kind: "none", reason: "no choice" };
+  const choice = indexZero(response.choices);
+  if (choice === undefined) return { kind: "none", reason: "no choice" };
   const message = isPlainObject(choice.message) ? choice.message : {};
   const finish = choice.finish_reason;
   if (typeof message.refusal === "string" && message.refusal !== "")
@@ -370,10 +375,10 @@ const exchange: Exchange = {
     max_completion_tokens: s.maxTokens,
   }),
   repair(first, reply, call, feedback) {
-    const choices = isPlainObject(reply) ? (reply.choices as { message: unknown }[]) : [];
+    const choice = isPlainObject(reply) ? indexZero(reply.choices) : undefined;
     const messages = [
       ...(first.messages as unknown[]),
-      choices[0]?.message,
+      choice?.message,
       ...chatResults([{ id: call.id, name: call.name, ok: false, output: feedback }]),
     ];
     return { ...first, messages } as JsonObject;
@@ -387,8 +392,8 @@ const exchange: Exchange = {
   }),
   reply(body) {
     if (!isPlainObject(body)) return undefined;
-    const choice = Array.isArray(body.choices) ? body.choices[0] : undefined;
-    if (!isPlainObject(choice) || !isPlainObject(choice.message)) return undefined;
+    const choice = indexZero(body.choices);
+    if (choice === undefined || !isPlainObject(choice.message)) return undefined;
     const read = chatCalls(body as unknown as ChatCompletionLike);
     // A custom (free-text) tool call carries no `function`: not a call of a declared function.
     const calls = read.calls.flatMap((c): ReplyCall[] =>

@@ -118,6 +118,25 @@ export function answerNotText(what: string): AnswerSignal {
   return { kind: "violation", message: `the stream sent a ${what} that carries no answer text` };
 }
 
+/**
+ * Choice or candidate 0 of a list of alternative replies: the one whose `index` is 0, or the first when it gives
+ * none (proto3 JSON leaves a 0 out; the SDKs read `[0]`). A list out of order, or a stream chunk of another
+ * alternative alone, is never read as 0; two that both claim it are none (either is a guess).
+ */
+export function indexZero(list: unknown): Record<string, unknown> | undefined {
+  const items = listOf(list);
+  let found: Record<string, unknown> | undefined;
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i];
+    if (!isPlainObject(item)) continue;
+    const index = item.index;
+    if (index !== 0 && (index != null || i !== 0)) continue;
+    if (found !== undefined) return undefined;
+    found = item;
+  }
+  return found;
+}
+
 /** The calls of one stream, by whatever key the provider's events name them with. */
 export class Calls<S extends DeltaSink> {
   readonly list: Call<S>[] = [];

@@ -137,6 +137,44 @@ describe("Gemini under @google/genai: only candidate 0 (the one whose index is 0
   });
 });
 
+describe("Chat Completions under openai with n = 2: only choice 0's calls are read", () => {
+  it("choice 1's calls, streamed beside choice 0's and ended first, give nothing", async () => {
+    const paris = wireOf(openaiCodec.value, { city: "Paris" });
+    const oslo = wireOf(openaiCodec.value, { city: "Oslo" });
+    const chunk = (choices: Record<string, unknown>[]) => ({
+      id: "c",
+      object: "chat.completion.chunk",
+      created: 0,
+      model: "m",
+      choices,
+    });
+    const fragment = (id: string, text: string) => ({
+      tool_calls: [{ index: 0, id, type: "function", function: { name: "get_weather", arguments: text } }],
+    });
+    script = {
+      drop: false,
+      events: [
+        chunk([{ index: 1, delta: fragment("call_b", oslo), finish_reason: null }]),
+        chunk([{ index: 1, delta: {}, finish_reason: "tool_calls" }]),
+        chunk([{ index: 0, delta: fragment("call_a", paris), finish_reason: null }]),
+        chunk([{ index: 0, delta: {}, finish_reason: "tool_calls" }]),
+      ],
+    };
+    const client = new OpenAI({ apiKey: "test", baseURL: `${origin}/v1`, maxRetries: 0 });
+    const streams = streamCalls("openai-chat", { get_weather: openaiCodec.value });
+    const stream = await client.chat.completions.create({
+      model: "m",
+      messages: [{ role: "user", content: "?" }],
+      n: 2,
+      stream: true,
+    });
+    const updates = await read(stream, streams);
+    expect(updates.filter((u) => u.kind !== "partial")).toEqual([
+      { kind: "decoded", id: "call_a", name: "get_weather", result: openaiCodec.value.decode(paris) },
+    ]);
+  });
+});
+
 describe("a connection dropped before the provider's end event: cut, never decoded", () => {
   it("Chat Completions under openai: whole arguments, no finish_reason", async () => {
     const text = wireOf(openaiCodec.value, { city: "Paris" });
