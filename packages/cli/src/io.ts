@@ -64,13 +64,24 @@ async function readStream(stream: NodeJS.ReadableStream, cap: number): Promise<U
 function quietOnClosedPipe(stream: NodeJS.WriteStream): void {
   stream.on("error", (error: NodeJS.ErrnoException) => {
     if (error.code === "EPIPE") {
-      if (stream === process.stdout) endBySigpipe();
+      if (stream === process.stdout && !stdoutIsSession) endBySigpipe();
       return;
     }
     process.exitCode = 2;
     if (stream !== process.stderr)
       process.stderr.write(`strictwire: cannot write output (${error.code ?? error.message})\n`);
   });
+}
+
+let stdoutIsSession = false;
+
+/**
+ * For mcp-proxy, whose stdout carries a protocol session: a client gone ends
+ * the session by its own rule (the end of standard input: the upstream
+ * closed, exit 0), not by SIGPIPE at the next reply.
+ */
+export function stdoutCarriesSession(): void {
+  stdoutIsSession = true;
 }
 
 /**

@@ -5,11 +5,12 @@
  * argument member. The proxy must answer, report, and stop when asked,
  * whatever the upstream does. Timeouts here only guard against a hang.
  */
+import { spawn } from "node:child_process";
 import { compileCodec } from "@strictwire/codec";
 import { describe, expect, it } from "vitest";
 import { strictMcpTools } from "../src/index.js";
 import { childDepths, tooDeepToStringify } from "./support/depth.js";
-import { connect, connectProxy, HOSTILE_SERVER, runCli, until } from "./support/proxy.js";
+import { CLI, connect, connectProxy, HOSTILE_SERVER, runCli, until } from "./support/proxy.js";
 
 const hostile = (...args: string[]): string[] => [process.execPath, HOSTILE_SERVER, ...args];
 
@@ -381,5 +382,33 @@ describe("strictMcpTools in front of a hostile upstream", () => {
     } finally {
       await wide.client.close();
     }
+  }, 60_000);
+});
+
+describe("mcp-proxy, its client gone from standard output", () => {
+  it("keeps its own close: a reply that meets a closed pipe does not end it, the end of its input does, exit 0", async () => {
+    const child = spawn(process.execPath, [CLI, "mcp-proxy", "--", ...hostile("repeat")], {
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    child.stdin.on("error", () => undefined);
+    const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
+      child.on("close", (code, signal) => done({ code, signal })),
+    );
+    const send = (message: unknown): void => void child.stdin.write(`${JSON.stringify(message)}\n`);
+    const answered = new Promise<void>((done) => child.stdout.once("data", () => done()));
+    send({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "0" } },
+    });
+    await answered;
+    // The client stops reading; the reply to its next request meets a closed pipe.
+    child.stdout.destroy();
+    send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    send({ jsonrpc: "2.0", id: 2, method: "ping" });
+    send({ jsonrpc: "2.0", id: 3, method: "tools/list" });
+    child.stdin.end();
+    expect(await ended).toEqual({ code: 0, signal: null });
   }, 60_000);
 });

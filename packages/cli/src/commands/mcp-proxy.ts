@@ -20,7 +20,7 @@ import {
   startProxy,
 } from "@strictwire/mcp";
 import { EXIT_OK, EXIT_USAGE, type ExitCode } from "../failure.js";
-import type { Io } from "../io.js";
+import { type Io, stdoutCarriesSession } from "../io.js";
 import { MAX_TIMER_MS } from "../options.js";
 import { PROGRAM } from "../report.js";
 
@@ -43,6 +43,7 @@ export interface McpProxyFlags {
 
 export async function runMcpProxy(command: readonly string[], flags: McpProxyFlags, io: Io): Promise<ExitCode> {
   const say = (line: string): void => io.stderr.write(`${PROGRAM}: mcp-proxy: ${line}\n`);
+  stdoutCarriesSession();
   const limits = budgetFlags(flags);
   if (typeof limits === "string") {
     say(limits);
