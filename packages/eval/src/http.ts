@@ -44,12 +44,24 @@ export type HttpOutcome =
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
+/** The longest wait between attempts: a Retry-After, or a backoff that has doubled this far. */
+const MAX_WAIT_MS = 120_000;
+
+/**
+ * The wait before retry `attempt` (1 for the first) without Retry-After: `backoffMs` doubling, at most
+ * two minutes (or `backoffMs` itself when larger). Unbounded, 30 retries would wait for days, and past
+ * 2^31 - 1 ms Node fires the timer at once, so the last retries would not wait at all.
+ */
+export function backoffDelayMs(backoffMs: number, attempt: number): number {
+  return Math.min(backoffMs * 2 ** (attempt - 1), Math.max(MAX_WAIT_MS, backoffMs));
+}
+
 /** Retry-After in seconds or as an HTTP date; capped so a hostile header cannot stall the run. */
 export function retryAfterMs(header: string | null, now = Date.now()): number | undefined {
   if (header === null) return undefined;
   const seconds = Number(header);
   const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(header) - now;
-  return Number.isFinite(ms) ? Math.min(Math.max(ms, 0), 120_000) : undefined;
+  return Number.isFinite(ms) ? Math.min(Math.max(ms, 0), MAX_WAIT_MS) : undefined;
 }
 
 export async function postJson(
@@ -87,7 +99,7 @@ export async function postJson(
       const res = read.value;
       const latencyMs = performance.now() - started;
       if ((res.status === 429 || res.status >= 500) && attempts <= o.retries) {
-        retryable = { delay: retryAfterMs(res.headers.get("retry-after")) ?? o.backoffMs * 2 ** (attempts - 1) };
+        retryable = { delay: retryAfterMs(res.headers.get("retry-after")) ?? backoffDelayMs(o.backoffMs, attempts) };
       } else {
         try {
           return { kind: "response", status: res.status, body: JSON.parse(res.text) as unknown, attempts, latencyMs };
@@ -110,7 +122,7 @@ export async function postJson(
         ? { reason: "timeout", message: `no answer within ${o.timeoutMs} ms` }
         : { reason: "network", message: cause ?? (error as Error).message };
       if (attempts > o.retries) return { kind: "failed", ...after, attempts, latencyMs };
-      retryable = { delay: o.backoffMs * 2 ** (attempts - 1) };
+      retryable = { delay: backoffDelayMs(o.backoffMs, attempts) };
     } finally {
       clearTimeout(timer);
     }
