@@ -72,6 +72,22 @@ describe("mcp-proxy in front of a hostile upstream", () => {
     }
   }, 60_000);
 
+  it("writes what the upstream names with its control characters escaped: nothing reaches the terminal raw", async () => {
+    // ESC and the C1 CSI both start a terminal escape sequence; JSON quoting escapes the first only.
+    const named = await connectProxy(
+      ["--list-timeout", "500"],
+      hostile("named", "evil\u001b]0;x\u0007\u009b2J\nforged line"),
+    );
+    try {
+      await named.client.listTools();
+      await until(() => named.stderr().includes("list-timeout"));
+      expect(named.stderr()).toContain("evil\\u001b]0;x\\u0007\\u009b2J\\nforged line");
+      expect(named.stderr()).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+    } finally {
+      await named.client.close();
+    }
+  }, 60_000);
+
   it("answers initialize and stops at once when its client closes, while the upstream is still paging", async () => {
     // 50 ms a page and 1,000 pages: the listing would take nearly a minute.
     const proxy = await connectProxy([], hostile("endless", "50"));

@@ -11,6 +11,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { AbsenceSpelling, TargetName } from "@strictwire/codec";
+import { printable } from "@strictwire/codec/printable";
 import {
   answeredFetch,
   boundedFetch,
@@ -42,7 +43,8 @@ export interface McpProxyFlags {
 }
 
 export async function runMcpProxy(command: readonly string[], flags: McpProxyFlags, io: Io): Promise<ExitCode> {
-  const say = (line: string): void => io.stderr.write(`${PROGRAM}: mcp-proxy: ${line}\n`);
+  // The upstream names tools and servers and words its errors: untrusted text, shown to the operator's terminal.
+  const say = (line: string): void => io.stderr.write(`${PROGRAM}: mcp-proxy: ${printable(line)}\n`);
   stdoutCarriesSession();
   const limits = budgetFlags(flags);
   if (typeof limits === "string") {
