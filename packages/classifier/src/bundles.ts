@@ -49,8 +49,9 @@ export async function loadBundlesDir(
   let names: string[];
   try {
     names = (await readdir(dir, { withFileTypes: true }))
-      // A link is read through (what it names is judged on reading); only a directory is not a bundle file.
-      .filter((entry) => (entry.isFile() || entry.isSymbolicLink()) && entry.name.endsWith(".json"))
+      // Every entry so named is judged on reading (a link through what it names): one that is no regular file (a
+      // FIFO, a directory) is listed as skipped with the reason, not passed over in silence.
+      .filter((entry) => entry.name.endsWith(".json"))
       .map((entry) => entry.name)
       .sort();
   } catch (error) {

@@ -2,7 +2,8 @@
  * Codec-aware classification with real bundles: a wire value that passes its
  * wire schema but breaks the original contract is a finding, in contract terms.
  */
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { execFileSync } from "node:child_process";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Bundle, compile } from "@strictwire/codec";
@@ -161,6 +162,24 @@ describe("bundles from a directory", () => {
     expect(loaded.ok && loaded.value.skipped).toEqual([
       { file: join(dir, "notes.json"), message: expect.stringMatching(/^unsupported-format/) },
     ]);
+  });
+
+  test("a FIFO or a directory named *.json is skipped with a reason, never passed over in silence", async () => {
+    const odd = await mkdtemp(join(tmpdir(), "strictwire-odd-bundles-"));
+    try {
+      await writeFile(join(odd, "charge.json"), JSON.stringify(bundle));
+      execFileSync("mkfifo", [join(odd, "fifo.json")]);
+      await mkdir(join(odd, "folder.json"));
+      const loaded = await loadBundlesDir(odd);
+      expect(loaded.ok && loaded.value.codecs.map((c) => c.name)).toEqual(["charge"]);
+      expect(loaded.ok && loaded.value.skipped.map((s) => s.file)).toEqual([
+        join(odd, "fifo.json"),
+        join(odd, "folder.json"),
+      ]);
+      expect(loaded.ok && loaded.value.skipped.every((s) => s.message !== "")).toBe(true);
+    } finally {
+      await rm(odd, { recursive: true, force: true });
+    }
   });
 
   test("runClassify with --bundles finds the contract breach and exits 1", async () => {
