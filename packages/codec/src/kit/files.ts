@@ -10,8 +10,9 @@
  * Writing: a temp file beside the real target, flushed, then renamed over it,
  * so a reader sees the old file or the new one. A symbolic link is written
  * through (the link stays, the file it names is replaced; a dangling link
- * creates its file), but not a descriptor's link (/dev/stdout), refused. Anything but a regular file or nothing (a device, a
- * FIFO, a socket, a directory) is refused: a rename would replace it.
+ * creates its file), but not a descriptor's link (/dev/stdout), which is
+ * refused. Anything but a regular file or nothing (a device, a FIFO, a
+ * socket, a directory) is refused: a rename would replace it.
  */
 import { randomBytes } from "node:crypto";
 import {

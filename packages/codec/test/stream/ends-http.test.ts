@@ -81,6 +81,28 @@ async function read(stream: AsyncIterable<unknown>, streams: ReturnType<typeof s
   return updates;
 }
 
+/** A Chat Completions stream chunk holding `choices`. */
+const chatChunk = (choices: Record<string, unknown>[]) => ({
+  id: "c",
+  object: "chat.completion.chunk",
+  created: 0,
+  model: "m",
+  choices,
+});
+
+/** The scripted stream read through the real `openai` client, every update of streamCalls with it. */
+async function chatUpdates(n?: number): Promise<CallUpdate[]> {
+  const client = new OpenAI({ apiKey: "test", baseURL: `${origin}/v1`, maxRetries: 0 });
+  const streams = streamCalls("openai-chat", { get_weather: openaiCodec.value });
+  const stream = await client.chat.completions.create({
+    model: "m",
+    messages: [{ role: "user", content: "?" }],
+    ...(n === undefined ? {} : { n }),
+    stream: true,
+  });
+  return read(stream, streams);
+}
+
 describe("Gemini under @google/genai: whole calls per chunk", () => {
   const chunk = (parts: unknown[], finishReason?: string) => ({
     candidates: [{ content: { role: "model", parts }, index: 0, ...(finishReason ? { finishReason } : {}) }],
@@ -141,34 +163,19 @@ describe("Chat Completions under openai with n = 2: only choice 0's calls are re
   it("choice 1's calls, streamed beside choice 0's and ended first, give nothing", async () => {
     const paris = wireOf(openaiCodec.value, { city: "Paris" });
     const oslo = wireOf(openaiCodec.value, { city: "Oslo" });
-    const chunk = (choices: Record<string, unknown>[]) => ({
-      id: "c",
-      object: "chat.completion.chunk",
-      created: 0,
-      model: "m",
-      choices,
-    });
     const fragment = (id: string, text: string) => ({
       tool_calls: [{ index: 0, id, type: "function", function: { name: "get_weather", arguments: text } }],
     });
     script = {
       drop: false,
       events: [
-        chunk([{ index: 1, delta: fragment("call_b", oslo), finish_reason: null }]),
-        chunk([{ index: 1, delta: {}, finish_reason: "tool_calls" }]),
-        chunk([{ index: 0, delta: fragment("call_a", paris), finish_reason: null }]),
-        chunk([{ index: 0, delta: {}, finish_reason: "tool_calls" }]),
+        chatChunk([{ index: 1, delta: fragment("call_b", oslo), finish_reason: null }]),
+        chatChunk([{ index: 1, delta: {}, finish_reason: "tool_calls" }]),
+        chatChunk([{ index: 0, delta: fragment("call_a", paris), finish_reason: null }]),
+        chatChunk([{ index: 0, delta: {}, finish_reason: "tool_calls" }]),
       ],
     };
-    const client = new OpenAI({ apiKey: "test", baseURL: `${origin}/v1`, maxRetries: 0 });
-    const streams = streamCalls("openai-chat", { get_weather: openaiCodec.value });
-    const stream = await client.chat.completions.create({
-      model: "m",
-      messages: [{ role: "user", content: "?" }],
-      n: 2,
-      stream: true,
-    });
-    const updates = await read(stream, streams);
+    const updates = await chatUpdates(2);
     expect(updates.filter((u) => u.kind !== "partial")).toEqual([
       { kind: "decoded", id: "call_a", name: "get_weather", result: openaiCodec.value.decode(paris) },
     ]);
@@ -178,13 +185,7 @@ describe("Chat Completions under openai with n = 2: only choice 0's calls are re
 describe("a connection dropped before the provider's end event: cut, never decoded", () => {
   it("Chat Completions under openai: whole arguments, no finish_reason", async () => {
     const text = wireOf(openaiCodec.value, { city: "Paris" });
-    const chunk = (delta: Record<string, unknown>) => ({
-      id: "c",
-      object: "chat.completion.chunk",
-      created: 0,
-      model: "m",
-      choices: [{ index: 0, delta, finish_reason: null }],
-    });
+    const chunk = (delta: Record<string, unknown>) => chatChunk([{ index: 0, delta, finish_reason: null }]);
     script = {
       drop: true,
       events: [
@@ -195,14 +196,7 @@ describe("a connection dropped before the provider's end event: cut, never decod
         chunk({ tool_calls: [{ index: 0, function: { arguments: text } }] }),
       ],
     };
-    const client = new OpenAI({ apiKey: "test", baseURL: `${origin}/v1`, maxRetries: 0 });
-    const streams = streamCalls("openai-chat", { get_weather: openaiCodec.value });
-    const stream = await client.chat.completions.create({
-      model: "m",
-      messages: [{ role: "user", content: "?" }],
-      stream: true,
-    });
-    const updates = await read(stream, streams);
+    const updates = await chatUpdates();
     expect(updates.some((u) => u.kind === "decoded")).toBe(false);
     expect(updates.at(-1)).toEqual({
       kind: "cut",
