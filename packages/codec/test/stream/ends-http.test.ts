@@ -91,7 +91,7 @@ const chatChunk = (choices: Record<string, unknown>[]) => ({
 });
 
 /** The scripted stream read through the real `openai` client, every update of streamCalls with it. */
-async function chatUpdates(n?: number): Promise<CallUpdate[]> {
+const chatUpdates = async (n?: number): Promise<CallUpdate[]> => {
   const client = new OpenAI({ apiKey: "test", baseURL: `${origin}/v1`, maxRetries: 0 });
   const streams = streamCalls("openai-chat", { get_weather: openaiCodec.value });
   const stream = await client.chat.completions.create({
@@ -101,7 +101,7 @@ async function chatUpdates(n?: number): Promise<CallUpdate[]> {
     stream: true,
   });
   return read(stream, streams);
-}
+};
 
 describe("Gemini under @google/genai: whole calls per chunk", () => {
   const chunk = (parts: unknown[], finishReason?: string) => ({
