@@ -479,27 +479,45 @@ export async function runEval(o: RunOptions): Promise<Result<RunOutcome, RunErro
   let next = 0;
   let finished = records.length;
   const total = plan.length;
-  const worker = async (): Promise<void> => {
-    while (stopped === undefined && fatal === undefined && next < todo.length) {
-      const p = todo[next++] as Planned;
-      const record = await runTrial(p);
-      if (record === undefined || fatal !== undefined) continue;
-      records.push(record);
-      finished += 1;
-      const line = `${JSON.stringify(record)}\n`;
-      writes = writes.then(() => appendFile(o.resultsFile, line));
+  /** A throw from a trial: a bug, not a file error. The other workers stop, and runEval throws it. */
+  let bug: Error | undefined;
+  const cannotAppend = (error: unknown) =>
+    runError("results-file", `cannot append to ${o.resultsFile} (${(error as Error).message})`);
+  const trial = async (p: Planned): Promise<void> => {
+    const record = await runTrial(p);
+    if (record === undefined || fatal !== undefined) return;
+    records.push(record);
+    finished += 1;
+    const line = `${JSON.stringify(record)}\n`;
+    writes = writes.then(() => appendFile(o.resultsFile, line));
+    // Only a failed write is a results-file error.
+    try {
       await writes;
-      o.onTrial?.(finished, total);
+    } catch (error) {
+      fatal ??= cannotAppend(error).error;
+      return;
+    }
+    o.onTrial?.(finished, total);
+  };
+  const worker = async (): Promise<void> => {
+    while (stopped === undefined && fatal === undefined && bug === undefined && next < todo.length) {
+      const p = todo[next++] as Planned;
+      await trial(p).catch((error: unknown) => {
+        bug ??= new Error(`eval: trial ${p.key} threw: ${error instanceof Error ? error.message : String(error)}`, {
+          cause: error,
+        });
+      });
     }
   };
+  const head = `${JSON.stringify(provenance)}\n`;
+  writes = o.replace === true ? replaceFile(o.resultsFile, head) : appendFile(o.resultsFile, head);
   try {
-    const head = `${JSON.stringify(provenance)}\n`;
-    writes = o.replace === true ? replaceFile(o.resultsFile, head) : appendFile(o.resultsFile, head);
     await writes;
-    await Promise.all(Array.from({ length: Math.max(1, o.concurrency) }, worker));
   } catch (error) {
-    return runError("results-file", `cannot append to ${o.resultsFile} (${(error as Error).message})`);
+    return cannotAppend(error);
   }
+  await Promise.all(Array.from({ length: Math.max(1, o.concurrency) }, worker));
+  if (bug !== undefined) throw bug;
   if (fatal !== undefined) return { ok: false, error: fatal };
   return {
     ok: true,

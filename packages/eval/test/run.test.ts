@@ -1,3 +1,4 @@
+import { mkdirSync, rmSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -583,6 +584,43 @@ describe("hostile bodies, echoes, the budget on an unreachable endpoint, a lefto
     const run = await runEval(o);
     if (!run.ok) expect.unreachable(run.error.message);
     expect(run.value.records[0]?.first).toMatchObject({ toolName: "refuse_request", argumentsText: "" });
+  });
+
+  it("only a failed write is a results-file error: a trial line that cannot be appended, a head that cannot", async () => {
+    let resultsFile = "";
+    // The file becomes a directory while the trial runs: the run line was written, the trial line cannot be.
+    const server = await serve(() => {
+      rmSync(resultsFile);
+      mkdirSync(resultsFile);
+      return { kind: "calls", calls: [{ name: "refuse_request", arguments: '{"reason":"r"}' }] };
+    });
+    const o = await options(server, "chat", { suite: only("invalid-01"), arms: arms("control") });
+    resultsFile = o.resultsFile;
+    const run = await runEval(o);
+    expect(run).toMatchObject({ ok: false, error: { code: "results-file" } });
+    if (!run.ok) expect(run.error.message).toMatch(/^cannot append to .*results\.jsonl \(EISDIR/);
+    expect(server.seen).toHaveLength(1);
+    // The run line itself: the path is a directory from the start.
+    const head = await runEval(o);
+    expect(head).toMatchObject({ ok: false, error: { code: "results-file" } });
+    expect(server.seen).toHaveLength(1);
+  });
+
+  it("a throw while a trial runs is a bug naming the trial, never reported as a results-file error", async () => {
+    const server = await serve(() => ({
+      kind: "calls",
+      calls: [{ name: "refuse_request", arguments: '{"reason":"r"}' }],
+    }));
+    const o = await options(server, "chat", {
+      suite: only("invalid-01"),
+      arms: arms("control"),
+      countTokens: () => {
+        throw new TypeError("the counter broke");
+      },
+    });
+    await expect(runEval(o)).rejects.toThrow("eval: trial control|invalid-01|0 threw: the counter broke");
+    // The run line was written; the trial was not.
+    expect((await readFile(o.resultsFile, "utf8")).trim().split("\n")).toHaveLength(1);
   });
 
   it("a leftover results file holding no trial is replaced, atomically; one holding a trial is not", async () => {
