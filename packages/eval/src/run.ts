@@ -311,12 +311,12 @@ export async function runEval(o: RunOptions): Promise<Result<RunOutcome, RunErro
     feedback: "",
   });
 
-  /** Sends one request within the budget; undefined when the budget stopped it. */
-  const send = async (body: Record<string, unknown>) => {
+  /** Sends one request, `text` its JSON, within the budget; undefined when the budget stopped it. */
+  const send = async (body: Record<string, unknown>, text: string) => {
     const estimate =
       o.maxCost === undefined || o.price === undefined
         ? 0
-        : (o.countTokens(JSON.stringify(body)) * o.price.input + o.settings.maxTokens * o.price.output) / 1e6;
+        : (o.countTokens(text) * o.price.input + o.settings.maxTokens * o.price.output) / 1e6;
     const mayAttempt = (): boolean => {
       if (stopped !== undefined || fatal !== undefined) return false;
       if (o.maxRequests !== undefined && requests >= o.maxRequests) {
@@ -347,22 +347,34 @@ export async function runEval(o: RunOptions): Promise<Result<RunOutcome, RunErro
 
   /** One request and its judgement; undefined when the run stopped before sending it. */
   const attempt = async (scenario: Scenario, workflow: Workflow, armTool: ArmTool, body: Record<string, unknown>) => {
-    const http = await send(body);
-    if (http.kind === "stopped") {
-      // The budget ended the retries of a first request that never connected: unreachable, as without a budget.
-      if (http.after?.reason === "network" && !anyAnswer) fatal = unreachable(http.after.message);
-      return undefined;
-    }
     const expected = o.oracle.expected.get(scenario.id) ?? { action: "update" as const };
-    const notAccepted = (error: string, status?: number): AttemptRecord => ({
+    const notAccepted = (
+      error: string,
+      sent: { attempts: number; latencyMs?: number },
+      status?: number,
+    ): AttemptRecord => ({
       accepted: false,
       ...(status !== undefined ? { status } : {}),
       error,
       calls: 0,
       judgement: judge(scenario, workflow.tool, expected, { calls: 0 }),
-      latencyMs: http.kind === "response" || http.kind === "failed" ? http.latencyMs : 0,
-      httpAttempts: http.attempts,
+      latencyMs: sent.latencyMs ?? 0,
+      httpAttempts: sent.attempts,
     });
+    // A repair turn carries the reply back: nested past JSON.stringify's stack, it cannot be sent, and is not.
+    let text: string;
+    try {
+      text = JSON.stringify(body);
+    } catch (error) {
+      const why = `not-sent: the request cannot be written as JSON (${(error as Error).message})`;
+      return { record: notAccepted(why, { attempts: 0 }), reply: undefined, call: undefined };
+    }
+    const http = await send(body, text);
+    if (http.kind === "stopped") {
+      // The budget ended the retries of a first request that never connected: unreachable, as without a budget.
+      if (http.after?.reason === "network" && !anyAnswer) fatal = unreachable(http.after.message);
+      return undefined;
+    }
     if (http.kind === "failed") {
       if (http.reason === "redirect")
         fatal = {
@@ -379,7 +391,11 @@ export async function runEval(o: RunOptions): Promise<Result<RunOutcome, RunErro
           message: `the endpoint's ${redact(http.message, o.key)}; raise the cap with --max-response-bytes if the endpoint is trusted`,
           feedback: "",
         };
-      return { record: notAccepted(`${http.reason}: ${http.message}`, http.status), reply: undefined, call: undefined };
+      return {
+        record: notAccepted(`${http.reason}: ${http.message}`, http, http.status),
+        reply: undefined,
+        call: undefined,
+      };
     }
     anyAnswer = true;
     if (http.status === 401 || http.status === 403) {
@@ -395,7 +411,7 @@ export async function runEval(o: RunOptions): Promise<Result<RunOutcome, RunErro
       // A provider may quote the request back: redacted first, then cut, so no part of the key survives the cut.
       const message = errorText(http.body, o.key);
       return {
-        record: notAccepted(`HTTP ${http.status}${message ? `: ${message}` : ""}`, http.status),
+        record: notAccepted(`HTTP ${http.status}${message ? `: ${message}` : ""}`, http, http.status),
         reply: undefined,
         call: undefined,
       };

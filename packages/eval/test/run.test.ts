@@ -623,6 +623,32 @@ describe("hostile bodies, echoes, the budget on an unreachable endpoint, a lefto
     expect((await readFile(o.resultsFile, "utf8")).trim().split("\n")).toHaveLength(1);
   });
 
+  it("a repair turn that would carry back a reply nested past JSON's stack is recorded as not sent, budget or not", async () => {
+    const depth = 200_000;
+    const prefix =
+      '{"id":"msg","type":"message","role":"assistant","model":"m","stop_reason":"tool_use","content":[{"type":"tool_use","id":"t1","name":"update_profile_settings","input":{"display_name":';
+    const suffix = `${"]".repeat(depth)}}}],"usage":{"input_tokens":1,"output_tokens":1}}`;
+    const bytes = prefix.length + depth + suffix.length;
+    for (const budget of [{}, { maxCost: 10, price: { input: 1, output: 1 } }]) {
+      const s = await hostile({ kind: "sized", status: 200, bytes, fill: "[", prefix, suffix });
+      const o = await options(at(s.url), "anthropic", {
+        suite: only("omission-01"),
+        arms: arms("tagged"),
+        repair: 1,
+        retries: 0,
+        ...budget,
+      });
+      const run = await runEval(o);
+      if (!run.ok) expect.unreachable(run.error.message);
+      const trial = run.value.records[0];
+      // The first answer is scored as no arguments; its repair turn, holding that answer, is never sent.
+      expect(trial?.first).toMatchObject({ toolName: "update_profile_settings", argumentsText: "" });
+      expect(trial?.repair).toMatchObject({ accepted: false, httpAttempts: 0, calls: 0 });
+      expect(trial?.repair?.error).toMatch(/^not-sent: the request cannot be written as JSON \(/);
+      expect(s.hits).toHaveLength(1);
+    }
+  });
+
   it("a leftover results file holding no trial is replaced, atomically; one holding a trial is not", async () => {
     const server = await serve(() => ({
       kind: "calls",
