@@ -159,7 +159,7 @@ describe("strictwire probe", { timeout: 60_000 }, () => {
     expect(usage.stderr).toContain("--api must be one of chat, responses, anthropic, gemini");
   });
 
-  it("a timeout no Node timer holds, and absurd retries, are usage errors before any request", async () => {
+  it("a timeout no Node timer holds, absurd retries and max tokens, are usage errors before any request", async () => {
     const { server, bundles } = await setup("openai", [ACCEPTED]);
     const base = ["probe", ...bundles, "--model", "m-1", "--endpoint", `${server.url}/v1`, "--json"];
     const env = { ...NO_KEYS, STRICTWIRE_API_KEY: KEY };
@@ -167,6 +167,7 @@ describe("strictwire probe", { timeout: 60_000 }, () => {
     for (const [flag, value, message] of [
       ["--timeout", "1e12", '--timeout must be an integer from 1 to 2147483647, not "1e12"'],
       ["--retries", "1e9", '--retries must be an integer from 0 to 100, not "1e9"'],
+      ["--max-tokens", "1e300", '--max-tokens must be an integer from 1 to 2147483647, not "1e300"'],
     ] as const) {
       const run = await strictwire([...base, flag, value], { env });
       expect(run.code).toBe(2);

@@ -20,6 +20,12 @@ export interface Bound {
 const MAX_CONCURRENCY = 1024;
 const MAX_REPEAT = 10_000;
 export const MAX_RETRIES = 100;
+/**
+ * The widest bounds a provider API takes, so that no API's valid value is refused here: output tokens are an
+ * int32 (Gemini's maxOutputTokens); a temperature is 0 to 2 (OpenAI and Gemini; Anthropic takes 0 to 1).
+ */
+export const MAX_OUTPUT_TOKENS = 2 ** 31 - 1;
+const MAX_TEMPERATURE = 2;
 
 export interface EvalOption {
   /** Commander's spelling: "--repeat <n>". */
@@ -30,8 +36,11 @@ export interface EvalOption {
   readonly number?: Bound;
 }
 
-const whole = (min: number, max?: number): Bound => ({ min, integer: true, ...(max !== undefined ? { max } : {}) });
-const real = (min: number): Bound => ({ min, integer: false });
+const bounded =
+  (integer: boolean) =>
+  (min: number, max?: number): Bound => ({ min, integer, ...(max !== undefined ? { max } : {}) });
+const whole = bounded(true);
+const real = bounded(false);
 
 export const EVAL_OPTIONS: readonly EvalOption[] = [
   { flag: "--api <api>", description: API_NAMES.join(", "), default: "chat" },
@@ -92,8 +101,18 @@ export const EVAL_OPTIONS: readonly EvalOption[] = [
     default: String(DEFAULT_MAX_RESPONSE_BYTES),
     number: whole(1),
   },
-  { flag: "--max-tokens <n>", description: "maximum output tokens per request", default: "1024", number: whole(1) },
-  { flag: "--temperature <t>", description: "sampling temperature", default: "0", number: real(0) },
+  {
+    flag: "--max-tokens <n>",
+    description: "maximum output tokens per request",
+    default: "1024",
+    number: whole(1, MAX_OUTPUT_TOKENS),
+  },
+  {
+    flag: "--temperature <t>",
+    description: "sampling temperature",
+    default: "0",
+    number: real(0, MAX_TEMPERATURE),
+  },
   { flag: "--out <file.jsonl>", description: "results, appended as they arrive", default: "strictwire-eval.jsonl" },
   { flag: "--resume", description: "continue the run recorded in --out, skipping finished trials" },
   {

@@ -26,7 +26,7 @@ import { oneStdin } from "../input.js";
 import { MAX_TIMER_MS } from "../options.js";
 import type { Reporter } from "../report.js";
 import { readCodec } from "./bundle-input.js";
-import { boundedNumber, MAX_RETRIES } from "./eval-options.js";
+import { boundedNumber, MAX_OUTPUT_TOKENS, MAX_RETRIES } from "./eval-options.js";
 
 export interface ProbeFlags {
   readonly api?: string;
@@ -55,7 +55,7 @@ export async function runProbeCommand(
   // eval's bounds for the flags the two share: a timer over MAX_TIMER_MS would fire at once.
   for (const [name, raw, fallback, bound] of [
     ["max-requests", flags.maxRequests, undefined, { min: 0, integer: true }],
-    ["max-tokens", flags.maxTokens, 16, { min: 1, integer: true }],
+    ["max-tokens", flags.maxTokens, 16, { min: 1, max: MAX_OUTPUT_TOKENS, integer: true }],
     ["timeout", flags.timeout, 60_000, { min: 1, max: MAX_TIMER_MS, integer: true }],
     ["retries", flags.retries, 2, { min: 0, max: MAX_RETRIES, integer: true }],
     ["max-response-bytes", flags.maxResponseBytes, DEFAULT_MAX_RESPONSE_BYTES, { min: 1, integer: true }],
