@@ -7,6 +7,7 @@
  * The scanner only finds where a record starts and ends (strings, escapes,
  * nesting); the bounded parser still judges every record's text.
  */
+import { concatBytes } from "@strictwire/codec/http";
 
 /** The most one record may hold; a larger one is reported and skipped. */
 export const RECORD_CAP = 256 * 1024 * 1024;
@@ -82,7 +83,7 @@ export class RecordSplitter {
         this.atStart = false;
         const marked = this.bom.every((byte, i) => byte === BOM[i]);
         const rest = chunk.subarray(wanted);
-        const bytes = marked ? rest : concat([Uint8Array.from(this.bom), rest], this.bom.length + rest.length);
+        const bytes = marked ? rest : concatBytes([Uint8Array.from(this.bom), rest], this.bom.length + rest.length);
         this.bom.length = 0;
         return this.pushAfterStart(bytes, out);
       }
@@ -155,7 +156,7 @@ export class RecordSplitter {
         reason: `line ${line}: the record is larger than ${megabytes(this.cap)}, so it was skipped`,
       });
     } else {
-      const bytes = this.pieces.length === 1 ? this.pieces[0]! : concat(this.pieces, this.size);
+      const bytes = this.pieces.length === 1 ? this.pieces[0]! : concatBytes(this.pieces, this.size);
       out.push({ kind: "text", index, line, bytes });
     }
     this.pieces.length = 0;
@@ -319,16 +320,6 @@ export class RecordSplitter {
       reason: `line ${this.line}: text after the closing ] of the array, ignored`,
     });
   }
-}
-
-function concat(pieces: readonly Uint8Array[], size: number): Uint8Array {
-  const bytes = new Uint8Array(size);
-  let at = 0;
-  for (const piece of pieces) {
-    bytes.set(piece, at);
-    at += piece.length;
-  }
-  return bytes;
 }
 
 const encoder = new TextEncoder();

@@ -8,9 +8,6 @@ import {
 } from "@strictwire/codec";
 import { type Command, Option } from "commander";
 
-/** The longest a Node timer waits: a longer one fires at once (a timeout of 1e12 ms would time out every request). */
-export const MAX_TIMER_MS = 2_147_483_647;
-
 /** The flags carry compile's own options by name (one definition), with --schema-dir's documents. */
 export interface CompileFlags
   extends Pick<

@@ -6,6 +6,7 @@
  */
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import { MAX_TIMER_MS } from "@strictwire/codec/http";
 
 export interface ListLimits {
   /** Pages requested at most (`tools/list` requests per listing). */
@@ -29,9 +30,6 @@ export const DEFAULT_LIST_LIMITS: ListLimits = {
   maxBytes: 33_554_432,
   timeoutMs: 30_000,
 };
-
-/** setTimeout's largest delay: a longer one fires at once. */
-export const MAX_DELAY_MS = 2_147_483_647;
 
 export type ListErrorCode =
   | "too-many-pages"
@@ -79,12 +77,12 @@ export async function listAllTools(client: Client, limits: Partial<ListLimits> =
     if (left <= 0) return late(page);
     // A signal per page: the SDK never removes its listener, and aborting a shared one would cancel every page sent.
     const expiry = new AbortController();
-    const timer = setTimeout(() => expiry.abort(), Math.min(left, MAX_DELAY_MS));
+    const timer = setTimeout(() => expiry.abort(), Math.min(left, MAX_TIMER_MS));
     let result: Awaited<ReturnType<Client["listTools"]>>;
     try {
       // The deadline ends the request (and cancels it upstream), not the SDK's own per-request timeout.
       const params = cursor !== undefined ? { cursor } : {};
-      result = await client.listTools(params, { signal: expiry.signal, timeout: MAX_DELAY_MS });
+      result = await client.listTools(params, { signal: expiry.signal, timeout: MAX_TIMER_MS });
     } catch (error) {
       if (expiry.signal.aborted) return late(page);
       const message = `tools/list page ${page} failed: ${error instanceof Error ? error.message : String(error)}`;

@@ -23,10 +23,11 @@ import {
   type ServerRequest,
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
+import { MAX_TIMER_MS } from "@strictwire/codec/http";
 import { argumentsTextOf, keepArgumentsText } from "./arguments-text.js";
 import { type ProxiedTool, ToolCatalogue } from "./catalogue.js";
 import { type CompileBudget, DEFAULT_COMPILE_BUDGET } from "./compile-pool.js";
-import { type ListLimits, MAX_DELAY_MS } from "./listing.js";
+import type { ListLimits } from "./listing.js";
 import type { StrictOptions } from "./tools.js";
 
 export interface ProxyOptions extends StrictOptions {
@@ -267,9 +268,9 @@ async function forward<R>(
   // Without a deadline of the proxy's own, its client's timeout, sent as a cancellation, ends the request.
   const expiry = new AbortController();
   const timer =
-    deadline === undefined ? undefined : setTimeout(() => expiry.abort(), Math.min(deadline.ms, MAX_DELAY_MS));
+    deadline === undefined ? undefined : setTimeout(() => expiry.abort(), Math.min(deadline.ms, MAX_TIMER_MS));
   const signal = timer === undefined ? extra.signal : AbortSignal.any([extra.signal, expiry.signal]);
-  const options: RequestOptions = { signal, timeout: MAX_DELAY_MS };
+  const options: RequestOptions = { signal, timeout: MAX_TIMER_MS };
   try {
     if (token === undefined) return await send(options);
     let progressSent: Promise<void> = Promise.resolve();

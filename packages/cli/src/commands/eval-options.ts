@@ -4,10 +4,9 @@
  * the run does not use.
  */
 
-import { DEFAULT_MAX_RESPONSE_BYTES } from "@strictwire/codec/http";
+import { DEFAULT_MAX_RESPONSE_BYTES, MAX_TIMER_MS } from "@strictwire/codec/http";
 import { API_NAMES, DEFAULT_ARMS, exchangeOf } from "@strictwire/eval";
 import { type Command, Option } from "commander";
-import { MAX_TIMER_MS } from "../options.js";
 
 /** A number flag: its lowest value, its highest when there is one, and whether it must be whole. */
 export interface Bound {

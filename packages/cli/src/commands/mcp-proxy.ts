@@ -11,6 +11,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { AbsenceSpelling, TargetName } from "@strictwire/codec";
+import { MAX_TIMER_MS } from "@strictwire/codec/http";
 import { printable } from "@strictwire/codec/printable";
 import {
   answeredFetch,
@@ -22,7 +23,6 @@ import {
 } from "@strictwire/mcp";
 import { EXIT_OK, EXIT_USAGE, type ExitCode } from "../failure.js";
 import { type Io, stdoutCarriesSession } from "../io.js";
-import { MAX_TIMER_MS } from "../options.js";
 import { PROGRAM } from "../report.js";
 
 export interface McpProxyFlags {

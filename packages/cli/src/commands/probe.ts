@@ -8,7 +8,7 @@
  * verdict: a refused key, an unknown model, a timeout, the budget).
  */
 import { outputFormat, outputProbeRequest, toolDefinition } from "@strictwire/codec";
-import { DEFAULT_MAX_RESPONSE_BYTES } from "@strictwire/codec/http";
+import { DEFAULT_MAX_RESPONSE_BYTES, MAX_TIMER_MS } from "@strictwire/codec/http";
 import { printableDeep } from "@strictwire/codec/printable";
 import type { RequestTool } from "@strictwire/codec/providers";
 import {
@@ -23,7 +23,6 @@ import { apiKey, missingKeyMessage } from "../api-key.js";
 import { endpointFor } from "../endpoint.js";
 import { EXIT_OK, EXIT_REJECTED, EXIT_USAGE, type ExitCode, usage } from "../failure.js";
 import { oneStdin } from "../input.js";
-import { MAX_TIMER_MS } from "../options.js";
 import type { Reporter } from "../report.js";
 import { readCodec } from "./bundle-input.js";
 import { boundedNumber, MAX_OUTPUT_TOKENS, MAX_RETRIES } from "./eval-options.js";

@@ -22,6 +22,7 @@
 
 import { ok, type Result } from "../errors.js";
 import { fail } from "../feedback/format.js";
+import { MAX_TIMER_MS } from "../kit/http.js";
 import type { Codec } from "../public-codec.js";
 
 /** The function call as the SDK records it (the model's wire text in `arguments`). */
@@ -181,9 +182,6 @@ const KNOWN: ReadonlySet<string> = new Set([
   "providerData",
 ]);
 
-/** The SDK's largest timeout (a 32-bit setTimeout delay). */
-const MAX_TIMEOUT_MS = 2_147_483_647;
-
 function optionProblem(options: AgentToolOptions<unknown>): string | undefined {
   for (const key of Object.keys(options)) {
     if ((options as unknown as Record<string, unknown>)[key] === undefined) continue;
@@ -191,8 +189,8 @@ function optionProblem(options: AgentToolOptions<unknown>): string | undefined {
     if (!KNOWN.has(key)) return `option ${key} is not one strictTool knows; it would be dropped`;
   }
   const { timeoutMs, timeoutBehavior } = options;
-  if (timeoutMs !== undefined && !(Number.isFinite(timeoutMs) && timeoutMs > 0 && timeoutMs <= MAX_TIMEOUT_MS)) {
-    return `option timeoutMs must be a number of milliseconds above 0 and at most ${MAX_TIMEOUT_MS}`;
+  if (timeoutMs !== undefined && !(Number.isFinite(timeoutMs) && timeoutMs > 0 && timeoutMs <= MAX_TIMER_MS)) {
+    return `option timeoutMs must be a number of milliseconds above 0 and at most ${MAX_TIMER_MS}`;
   }
   if (timeoutBehavior !== undefined && timeoutBehavior !== "error_as_result" && timeoutBehavior !== "raise_exception") {
     return 'option timeoutBehavior must be "error_as_result" or "raise_exception"';

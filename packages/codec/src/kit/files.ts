@@ -34,6 +34,7 @@ import {
 import { open, stat } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, sep } from "node:path";
 import type { Result } from "../errors.js";
+import { concatBytes } from "./http.js";
 
 export type FileErrorCode = "not-found" | "not-a-regular-file" | "too-large" | "unreadable" | "write-failed";
 
@@ -154,22 +155,12 @@ export async function readFileCapped(path: string, cap: number): Promise<FileRes
       size += bytesRead;
       if (size > cap) return failure("too-large", path, `it is larger than ${cap} bytes`);
     }
-    return { ok: true, value: joinChunks(chunks, size) };
+    return { ok: true, value: concatBytes(chunks, size) };
   } catch (error) {
     return failure("unreadable", path, systemReason(error));
   } finally {
     await handle.close().catch(() => undefined);
   }
-}
-
-function joinChunks(chunks: readonly Uint8Array[], size: number): Uint8Array {
-  const all = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    all.set(chunk, at);
-    at += chunk.length;
-  }
-  return all;
 }
 
 /** Bounds of a file read line by line. */
@@ -231,14 +222,14 @@ export async function* readLinesCapped(path: string, limits: LineLimits): AsyncG
         // Copied: the buffer is read into again.
         if (stop > start) pieces.push(chunk.slice(start, stop));
         if (found === -1) break;
-        yield { ok: true, value: { number, text: utf8.decode(joinChunks(pieces, lineBytes)) } };
+        yield { ok: true, value: { number, text: utf8.decode(concatBytes(pieces, lineBytes)) } };
         pieces = [];
         lineBytes = 0;
         number += 1;
         start = found + 1;
       }
     }
-    if (lineBytes > 0) yield { ok: true, value: { number, text: utf8.decode(joinChunks(pieces, lineBytes)) } };
+    if (lineBytes > 0) yield { ok: true, value: { number, text: utf8.decode(concatBytes(pieces, lineBytes)) } };
   } catch (error) {
     yield failure("unreadable", path, systemReason(error));
   } finally {

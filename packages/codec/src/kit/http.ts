@@ -19,6 +19,23 @@ import type { Result } from "../errors.js";
 /** 4 MiB: far above any tool-call response, far below what would hurt the process. */
 export const DEFAULT_MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
 
+/**
+ * The longest delay a timer waits (2^31 - 1 ms): a longer one fires at once. The bound of every timeout
+ * and backoff the packages take (eval's, the MCP proxy's, the CLI's flags, `strictTool`'s `timeoutMs`).
+ */
+export const MAX_TIMER_MS = 2_147_483_647;
+
+/** Chunks read one after another, `size` bytes in all, as one array. */
+export function concatBytes(chunks: readonly Uint8Array[], size: number): Uint8Array {
+  const all = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    all.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return all;
+}
+
 export type HttpReadErrorCode = "redirect" | "response-too-large";
 
 export interface HttpReadError {
@@ -97,13 +114,7 @@ export async function readResponseText(response: Response, maxBytes: number): Pr
       chunks.push(value);
     }
   }
-  const whole = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    whole.set(c, at);
-    at += c.byteLength;
-  }
-  return { ok: true, value: new TextDecoder().decode(whole) };
+  return { ok: true, value: new TextDecoder().decode(concatBytes(chunks, size)) };
 }
 
 /**
