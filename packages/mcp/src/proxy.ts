@@ -5,7 +5,9 @@
  * everything else (resources, prompts, completions, logging, notifications)
  * is forwarded as it is.
  */
+import type { ChildProcess } from "node:child_process";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { RequestHandlerExtra, RequestOptions } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
@@ -73,7 +75,7 @@ const VERSION = "0.1.0";
 export async function startProxy(options: ProxyOptions): Promise<McpProxy> {
   const log = options.log ?? (() => undefined);
   const client = new Client({ name: "strictwire-mcp-proxy", version: VERSION });
-  await client.connect(options.upstream);
+  await client.connect(ending(options.upstream));
 
   const upstreamInfo = client.getServerVersion();
   const upstreamCaps = client.getServerCapabilities() ?? {};
@@ -96,13 +98,20 @@ export async function startProxy(options: ProxyOptions): Promise<McpProxy> {
 
   const upstreamName = JSON.stringify((upstreamInfo?.name ?? "upstream").slice(0, 80));
   const limit = options.requestTimeoutMs;
-  const deadline = (method: string): Deadline | undefined =>
-    limit === undefined
-      ? undefined
-      : {
-          ms: limit,
-          message: `the upstream server ${upstreamName} did not answer ${method.slice(0, 80)} within ${limit} ms (the limit); the request was cancelled upstream`,
-        };
+  let first: ClosedBy | undefined;
+  const upstream = (method: string): Forwarding => ({
+    deadline:
+      limit === undefined
+        ? undefined
+        : {
+            ms: limit,
+            message: `the upstream server ${upstreamName} did not answer ${method.slice(0, 80)} within ${limit} ms (the limit); the request was cancelled upstream`,
+          },
+    gone: () =>
+      first === "upstream"
+        ? `the upstream server ${upstreamName} is gone: it closed before answering ${method.slice(0, 80)}`
+        : undefined,
+  });
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: await catalogue.listed() }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
@@ -116,18 +125,18 @@ export async function startProxy(options: ProxyOptions): Promise<McpProxy> {
       // A refusal is the model's to fix: it gets the feedback and the upstream never sees the call.
       if (!decoded.ok) return refusal(decoded.error.feedback);
       const params = { ...request.params, arguments: decoded.value };
-      return forward(token, extra, deadline("tools/call"), (o) =>
+      return forward(token, extra, upstream("tools/call"), (o) =>
         client.request({ method: "tools/call", params }, CallToolResultSchema, o),
       );
     }
     // Not compiled (or unknown here): the upstream judges the call as it always would.
-    return forward(token, extra, deadline("tools/call"), (o) =>
+    return forward(token, extra, upstream("tools/call"), (o) =>
       client.request({ method: "tools/call", params: request.params }, CallToolResultSchema, o),
     );
   });
   // Every other request goes upstream as it came, answered with what came back.
   server.fallbackRequestHandler = (request, extra) =>
-    forward(request.params?._meta?.progressToken, extra, deadline(request.method), (o) =>
+    forward(request.params?._meta?.progressToken, extra, upstream(request.method), (o) =>
       client.request(
         { method: request.method, ...(request.params !== undefined ? { params: request.params } : {}) },
         ResultSchema,
@@ -152,7 +161,6 @@ export async function startProxy(options: ProxyOptions): Promise<McpProxy> {
       .notification(notification)
       .catch((error: unknown) => log(`could not forward ${notification.method}: ${why(error)}`));
 
-  let first: ClosedBy | undefined;
   let settle: (by: ClosedBy) => void = () => undefined;
   const closed = new Promise<ClosedBy>((resolve) => {
     settle = resolve;
@@ -196,13 +204,7 @@ export async function startProxy(options: ProxyOptions): Promise<McpProxy> {
  * request is answered with an error instead.
  */
 function answering(inner: Transport): Transport {
-  const outer: Transport = {
-    start: async () => {
-      inner.onclose = () => outer.onclose?.();
-      inner.onerror = (error) => outer.onerror?.(error);
-      inner.onmessage = (message, extra) => outer.onmessage?.(message, extra);
-      await inner.start();
-    },
+  return relayed(inner, {
     send: async (message, sendOptions) => {
       try {
         await inner.send(message, sendOptions);
@@ -216,6 +218,51 @@ function answering(inner: Transport): Transport {
         );
       }
     },
+  });
+}
+
+/**
+ * The upstream transport, closed when a stdio child's output ends. The SDK's
+ * stdio transport closes only once the process has exited, so a server that
+ * closed its stdout and lived on left every request pending for good. Its end
+ * is taken as the exit is: the requests in flight are answered with errors,
+ * the proxy closes, and the child is shut down (stdin ended, then SIGTERM, SIGKILL).
+ */
+function ending(inner: Transport): Transport {
+  let ended = false;
+  const outer = relayed(inner, {
+    onclose: () => {
+      if (ended) return;
+      ended = true;
+      outer.onclose?.();
+    },
+    started: () => {
+      if (!(inner instanceof StdioClientTransport)) return;
+      // The SDK keeps the child private; without it (another SDK version) only the exit is seen, as before.
+      const child = (inner as unknown as { _process?: ChildProcess })._process;
+      child?.stdout?.once("close", () => {
+        inner.onclose?.();
+        void inner.close().catch(() => undefined);
+      });
+    },
+  });
+  return outer;
+}
+
+/** A transport that relays to `inner`, with the hooks given: what the proxy's transport wrappers share. */
+function relayed(
+  inner: Transport,
+  hooks: { send?: Transport["send"]; onclose?: () => void; started?: () => void },
+): Transport {
+  const outer: Transport = {
+    start: async () => {
+      inner.onclose = hooks.onclose ?? (() => outer.onclose?.());
+      inner.onerror = (error) => outer.onerror?.(error);
+      inner.onmessage = (message, extra) => outer.onmessage?.(message, extra);
+      await inner.start();
+      hooks.started?.();
+    },
+    send: hooks.send ?? ((message, sendOptions) => inner.send(message, sendOptions)),
     close: () => inner.close(),
     get sessionId() {
       return inner.sessionId;
@@ -254,6 +301,13 @@ interface Deadline {
   readonly message: string;
 }
 
+/** What a forwarded request may meet upstream, and what the client is told then. */
+interface Forwarding {
+  readonly deadline: Deadline | undefined;
+  /** Once the upstream has closed (exited, or ended its output): what the client is told. */
+  readonly gone: () => string | undefined;
+}
+
 /**
  * Send a request upstream on behalf of the client. Cancellation follows it;
  * progress comes back under the client's own token, and every progress
@@ -262,9 +316,10 @@ interface Deadline {
 async function forward<R>(
   token: ProgressToken | undefined,
   extra: HandlerExtra,
-  deadline: Deadline | undefined,
+  upstream: Forwarding,
   send: (options: RequestOptions) => Promise<R>,
 ): Promise<R> {
+  const { deadline } = upstream;
   // Without a deadline of the proxy's own, its client's timeout, sent as a cancellation, ends the request.
   const expiry = new AbortController();
   const timer =
@@ -291,6 +346,9 @@ async function forward<R>(
     // (An Error with a code: the SDK sends its message as it is, where an McpError's would be prefixed.)
     if (deadline !== undefined && expiry.signal.aborted && !extra.signal.aborted)
       throw Object.assign(new Error(deadline.message), { code: ErrorCode.RequestTimeout });
+    // The SDK's "Connection closed" (or "Not connected", for one sent after) does not say which side went.
+    const gone = upstream.gone();
+    if (gone !== undefined) throw Object.assign(new Error(gone), { code: ErrorCode.ConnectionClosed });
     throw error;
   } finally {
     clearTimeout(timer);

@@ -10,7 +10,7 @@ import { compileCodec } from "@strictwire/codec";
 import { describe, expect, it } from "vitest";
 import { strictMcpTools } from "../src/index.js";
 import { childDepths, tooDeepToStringify } from "./support/depth.js";
-import { CLI, connect, connectProxy, HOSTILE_SERVER, runCli, until } from "./support/proxy.js";
+import { alive, CLI, connect, connectProxy, HOSTILE_SERVER, runCli, until, upstreamPid } from "./support/proxy.js";
 
 const hostile = (...args: string[]): string[] => [process.execPath, HOSTILE_SERVER, ...args];
 
@@ -272,6 +272,25 @@ describe("mcp-proxy in front of a hostile upstream", () => {
     } finally {
       await proxy.client.close();
     }
+  }, 60_000);
+
+  it("takes an upstream that closes its stdout and lives on as gone: the call in flight is answered, exit 2", async () => {
+    const proxy = await connectProxy([], hostile("mute"));
+    const pid = upstreamPid(proxy.stderr());
+    await proxy.client.listTools();
+    // The upstream ends its output and never answers; the client would wait far longer than the proxy takes.
+    const outcome = await proxy.client.callTool({ name: "mute", arguments: {} }, undefined, { timeout: 100_000 }).then(
+      (result) => ({ answered: result }),
+      (error: unknown) => ({ failed: String(error) }),
+    );
+    expect(outcome).toEqual({
+      failed:
+        'McpError: MCP error -32000: the upstream server "hostile-mute" is gone: it closed before answering tools/call',
+    });
+    // As when the upstream exits: the proxy closes, shuts the still running child down, and exits 2.
+    expect(await proxy.exited).toBe(2);
+    expect(proxy.stderr()).toMatch(/the upstream server closed; closing the proxy/);
+    expect(alive(pid)).toBe(false);
   }, 60_000);
 
   it("refuses a __proto__ member the closed wire object does not declare, and never calls the upstream", async () => {

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { STRICT_RULES } from "../../codec/testkit/strict-rules.js";
 import { codecName } from "../src/index.js";
 import {
+  alive,
   CHANGING_SERVER,
   type Connected,
   connect,
@@ -284,12 +285,3 @@ describe("mcp-proxy lifecycle", () => {
     expect(run.stderr).toMatch(/give the upstream server's command after --/);
   });
 });
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}

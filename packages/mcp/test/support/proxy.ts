@@ -66,6 +66,16 @@ export function upstreamPid(stderr: string): number {
   return Number(match[1]);
 }
 
+/** Whether a process of that pid is still running (signal 0 only asks). */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Wait until `predicate` holds, polling; fails after `ms`. */
 export async function until(predicate: () => boolean, ms = 5_000): Promise<void> {
   const start = Date.now();
