@@ -208,6 +208,10 @@ function buildProgram(io: Io, setExit: (code: ExitCode) => void): Command {
     .option("--max-list-bytes <n>", "bytes of tool list JSON read at most (default 33554432)")
     .option("--list-timeout <ms>", "time the whole tool listing may take, every page included (default 30000)")
     .option(
+      "--init-timeout <ms>",
+      "time the upstream may take to answer initialize before the proxy gives up, exit 2 (default 60000)",
+    )
+    .option(
       "--request-timeout <ms>",
       "time the upstream may take to answer a forwarded request before the client gets an error (default: none)",
     )

@@ -17,7 +17,15 @@ export {
   type ListLimits,
   listAllTools,
 } from "./listing.js";
-export { type ClosedBy, type McpProxy, type ProxyOptions, startProxy } from "./proxy.js";
+export {
+  type ClosedBy,
+  DEFAULT_INIT_TIMEOUT_MS,
+  type McpProxy,
+  type ProxyOptions,
+  startProxy,
+  UpstreamInitError,
+  type UpstreamInitErrorCode,
+} from "./proxy.js";
 export {
   type CompiledTool,
   codecName,

@@ -49,6 +49,34 @@ export interface ProxyOptions extends StrictOptions {
    * own (a tool may rightly run long); the client's timeout, sent as a cancellation, ends the request.
    */
   readonly requestTimeoutMs?: number;
+  /**
+   * Milliseconds the upstream may take to answer `initialize` (default: DEFAULT_INIT_TIMEOUT_MS). Past it
+   * startProxy throws an UpstreamInitError with the code `init-timeout`, and the upstream is closed.
+   */
+  readonly initTimeoutMs?: number;
+}
+
+/**
+ * The SDK's own request timeout, which bounded initialize before: a server started by `npx` may be
+ * installed first, so the first answer can rightly take longer than a listing (DEFAULT_LIST_LIMITS).
+ */
+export const DEFAULT_INIT_TIMEOUT_MS = 60_000;
+
+/** Why the upstream could not be reached: `init-timeout` past the deadline, `init-failed` for the rest. */
+export type UpstreamInitErrorCode = "init-timeout" | "init-failed";
+
+/** Thrown by startProxy when the upstream does not answer `initialize`; the upstream is closed then. */
+export class UpstreamInitError extends Error {
+  /** The class's name, which survives minifying (as `instanceof` does not across copies of the package). */
+  override readonly name = "UpstreamInitError";
+  /** The whole session's start, not a place in a message: always "". */
+  readonly path = "";
+  /** What went wrong: past the deadline, or any other failure (the message says which). */
+  readonly code: UpstreamInitErrorCode;
+  constructor(code: UpstreamInitErrorCode, message: string) {
+    super(message);
+    this.code = code;
+  }
 }
 
 /** Which side ended the session. */
@@ -70,12 +98,12 @@ const VERSION = "0.1.0";
  * Connect to the upstream, then serve the downstream at once: the tools are
  * listed and compiled in the background (off the event loop), so the client's
  * initialize, and a shutdown, never wait for them; tools/list and tools/call
- * do. Throws when the upstream cannot be reached.
+ * do. Throws an UpstreamInitError when the upstream cannot be reached.
  */
 export async function startProxy(options: ProxyOptions): Promise<McpProxy> {
   const log = options.log ?? (() => undefined);
   const client = new Client({ name: "strictwire-mcp-proxy", version: VERSION });
-  await client.connect(ending(options.upstream));
+  await initialize(client, ending(options.upstream), options.initTimeoutMs ?? DEFAULT_INIT_TIMEOUT_MS);
 
   const upstreamInfo = client.getServerVersion();
   const upstreamCaps = client.getServerCapabilities() ?? {};
@@ -194,6 +222,25 @@ export async function startProxy(options: ProxyOptions): Promise<McpProxy> {
       await server.close().catch(() => undefined);
     },
   };
+}
+
+/** Connect to the upstream within `ms`: the deadline cancels initialize, not the SDK's own request timeout. */
+async function initialize(client: Client, upstream: Transport, ms: number): Promise<void> {
+  const expiry = new AbortController();
+  const timer = setTimeout(() => expiry.abort(), Math.min(ms, MAX_DELAY_MS));
+  try {
+    // A failed initialize closes the client, and with it the upstream (the child is shut down).
+    await client.connect(upstream, { signal: expiry.signal, timeout: MAX_DELAY_MS });
+  } catch (error) {
+    if (expiry.signal.aborted)
+      throw new UpstreamInitError(
+        "init-timeout",
+        `the upstream server did not answer initialize within ${ms} ms (the limit)`,
+      );
+    throw new UpstreamInitError("init-failed", `initialize failed: ${why(error)}`);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /**

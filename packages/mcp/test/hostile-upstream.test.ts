@@ -6,9 +6,11 @@
  * whatever the upstream does. Timeouts here only guard against a hang.
  */
 import { spawn } from "node:child_process";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { compileCodec } from "@strictwire/codec";
 import { describe, expect, it } from "vitest";
-import { strictMcpTools } from "../src/index.js";
+import { startProxy, strictMcpTools, UpstreamInitError } from "../src/index.js";
 import { childDepths, tooDeepToStringify } from "./support/depth.js";
 import { alive, CLI, connect, connectProxy, HOSTILE_SERVER, runCli, until, upstreamPid } from "./support/proxy.js";
 
@@ -293,6 +295,15 @@ describe("mcp-proxy in front of a hostile upstream", () => {
     expect(alive(pid)).toBe(false);
   }, 60_000);
 
+  it("gives up on an upstream that never answers initialize at --init-timeout: exit 2, the reason typed", async () => {
+    const run = await runCli(["mcp-proxy", "--init-timeout", "500", "--", ...hostile("deaf")]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(
+      "init-timeout: the upstream server did not answer initialize within 500 ms (the limit)",
+    );
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+  }, 60_000);
+
   it("refuses a __proto__ member the closed wire object does not declare, and never calls the upstream", async () => {
     const proxy = await connectProxy([], hostile("wide", "2"));
     try {
@@ -316,6 +327,7 @@ describe("mcp-proxy limit flags", () => {
       ["--max-tools", "-1"],
       ["--list-timeout", "0"],
       ["--request-timeout", "x"],
+      ["--init-timeout", "-5"],
       ["--compile-timeout", "1.5"],
       ["--compile-workers", "many"],
     ]) {
@@ -329,6 +341,7 @@ describe("mcp-proxy limit flags", () => {
     for (const [flag, value, most] of [
       ["--compile-timeout", "99999999999", "2147483647"],
       ["--decode-timeout", "2147483648", "2147483647"],
+      ["--init-timeout", "2147483648", "2147483647"],
       ["--compile-workers", "100000", "64"],
     ]) {
       const run = await runCli(["mcp-proxy", flag!, value!, "--", process.execPath, HOSTILE_SERVER, "repeat"]);
@@ -336,6 +349,29 @@ describe("mcp-proxy limit flags", () => {
       expect(run.stderr).toContain(`${flag} needs a positive integer, not "${value}" (at most ${most})`);
       expect(run.stderr).not.toMatch(/\n\s+at /);
     }
+  }, 60_000);
+});
+
+describe("startProxy in front of a hostile upstream", () => {
+  it("throws an UpstreamInitError (init-timeout) when initialize is not answered by initTimeoutMs, and closes the upstream", async () => {
+    const upstream = new StdioClientTransport({ command: process.execPath, args: [HOSTILE_SERVER, "deaf"] });
+    const [downstream] = InMemoryTransport.createLinkedPair();
+    const starting = startProxy({ upstream, downstream, initTimeoutMs: 300 });
+    // The child is spawned before startProxy's first wait.
+    const pid = upstream.pid;
+    if (pid === null) throw new Error("the upstream was not started");
+    const error = await starting.then(
+      () => undefined,
+      (failure: unknown) => failure,
+    );
+    expect(error).toBeInstanceOf(UpstreamInitError);
+    const { code, path, message } = error as UpstreamInitError;
+    expect({ code, path, message }).toEqual({
+      code: "init-timeout",
+      path: "",
+      message: "the upstream server did not answer initialize within 300 ms (the limit)",
+    });
+    await until(() => !alive(pid));
   }, 60_000);
 });
 

@@ -20,6 +20,7 @@ import {
   type ListLimits,
   type ProxyOptions,
   startProxy,
+  UpstreamInitError,
 } from "@strictwire/mcp";
 import { EXIT_OK, EXIT_USAGE, type ExitCode } from "../failure.js";
 import { type Io, stdoutCarriesSession } from "../io.js";
@@ -34,6 +35,7 @@ export interface McpProxyFlags {
   readonly maxListBytes?: string;
   readonly listTimeout?: string;
   readonly requestTimeout?: string;
+  readonly initTimeout?: string;
   readonly compileTimeout?: string;
   readonly maxSchemaBytes?: string;
   readonly compileWorkers?: string;
@@ -78,9 +80,14 @@ export async function runMcpProxy(command: readonly string[], flags: McpProxyFla
       log: say,
     });
   } catch (error) {
-    say(
-      `cannot reach the upstream server ${upstream.label}: ${error instanceof Error ? error.message : String(error)}`,
-    );
+    // startProxy's own failures are typed; anything else (a bug) is still reported, not thrown.
+    const reason =
+      error instanceof UpstreamInitError
+        ? `${error.code}: ${error.message}`
+        : error instanceof Error
+          ? error.message
+          : String(error);
+    say(`cannot reach the upstream server ${upstream.label}: ${reason}`);
     await upstream.transport.close().catch(() => undefined);
     return EXIT_USAGE;
   }
@@ -96,11 +103,13 @@ export async function runMcpProxy(command: readonly string[], flags: McpProxyFla
   return by === "downstream" ? EXIT_OK : EXIT_USAGE;
 }
 
-/** The listing limits, compile budget and request deadline the flags set; the defaults are the library's. */
-function budgetFlags(flags: McpProxyFlags): Pick<ProxyOptions, "list" | "compile" | "requestTimeoutMs"> | string {
+/** The listing limits, compile budget and request deadlines the flags set; the defaults are the library's. */
+function budgetFlags(
+  flags: McpProxyFlags,
+): Pick<ProxyOptions, "list" | "compile" | "requestTimeoutMs" | "initTimeoutMs"> | string {
   const list: { -readonly [K in keyof ListLimits]?: number } = {};
   const compile: { -readonly [K in keyof CompileBudget]?: number } = {};
-  const forwarded: { requestTimeoutMs?: number } = {};
+  const forwarded: { requestTimeoutMs?: number; initTimeoutMs?: number } = {};
   // A timer over MAX_TIMER_MS fires at once; each worker is a thread with its own heap.
   const read: [string, string | undefined, (n: number) => void, number?][] = [
     ["--max-pages", flags.maxPages, (n) => (list.maxPages = n)],
@@ -108,6 +117,7 @@ function budgetFlags(flags: McpProxyFlags): Pick<ProxyOptions, "list" | "compile
     ["--max-list-bytes", flags.maxListBytes, (n) => (list.maxBytes = n)],
     ["--list-timeout", flags.listTimeout, (n) => (list.timeoutMs = n), MAX_TIMER_MS],
     ["--request-timeout", flags.requestTimeout, (n) => (forwarded.requestTimeoutMs = n), MAX_TIMER_MS],
+    ["--init-timeout", flags.initTimeout, (n) => (forwarded.initTimeoutMs = n), MAX_TIMER_MS],
     ["--compile-timeout", flags.compileTimeout, (n) => (compile.timeoutMs = n), MAX_TIMER_MS],
     ["--max-schema-bytes", flags.maxSchemaBytes, (n) => (compile.maxSchemaBytes = n)],
     ["--compile-workers", flags.compileWorkers, (n) => (compile.workers = n), MAX_COMPILE_WORKERS],
