@@ -212,6 +212,10 @@ function buildProgram(io: Io, setExit: (code: ExitCode) => void): Command {
       "time the upstream may take to answer initialize before the proxy gives up, exit 2 (default 60000)",
     )
     .option(
+      "--max-notifications <n>",
+      "upstream notifications forwarded per second at most; the rest are dropped, list changes held to the last (default 100)",
+    )
+    .option(
       "--request-timeout <ms>",
       "time the upstream may take to answer a forwarded request before the client gets an error (default: none)",
     )

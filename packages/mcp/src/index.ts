@@ -17,6 +17,7 @@ export {
   type ListLimits,
   listAllTools,
 } from "./listing.js";
+export { DEFAULT_MAX_NOTIFICATIONS_PER_SECOND } from "./notification-gate.js";
 export {
   type ClosedBy,
   DEFAULT_INIT_TIMEOUT_MS,

@@ -30,6 +30,7 @@ import { argumentsTextOf, keepArgumentsText } from "./arguments-text.js";
 import { type ProxiedTool, ToolCatalogue } from "./catalogue.js";
 import { type CompileBudget, DEFAULT_COMPILE_BUDGET } from "./compile-pool.js";
 import type { ListLimits } from "./listing.js";
+import { DEFAULT_MAX_NOTIFICATIONS_PER_SECOND, NotificationGate } from "./notification-gate.js";
 import type { StrictOptions } from "./tools.js";
 
 export interface ProxyOptions extends StrictOptions {
@@ -54,6 +55,13 @@ export interface ProxyOptions extends StrictOptions {
    * startProxy throws an UpstreamInitError with the code `init-timeout`, and the upstream is closed.
    */
   readonly initTimeoutMs?: number;
+  /**
+   * The upstream's notifications (logs, progress, list changes, resource updates) forwarded at most this many a
+   * second, and at most this many waiting to be written; past it they are dropped, said once through `log`,
+   * except list changes and resource updates, the last of each held for the next second.
+   * Default: DEFAULT_MAX_NOTIFICATIONS_PER_SECOND.
+   */
+  readonly maxNotificationsPerSecond?: number;
 }
 
 /**
@@ -127,7 +135,9 @@ export async function startProxy(options: ProxyOptions): Promise<McpProxy> {
   const upstreamName = JSON.stringify((upstreamInfo?.name ?? "upstream").slice(0, 80));
   const limit = options.requestTimeoutMs;
   let first: ClosedBy | undefined;
+  const notices = new NotificationGate(options.maxNotificationsPerSecond ?? DEFAULT_MAX_NOTIFICATIONS_PER_SECOND, log);
   const upstream = (method: string): Forwarding => ({
+    notices,
     deadline:
       limit === undefined
         ? undefined
@@ -180,10 +190,10 @@ export async function startProxy(options: ProxyOptions): Promise<McpProxy> {
   client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
     void catalogue.refresh(true);
   });
-  client.fallbackNotificationHandler = (notification: Notification) =>
-    server
-      .notification(notification)
-      .catch((error: unknown) => log(`could not forward ${notification.method}: ${why(error)}`));
+  client.fallbackNotificationHandler = async (notification: Notification) =>
+    notices.pass(notification, (passed) =>
+      server.notification(passed).catch((error: unknown) => log(`could not forward ${passed.method}: ${why(error)}`)),
+    );
   server.fallbackNotificationHandler = (notification: Notification) =>
     client
       .notification(notification)
@@ -198,6 +208,7 @@ export async function startProxy(options: ProxyOptions): Promise<McpProxy> {
     first = by;
     if (by === "upstream") log("the upstream server closed; closing the proxy");
     catalogue.close();
+    notices.close();
     // The other side is closed on the next turn, so error answers to calls in flight are written first.
     setImmediate(() => {
       const other = by === "upstream" ? server.close() : client.close();
@@ -227,10 +238,10 @@ export async function startProxy(options: ProxyOptions): Promise<McpProxy> {
 /** Connect to the upstream within `ms`: the deadline cancels initialize, not the SDK's own request timeout. */
 async function initialize(client: Client, upstream: Transport, ms: number): Promise<void> {
   const expiry = new AbortController();
-  const timer = setTimeout(() => expiry.abort(), Math.min(ms, MAX_DELAY_MS));
+  const timer = setTimeout(() => expiry.abort(), Math.min(ms, MAX_TIMER_MS));
   try {
     // A failed initialize closes the client, and with it the upstream (the child is shut down).
-    await client.connect(upstream, { signal: expiry.signal, timeout: MAX_DELAY_MS });
+    await client.connect(upstream, { signal: expiry.signal, timeout: MAX_TIMER_MS });
   } catch (error) {
     if (expiry.signal.aborted)
       throw new UpstreamInitError(
@@ -351,6 +362,8 @@ interface Deadline {
 /** What a forwarded request may meet upstream, and what the client is told then. */
 interface Forwarding {
   readonly deadline: Deadline | undefined;
+  /** Progress comes back through it, within the rate of the upstream's other notifications. */
+  readonly notices: NotificationGate;
   /** Once the upstream has closed (exited, or ended its output): what the client is told. */
   readonly gone: () => string | undefined;
 }
@@ -379,11 +392,14 @@ async function forward<R>(
     const answer = await send({
       ...options,
       onprogress: (progress) => {
-        progressSent = progressSent
-          .then(() =>
-            extra.sendNotification({ method: "notifications/progress", params: { ...progress, progressToken: token } }),
-          )
-          .catch(() => undefined);
+        const notification = {
+          method: "notifications/progress",
+          params: { ...progress, progressToken: token },
+        } as const;
+        upstream.notices.pass(notification, () => {
+          progressSent = progressSent.then(() => extra.sendNotification(notification)).catch(() => undefined);
+          return progressSent;
+        });
       },
     });
     await progressSent;

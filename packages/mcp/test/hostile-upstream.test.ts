@@ -304,6 +304,37 @@ describe("mcp-proxy in front of a hostile upstream", () => {
     expect(run.stderr).not.toMatch(/\n\s+at /);
   }, 60_000);
 
+  it("bounds a flood of upstream notifications at --max-notifications, says so once, and keeps the last resource update", async () => {
+    const proxy = await connectProxy(["--max-notifications", "50"], hostile("chatty", "5000"));
+    try {
+      const logs: unknown[] = [];
+      const updated: unknown[] = [];
+      proxy.client.fallbackNotificationHandler = async (notification) => {
+        if (notification.method === "notifications/message") logs.push(notification.params?.data);
+        if (notification.method === "notifications/resources/updated") updated.push(notification.params?.uri);
+      };
+      const call = await proxy.client.callTool({ name: "chatty", arguments: {} });
+      expect(textOf(call)).toBe("sent 5000");
+      // The update sent after the flood is held past the rate, not dropped: it comes once the rate allows.
+      await until(() => updated.length > 0);
+      expect(updated).toEqual(["file:///after"]);
+      // 50 a second: 5,000 would take 100 s to pass; the flood is over far sooner, and the first 50 went through.
+      expect(logs.length).toBeLessThan(5000);
+      expect(logs.slice(0, 50)).toEqual(Array.from({ length: 50 }, (_, i) => `line ${i}`));
+      const said = proxy
+        .stderr()
+        .split("\n")
+        .filter((line) => line.includes("faster than 50 a second"));
+      expect(said).toHaveLength(1);
+      expect(said[0]).toMatch(/first held back: notifications\/message\): past that rate they are dropped/);
+      // The session goes on.
+      const echo = await proxy.client.callTool({ name: "echo", arguments: { text: "ok", times: { state: "absent" } } });
+      expect(echo.structuredContent).toEqual({ received: { text: "ok" } });
+    } finally {
+      await proxy.client.close();
+    }
+  }, 60_000);
+
   it("refuses a __proto__ member the closed wire object does not declare, and never calls the upstream", async () => {
     const proxy = await connectProxy([], hostile("wide", "2"));
     try {
@@ -328,6 +359,7 @@ describe("mcp-proxy limit flags", () => {
       ["--list-timeout", "0"],
       ["--request-timeout", "x"],
       ["--init-timeout", "-5"],
+      ["--max-notifications", "0"],
       ["--compile-timeout", "1.5"],
       ["--compile-workers", "many"],
     ]) {

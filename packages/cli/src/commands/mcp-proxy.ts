@@ -36,6 +36,7 @@ export interface McpProxyFlags {
   readonly listTimeout?: string;
   readonly requestTimeout?: string;
   readonly initTimeout?: string;
+  readonly maxNotifications?: string;
   readonly compileTimeout?: string;
   readonly maxSchemaBytes?: string;
   readonly compileWorkers?: string;
@@ -103,13 +104,15 @@ export async function runMcpProxy(command: readonly string[], flags: McpProxyFla
   return by === "downstream" ? EXIT_OK : EXIT_USAGE;
 }
 
-/** The listing limits, compile budget and request deadlines the flags set; the defaults are the library's. */
+/** The listing limits, compile budget, request deadlines and notification rate the flags set; the defaults are the library's. */
 function budgetFlags(
   flags: McpProxyFlags,
-): Pick<ProxyOptions, "list" | "compile" | "requestTimeoutMs" | "initTimeoutMs"> | string {
+):
+  | Pick<ProxyOptions, "list" | "compile" | "requestTimeoutMs" | "initTimeoutMs" | "maxNotificationsPerSecond">
+  | string {
   const list: { -readonly [K in keyof ListLimits]?: number } = {};
   const compile: { -readonly [K in keyof CompileBudget]?: number } = {};
-  const forwarded: { requestTimeoutMs?: number; initTimeoutMs?: number } = {};
+  const forwarded: { requestTimeoutMs?: number; initTimeoutMs?: number; maxNotificationsPerSecond?: number } = {};
   // A timer over MAX_TIMER_MS fires at once; each worker is a thread with its own heap.
   const read: [string, string | undefined, (n: number) => void, number?][] = [
     ["--max-pages", flags.maxPages, (n) => (list.maxPages = n)],
@@ -118,6 +121,7 @@ function budgetFlags(
     ["--list-timeout", flags.listTimeout, (n) => (list.timeoutMs = n), MAX_TIMER_MS],
     ["--request-timeout", flags.requestTimeout, (n) => (forwarded.requestTimeoutMs = n), MAX_TIMER_MS],
     ["--init-timeout", flags.initTimeout, (n) => (forwarded.initTimeoutMs = n), MAX_TIMER_MS],
+    ["--max-notifications", flags.maxNotifications, (n) => (forwarded.maxNotificationsPerSecond = n)],
     ["--compile-timeout", flags.compileTimeout, (n) => (compile.timeoutMs = n), MAX_TIMER_MS],
     ["--max-schema-bytes", flags.maxSchemaBytes, (n) => (compile.maxSchemaBytes = n)],
     ["--compile-workers", flags.compileWorkers, (n) => (compile.workers = n), MAX_COMPILE_WORKERS],
