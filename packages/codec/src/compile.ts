@@ -33,7 +33,7 @@ import { DEFAULT_PARSE_LIMITS, MAX_DEPTH_LIMIT, type ParseLimits } from "./parse
 import { Codec } from "./public-codec.js";
 import { adapterFor } from "./schema/adapters.js";
 import { measureDocument, walkSchemas } from "./schema/draft.js";
-import { inPlaceLoop } from "./schema/loops.js";
+import { fanOutReason, inPlaceFanOut, inPlaceLoop } from "./schema/loops.js";
 import { prepareSource } from "./schema/prepare.js";
 import { embedResources, Resources, type SchemaResources } from "./schema/resources.js";
 import { checkSchemaLimits, TARGET_NAMES, type TargetName, targetProfile } from "./targets/index.js";
@@ -41,6 +41,7 @@ import { toSpelling } from "./targets/spelling.js";
 import { metaValidator, toIssues } from "./validate/ajv.js";
 import { whereCodeMayBeGenerated } from "./validate/codegen.js";
 import { Validators } from "./validate/validators.js";
+import { IN_PLACE_PATHS } from "./validate/wire-check.js";
 import { measureValue } from "./value-limits.js";
 import { wireSchema } from "./wire-schema/assemble.js";
 import { factorWire } from "./wire-schema/factor.js";
@@ -226,6 +227,11 @@ function compileInternal(given: unknown, options: CompileOptions): Result<{ bund
   }
   const first = build();
   if (!first.ok) return first;
+  // Without a loop, chains that multiply (anyOf naming the next definition twice, thirty deep) share
+  // their plan nodes and build fine, but the contract's validator runs each of them on a value that
+  // fails: 2^30 checks, a hang on one decode. After the build, whose own budgets refuse first.
+  const over = inPlaceFanOut(prepared.value.schema, resources, IN_PLACE_PATHS);
+  if (over !== undefined) return fail("schema-too-large", over, fanOutReason(IN_PLACE_PATHS));
   let built = first.value;
   let wire = assemble(built);
   /** Set when the tool is over the target's limits and `strict: "auto"` sends it with strict mode off. */

@@ -6,7 +6,7 @@ import { fail } from "./feedback/format.js";
 import { compileDecoder } from "./generate/decoder.js";
 import { Codec } from "./public-codec.js";
 import { adapterFor } from "./schema/adapters.js";
-import { inPlaceFanOut, inPlaceLoop } from "./schema/loops.js";
+import { fanOutReason, inPlaceFanOut, inPlaceLoop } from "./schema/loops.js";
 import { prepareSource } from "./schema/prepare.js";
 import { Resources } from "./schema/resources.js";
 import { whereCodeMayBeGenerated } from "./validate/codegen.js";
@@ -39,10 +39,14 @@ function loadChecked<T>(input: string | Uint8Array | unknown, options: LoadOptio
   const bundle = read.value;
   const prepared = prepareSource(bundle.source, adapterFor(bundle.options.dialect));
   if (!prepared.ok) return fail("invalid-bundle", "/source", prepared.reason);
-  const loop = inPlaceLoop(prepared.value.schema, new Resources(prepared.value.schema));
+  const sourceResources = new Resources(prepared.value.schema);
+  const loop = inPlaceLoop(prepared.value.schema, sourceResources);
   if (loop !== undefined) {
     return fail("invalid-bundle", `/source${loop}`, "the source refers back to itself without reading any deeper");
   }
+  // The source's validator runs on every decoded value too: compile refuses such a source, a hand may write one.
+  const sourceOver = inPlaceFanOut(prepared.value.schema, sourceResources, IN_PLACE_PATHS);
+  if (sourceOver !== undefined) return fail("invalid-bundle", `/source${sourceOver}`, fanOutReason(IN_PLACE_PATHS));
   const wire = wireLoops<T>(bundle.wire);
   if (wire !== undefined) return wire;
   const pre = options.precompiled;
@@ -71,11 +75,6 @@ function wireLoops<T>(wire: Bundle["wire"]): Result<Codec<T>> | undefined {
   if (loop !== undefined)
     return fail("invalid-bundle", `/wire${loop}`, "the wire schema refers back to itself without reading any deeper");
   const over = inPlaceFanOut(wire, resources, IN_PLACE_PATHS);
-  if (over !== undefined)
-    return fail(
-      "invalid-bundle",
-      `/wire${over}`,
-      `more than ${IN_PLACE_PATHS} chains of references and unions start here, each checked on a value that fails them all`,
-    );
+  if (over !== undefined) return fail("invalid-bundle", `/wire${over}`, fanOutReason(IN_PLACE_PATHS));
   return undefined;
 }

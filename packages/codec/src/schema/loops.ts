@@ -28,6 +28,11 @@ export function inPlaceFanOut(document: unknown, resources: Resources, budget: n
   return firstOverBudget(schemaPointers(document), (pointer) => inPlaceNext(pointer, resources), budget);
 }
 
+/** What a refusal of inPlaceFanOut's finding says, for a source or a wire, at compile or at load. */
+export function fanOutReason(budget: number): string {
+  return `more than ${budget} chains of $ref, anyOf, allOf, oneOf and the like start here, each checked on a value that fails them all`;
+}
+
 /** The schemas that apply to the same value as the one at `pointer`. */
 function inPlaceNext(pointer: string, resources: Resources): string[] {
   const schema = resources.at(pointer)?.schema;

@@ -287,6 +287,19 @@ describe("a recomputed digest over a malformed plan", () => {
     expect(codeOf(resign(small))).toBe("loaded");
   });
 
+  it("a source whose references double thirty times (2^30 checks of a failing value): invalid-bundle at /source", () => {
+    const b = copy();
+    (b.source as Json).$defs = { ...((b.source as Json).$defs as Json), ...doubling(30) };
+    ((b.source as Json).properties as Json).value = { $ref: "#/$defs/d30" };
+    const loaded = loadBundle(resign(b));
+    expect(loaded).toMatchObject({ ok: false, error: { code: "invalid-bundle" } });
+    expect(loaded.ok ? "" : loaded.error.path).toMatch(/^\/source\/\$defs\/d\d+$/);
+    const small = copy();
+    (small.source as Json).$defs = { ...((small.source as Json).$defs as Json), ...doubling(10) };
+    ((small.source as Json).properties as Json).value = { $ref: "#/$defs/d10" };
+    expect(codeOf(resign(small))).toBe("loaded");
+  });
+
   it("a wire schema that refers back to itself without a container between: invalid-bundle at the loop", () => {
     const b = copy();
     (b.wire as Json).$defs = {

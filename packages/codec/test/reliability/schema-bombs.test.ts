@@ -50,6 +50,27 @@ describe("exponential unions", () => {
     expect(r.ms).toBeLessThan(CEILING_MS);
   });
 
+  /** Definitions d1..dk whose `keyword` names the one below twice: 2^k chains applying to one value, no loop. */
+  const doubling = (keyword: "anyOf" | "allOf" | "oneOf", k: number): Record<string, unknown> => {
+    const $defs: Record<string, unknown> = { d0: { type: "string" } };
+    for (let i = 1; i <= k; i++)
+      $defs[`d${i}`] = { [keyword]: [{ $ref: `#/$defs/d${i - 1}` }, { $ref: `#/$defs/d${i - 1}` }] };
+    return $defs;
+  };
+
+  for (const keyword of ["anyOf", "allOf", "oneOf"] as const) {
+    it(`${keyword} naming the next definition twice, thirty deep (2^30 checks of a failing value): schema-too-large at a definition`, () => {
+      const r = compile(withDefs({ $ref: "#/$defs/d30" }, doubling(keyword, 30)));
+      expect(r).toMatchObject({ ok: false, error: { code: "schema-too-large" } });
+      expect(r.ok ? "" : r.error.path).toMatch(/^\/\$defs\/d\d+$/);
+      expect(r.ok ? "" : r.error.message).toContain("more than 10000 chains of $ref, anyOf, allOf, oneOf");
+    });
+  }
+
+  it("anyOf naming the next definition twice, ten deep: within the budget, compiles", () => {
+    expect(attempt(withDefs({ $ref: "#/$defs/d10" }, doubling("anyOf", 10))).code).toBe("compiled");
+  });
+
   it("allOf over twenty two-way anyOfs (2^20 combinations): never distributed in full", () => {
     const parts = Array.from({ length: 20 }, (_, i) => ({
       anyOf: [
