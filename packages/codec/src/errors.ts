@@ -199,3 +199,16 @@ export function isStackOverflow(error: unknown): boolean {
   if (error instanceof RangeError) return /call stack/i.test(error.message);
   return error instanceof Error && error.name === "InternalError" && /too much recursion/i.test(error.message);
 }
+
+/**
+ * Whether an exception is the engine running out of room rather than a fault: its stack
+ * (isStackOverflow), or the longest string or array it can make ("Invalid string length",
+ * "Invalid array length": RangeErrors in V8 and SpiderMonkey; "Out of memory" in JavaScriptCore;
+ * "allocation size overflow", an InternalError, in SpiderMonkey). Any other RangeError is a bug
+ * or an input refused for what it is, not for its size.
+ */
+export function isResourceExhaustion(error: unknown): boolean {
+  if (isStackOverflow(error)) return true;
+  if (error instanceof RangeError) return /^(invalid (string|array) length|out of memory)$/i.test(error.message);
+  return error instanceof Error && error.name === "InternalError" && /allocation size overflow/i.test(error.message);
+}

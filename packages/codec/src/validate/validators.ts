@@ -5,7 +5,7 @@
  * is compiled once and run for the diagnosis.
  */
 import type { ErrorObject, ValidateFunction } from "ajv";
-import type { Issue } from "../errors.js";
+import { type Issue, isResourceExhaustion } from "../errors.js";
 import type { JsonObject } from "../json.js";
 import type { PreparedSource } from "../schema/prepare.js";
 import { type AnyAjv, createAjv, toIssues } from "./ajv.js";
@@ -53,8 +53,9 @@ export class Validators {
         ok: false,
         reason: `${stage} schema does not compile: ${message}`,
         pattern: /RE2JS|regex|pattern/i.test(message),
-        // ajv generates code recursively: a schema big enough overflows the stack while compiling.
-        tooLarge: error instanceof RangeError,
+        // ajv generates code recursively, as one string: a schema big enough overflows the stack, or
+        // the longest string, while compiling. Another RangeError is no measure of the schema's size.
+        tooLarge: isResourceExhaustion(error),
       };
     }
   }
