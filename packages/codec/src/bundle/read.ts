@@ -4,20 +4,18 @@
  * one that compiles validators and the run-time one that is handed them.
  *
  * The bundle a generated module holds is read the same way but for its
- * digest and its plan: the module is code, kept whole by whoever bundles and
- * ships it, as its validators are, and the digest its validators were
- * compiled from is compared instead; its plan takes the cheaper check of
- * check.ts's checkModuleBundleShape (why is there). So the module path needs
- * no SHA-256 and no plan walk (readModuleBundle reaches neither digestOf nor
- * checkPlan, and a bundler leaves both out, the nodes' shapes with them).
+ * digest: the module is code, kept whole by whoever bundles and ships it, as
+ * its validators are, and the digest its validators were compiled from is
+ * compared instead, so the module path needs no SHA-256 (readModuleBundle
+ * reaches no digestOf). Its plan takes the whole check all the same: a plan
+ * edited in the module's text would otherwise fail in a decode, not at load.
  */
 import { ok, type Result } from "../errors.js";
 import { fail } from "../feedback/format.js";
-import type { Check } from "../ir/shape.js";
 import { isPlainObject } from "../json.js";
 import { parseText } from "../parse/parser.js";
 import { BUNDLE_FORMAT, BUNDLE_READ_LIMITS, type Bundle, digestOf, PREVIOUS_FORMATS } from "./bundle.js";
-import { checkBundleShape, checkModuleBundleShape } from "./check.js";
+import { checkBundleShape } from "./check.js";
 
 /** What a loader says when validators compiled ahead of time name another bundle's digest. */
 export const OTHER_BUNDLE = "the precompiled validators were compiled from another bundle";
@@ -27,7 +25,7 @@ export function readBundle(input: string | Uint8Array | unknown): Result<Bundle>
   const value = bundleObject(input);
   if (!value.ok) return value;
   if ((PREVIOUS_FORMATS as readonly unknown[]).includes(value.value.format)) return readPrevious(value.value);
-  const bundle = currentBundle(value.value, checkBundleShape);
+  const bundle = currentBundle(value.value);
   if (!bundle.ok) return bundle;
   if (digestOf(bundle.value) !== bundle.value.digest) {
     return fail(
@@ -42,7 +40,7 @@ export function readBundle(input: string | Uint8Array | unknown): Result<Bundle>
 /**
  * The bundle a generated module holds: read as readBundle reads it, but its
  * digest is not computed (the caller compares it with the digest the
- * module's validators were compiled from) and its plan takes the module's check.
+ * module's validators were compiled from).
  */
 export function readModuleBundle(input: string | Uint8Array | unknown): Result<Bundle> {
   const value = bundleObject(input);
@@ -52,7 +50,7 @@ export function readModuleBundle(input: string | Uint8Array | unknown): Result<B
     // module's validators were compiled from (readPrevious recomputes it): no module holding one loads.
     return fail("digest-mismatch", "/digest", OTHER_BUNDLE);
   }
-  return currentBundle(value.value, checkModuleBundleShape);
+  return currentBundle(value.value);
 }
 
 /** Text or bytes parsed within the read limits; a JSON object. */
@@ -72,8 +70,8 @@ function bundleObject(input: string | Uint8Array | unknown): Result<Record<strin
   return ok(value);
 }
 
-/** The current format and its shape, by the check the caller names. */
-function currentBundle(value: Record<string, unknown>, checkShape: (b: unknown) => Check): Result<Bundle> {
+/** The current format and its shape. */
+function currentBundle(value: Record<string, unknown>): Result<Bundle> {
   if (value.format !== BUNDLE_FORMAT) {
     return fail(
       "unsupported-format",
@@ -81,7 +79,7 @@ function currentBundle(value: Record<string, unknown>, checkShape: (b: unknown) 
       `expected format ${JSON.stringify(BUNDLE_FORMAT)}, found ${JSON.stringify(value.format)}`,
     );
   }
-  const shape = checkShape(value);
+  const shape = checkBundleShape(value);
   if (!shape.ok) return fail("invalid-bundle", shape.path, shape.reason);
   return ok(value as unknown as Bundle);
 }
