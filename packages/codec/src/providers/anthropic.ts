@@ -44,6 +44,7 @@ import {
   stringOr,
   TEXT_LOST,
   usageOf,
+  wholeCalls,
 } from "./shared.js";
 
 // ---- shapes -------------------------------------------------------------------
@@ -92,6 +93,10 @@ export interface AnthropicOutputFormat {
 // ---- reading ------------------------------------------------------------------
 
 export function anthropicCalls(message: AnthropicMessageLike): ExtractedCalls {
+  return wholeCalls(readAnthropicCalls, message);
+}
+
+function readAnthropicCalls(message: AnthropicMessageLike): ExtractedCalls {
   // Typed as an object, but a stored response is whatever the JSON held (`null`).
   if (!isPlainObject(message)) return NO_CALLS;
   const stop = message.stop_reason;

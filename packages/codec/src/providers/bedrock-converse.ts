@@ -55,6 +55,7 @@ import {
   streams,
   stringOr,
   TEXT_LOST,
+  wholeCalls,
 } from "./shared.js";
 
 // ---- shapes -------------------------------------------------------------------
@@ -106,6 +107,10 @@ export interface ConverseOutputFormat {
 // ---- reading ------------------------------------------------------------------
 
 export function converseCalls(response: ConverseResponseLike): ExtractedCalls {
+  return wholeCalls(readConverseCalls, response);
+}
+
+function readConverseCalls(response: ConverseResponseLike): ExtractedCalls {
   // Typed as an object, but a stored response is whatever the JSON held (`null`).
   if (!isPlainObject(response)) return NO_CALLS;
   const stop = response.stopReason;

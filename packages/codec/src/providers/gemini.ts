@@ -62,6 +62,7 @@ import {
   stringOr,
   TEXT_LOST,
   TOOLS_TURN,
+  wholeCalls,
 } from "./shared.js";
 
 // ---- shapes -------------------------------------------------------------------
@@ -183,6 +184,10 @@ export interface GeminiOutputFormat {
  * the last call untrustworthy.
  */
 export function geminiCalls(response: GeminiResponseLike): ExtractedCalls {
+  return wholeCalls(readGeminiCalls, response);
+}
+
+function readGeminiCalls(response: GeminiResponseLike): ExtractedCalls {
   // Typed as an object, but a stored response is whatever the JSON held (`null`).
   if (!isPlainObject(response)) return NO_CALLS;
   const candidate = indexZero(response.candidates);

@@ -8,7 +8,7 @@ import { isPlainObject } from "../json.js";
 import type { CompiledTool } from "../targets/profile.js";
 import type { AnswerSlot, ExtractedCalls, ProviderApiModule, ToolOptions } from "./api.js";
 import * as registry from "./registry.js";
-import { checkedTool, NO_CALLS } from "./shared.js";
+import { checkedTool, NO_CALLS, wholeCalls } from "./shared.js";
 
 type Registry = typeof registry;
 
@@ -94,12 +94,15 @@ export function toolDefinition<A extends ProviderApi>(
  * The calls of a stored response of any API, told apart by the list it holds:
  * `output` (Responses), `choices` (Chat Completions), `content` (Anthropic),
  * `candidates` (Gemini); each module says what it holds (`holds`), asked in
- * the registry's order. Anything else holds no calls; nothing here throws on junk.
+ * the registry's order. Anything else holds no calls, as does a response whose
+ * reading throws (a getter or proxy); nothing here throws on junk.
  */
 export function storedCalls(response: unknown): ExtractedCalls {
-  if (!isPlainObject(response)) return NO_CALLS;
-  for (const module of Object.values(PROVIDER_APIS) as ProviderApiModule[]) {
-    if (module.holds(response)) return module.calls(response as never);
-  }
-  return NO_CALLS;
+  return wholeCalls((stored: unknown) => {
+    if (!isPlainObject(stored)) return NO_CALLS;
+    for (const module of Object.values(PROVIDER_APIS) as ProviderApiModule[]) {
+      if (module.holds(stored)) return module.calls(stored as never);
+    }
+    return NO_CALLS;
+  }, response);
 }

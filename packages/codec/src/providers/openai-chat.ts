@@ -57,6 +57,7 @@ import {
   stringOr,
   TOOLS_TURN,
   usageOf,
+  wholeCalls,
 } from "./shared.js";
 
 // ---- shapes -------------------------------------------------------------------
@@ -107,6 +108,10 @@ export interface ChatToolMessage {
  * one turn, and the one that goes back into the conversation is choice 0.
  */
 export function chatCalls(completion: ChatCompletionLike): ExtractedCalls {
+  return wholeCalls(readChatCalls, completion);
+}
+
+function readChatCalls(completion: ChatCompletionLike): ExtractedCalls {
   // Typed as an object, but a stored response is whatever the JSON held (`null`).
   if (!isPlainObject(completion)) return NO_CALLS;
   const choice = indexZero(completion.choices);

@@ -48,6 +48,7 @@ import {
   TEXT_LOST,
   TOOLS_TURN,
   usageOf,
+  wholeCalls,
 } from "./shared.js";
 
 // ---- shapes -------------------------------------------------------------------
@@ -101,6 +102,10 @@ export interface ResponsesOutputFormat {
 // ---- reading ------------------------------------------------------------------
 
 export function responsesCalls(response: ResponsesResponseLike): ExtractedCalls {
+  return wholeCalls(readResponsesCalls, response);
+}
+
+function readResponsesCalls(response: ResponsesResponseLike): ExtractedCalls {
   // Typed as an object, but a stored response is whatever the JSON held (`null`).
   if (!isPlainObject(response)) return NO_CALLS;
   let truncation: string | undefined;

@@ -12,6 +12,19 @@ import type { AnswerSignal, CallStreams, DeltaSink, ExtractedCalls, ProviderApiM
 /** A response that holds no calls (or is no response: a stored `null`, a number, an array). */
 export const NO_CALLS: ExtractedCalls = Object.freeze({ calls: Object.freeze([]), truncation: undefined });
 
+/**
+ * A whole response's calls as `read` gives them; a response whose reading throws (a getter or a proxy in a crafted
+ * or wrapped object) holds no calls, as one that is no object: any piece of it may be lost, a call or its end, so no
+ * call read before the throw is given either.
+ */
+export function wholeCalls<R>(read: (response: R) => ExtractedCalls, response: R): ExtractedCalls {
+  try {
+    return read(response);
+  } catch {
+    return NO_CALLS;
+  }
+}
+
 export function listOf(value: unknown): readonly unknown[] {
   return Array.isArray(value) ? value : [];
 }

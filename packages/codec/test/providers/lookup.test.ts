@@ -88,3 +88,94 @@ describe("a stored response that is no object", () => {
     }
   });
 });
+
+describe("a response whose reading throws (a getter or proxy in a crafted or wrapped object)", () => {
+  const boom = (): never => {
+    throw new Error("boom");
+  };
+  /** An object every trap of which throws. */
+  const proxy = (): object =>
+    new Proxy({}, { get: boom, has: boom, ownKeys: boom, getPrototypeOf: boom, getOwnPropertyDescriptor: boom });
+  /** `value` with `key` a getter that throws. */
+  const throwing = (value: Record<string, unknown>, key: string): Record<string, unknown> =>
+    Object.defineProperty({ ...value }, key, { get: boom, enumerable: true });
+  // Per API: a response with two calls, the second given (a proxy, or its name a getter that throws: read after the
+  // first call was).
+  const responses: Record<ProviderApi, (second: Record<string, unknown>) => unknown> = {
+    "openai-chat": (second) => ({
+      choices: [
+        {
+          index: 0,
+          finish_reason: "tool_calls",
+          message: {
+            tool_calls: [
+              { id: "c1", type: "function", function: { name: "t", arguments: "{}" } },
+              { id: "c2", type: "function", function: second },
+            ],
+          },
+        },
+      ],
+    }),
+    "openai-responses": (second) => ({
+      status: "completed",
+      output: [{ type: "function_call", call_id: "c1", name: "t", arguments: "{}" }, second],
+    }),
+    anthropic: (second) => ({
+      stop_reason: "tool_use",
+      content: [{ type: "tool_use", id: "c1", name: "t", input: {} }, second],
+    }),
+    gemini: (second) => ({
+      candidates: [
+        {
+          index: 0,
+          content: { parts: [{ functionCall: { id: "c1", name: "t", args: {} } }, { functionCall: second }] },
+        },
+      ],
+    }),
+    "bedrock-converse": (second) => ({
+      stopReason: "tool_use",
+      output: {
+        message: {
+          content: [{ toolUse: { toolUseId: "c1", name: "t", input: {} } }, { toolUse: second }],
+        },
+      },
+    }),
+  };
+  const compiled = compileCodec({ type: "object", properties: {}, additionalProperties: false }, { name: "t" });
+  if (!compiled.ok) throw new Error(compiled.error.message);
+  const dispatcher = createDispatcher({ t: compiled.value }, { t: () => "ok" });
+
+  it("holds no calls for every API's reader, storedCalls and the dispatcher, never a throw", async () => {
+    for (const api of PROVIDER_API_NAMES) {
+      const second = {
+        type: api === "anthropic" ? "tool_use" : "function_call",
+        id: "c2",
+        call_id: "c2",
+        toolUseId: "c2",
+        arguments: "{}",
+        input: {},
+        args: {},
+      };
+      const whole = responses[api]({ ...second, name: "t" });
+      // The same response read whole has both calls: the throw is what takes them.
+      expect(providerModule(api).calls(whole as never).calls, api).toHaveLength(2);
+      const cases: [string, unknown][] = [
+        ["a proxy", proxy()],
+        ["a proxy call", responses[api](proxy() as Record<string, unknown>)],
+        ["a getter", responses[api](throwing(second, "name"))],
+      ];
+      for (const [what, response] of cases) {
+        const at = `${api}, ${what}`;
+        expect(providerModule(api).calls(response as never), at).toEqual({ calls: [], truncation: undefined });
+        expect(storedCalls(response), at).toEqual({ calls: [], truncation: undefined });
+        expect(await dispatcher.answer(api, response as never), at).toEqual({
+          messages: [],
+          calls: [],
+          truncation: undefined,
+        });
+      }
+      // A proxy or getter at the top: the field that tells the API (storedCalls asks each module's `holds`).
+      expect(storedCalls(throwing({}, "output")), api).toEqual({ calls: [], truncation: undefined });
+    }
+  });
+});
