@@ -15,7 +15,7 @@
 import type { AnswerNaming } from "../answer/answer.js";
 import { outputFormat } from "../answer/outputs.js";
 import type { RawArguments } from "../codec.js";
-import { type CodecError, ok, type Result } from "../errors.js";
+import { type CodecError, isStackOverflow, ok, type Result } from "../errors.js";
 import { callText, fail } from "../feedback/format.js";
 import { isPlainObject } from "../json.js";
 import { type AnthropicMessageLike, type AnthropicToolResultMessage, anthropic } from "../providers/anthropic.js";
@@ -257,7 +257,8 @@ export class Dispatcher<C extends ToolCodecs> {
     if (tool === undefined) return { id, name, ok: false, kind: "unknown-tool", output: this.unknownTool(name) };
     if (raw.cutOff) return { id, name, ok: false, kind: "truncated", output: cutOffText(name, truncation) };
 
-    const decoded = tool.codec.decode(argumentsText(raw.arguments), this.options.decode);
+    const written = writtenArguments(raw.arguments);
+    const decoded = written === UNREADABLE ? unreadableArguments() : tool.codec.decode(written, this.options.decode);
     if (!decoded.ok) {
       // Arguments that do not parse in a cut-off response were cut, not miswritten.
       if (truncation !== undefined && decoded.error.code === "invalid-json") {
@@ -295,18 +296,38 @@ export class Dispatcher<C extends ToolCodecs> {
  * as an object, which the SDK's JSON.parse built: written back to text it is
  * held to the byte limit and refused for a lone surrogate as a text is (a
  * parsed value is measured for nodes and depth only). A repeated member name
- * was merged by that parse: nothing here can see it. A value that cannot be
- * written (nested deeper than JSON.stringify's stack, not JSON) is decoded as
- * it is, which refuses it.
+ * was merged by that parse: nothing here can see it. A value nested deeper
+ * than JSON.stringify's stack is decoded as it is, which refuses it; one whose
+ * reading throws (a getter, a proxy) is given as it is here, and the
+ * dispatcher refuses it (decode would throw reading it).
  */
 export function argumentsText(raw: RawArguments): RawArguments {
+  const written = writtenArguments(raw);
+  return written === UNREADABLE ? raw : written;
+}
+
+/** An input the response gave that cannot be read: a getter or a proxy in a crafted or wrapped response. */
+const UNREADABLE: unique symbol = Symbol("unreadable");
+
+/** argumentsText's value, or UNREADABLE where reading the object throws (decode would throw on it too). */
+function writtenArguments(raw: RawArguments): RawArguments | typeof UNREADABLE {
   try {
     // Only what JSON.parse builds: anything else is decoded as it is, and refused as decode refuses it.
     if (!isPlainObject(raw) || ![Object.prototype, null].includes(Object.getPrototypeOf(raw))) return raw;
     return JSON.stringify(raw);
-  } catch {
-    return raw;
+  } catch (error) {
+    // Nested past JSON.stringify's stack: decode measures it and refuses it as too deep.
+    return isStackOverflow(error) ? raw : UNREADABLE;
   }
+}
+
+/** The refusal of arguments that cannot be read, as decode refuses a value that is not JSON data. */
+function unreadableArguments(): { readonly ok: false; readonly error: CodecError } {
+  return fail(
+    "invalid-json",
+    "",
+    "the call's arguments could not be read (a property that throws): they are not JSON data",
+  );
 }
 
 function cutOffText(name: string, truncation: string | undefined): string {

@@ -483,6 +483,33 @@ describe("dispatcher: Anthropic Messages", () => {
     expect(log).toStrictEqual([{ city: "Oslo" }]);
   });
 
+  it("refuses an input that cannot be read (a getter or proxy that throws) as no JSON data, never a throw", async () => {
+    const boom = (): never => {
+      throw new Error("boom");
+    };
+    const log: unknown[] = [];
+    const d = createDispatcher({ get_weather: weather }, { get_weather: (value) => log.push(value) });
+    const inputs = [
+      JSON.parse(args(weather, { city: "Oslo" })),
+      Object.defineProperty({ unit: { state: "absent" } }, "city", { get: boom, enumerable: true }),
+      new Proxy({}, { get: boom, ownKeys: boom, getOwnPropertyDescriptor: boom }),
+      new Proxy({}, { get: boom, getPrototypeOf: boom, ownKeys: boom, getOwnPropertyDescriptor: boom }),
+    ];
+    const r = await d.anthropic({
+      stop_reason: "tool_use",
+      content: inputs.map((input, i) => ({ type: "tool_use", id: `toolu_${i}`, name: "get_weather", input })),
+    });
+    expect(r.calls.map((c) => [c.kind, "error" in c ? (c.error as { code?: string }).code : undefined])).toEqual([
+      ["ok", undefined],
+      ["rejected", "invalid-json"],
+      ["rejected", "invalid-json"],
+      ["rejected", "invalid-json"],
+    ]);
+    expect(r.calls[1]).toMatchObject({ error: { path: "", message: expect.stringContaining("could not be read") } });
+    expect(r.messages[0]!.content.map((block) => block.is_error)).toEqual([undefined, true, true, true]);
+    expect(log).toStrictEqual([{ city: "Oslo" }]);
+  });
+
   it("sends no message when the turn has no tool_use block", async () => {
     const message = { stop_reason: "end_turn", content: [{ type: "text", text: "Done." }] };
     const r = await tools().anthropic(message);
