@@ -3,7 +3,8 @@
  * knows of it. Tools are `{ name, input_schema, strict }`; calls are
  * `tool_use` content blocks (input as an object), answered by one user
  * message of `tool_result` blocks naming `tool_use_id`; a cut is
- * `stop_reason` "max_tokens" or "model_context_window_exceeded".
+ * `stop_reason` "max_tokens" or "model_context_window_exceeded"; a message
+ * whose `stop_reason` is null is not over, and all its calls are cut off.
  *
  * Stream events: `content_block_start` with a `tool_use` block (`id`,
  * `name`) at `index` opens a call; `content_block_delta` with an
@@ -101,6 +102,9 @@ function readAnthropicCalls(message: AnthropicMessageLike): ExtractedCalls {
   if (!isPlainObject(message)) return NO_CALLS;
   const stop = message.stop_reason;
   const truncation = stop === "max_tokens" || stop === "model_context_window_exceeded" ? stop : undefined;
+  // A null stop_reason: the message is not over (the SDK's snapshot of a stream, one the connection dropped), so no
+  // call of it is whole for sure: its blocks' ends are not in it, and the SDK gives a partial input parsed.
+  const unfinished = stop === null;
   const content = listOf(message.content);
   const calls: RawCall[] = [];
   content.forEach((block, i) => {
@@ -112,7 +116,7 @@ function readAnthropicCalls(message: AnthropicMessageLike): ExtractedCalls {
       arguments: block.input,
       // Anthropic gives input as an object, so a cut shows no syntax error: the
       // block the output ended in cannot be trusted to be whole.
-      cutOff: truncation !== undefined && i === content.length - 1,
+      cutOff: unfinished || (truncation !== undefined && i === content.length - 1),
     });
   });
   return { calls, truncation };

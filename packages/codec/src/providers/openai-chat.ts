@@ -5,7 +5,8 @@
  * (the choice whose `index` is 0: with n > 1 the others are alternative
  * replies, whole or streamed),
  * answered by `tool` messages naming `tool_call_id`; a cut is
- * `finish_reason` "length" or "content_filter". Structured outputs:
+ * `finish_reason` "length" or "content_filter"; a choice whose `finish_reason`
+ * is null is not over, and all its calls are cut off. Structured outputs:
  * `response_format` of type `json_schema`; the answer is choice 0's
  * `message.content`, a refusal its `message.refusal`.
  *
@@ -118,6 +119,8 @@ function readChatCalls(completion: ChatCompletionLike): ExtractedCalls {
   if (choice === undefined) return NO_CALLS;
   const finish = choice.finish_reason;
   const truncation = finish === "length" || finish === "content_filter" ? finish : undefined;
+  // A null finish_reason: the choice is not over (the SDK's snapshot of a stream), and its calls end only with it.
+  const unfinished = finish === null;
   const message = isPlainObject(choice.message) ? choice.message : {};
   const calls: RawCall[] = [];
   for (const call of listOf(message.tool_calls)) {
@@ -130,7 +133,7 @@ function readChatCalls(completion: ChatCompletionLike): ExtractedCalls {
       name: stringOr(fn.name),
       kind: custom ? "custom" : "function",
       arguments: custom ? fn.input : fn.arguments,
-      cutOff: false,
+      cutOff: unfinished,
     });
   }
   return { calls, truncation };

@@ -3,7 +3,8 @@
  * knows of it. Tools are `{ type: "function", name, parameters, strict }`;
  * calls are `function_call` output items, answered by `function_call_output`
  * input items naming their `call_id`; a cut is `status: "incomplete"` with
- * `incomplete_details.reason`. Structured outputs: `text.format` of type
+ * `incomplete_details.reason`; an item `incomplete` or `in_progress` is a call
+ * cut off. Structured outputs: `text.format` of type
  * `json_schema`; the answer is the `output_text` parts of its `message`
  * items, a refusal a `refusal` part.
  *
@@ -123,7 +124,8 @@ function readResponsesCalls(response: ResponsesResponseLike): ExtractedCalls {
       name: stringOr(item.name),
       kind: "function",
       arguments: item.arguments,
-      cutOff: item.status === "incomplete",
+      // "in_progress": the item is not done (a background response, the SDK's snapshot of a stream).
+      cutOff: item.status === "incomplete" || item.status === "in_progress",
     });
   }
   return { calls, truncation };

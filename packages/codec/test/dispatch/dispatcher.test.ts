@@ -241,6 +241,20 @@ describe("dispatcher: OpenAI Responses", () => {
     expect(r.calls[0]).toMatchObject({ kind: "truncated", error: { code: "invalid-json" } });
   });
 
+  it("runs no call whose item is still in_progress (a background response retrieved mid-run), whole or not", async () => {
+    const log: unknown[] = [];
+    const whole = args(weather, { city: "Oslo", unit: "fahrenheit" });
+    const r = await tools(log).responses({
+      status: "in_progress",
+      output: [
+        { type: "function_call", call_id: "call_1", name: "get_weather", arguments: whole, status: "completed" },
+        { type: "function_call", call_id: "call_2", name: "get_weather", arguments: whole, status: "in_progress" },
+      ],
+    });
+    expect(r.calls.map((c) => c.kind)).toEqual(["ok", "truncated"]);
+    expect(log).toStrictEqual([{ city: "Oslo", unit: "fahrenheit" }]);
+  });
+
   it("answers nothing for a response without tool calls", async () => {
     const response = { status: "completed", output: [{ type: "message", content: [] }] };
     const r = await tools().responses(response);

@@ -15,6 +15,7 @@ import {
   type AnswerUpdate,
   type CallUpdate,
   compileCodec,
+  createDispatcher,
   decodeOutput,
   streamCalls,
   streamOutput,
@@ -244,6 +245,89 @@ describe("a connection dropped before the provider's end event: cut, never decod
     const updates = await read(stream, streams);
     expect(updates.some((u) => u.kind === "decoded")).toBe(false);
     expect(updates.at(-1)).toMatchObject({ kind: "cut", id: "toolu_1", result: { ok: true } });
+  });
+});
+
+describe("the SDK's snapshot of a stream the connection dropped: the dispatcher runs none of its calls", () => {
+  /** What the dispatcher made of `response` under `api`, and the arguments its handler ran on. */
+  const dispatched = async (api: "anthropic" | "openai-chat", response: unknown) => {
+    const codec = api === "anthropic" ? anthropicCodec.value : openaiCodec.value;
+    const ran: unknown[] = [];
+    const dispatcher = createDispatcher({ get_weather: codec }, { get_weather: (value) => ran.push(value) });
+    const r = await dispatcher.answer(api, response as never);
+    return { kinds: r.calls.map((c) => c.kind), ran };
+  };
+
+  it("Anthropic under @anthropic-ai/sdk: stop_reason null, one block ended and one whose input the SDK parsed partial", async () => {
+    const block = (index: number, id: string) => ({
+      type: "content_block_start",
+      index,
+      content_block: { type: "tool_use", id, name: "get_weather", input: {} },
+    });
+    const delta = (index: number, partial_json: string) => ({
+      type: "content_block_delta",
+      index,
+      delta: { type: "input_json_delta", partial_json },
+    });
+    script = {
+      drop: true,
+      events: [
+        {
+          type: "message_start",
+          message: {
+            id: "msg",
+            type: "message",
+            role: "assistant",
+            model: "m",
+            content: [],
+            stop_reason: null,
+            usage: { input_tokens: 1, output_tokens: 1 },
+          },
+        },
+        block(0, "toolu_1"),
+        delta(0, wireOf(anthropicCodec.value, { city: "Paris" })),
+        { type: "content_block_stop", index: 0 },
+        block(1, "toolu_2"),
+        // Cut inside the string: the SDK's partial parse reads it as {"city":"Ro"}.
+        delta(1, '{"city":"Ro'),
+      ],
+    };
+    const client = new Anthropic({ apiKey: "test", baseURL: origin, maxRetries: 0 });
+    const stream = client.messages.stream({ model: "m", max_tokens: 64, messages: [{ role: "user", content: "?" }] });
+    stream.on("error", () => undefined);
+    let snapshot: unknown;
+    try {
+      for await (const _ of stream) snapshot = stream.currentMessage;
+    } catch {
+      // The connection ended early: the snapshot is what the SDK holds of the message.
+    }
+    expect(snapshot).toMatchObject({ stop_reason: null, content: [{ input: { city: "Paris" } }, { id: "toolu_2" }] });
+    expect(await dispatched("anthropic", snapshot)).toEqual({ kinds: ["truncated", "truncated"], ran: [] });
+  });
+
+  it("Chat Completions under openai: finish_reason null, one call's arguments whole", async () => {
+    const chunk = (delta: Record<string, unknown>) => chatChunk([{ index: 0, delta, finish_reason: null }]);
+    const call = (index: number, id: string, args: string) => ({
+      tool_calls: [{ index, id, type: "function", function: { name: "get_weather", arguments: args } }],
+    });
+    script = {
+      drop: true,
+      events: [
+        chunk({ role: "assistant", ...call(0, "call_1", wireOf(openaiCodec.value, { city: "Paris" })) }),
+        chunk(call(1, "call_2", '{"city":"Ro')),
+      ],
+    };
+    const client = new OpenAI({ apiKey: "test", baseURL: `${origin}/v1`, maxRetries: 0 });
+    const stream = client.chat.completions.stream({ model: "m", messages: [{ role: "user", content: "?" }] });
+    stream.on("error", () => undefined);
+    let snapshot: unknown;
+    try {
+      for await (const _ of stream) snapshot = structuredClone(stream.currentChatCompletionSnapshot);
+    } catch {
+      // The connection ended early: the snapshot is what the SDK holds of the completion.
+    }
+    expect(snapshot).toMatchObject({ choices: [{ finish_reason: null }] });
+    expect(await dispatched("openai-chat", snapshot)).toEqual({ kinds: ["truncated", "truncated"], ran: [] });
   });
 });
 
