@@ -5,7 +5,7 @@
  * Gemini through `@google/genai`'s `generateContentStream`; a stream the
  * connection ends before the provider's end event, through `openai` and
  * `@anthropic-ai/sdk`; Anthropic's `eager_input_streaming` as the request
- * carries it.
+ * carries it; a refusal streamed by each API, answered as the whole one is.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -438,4 +438,83 @@ describe("an Anthropic refusal under @anthropic-ai/sdk: the same error streamed 
       ]);
     });
   }
+});
+
+describe("an OpenAI refusal streamed apart from the answer, under openai: the same error streamed as whole", () => {
+  const words = ["I can't help ", "with that."];
+  const says = "I can't help with that.";
+
+  /** Every update of streamOutput over `stream`, to its end. */
+  const answerOf = async (api: "openai-chat" | "openai-responses", stream: AsyncIterable<unknown>) => {
+    const answer = streamOutput(openaiCodec.value, api);
+    const updates: AnswerUpdate[] = [];
+    for await (const event of stream) updates.push(...answer.event(event));
+    updates.push(...answer.finish());
+    return updates;
+  };
+
+  it("Chat Completions: delta.refusal, then finish_reason stop", async () => {
+    const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
+      chatChunk([{ index: 0, delta, finish_reason: finish }]);
+    script = {
+      drop: false,
+      events: [
+        chunk({ role: "assistant", content: null, refusal: "" }),
+        ...words.map((refusal) => chunk({ refusal })),
+        chunk({}, "stop"),
+      ],
+    };
+    const client = new OpenAI({ apiKey: "test", baseURL: `${origin}/v1`, maxRetries: 0 });
+    const stream = await client.chat.completions.create({
+      model: "m",
+      messages: [{ role: "user", content: "?" }],
+      stream: true,
+    });
+    const updates = await answerOf("openai-chat", stream);
+    const whole = decodeOutput(openaiCodec.value, "openai-chat", {
+      choices: [{ index: 0, finish_reason: "stop", message: { role: "assistant", content: null, refusal: says } }],
+    });
+    expect(whole).toMatchObject({
+      ok: false,
+      error: { code: "answer-refused", message: `the model declined to answer: ${says}` },
+    });
+    if (whole.ok) return;
+    expect(updates).toEqual([{ kind: "failed", error: whole.error }]);
+  });
+
+  it("Responses: response.refusal.delta, then response.completed", async () => {
+    const item = { type: "message", id: "msg_1", role: "assistant", status: "completed" };
+    const final = {
+      id: "resp_1",
+      object: "response",
+      status: "completed",
+      output: [{ ...item, content: [{ type: "refusal", refusal: says }] }],
+    };
+    script = {
+      drop: false,
+      events: [
+        { type: "response.created", response: { ...final, status: "in_progress", output: [] } },
+        { type: "response.output_item.added", output_index: 0, item: { ...item, status: "in_progress", content: [] } },
+        ...words.map((delta) => ({
+          type: "response.refusal.delta",
+          item_id: "msg_1",
+          output_index: 0,
+          content_index: 0,
+          delta,
+        })),
+        { type: "response.refusal.done", item_id: "msg_1", output_index: 0, content_index: 0, refusal: says },
+        { type: "response.completed", response: final },
+      ],
+    };
+    const client = new OpenAI({ apiKey: "test", baseURL: `${origin}/v1`, maxRetries: 0 });
+    const stream = await client.responses.create({ model: "m", input: "?", stream: true });
+    const updates = await answerOf("openai-responses", stream);
+    const whole = decodeOutput(openaiCodec.value, "openai-responses", final);
+    expect(whole).toMatchObject({
+      ok: false,
+      error: { code: "answer-refused", message: `the model declined to answer: ${says}` },
+    });
+    if (whole.ok) return;
+    expect(updates).toEqual([{ kind: "failed", error: whole.error }]);
+  });
 });
