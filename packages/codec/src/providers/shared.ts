@@ -165,12 +165,19 @@ export class Calls<S extends DeltaSink> {
   ) {}
 
   /**
-   * Opens a call under `key`; nothing when the key is taken. A call id given
-   * twice (a tool result answers by id, so two calls under one id cannot both
-   * be answered) refuses the later call, and the earlier too while it is open.
+   * Opens a call under `key`. A call id given twice (a tool result answers by
+   * id, so two calls under one id cannot both be answered) refuses the later
+   * call, and the earlier too while it is open; so does a key given twice (a
+   * block index, an item id), since the events that follow name both alike.
    */
   start(key: string, id: string, name: string): Call<S> | undefined {
-    if (this.byKey.has(key)) return undefined;
+    const taken = this.byKey.get(key);
+    if (taken !== undefined) {
+      const error = streamViolation(`the stream opened a second call where call ${JSON.stringify(taken.id)} was`);
+      if (!taken.ended) this.refuse(taken, error);
+      // The later call is reported, refused, under a key no event names: the stream's end cuts it.
+      return this.refuse(this.start(`${key}\u0000${this.list.length}`, id, name), error);
+    }
     const call: Call<S> = {
       id,
       name,

@@ -264,6 +264,70 @@ describe("adapters fail closed and say why", () => {
     expect(updates[2]).toMatchObject({ id: "call_same", result: { ok: false, error: { code: "stream-violation" } } });
   });
 
+  it("a block index or item id given to a second call refuses both, never joins their text into one call", () => {
+    // The second call's start and its events name the first's key: its text would have gone to the first call.
+    const start = (id: string) => ({
+      type: "content_block_start",
+      index: 0,
+      content_block: { type: "tool_use", id, name: "get_weather", input: {} },
+    });
+    const delta = (partial_json: string) => ({
+      type: "content_block_delta",
+      index: 0,
+      delta: { type: "input_json_delta", partial_json },
+    });
+    const item = (id: string) => ({
+      type: "response.output_item.added",
+      item: { type: "function_call", id: "fc_1", call_id: id, name: "get_weather", arguments: "" },
+    });
+    const argDelta = (delta: string) => ({ type: "response.function_call_arguments.delta", item_id: "fc_1", delta });
+    const converse = (id: string) => ({
+      contentBlockStart: { contentBlockIndex: 0, start: { toolUse: { toolUseId: id, name: "get_weather" } } },
+    });
+    const input = (text: string) => ({
+      contentBlockDelta: { contentBlockIndex: 0, delta: { toolUse: { input: text } } },
+    });
+    const shapes = {
+      anthropic: [
+        { type: "message_start", message: {} },
+        start("toolu_a"),
+        delta('{"city":'),
+        start("toolu_b"),
+        delta('"Rome"}'),
+        { type: "content_block_stop", index: 0 },
+        { type: "message_stop" },
+      ],
+      "openai-responses": [
+        item("call_a"),
+        argDelta('{"city":'),
+        item("call_b"),
+        argDelta('"Rome"}'),
+        { type: "response.function_call_arguments.done", item_id: "fc_1", arguments: "" },
+      ],
+      "bedrock-converse": [
+        converse("tool_a"),
+        input('{"city":'),
+        converse("tool_b"),
+        input('"Rome"}'),
+        { contentBlockStop: { contentBlockIndex: 0 } },
+        { messageStop: { stopReason: "tool_use" } },
+      ],
+    } as const;
+    for (const [api, events] of Object.entries(shapes)) {
+      const streams = streamCalls(api as keyof typeof shapes, codecs);
+      const updates = [...events.flatMap((e) => [...streams.event(e)]), ...streams.finish()];
+      const ends = updates.filter((u) => u.kind === "decoded" || u.kind === "cut");
+      expect(ends, api).toHaveLength(2);
+      for (const u of ends) {
+        expect(u, api).toMatchObject({ result: { ok: false, error: { code: "stream-violation", path: "" } } });
+      }
+      expect(
+        updates.filter((u) => u.kind === "refused").map((u) => u.id),
+        api,
+      ).toHaveLength(2);
+    }
+  });
+
   it("Responses: two items open at once under one call_id are both refused, and neither decodes", () => {
     const item = (n: number) => ({ type: "function_call", id: `fc_${n}`, call_id: "call_same", name: "get_weather" });
     const streams = streamCalls("responses", codecs);
