@@ -80,7 +80,7 @@ export interface Dispatched<M> {
   readonly messages: M[];
   /** One report per call, in call order: for logs and metrics. */
   readonly calls: readonly CallReport[];
-  /** Why the response was cut off ("max_output_tokens", "length", "max_tokens"), when it was. */
+  /** Why the response was cut off ("max_output_tokens", "length", "max_tokens"), when it was; "unreadable" when it could not be read. */
   readonly truncation: string | undefined;
 }
 

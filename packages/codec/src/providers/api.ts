@@ -48,6 +48,8 @@ export interface ExtractedCalls {
    * Gemini "MAX_TOKENS", Bedrock Converse "max_tokens" or
    * "model_context_window_exceeded".
    * Whatever the reason, a cut leaves the last arguments unfinished.
+   * "unreadable": the response itself could not be read (a getter or a
+   * `Proxy` that throws), so none of its calls is given.
    */
   readonly truncation: string | undefined;
 }

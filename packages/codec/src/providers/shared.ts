@@ -13,15 +13,21 @@ import type { AnswerSignal, CallStreams, DeltaSink, ExtractedCalls, ProviderApiM
 export const NO_CALLS: ExtractedCalls = Object.freeze({ calls: Object.freeze([]), truncation: undefined });
 
 /**
+ * A response whose reading threw: none of its calls is given, and `truncation` says why, since a caller that takes
+ * "no calls" for "the model is done" would end the turn on a response it never read.
+ */
+const UNREADABLE_CALLS: ExtractedCalls = Object.freeze({ calls: Object.freeze([]), truncation: "unreadable" });
+
+/**
  * A whole response's calls as `read` gives them; a response whose reading throws (a getter or a proxy in a crafted
- * or wrapped object) holds no calls, as one that is no object: any piece of it may be lost, a call or its end, so no
- * call read before the throw is given either.
+ * or wrapped object) holds no call, and says so (`truncation` "unreadable"): any piece of it may be lost, a call or
+ * its end, so no call read before the throw is given either.
  */
 export function wholeCalls<R>(read: (response: R) => ExtractedCalls, response: R): ExtractedCalls {
   try {
     return read(response);
   } catch {
-    return NO_CALLS;
+    return UNREADABLE_CALLS;
   }
 }
 

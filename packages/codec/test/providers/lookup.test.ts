@@ -166,16 +166,17 @@ describe("a response whose reading throws (a getter or proxy in a crafted or wra
       ];
       for (const [what, response] of cases) {
         const at = `${api}, ${what}`;
-        expect(providerModule(api).calls(response as never), at).toEqual({ calls: [], truncation: undefined });
-        expect(storedCalls(response), at).toEqual({ calls: [], truncation: undefined });
+        // No call, and said so: "no calls" alone would read as a model that is done.
+        expect(providerModule(api).calls(response as never), at).toEqual({ calls: [], truncation: "unreadable" });
+        expect(storedCalls(response), at).toEqual({ calls: [], truncation: "unreadable" });
         expect(await dispatcher.answer(api, response as never), at).toEqual({
           messages: [],
           calls: [],
-          truncation: undefined,
+          truncation: "unreadable",
         });
       }
       // A proxy or getter at the top: the field that tells the API (storedCalls asks each module's `holds`).
-      expect(storedCalls(throwing({}, "output")), api).toEqual({ calls: [], truncation: undefined });
+      expect(storedCalls(throwing({}, "output")), api).toEqual({ calls: [], truncation: "unreadable" });
     }
   });
 });
