@@ -6,7 +6,7 @@
  * `pattern` at most BUDGET_GZIP bytes gzipped, with none of ajv's compiler,
  * none of the codec's compiler, no RE2 engine, nothing of the stream layer
  * (the stream decoder, the constructs' partials), no SHA-256, none of the
- * words of compile's refusals, no rule sentences and (a module of this version)
+ * words of compile's refusals, no rule sentences and (a module of this version) no plan walk,
  * no lazy wrappers and no ajv-formats (its format checks one by one); the same
  * with a pattern (RE2 in it) is
  * reported beside. Modules written by an earlier version
@@ -38,9 +38,7 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
  * set (29.1 KB, load + decode of create-event-recurrence, after esbuild's
  * lazy wrappers, the plan walk, the words of compile's refusals, the rule
  * sentences, the generated wire validator and ajv-formats left the run-time
- * bundle) and a tenth. The plan walk came back (about 1.6 KB gzipped): a
- * module's load checks its plan as loadBundle does, so that a plan edited in
- * its text is refused at load rather than throwing in a decode.
+ * bundle) and a tenth.
  */
 export const GOAL_GZIP = 30 * 1024;
 export const BUDGET_GZIP = Math.round(32.0 * 1024);
@@ -85,8 +83,9 @@ const STREAM_HALVES = /codec\/dist\/constructs\/stream\//;
 /** The SHA-256 a JSON bundle's digest needs: a module's load does not recompute its bundle's digest. */
 const HASH = /@noble\/hashes\//;
 /**
- * The plan check's node shapes (bundle/check.ts): a module's load checks its
- * plan as the JSON loaders do, so every bundle that loads a module holds them.
+ * The plan check's node shapes: only the JSON loaders walk a plan; a
+ * module's bundle takes a check of its frame (bundle/check.ts), so the
+ * bundle that loads and decodes modules of this version holds none.
  */
 export const PLAN_SHAPES = /codec\/dist\/ir\/nodes\.js$/;
 /** The words of compile's refusals, for a schema's author: only the build side makes those errors. */
@@ -263,6 +262,8 @@ export function check(cases) {
       failures.push(
         `${label}: load + decode holds ajv-formats (a module of this version imports only the format checks it reads)`,
       );
+    if (c.module === "current" && c.planShapes)
+      failures.push(`${label}: load + decode holds the plan check's node shapes (a module's load walks no plan)`);
     if (c.module === "current" && c.lazy)
       failures.push(`${label}: esbuild wrapped its modules in lazy initialisers (a dynamic import() in the graph)`);
     if (!c.stream.decoder) failures.push(`${label}: the bundle that calls streamDecoder(codec) has no stream decoder`);

@@ -111,8 +111,26 @@ describe("the size script", () => {
     ]);
   });
 
-  it("loading a module checks its plan: every bundle holds the node shapes", () => {
-    for (const c of out.cases) expect(c.planShapes, `${c.tool} ${c.module}`).toBe(true);
+  it("loading a module walks no plan: no bundle holds the node shapes, which come in with the JSON loader", async () => {
+    for (const c of out.cases) expect(c.planShapes, `${c.tool} ${c.module}`).toBe(false);
+    const script = (await import(pathToFileURL(join(ROOT, "scripts", "bundle-size.mjs")).href)) as {
+      PLAN_SHAPES: RegExp;
+      bundle: (entry: string) => Promise<{ inputs: string[] }>;
+      check: (cases: unknown[]) => string[];
+    };
+    mkdirSync(join(ROOT, "scripts", ".tmp"), { recursive: true });
+    const dir = mkdtempSync(join(ROOT, "scripts", ".tmp", "plan-shapes-"));
+    try {
+      // loadJsonBundle's loader checks a JSON bundle's whole plan: the same reading finds the shapes there.
+      const entry = join(dir, "entry.mjs");
+      writeFileSync(entry, 'export { codecFromModule, loadJsonBundle } from "@strictwire/codec/runtime";\n');
+      const { inputs } = await script.bundle(entry);
+      expect(inputs.some((f) => script.PLAN_SHAPES.test(f))).toBe(true);
+      const plain = out.cases.find((c) => c.module === "current" && !c.pattern)!;
+      expect(script.check([{ ...plain, planShapes: true }])).toEqual([expect.stringContaining("node shapes")]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("no bundle holds the rule sentences a decode never reads; ruleSentence brings them", async () => {

@@ -18,7 +18,7 @@ import { OTHER_BUNDLE, readModuleBundle } from "./bundle/read.js";
 import { cjsDefault } from "./cjs.js";
 import type { Checks } from "./codec.js";
 import { type DecoderFactory, instantiate, resolveTable } from "./decode/compiled.js";
-import { type Issue, ok, type Result } from "./errors.js";
+import { type Issue, isStackOverflow, ok, type Result } from "./errors.js";
 import { fail } from "./feedback/format.js";
 import { toIssues } from "./issues.js";
 import { duplicateItems, jsonEqual } from "./json.js";
@@ -128,11 +128,11 @@ export interface ModuleValidators {
 
 /**
  * A Codec from a generated module's parts. The bundle is read as loadBundle
- * reads it (format, shape: its whole plan), and its digest must be the one the
- * validators were compiled from; the validators are used as given, so the
- * module itself is trusted as the code it is: the bundle's digest is not
- * recomputed (no SHA-256 on this path; a JSON bundle's is, by loadBundle and
- * loadJsonBundle).
+ * reads it (format, shape), and its digest must be the one the validators
+ * were compiled from; the validators are used as given, so the module itself
+ * is trusted as the code it is, and its bundle with it: the bundle's digest is
+ * not recomputed (no SHA-256 on this path; a JSON bundle's is, by loadBundle
+ * and loadJsonBundle).
  */
 export function codecFromModule<T = unknown>(bundle: unknown, validators: ModuleValidators): Result<Codec<T>> {
   const read = readModuleBundle(bundle);
@@ -144,8 +144,18 @@ export function codecFromModule<T = unknown>(bundle: unknown, validators: Module
   const decoder =
     generated !== undefined && table !== undefined ? () => instantiate(generated.factory, plan, table) : undefined;
   if (unreadableWire(validators.wire)) return fail("invalid-bundle", "/wire", WIRE_UNREADABLE);
-  return ok(new Codec<T>(read.value, new ModuleChecks(validators), decoder));
+  try {
+    return ok(new Codec<T>(read.value, new ModuleChecks(validators), decoder));
+  } catch (error) {
+    // A module's plan is checked only at its frame (bundle/check.ts checkModuleBundleShape): one
+    // damaged below it, a module edited by hand, breaks the codec's walk of it, and is refused here.
+    if (error instanceof TypeError || error instanceof RangeError || isStackOverflow(error))
+      return fail("invalid-bundle", "/plan", DAMAGED_PLAN);
+    throw error;
+  }
 }
+
+const DAMAGED_PLAN = "the module's plan could not be read: the module was changed after it was written";
 
 class ModuleChecks implements Checks {
   constructor(private readonly v: ModuleValidators) {}

@@ -4,7 +4,6 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { Ajv } from "ajv";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { digestOf } from "../src/bundle/bundle.js";
-import { readBundle } from "../src/bundle/read.js";
 import { FAIL } from "../src/constructs/context.js";
 import { type DecoderFactory, instantiate, resolveTable } from "../src/decode/compiled.js";
 import {
@@ -387,17 +386,15 @@ describe("loading a generated module", () => {
       ...(mod.decoder ? { decoder: mod.decoder } : {}),
     };
     expect(codecFromParts(bundle, parts).ok).toBe(true);
-    // A damaged plan (its digest is not recomputed): refused by the plan check, at the damage.
+    // A plan damaged below the frame a module's bundle is checked at (its digest is not recomputed),
+    // so that the codec cannot be built from it. (Damage the codec is built over is trusted as the
+    // module's code is: bundle/check.ts checkModuleBundleShape says why.)
     const root = bundle.plan.root as unknown as Record<string, unknown>;
-    for (const [damaged, path] of [
-      [{ ...root, fields: "not a list" }, "/plan/root/fields"],
-      [{ kind: root.kind }, "/plan/root/schema"],
-      [{ ...root, fields: [null] }, "/plan/root/fields/0"],
-    ] as const) {
+    for (const damaged of [{ ...root, fields: "not a list" }, { kind: root.kind }, { ...root, fields: [null] }]) {
       const edited = { ...bundle, plan: { ...bundle.plan, root: damaged } };
       expect(codecFromParts(edited, parts), JSON.stringify(damaged).slice(0, 60)).toMatchObject({
         ok: false,
-        error: { code: "invalid-bundle", path },
+        error: { code: "invalid-bundle", path: "/plan" },
       });
     }
     // A wire schema the wire check cannot read, or without a piece it needs: built without a throw, refused at load.
@@ -418,91 +415,6 @@ describe("loading a generated module", () => {
         error: { code: "invalid-bundle", path: "/wire" },
       });
     }
-  });
-
-  test("a module whose plan was edited in its text is refused at load, at the damage, as loadBundle refuses it", async () => {
-    const schema = {
-      type: "object",
-      properties: {
-        a: { $ref: "#/$defs/item" },
-        list: { type: "array", items: { $ref: "#/$defs/item" } },
-        u: { anyOf: [{ type: "string" }, { type: "object", properties: { z: { type: "integer" } }, required: ["z"] }] },
-      },
-      required: ["a", "list", "u"],
-      additionalProperties: false,
-      $defs: {
-        item: {
-          type: "object",
-          properties: { name: { type: "string" } },
-          required: ["name"],
-          additionalProperties: false,
-        },
-      },
-    };
-    const bundle = compiled(schema);
-    const text = standaloneModule(bundle);
-    if (!text.ok) throw new Error(text.error.message);
-    // The line that embeds the bundle, as the module writes it: JSON text in a string literal.
-    const line = text.value.split("\n").find((l) => l.startsWith("export const bundle = JSON.parse("))!;
-    const embedded = JSON.parse(JSON.parse(line.slice("export const bundle = JSON.parse(".length, -2)));
-    expect(embedded).toEqual(bundle);
-    // The first six loaded before and threw from decode or encode (a TypeError, or "plan has no definition"); the
-    // last two were refused at /plan alone. Each: in the object at a pointer into the plan, a member set to a
-    // value or removed (undefined), and the path refused.
-    const edits: [what: string, at: string, member: string, value: unknown, path: string][] = [
-      ["a reference to a missing definition", "/root/fields/0/node", "def", "gone", "/plan/root/fields/0/node/def"],
-      ["a definition removed", "/defs", "item", undefined, "/plan/root/fields/1/node/items/def"],
-      ["an array without its items", "/root/fields/1/node", "items", undefined, "/plan/root/fields/1/node/items"],
-      [
-        "a scalar without its types",
-        "/defs/item/fields/0/node",
-        "types",
-        undefined,
-        "/plan/defs/item/fields/0/node/types",
-      ],
-      ["a field without its node", "/defs/item/fields/0", "node", undefined, "/plan/defs/item/fields/0/node"],
-      [
-        "a union without its branch sources",
-        "/root/fields/2/node",
-        "branchSources",
-        undefined,
-        "/plan/root/fields/2/node/branchSources",
-      ],
-      [
-        "a node of unknown kind",
-        "/root/fields/2/node/branches/1",
-        "kind",
-        "bogus",
-        "/plan/root/fields/2/node/branches/1/kind",
-      ],
-      ["a field list that is no array", "/defs/item", "fields", "x", "/plan/defs/item/fields"],
-    ];
-    const sample = { a: { name: "n" }, list: [{ name: "m" }], u: { z: 3 } };
-    for (const [what, at, member, value, path] of edits) {
-      const damaged = structuredClone(embedded);
-      let target = damaged.plan;
-      for (const step of at.split("/").slice(1)) target = target[step];
-      if (value === undefined) delete target[member];
-      else target[member] = value;
-      const file = join(dir, `m${written++}.mjs`);
-      await writeFile(
-        file,
-        text.value.replace(line, `export const bundle = JSON.parse(${JSON.stringify(JSON.stringify(damaged))});`),
-      );
-      const mod = (await import(pathToFileURL(file).href)) as Generated;
-      const got = mod.load();
-      expect(got, what).toMatchObject({ ok: false, error: { code: "invalid-bundle" } });
-      expect(got.ok ? "" : got.error.path, what).toBe(path);
-      // The same plan in a JSON bundle is refused by the same check.
-      expect(readBundle({ ...damaged, digest: digestOf(damaged) }), what).toMatchObject({
-        ok: false,
-        error: { code: "invalid-bundle", path: got.ok ? "" : got.error.path },
-      });
-    }
-    // The module untouched loads and decodes: the edits alone are refused.
-    const whole = loaded((await generate(bundle)).load());
-    const wire = whole.encode(sample);
-    expect(wire.ok && whole.decode(JSON.stringify(wire.value)).ok).toBe(true);
   });
 
   test("runs no ajv compile, not even for a rejection's diagnosis", async () => {

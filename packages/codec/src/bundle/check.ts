@@ -1,9 +1,13 @@
 /**
- * Structural check of a bundle read from disk or from a generated module:
- * every member the decoder will touch has the type it expects, so a damaged
- * plan is refused at load time instead of failing in the middle of a tool
- * call. Each node kind has its shape (ir/nodes.ts, `NODE_SHAPES`), which
- * checks its own members; this file walks the plan and checks what is not a node.
+ * Structural check of a bundle read from disk: every member the decoder will
+ * touch has the type it expects, so a damaged plan is refused at load time
+ * instead of failing in the middle of a tool call. Each node kind has its
+ * shape (ir/nodes.ts, `NODE_SHAPES`), which checks its own members; this file
+ * walks the plan and checks what is not a node.
+ *
+ * A generated module's bundle takes a cheaper check (`checkModuleBundleShape`,
+ * the reason is there), and a bundle of such modules alone carries neither the
+ * walk nor the shapes.
  */
 
 import { constructOfKind } from "../constructs/registry.js";
@@ -18,10 +22,29 @@ import { ABSENCE_SPELLINGS, TAG_SPELLING_OPTIONS } from "./bundle.js";
 
 const bad = (path: string, reason: string): Check => ({ ok: false, path, reason });
 
-/** A bundle's check, a JSON bundle's or a module's: its members, then every node of its plan. */
+/** A JSON bundle's check: its members, then every node of its plan. */
 export function checkBundleShape(b: unknown): Check {
   const members = checkMembers(b);
   return members.ok ? checkPlan((b as Readonly<Record<string, unknown>>).plan) : members;
+}
+
+/**
+ * A generated module's bundle: its members and its plan's frame (its own
+ * members, the envelope, the kind of its root and of each definition), not
+ * each node's members nor the loops through references. A module is code,
+ * trusted as the code it is (its digest is not recomputed either, read.ts):
+ * its plan is the one compile built, written beside a decoder generated from
+ * that very plan and validators compiled from its wire, which run unchecked;
+ * a hand that could damage the plan could as well damage them, and the check
+ * would stop none of it. What stays is what costs nothing to carry: the
+ * members a load reads first, and a plan that names no node kind this
+ * version knows (one from another version, or not a plan) refused with the
+ * JSON loaders' words. A JSON bundle is data from disk or the network, read by
+ * loadBundle and loadJsonBundle, and keeps every check.
+ */
+export function checkModuleBundleShape(b: unknown): Check {
+  const members = checkMembers(b);
+  return members.ok ? checkModulePlan((b as Readonly<Record<string, unknown>>).plan) : members;
 }
 
 /** What is not the plan: name, digest, wire, options, limits. */
@@ -89,6 +112,20 @@ export function checkPlan(plan: unknown): Check {
     if (!r.ok) return r;
   }
   return checkLoops(defs);
+}
+
+/** A module's plan: its frame, and a known kind at its root and each definition (checkModuleBundleShape). */
+function checkModulePlan(plan: unknown): Check {
+  const frame = checkFrame(plan);
+  if (!frame.ok) return frame;
+  const { root, defs } = plan as { readonly root: unknown; readonly defs: Readonly<Record<string, unknown>> };
+  const starts: [unknown, string][] = [[root, "/plan/root"]];
+  for (const name of Object.keys(defs)) starts.push([defs[name], `/plan/defs/${name}`]);
+  for (const [node, at] of starts) {
+    if (!isPlainObject(node)) return bad(at, "expected a plan node");
+    if (constructOfKind(node.kind) === undefined) return bad(`${at}/kind`, "unknown node kind");
+  }
+  return OK;
 }
 
 /**

@@ -4,18 +4,20 @@
  * one that compiles validators and the run-time one that is handed them.
  *
  * The bundle a generated module holds is read the same way but for its
- * digest: the module is code, kept whole by whoever bundles and ships it, as
- * its validators are, and the digest its validators were compiled from is
- * compared instead, so the module path needs no SHA-256 (readModuleBundle
- * reaches no digestOf). Its plan takes the whole check all the same: a plan
- * edited in the module's text would otherwise fail in a decode, not at load.
+ * digest and its plan: the module is code, kept whole by whoever bundles and
+ * ships it, as its validators are, and the digest its validators were
+ * compiled from is compared instead; its plan takes the cheaper check of
+ * check.ts's checkModuleBundleShape (why is there). So the module path needs
+ * no SHA-256 and no plan walk (readModuleBundle reaches neither digestOf nor
+ * checkPlan, and a bundler leaves both out, the nodes' shapes with them).
  */
 import { ok, type Result } from "../errors.js";
 import { fail } from "../feedback/format.js";
+import type { Check } from "../ir/shape.js";
 import { isPlainObject } from "../json.js";
 import { parseText } from "../parse/parser.js";
 import { BUNDLE_FORMAT, BUNDLE_READ_LIMITS, type Bundle, digestOf, PREVIOUS_FORMATS } from "./bundle.js";
-import { checkBundleShape } from "./check.js";
+import { checkBundleShape, checkModuleBundleShape } from "./check.js";
 
 /** What a loader says when validators compiled ahead of time name another bundle's digest. */
 export const OTHER_BUNDLE = "the precompiled validators were compiled from another bundle";
@@ -25,7 +27,7 @@ export function readBundle(input: string | Uint8Array | unknown): Result<Bundle>
   const value = bundleObject(input);
   if (!value.ok) return value;
   if ((PREVIOUS_FORMATS as readonly unknown[]).includes(value.value.format)) return readPrevious(value.value);
-  const bundle = currentBundle(value.value);
+  const bundle = currentBundle(value.value, checkBundleShape);
   if (!bundle.ok) return bundle;
   if (digestOf(bundle.value) !== bundle.value.digest) {
     return fail(
@@ -40,7 +42,7 @@ export function readBundle(input: string | Uint8Array | unknown): Result<Bundle>
 /**
  * The bundle a generated module holds: read as readBundle reads it, but its
  * digest is not computed (the caller compares it with the digest the
- * module's validators were compiled from).
+ * module's validators were compiled from) and its plan takes the module's check.
  */
 export function readModuleBundle(input: string | Uint8Array | unknown): Result<Bundle> {
   const value = bundleObject(input);
@@ -50,7 +52,7 @@ export function readModuleBundle(input: string | Uint8Array | unknown): Result<B
     // module's validators were compiled from (readPrevious recomputes it): no module holding one loads.
     return fail("digest-mismatch", "/digest", OTHER_BUNDLE);
   }
-  return currentBundle(value.value);
+  return currentBundle(value.value, checkModuleBundleShape);
 }
 
 /** Text or bytes parsed within the read limits; a JSON object. */
@@ -70,8 +72,8 @@ function bundleObject(input: string | Uint8Array | unknown): Result<Record<strin
   return ok(value);
 }
 
-/** The current format and its shape. */
-function currentBundle(value: Record<string, unknown>): Result<Bundle> {
+/** The current format and its shape, by the check the caller names. */
+function currentBundle(value: Record<string, unknown>, checkShape: (b: unknown) => Check): Result<Bundle> {
   if (value.format !== BUNDLE_FORMAT) {
     return fail(
       "unsupported-format",
@@ -79,7 +81,7 @@ function currentBundle(value: Record<string, unknown>): Result<Bundle> {
       `expected format ${JSON.stringify(BUNDLE_FORMAT)}, found ${JSON.stringify(value.format)}`,
     );
   }
-  const shape = checkBundleShape(value);
+  const shape = checkShape(value);
   if (!shape.ok) return fail("invalid-bundle", shape.path, shape.reason);
   return ok(value as unknown as Bundle);
 }

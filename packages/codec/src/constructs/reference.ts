@@ -11,7 +11,8 @@ import type { Construct } from "./construct.js";
 /** The definition a reference names. */
 export function referent(node: RefNode, defs: Defs): Node {
   const def = Object.hasOwn(defs, node.def) ? defs[node.def] : undefined;
-  // Every plan is checked when loaded, a JSON bundle's and a module's (bundle/check.ts): a dangling name is a bug.
+  // A JSON bundle's plan is checked when loaded, and a module's is the one compile built (bundle/check.ts):
+  // a dangling name is a bug, not bad input.
   if (def === undefined) throw new Error(`strictwire: plan has no definition ${node.def}`);
   return def;
 }
