@@ -82,6 +82,34 @@ async function read(stream: AsyncIterable<unknown>, streams: ReturnType<typeof s
   return updates;
 }
 
+/** An Anthropic stream's first event: a message not yet stopped. */
+const anthropicStart = {
+  type: "message_start",
+  message: {
+    id: "msg",
+    type: "message",
+    role: "assistant",
+    model: "m",
+    content: [],
+    stop_reason: null,
+    usage: { input_tokens: 1, output_tokens: 1 },
+  },
+};
+
+/** An Anthropic `tool_use` block opened at `index`. */
+const toolUse = (index: number, id: string) => ({
+  type: "content_block_start",
+  index,
+  content_block: { type: "tool_use", id, name: "get_weather", input: {} },
+});
+
+/** A piece of the input of the `tool_use` block at `index`. */
+const inputDelta = (index: number, partial_json: string) => ({
+  type: "content_block_delta",
+  index,
+  delta: { type: "input_json_delta", partial_json },
+});
+
 /** A Chat Completions stream chunk holding `choices`. */
 const chatChunk = (choices: Record<string, unknown>[]) => ({
   id: "c",
@@ -213,26 +241,7 @@ describe("a connection dropped before the provider's end event: cut, never decod
     const text = wireOf(anthropicCodec.value, { city: "Paris" });
     script = {
       drop: true,
-      events: [
-        {
-          type: "message_start",
-          message: {
-            id: "msg",
-            type: "message",
-            role: "assistant",
-            model: "m",
-            content: [],
-            stop_reason: null,
-            usage: { input_tokens: 1, output_tokens: 1 },
-          },
-        },
-        {
-          type: "content_block_start",
-          index: 0,
-          content_block: { type: "tool_use", id: "toolu_1", name: "get_weather", input: {} },
-        },
-        { type: "content_block_delta", index: 0, delta: { type: "input_json_delta", partial_json: text } },
-      ],
+      events: [anthropicStart, toolUse(0, "toolu_1"), inputDelta(0, text)],
     };
     const client = new Anthropic({ apiKey: "test", baseURL: origin, maxRetries: 0 });
     const streams = streamCalls("anthropic", { get_weather: anthropicCodec.value });
@@ -259,37 +268,16 @@ describe("the SDK's snapshot of a stream the connection dropped: the dispatcher 
   };
 
   it("Anthropic under @anthropic-ai/sdk: stop_reason null, one block ended and one whose input the SDK parsed partial", async () => {
-    const block = (index: number, id: string) => ({
-      type: "content_block_start",
-      index,
-      content_block: { type: "tool_use", id, name: "get_weather", input: {} },
-    });
-    const delta = (index: number, partial_json: string) => ({
-      type: "content_block_delta",
-      index,
-      delta: { type: "input_json_delta", partial_json },
-    });
     script = {
       drop: true,
       events: [
-        {
-          type: "message_start",
-          message: {
-            id: "msg",
-            type: "message",
-            role: "assistant",
-            model: "m",
-            content: [],
-            stop_reason: null,
-            usage: { input_tokens: 1, output_tokens: 1 },
-          },
-        },
-        block(0, "toolu_1"),
-        delta(0, wireOf(anthropicCodec.value, { city: "Paris" })),
+        anthropicStart,
+        toolUse(0, "toolu_1"),
+        inputDelta(0, wireOf(anthropicCodec.value, { city: "Paris" })),
         { type: "content_block_stop", index: 0 },
-        block(1, "toolu_2"),
+        toolUse(1, "toolu_2"),
         // Cut inside the string: the SDK's partial parse reads it as {"city":"Ro"}.
-        delta(1, '{"city":"Ro'),
+        inputDelta(1, '{"city":"Ro'),
       ],
     };
     const client = new Anthropic({ apiKey: "test", baseURL: origin, maxRetries: 0 });
@@ -339,28 +327,9 @@ describe("Anthropic eager_input_streaming under @anthropic-ai/sdk", () => {
     script = {
       drop: false,
       events: [
-        {
-          type: "message_start",
-          message: {
-            id: "msg",
-            type: "message",
-            role: "assistant",
-            model: "m",
-            content: [],
-            stop_reason: null,
-            usage: { input_tokens: 1, output_tokens: 1 },
-          },
-        },
-        {
-          type: "content_block_start",
-          index: 0,
-          content_block: { type: "tool_use", id: "toolu_e", name: "get_weather", input: {} },
-        },
-        ...deltas.map((partial_json) => ({
-          type: "content_block_delta",
-          index: 0,
-          delta: { type: "input_json_delta", partial_json },
-        })),
+        anthropicStart,
+        toolUse(0, "toolu_e"),
+        ...deltas.map((partial_json) => inputDelta(0, partial_json)),
         { type: "content_block_stop", index: 0 },
         { type: "message_delta", delta: { stop_reason: "tool_use", stop_sequence: null }, usage: { output_tokens: 9 } },
         { type: "message_stop" },
@@ -393,18 +362,7 @@ describe("Anthropic eager_input_streaming under @anthropic-ai/sdk", () => {
 describe("an Anthropic refusal under @anthropic-ai/sdk: the same error streamed as whole", () => {
   /** A message that writes `texts` (one text block, a delta each) and stops with "refusal". */
   const refusalEvents = (texts: readonly string[]): Record<string, unknown>[] => [
-    {
-      type: "message_start",
-      message: {
-        id: "msg",
-        type: "message",
-        role: "assistant",
-        model: "m",
-        content: [],
-        stop_reason: null,
-        usage: { input_tokens: 1, output_tokens: 1 },
-      },
-    },
+    anthropicStart,
     ...(texts.length === 0
       ? []
       : [
