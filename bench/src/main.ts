@@ -7,7 +7,7 @@
  *   pnpm bench --only parse,decode  some sections (decode, encode, parse, streaming, stream-scaling,
  *                                   stream-pipeline, compile,
  *                                   growth, coldstart, memory, expansion, arguments, comparison,
- *                                   classify, bundle, wire-check)
+ *                                   classify, bundle, wire-check, hostile)
  *   pnpm bench --only classify      classify at log scale: 10 MB, 100 MB and 1 GB of generated
  *                                   logs (--quick: 10 MB only), one worker and every CPU
  *   pnpm bench --out FILE           also write every figure as JSON to FILE (bench/results/ is git-ignored)
@@ -37,6 +37,7 @@ import {
 import { renderCompile, runFixtureCompile, runGrowth } from "./sections/compile.js";
 import { renderDecode, renderEncode, runDecode, runEncode } from "./sections/decode.js";
 import { expansionInputs, MODES, renderExpansion, runExpansion } from "./sections/expansion.js";
+import { HOSTILE_GOAL, renderHostile, runHostile } from "./sections/hostile.js";
 import { PARSE_SIZES, renderParse, runParse } from "./sections/parse.js";
 import { renderColdStart, renderMemory, runColdStart, runMemory } from "./sections/process.js";
 import { renderStreamPipeline, runStreamPipeline } from "./sections/stream-pipeline.js";
@@ -65,6 +66,8 @@ export const GOALS = {
   streamingVsParse: 2.0,
   // Issue 42: total time of a stream in one-character deltas against its length, log-log slope.
   streamScalingSlope: SCALING_GOAL,
+  // Issue 9: a hostile input's refusal, its time at two sizes, log-log slope (the tests check only the codes).
+  hostileSlope: HOSTILE_GOAL,
 };
 
 const SECTIONS = [
@@ -84,6 +87,7 @@ const SECTIONS = [
   "classify",
   "bundle",
   "wire-check",
+  "hostile",
 ];
 const QUICK_SECTIONS = [
   "decode",
@@ -458,6 +462,27 @@ async function main(): Promise<void> {
     };
   }
 
+  if (sections.has("hostile")) {
+    progress("hostile inputs, each at two sizes...");
+    const r = runHostile(timing);
+    print(renderHostile(r));
+    out.hostile = {
+      goal: r.goal,
+      slopes: Object.fromEntries(r.rows.map((row) => [row.key, row.slope])),
+      rows: r.rows.map((row) => ({
+        group: row.group,
+        key: row.key,
+        label: row.label,
+        code: row.code,
+        unit: row.unit,
+        sizes: row.sizes,
+        ms: row.ms.map((s) => s.median),
+        ratio: row.ratio,
+        slope: row.slope,
+      })),
+    };
+  }
+
   const goals: Record<string, boolean> = {};
   if (typeof out.decodeVsBaseline === "number") goals.decode = out.decodeVsBaseline <= GOALS.decodeVsBaseline;
   const references = out.decodeReferences as { floor: number } | undefined;
@@ -485,6 +510,9 @@ async function main(): Promise<void> {
     for (const [key, slope] of Object.entries(scaling.slopes))
       goals[`streamScaling${key[0]!.toUpperCase()}${key.slice(1)}`] = slope <= GOALS.streamScalingSlope;
   }
+  const hostile = out.hostile as { slopes: Record<string, number> } | undefined;
+  if (hostile !== undefined)
+    goals.hostileLinear = Object.values(hostile.slopes).every((slope) => slope <= GOALS.hostileSlope);
   const exp = out.expansion as Record<string, { tokens: number }> | undefined;
   if (exp !== undefined) {
     goals.taggedTokens = exp.tagged!.tokens <= GOALS.taggedTokens;

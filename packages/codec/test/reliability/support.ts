@@ -78,17 +78,8 @@ export function allHostileCases(): { source: string; schema: unknown; options: C
   return out;
 }
 
+export { arrayBomb, flat, obj, objectBomb, withDefs } from "../../testkit/bombs.js";
 export { rawInput };
-
-/** `[[[…]]]` n deep, or only the openers. */
-export function arrayBomb(n: number, closed = true): string {
-  return "[".repeat(n) + (closed ? "]".repeat(n) : "");
-}
-
-/** `{"a":{"a":…1…}}` n deep, or only the openers. */
-export function objectBomb(n: number, closed = true): string {
-  return '{"a":'.repeat(n) + (closed ? `1${"}".repeat(n)}` : "");
-}
 
 /**
  * The fastest of `reps` timings of fn, in ms, after one warm-up call. The
@@ -127,14 +118,6 @@ export function growth(
   return best;
 }
 
-/**
- * A flat (not rope) copy of a string, so that timings measure the reader and
- * not V8 flattening a concatenation. Through JSON, so that lone surrogates survive.
- */
-export function flat(s: string): string {
-  return JSON.parse(JSON.stringify(s)) as string;
-}
-
 const codecs = new Map<string, Codec>();
 
 /** A codec per schema and options, compiled once per test file. */
@@ -152,13 +135,6 @@ export function codecFor(schema: unknown, options: CompileOptions): Codec {
 
 // ---- shared by the regression tests of the reliability work (docs/security.md) ----
 
-export const obj = (v: unknown) => ({
-  type: "object",
-  properties: { v },
-  required: ["v"],
-  additionalProperties: false,
-});
-export const withDefs = (v: unknown, $defs: Record<string, unknown>) => ({ ...obj(v), $defs });
 export const deep = (n: number) => `{"v":${"[".repeat(n)}${"]".repeat(n)}}`;
 
 /** A bundle changed and re-signed, as an attacker with write access would. */
