@@ -230,11 +230,11 @@ describe("standaloneModule", () => {
     expect(mod.validateWire({ arguments: {} })).toBe(false);
   });
 
-  test("a pattern is matched by RE2, as at load: a catastrophic input costs linear time", async () => {
+  // A backtracking engine would not return (2^5000 steps); RE2's linear time is measured by `pnpm bench --only hostile`.
+  test("a pattern is matched by RE2, as at load: a catastrophic input is refused", { timeout: 30_000 }, async () => {
     const mod = await generate(compiled({ type: "object", properties: { s: { type: "string", pattern: "^(a+)+$" } } }));
-    const started = performance.now();
     expect(mod.validateSource({ s: `${"a".repeat(5000)}!` })).toBe(false);
-    expect(performance.now() - started).toBeLessThan(1000);
+    expect(mod.validateSource({ s: "a".repeat(5000) })).toBe(true);
   });
 
   test('"__proto__" in schema values stays a member: const and enum compare as at load', async () => {

@@ -261,6 +261,7 @@ describe("running safely", () => {
     const started = Date.now();
     const run = await runEval(o);
     if (!run.ok) expect.unreachable(run.error.message);
+    // Honouring Retry-After is a wait: a lower bound, which load only lengthens, so it cannot flake.
     expect(Date.now() - started).toBeGreaterThanOrEqual(950);
     expect(run.value.records[0]?.first).toMatchObject({
       accepted: true,

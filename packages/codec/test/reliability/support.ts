@@ -1,4 +1,4 @@
-/** Shared by the reliability tests: the generated hostile corpus, bombs, and timing that tolerates a busy machine. */
+/** Shared by the reliability tests: the generated hostile corpus (the bombs are in testkit/bombs.ts). */
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -78,45 +78,8 @@ export function allHostileCases(): { source: string; schema: unknown; options: C
   return out;
 }
 
-export { arrayBomb, flat, obj, objectBomb, withDefs } from "../../testkit/bombs.js";
+export { obj, withDefs } from "../../testkit/bombs.js";
 export { rawInput };
-
-/**
- * The fastest of `reps` timings of fn, in ms, after one warm-up call. The
- * minimum is the figure least disturbed by other work on a shared machine.
- */
-export function fastest(fn: () => unknown, reps = 5): number {
-  fn();
-  let best = Number.POSITIVE_INFINITY;
-  for (let i = 0; i < reps; i++) {
-    const t = performance.now();
-    fn();
-    const ms = performance.now() - t;
-    if (ms < best) best = ms;
-  }
-  return best;
-}
-
-/**
- * How much longer `large` takes than `small` (fastest of several timings each,
- * with a 1 ms floor under which timer noise dominates). Noise from other work
- * only ever inflates a ratio, so up to three tries are made while it stays at or
- * above `bound`, and the best counts.
- */
-export function growth(
-  small: () => unknown,
-  large: () => unknown,
-  bound: number,
-): { ratio: number; small: number; large: number } {
-  let best = { ratio: Number.POSITIVE_INFINITY, small: 0, large: 0 };
-  for (let attempt = 0; attempt < 3 && best.ratio >= bound; attempt++) {
-    const s = fastest(small);
-    const l = fastest(large);
-    const ratio = l / Math.max(s, 1);
-    if (ratio < best.ratio) best = { ratio, small: s, large: l };
-  }
-  return best;
-}
 
 const codecs = new Map<string, Codec>();
 
