@@ -242,7 +242,7 @@ describe("classify at log scale", () => {
     for (const bad of ["0", "two", "-1", "1.5"]) {
       const run = await strictwire(["classify", "--responses", "-", "--workers", bad], { stdin: "[]" });
       expect(run.code).toBe(2);
-      expect(run.stderr).toContain("--workers takes a whole number");
+      expect(run.stderr).toContain(`--workers must be an integer from 1 to 9999 in decimal digits, not "${bad}"`);
       expect(run.stderr).not.toMatch(STACK);
     }
   });

@@ -202,30 +202,66 @@ describe("strictwire eval", () => {
   });
 
   it.each([
-    ["a bad number", ["--repeat", "0"], /--repeat must be an integer from 1 to 10000/],
+    ["a bad number", ["--repeat", "0"], /--repeat must be an integer from 1 to 10000 in decimal digits/],
     // Planned before any request: 1e10 repetitions exhausted memory, 1e10 workers threw an internal RangeError.
-    ["absurd repetitions", ["--repeat", "1e10"], /--repeat must be an integer from 1 to 10000, not "1e10"/],
-    ["absurd concurrency", ["--concurrency", "1e10"], /--concurrency must be an integer from 1 to 1024, not "1e10"/],
+    [
+      "absurd repetitions",
+      ["--repeat", "1e10"],
+      /--repeat must be an integer from 1 to 10000 in decimal digits, not "1e10"/,
+    ],
+    [
+      "absurd concurrency",
+      ["--concurrency", "1e10"],
+      /--concurrency must be an integer from 1 to 1024 in decimal digits, not "1e10"/,
+    ],
     // A Node timer holds at most 2^31 - 1 ms: a longer timeout fired at once, timing out every request.
-    ["a timeout no timer holds", ["--timeout", "1e12"], /--timeout must be an integer from 1 to 2147483647/],
-    ["a backoff no timer holds", ["--backoff", "2147483648"], /--backoff must be an integer from 0 to 2147483647/],
-    ["absurd retries", ["--retries", "1e9"], /--retries must be an integer from 0 to 100/],
+    [
+      "a timeout no timer holds",
+      ["--timeout", "1e12"],
+      /--timeout must be an integer from 1 to 2147483647 in decimal digits/,
+    ],
+    [
+      "a backoff no timer holds",
+      ["--backoff", "2147483648"],
+      /--backoff must be an integer from 0 to 2147483647 in decimal digits/,
+    ],
+    ["absurd retries", ["--retries", "1e9"], /--retries must be an integer from 0 to 100 in decimal digits/],
     // Sent as given before: an int32 is the most any provider takes; a temperature is 0 to 2 at the widest.
     [
       "absurd max tokens",
       ["--max-tokens", "1e300"],
-      /--max-tokens must be an integer from 1 to 2147483647, not "1e300"/,
+      /--max-tokens must be an integer from 1 to 2147483647 in decimal digits, not "1e300"/,
     ],
     [
       "max tokens past an int32",
       ["--max-tokens", "2147483648"],
-      /--max-tokens must be an integer from 1 to 2147483647/,
+      /--max-tokens must be an integer from 1 to 2147483647 in decimal digits/,
     ],
-    ["max tokens that are no number", ["--max-tokens", "NaN"], /--max-tokens must be an integer from 1 to 2147483647/],
-    ["an absurd temperature", ["--temperature", "1e300"], /--temperature must be a number from 0 to 2, not "1e300"/],
-    ["a temperature over 2", ["--temperature", "2.5"], /--temperature must be a number from 0 to 2, not "2.5"/],
-    ["a negative temperature", ["--temperature", "-1"], /--temperature must be a number from 0 to 2, not "-1"/],
-    ["a temperature that is no number", ["--temperature", "NaN"], /--temperature must be a number from 0 to 2/],
+    [
+      "max tokens that are no number",
+      ["--max-tokens", "NaN"],
+      /--max-tokens must be an integer from 1 to 2147483647 in decimal digits/,
+    ],
+    [
+      "an absurd temperature",
+      ["--temperature", "1e300"],
+      /--temperature must be a number from 0 to 2 in decimal digits \(e\.g\. 0\.5\), not "1e300"/,
+    ],
+    [
+      "a temperature over 2",
+      ["--temperature", "2.5"],
+      /--temperature must be a number from 0 to 2 in decimal digits \(e\.g\. 0\.5\), not "2.5"/,
+    ],
+    [
+      "a negative temperature",
+      ["--temperature", "-1"],
+      /--temperature must be a number from 0 to 2 in decimal digits \(e\.g\. 0\.5\), not "-1"/,
+    ],
+    [
+      "a temperature that is no number",
+      ["--temperature", "NaN"],
+      /--temperature must be a number from 0 to 2 in decimal digits \(e\.g\. 0\.5\)/,
+    ],
     ["an unknown arm", ["--arms", "control,magic"], /unknown arm "magic"/],
     ["an unknown api", ["--api", "soap"], /--api must be one of/],
     ["--max-cost without prices", ["--max-cost", "1"], /needs --price-in and --price-out/],

@@ -114,7 +114,7 @@ describe("probe", { timeout: 120_000 }, () => {
     expect(target.hits).toEqual([]);
     const bad = await probe(file, big.url, ["--max-response-bytes", "0"]);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toMatch(/--max-response-bytes must be an integer of at least 1/);
+    expect(bad.stderr).toMatch(/--max-response-bytes must be an integer of at least 1 in decimal digits/);
   });
 });
 
@@ -286,6 +286,6 @@ describe("classify --ids", { timeout: 120_000 }, () => {
     expect(target.hits).toEqual([]);
     const bad = await classify(big.url, ["--max-response-bytes", "lots"]);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toMatch(/--max-response-bytes takes a whole number/);
+    expect(bad.stderr).toMatch(/--max-response-bytes must be an integer of at least 1 in decimal digits, not "lots"/);
   });
 });

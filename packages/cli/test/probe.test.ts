@@ -165,9 +165,9 @@ describe("strictwire probe", { timeout: 60_000 }, () => {
     const env = { ...NO_KEYS, STRICTWIRE_API_KEY: KEY };
     // Over 2^31 - 1 ms a timer fires at once: every request timed out.
     for (const [flag, value, message] of [
-      ["--timeout", "1e12", '--timeout must be an integer from 1 to 2147483647, not "1e12"'],
-      ["--retries", "1e9", '--retries must be an integer from 0 to 100, not "1e9"'],
-      ["--max-tokens", "1e300", '--max-tokens must be an integer from 1 to 2147483647, not "1e300"'],
+      ["--timeout", "1e12", '--timeout must be an integer from 1 to 2147483647 in decimal digits, not "1e12"'],
+      ["--retries", "1e9", '--retries must be an integer from 0 to 100 in decimal digits, not "1e9"'],
+      ["--max-tokens", "1e300", '--max-tokens must be an integer from 1 to 2147483647 in decimal digits, not "1e300"'],
     ] as const) {
       const run = await strictwire([...base, flag, value], { env });
       expect(run.code).toBe(2);

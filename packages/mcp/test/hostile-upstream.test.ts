@@ -365,7 +365,8 @@ describe("mcp-proxy limit flags", () => {
     ]) {
       const run = await runCli(["mcp-proxy", flag!, value!, "--", process.execPath, HOSTILE_SERVER, "repeat"]);
       expect(run.code, flag).toBe(2);
-      expect(run.stderr).toContain(`${flag} needs a positive integer, not ${JSON.stringify(value)}`);
+      expect(run.stderr).toContain(`${flag} must be an integer `);
+      expect(run.stderr).toContain(` in decimal digits, not ${JSON.stringify(value)}`);
     }
   }, 60_000);
 
@@ -378,7 +379,7 @@ describe("mcp-proxy limit flags", () => {
     ]) {
       const run = await runCli(["mcp-proxy", flag!, value!, "--", process.execPath, HOSTILE_SERVER, "repeat"]);
       expect(run.code, flag).toBe(2);
-      expect(run.stderr).toContain(`${flag} needs a positive integer, not "${value}" (at most ${most})`);
+      expect(run.stderr).toContain(`${flag} must be an integer from 1 to ${most} in decimal digits, not "${value}"`);
       expect(run.stderr).not.toMatch(/\n\s+at /);
     }
   }, 60_000);

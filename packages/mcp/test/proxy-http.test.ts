@@ -253,7 +253,7 @@ describe("mcp-proxy --url over Streamable HTTP", () => {
   it("refuses a --max-message-bytes that is not a positive integer", async () => {
     const run = await runCli(["mcp-proxy", "--url", url, "--max-message-bytes", "0"]);
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/--max-message-bytes needs a positive integer, not "0"/);
+    expect(run.stderr).toMatch(/--max-message-bytes must be an integer of at least 1 in decimal digits, not "0"/);
   });
 
   it("refuses both a URL and a command", async () => {

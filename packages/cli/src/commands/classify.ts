@@ -10,8 +10,9 @@ import { availableParallelism } from "node:os";
 import { runClassify } from "@strictwire/classifier";
 import { DEFAULT_MAX_RESPONSE_BYTES } from "@strictwire/codec/http";
 import { classifyProgress } from "../classify-progress.js";
-import { type ExitCode, errorCode, notFound, systemReason, unreadable, usage } from "../failure.js";
+import { type ExitCode, errorCode, type Failure, notFound, systemReason, unreadable, usage } from "../failure.js";
 import { isStdin, STDIN_LABEL } from "../input.js";
+import { optionalNumberFlag } from "../number-flag.js";
 import { failureLine, type Reporter, usageHint } from "../report.js";
 
 export interface ClassifyFlags {
@@ -23,6 +24,9 @@ export interface ClassifyFlags {
   readonly workers?: string;
   readonly maxResponseBytes?: string;
 }
+
+/** Threads --workers may ask for. */
+const MAX_WORKERS = 9999;
 
 /** Reads a little ahead of the classifying: large enough that a read is cheap. */
 const READ_CHUNK = 1024 * 1024;
@@ -71,16 +75,6 @@ class Counted {
   }
 }
 
-function workerCount(given: string | undefined): number | undefined {
-  if (given === undefined) return availableParallelism();
-  return /^[1-9]\d{0,3}$/.test(given) ? Number(given) : undefined;
-}
-
-function byteCap(given: string | undefined): number | undefined {
-  if (given === undefined) return DEFAULT_MAX_RESPONSE_BYTES;
-  return /^[1-9]\d{0,15}$/.test(given) && Number.isSafeInteger(Number(given)) ? Number(given) : undefined;
-}
-
 export async function runClassifyCommand(flags: ClassifyFlags, reporter: Reporter): Promise<ExitCode> {
   // The classifier reports its own failures on stderr only, with --json too; the CLI's match them.
   const refuse = (failure: { readonly exit: ExitCode } & Parameters<typeof failureLine>[0]): ExitCode => {
@@ -88,26 +82,22 @@ export async function runClassifyCommand(flags: ClassifyFlags, reporter: Reporte
     return failure.exit;
   };
   // Usage first, in the CLI's words and with the pointer to classify --help.
+  const refuseUsage = (failure: Failure): ExitCode => {
+    const code = refuse(failure);
+    reporter.note(usageHint(reporter.command));
+    return code;
+  };
   if ((flags.responses === undefined) === (flags.ids === undefined)) {
     const message = "give the responses to read (--responses) or a file of response ids (--ids)";
-    const code = refuse(usage(flags.responses === undefined ? message : `${message}, not both`).error);
-    reporter.note(usageHint(reporter.command));
-    return code;
+    return refuseUsage(usage(flags.responses === undefined ? message : `${message}, not both`).error);
   }
-  const workers = workerCount(flags.workers);
-  if (workers === undefined) {
-    const code = refuse(usage(`--workers takes a whole number from 1 to 9999, not '${flags.workers}'`).error);
-    reporter.note(usageHint(reporter.command));
-    return code;
-  }
-  const maxResponseBytes = byteCap(flags.maxResponseBytes);
-  if (maxResponseBytes === undefined) {
-    const code = refuse(
-      usage(`--max-response-bytes takes a whole number of at least 1, not '${flags.maxResponseBytes}'`).error,
-    );
-    reporter.note(usageHint(reporter.command));
-    return code;
-  }
+  const workers = optionalNumberFlag("--workers", flags.workers, { min: 1, max: MAX_WORKERS, integer: true });
+  if (!workers.ok) return refuseUsage(workers.error);
+  const maxResponseBytes = optionalNumberFlag("--max-response-bytes", flags.maxResponseBytes, {
+    min: 1,
+    integer: true,
+  });
+  if (!maxResponseBytes.ok) return refuseUsage(maxResponseBytes.error);
   let counted: Counted | undefined;
   let totalBytes: number | undefined;
   if (flags.responses !== undefined) {
@@ -130,8 +120,8 @@ export async function runClassifyCommand(flags: ClassifyFlags, reporter: Reporte
       bundlesDir: flags.bundles,
       showAll: flags.showAll === true,
       json: reporter.json,
-      workers,
-      fetch: { maxResponseBytes },
+      workers: workers.value ?? availableParallelism(),
+      fetch: { maxResponseBytes: maxResponseBytes.value ?? DEFAULT_MAX_RESPONSE_BYTES },
     },
     {
       stdout: (text) => {

@@ -7,13 +7,7 @@
 import { DEFAULT_MAX_RESPONSE_BYTES, MAX_TIMER_MS } from "@strictwire/codec/http";
 import { API_NAMES, DEFAULT_ARMS, exchangeOf } from "@strictwire/eval";
 import { type Command, Option } from "commander";
-
-/** A number flag: its lowest value, its highest when there is one, and whether it must be whole. */
-export interface Bound {
-  readonly min: number;
-  readonly max?: number;
-  readonly integer: boolean;
-}
+import type { Bound } from "../number-flag.js";
 
 /** Requests in flight, and repetitions planned: each takes memory before any is sent (1e10 exhausted it). */
 const MAX_CONCURRENCY = 1024;
@@ -130,21 +124,4 @@ export function addEvalOptions(command: Command): Command {
     command.addOption(o.default !== undefined ? option.default(o.default) : option);
   }
   return command;
-}
-
-/** A flag's value as the table bounds it, or the message saying why not. */
-export function boundedNumber(flag: string, raw: string, bound: Bound): number | string {
-  const n = Number(raw);
-  const { min, max } = bound;
-  if (
-    raw.trim() === "" ||
-    !Number.isFinite(n) ||
-    n < min ||
-    (max !== undefined && n > max) ||
-    (bound.integer && !Number.isInteger(n))
-  ) {
-    const range = max === undefined ? `of at least ${min}` : `from ${min} to ${max}`;
-    return `${flag.split(" ")[0]} must be ${bound.integer ? "an integer" : "a number"} ${range}, not ${JSON.stringify(raw)}`;
-  }
-  return n;
 }

@@ -27,10 +27,11 @@ import { apiKey, missingKeyMessage } from "../api-key.js";
 import { checkOutput, guardInputs, writeAtomic } from "../atomic.js";
 import { endpointFor } from "../endpoint.js";
 import { EXIT_OK, EXIT_USAGE, type ExitCode, type Failure, overwritesInput, usage } from "../failure.js";
+import { numberFlag } from "../number-flag.js";
 import { progress } from "../progress.js";
 import type { Reporter } from "../report.js";
 import { tokenCounter } from "../tokens.js";
-import { boundedNumber, EVAL_OPTIONS, flagKey } from "./eval-options.js";
+import { EVAL_OPTIONS, flagKey } from "./eval-options.js";
 
 /** report.md → report.svg; a report without the .md ending gets .svg added. */
 export function chartPath(report: string): string {
@@ -88,9 +89,9 @@ export async function runEvalCommand(flags: EvalFlags, reporter: Reporter): Prom
     const key = flagKey(o.flag);
     const raw = flagValue(flags, key);
     if (o.number === undefined || raw === undefined) continue;
-    const n = boundedNumber(o.flag, raw, o.number);
-    if (typeof n === "string") return bad(n);
-    nums.set(key, n);
+    const n = numberFlag(o.flag, raw, o.number);
+    if (!n.ok) return reporter.fail(n.error);
+    nums.set(key, n.value);
   }
   /** A number flag that has a default in the table. */
   const get = (key: string): number => nums.get(key) as number;

@@ -24,6 +24,7 @@ import {
 } from "@strictwire/mcp";
 import { EXIT_OK, EXIT_USAGE, type ExitCode } from "../failure.js";
 import { type Io, stdoutCarriesSession } from "../io.js";
+import { type Bound, optionalNumberFlag } from "../number-flag.js";
 import { PROGRAM } from "../report.js";
 
 export interface McpProxyFlags {
@@ -54,9 +55,9 @@ export async function runMcpProxy(command: readonly string[], flags: McpProxyFla
     say(limits);
     return EXIT_USAGE;
   }
-  const maxMessageBytes = positiveInteger("--max-message-bytes", flags.maxMessageBytes);
-  if (typeof maxMessageBytes === "string") {
-    say(maxMessageBytes);
+  const maxMessageBytes = optionalNumberFlag("--max-message-bytes", flags.maxMessageBytes, POSITIVE);
+  if (!maxMessageBytes.ok) {
+    say(maxMessageBytes.error.error.message);
     return EXIT_USAGE;
   }
   // An upstream message over the bound ends the session: the server is not one to wait on.
@@ -64,7 +65,10 @@ export async function runMcpProxy(command: readonly string[], flags: McpProxyFla
     say(message);
     if (typeof upstream !== "string") void upstream.transport.close().catch(() => undefined);
   };
-  const upstream = upstreamTransport(command, flags, io.env, { maxMessageBytes, onRefused: refused });
+  const upstream = upstreamTransport(command, flags, io.env, {
+    maxMessageBytes: maxMessageBytes.value,
+    onRefused: refused,
+  });
   if (typeof upstream === "string") {
     say(upstream);
     return EXIT_USAGE;
@@ -129,23 +133,16 @@ function budgetFlags(
     ["--compile-memory", flags.compileMemory, (n) => (compile.memoryMb = n)],
   ];
   for (const [name, text, set, max] of read) {
-    const value = positiveInteger(name, text, max);
-    if (typeof value === "string") return value;
-    if (value !== undefined) set(value);
+    const value = optionalNumberFlag(name, text, max === undefined ? POSITIVE : { ...POSITIVE, max });
+    if (!value.ok) return value.error.error.message;
+    if (value.value !== undefined) set(value.value);
   }
   return { list, compile, ...forwarded };
 }
 
 const MAX_COMPILE_WORKERS = 64;
 
-/** A flag's positive integer, at most `max`, undefined when the flag is not given, or what is wrong with it. */
-function positiveInteger(name: string, text: string | undefined, max?: number): number | undefined | string {
-  if (text === undefined) return undefined;
-  const value = Number(text);
-  if (!/^[0-9]+$/.test(text) || !Number.isSafeInteger(value) || value < 1 || (max !== undefined && value > max))
-    return `${name} needs a positive integer, not ${JSON.stringify(text)}${max !== undefined ? ` (at most ${max})` : ""}`;
-  return value;
-}
+const POSITIVE: Bound = { min: 1, integer: true };
 
 interface Upstream {
   readonly transport: Transport;

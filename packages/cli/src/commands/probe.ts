@@ -21,11 +21,12 @@ import {
 } from "@strictwire/eval";
 import { apiKey, missingKeyMessage } from "../api-key.js";
 import { endpointFor } from "../endpoint.js";
-import { EXIT_OK, EXIT_REJECTED, EXIT_USAGE, type ExitCode, usage } from "../failure.js";
+import { EXIT_OK, EXIT_REJECTED, EXIT_USAGE, type ExitCode, succeed, usage } from "../failure.js";
 import { oneStdin } from "../input.js";
+import { numberFlag } from "../number-flag.js";
 import type { Reporter } from "../report.js";
 import { readCodec } from "./bundle-input.js";
-import { boundedNumber, MAX_OUTPUT_TOKENS, MAX_RETRIES } from "./eval-options.js";
+import { MAX_OUTPUT_TOKENS, MAX_RETRIES } from "./eval-options.js";
 
 export interface ProbeFlags {
   readonly api?: string;
@@ -59,9 +60,9 @@ export async function runProbeCommand(
     ["retries", flags.retries, 2, { min: 0, max: MAX_RETRIES, integer: true }],
     ["max-response-bytes", flags.maxResponseBytes, DEFAULT_MAX_RESPONSE_BYTES, { min: 1, integer: true }],
   ] as const) {
-    const n = raw === undefined ? (fallback ?? Number.NaN) : boundedNumber(`--${name}`, raw, bound);
-    if (typeof n === "string") return bad(n);
-    numbers[name] = n;
+    const n = raw === undefined ? succeed(fallback ?? Number.NaN) : numberFlag(`--${name}`, raw, bound);
+    if (!n.ok) return reporter.fail(n.error);
+    numbers[name] = n.value;
   }
   const base = endpointFor(flags.endpoint, api);
   if (!base.ok) return bad(base.error);
