@@ -29,7 +29,8 @@ export type HttpOutcome =
     }
   | {
       readonly kind: "failed";
-      readonly reason: "timeout" | "network" | "not-json" | "redirect" | "too-large";
+      /** "not-sent": the request body cannot be written as JSON (a BigInt, a cycle, past the longest string): nothing was sent. */
+      readonly reason: "timeout" | "network" | "not-json" | "redirect" | "too-large" | "not-sent";
       readonly message: string;
       readonly attempts: number;
       readonly latencyMs: number;
@@ -64,12 +65,29 @@ export function retryAfterMs(header: string | null, now = Date.now()): number | 
   return Number.isFinite(ms) ? Math.min(Math.max(ms, 0), MAX_WAIT_MS) : undefined;
 }
 
+/**
+ * The request body as JSON text, or why it cannot be written. JSON.stringify throws on a BigInt, a cycle, a
+ * nesting past the stack or a text past the longest string; a function or undefined writes no JSON at all.
+ */
+export function requestJson(body: unknown): { ok: true; text: string } | { ok: false; message: string } {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(body);
+  } catch (error) {
+    return { ok: false, message: `the request cannot be written as JSON (${(error as Error).message})` };
+  }
+  return text === undefined ? { ok: false, message: "the request is no JSON value" } : { ok: true, text };
+}
+
 export async function postJson(
   url: string,
   headers: Record<string, string>,
   body: unknown,
   o: HttpOptions,
 ): Promise<HttpOutcome> {
+  // Written once, before any attempt: a body that cannot be written is not the network's failure, nor worth a retry.
+  const json = requestJson(body);
+  if (!json.ok) return { kind: "failed", reason: "not-sent", message: json.message, attempts: 0, latencyMs: 0 };
   let attempts = 0;
   let after: { reason: "timeout" | "network"; message: string } | undefined;
   for (;;) {
@@ -83,7 +101,7 @@ export async function postJson(
       const read = await fetchText(url, {
         method: "POST",
         headers: { "content-type": "application/json", ...headers },
-        body: JSON.stringify(body),
+        body: json.text,
         signal: controller.signal,
         maxBytes: o.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
       });

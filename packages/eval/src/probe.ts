@@ -71,7 +71,7 @@ export type ProbeResult = {
     }
   | {
       readonly verdict: "failed";
-      /** "auth" (401/403), "not-found" (404: model or endpoint), "http", "timeout", "network", "not-json", "redirect", "too-large" (a body over the cap), "budget". */
+      /** "auth" (401/403), "not-found" (404: model or endpoint), "http", "timeout", "network", "not-json", "redirect", "too-large" (a body over the cap), "not-sent" (a request that cannot be written as JSON), "budget". */
       readonly reason: string;
       readonly message: string;
       readonly status?: number;

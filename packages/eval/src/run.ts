@@ -7,7 +7,7 @@ import type { Result } from "@strictwire/codec";
 import { readFileCapped, readLinesCapped, writeFileAtomic } from "@strictwire/codec/files";
 import type { Reply, RequestSettings } from "@strictwire/codec/providers";
 import type { Arm, ArmTool } from "./arms.js";
-import { postJson } from "./http.js";
+import { postJson, requestJson } from "./http.js";
 import { endpointHost, isLoopback, type Provenance, strictwireCommit, strictwireVersion } from "./provenance.js";
 import { buildRequest, type ExchangeApiName, exchangeApi, exchangeOf } from "./providers.js";
 import { redact, redactDeep } from "./redact.js";
@@ -362,14 +362,10 @@ export async function runEval(o: RunOptions): Promise<Result<RunOutcome, RunErro
       httpAttempts: sent.attempts,
     });
     // A repair turn carries the reply back: nested past JSON.stringify's stack, it cannot be sent, and is not.
-    let text: string;
-    try {
-      text = JSON.stringify(body);
-    } catch (error) {
-      const why = `not-sent: the request cannot be written as JSON (${(error as Error).message})`;
-      return { record: notAccepted(why, { attempts: 0 }), reply: undefined, call: undefined };
-    }
-    const http = await send(body, text);
+    const json = requestJson(body);
+    if (!json.ok)
+      return { record: notAccepted(`not-sent: ${json.message}`, { attempts: 0 }), reply: undefined, call: undefined };
+    const http = await send(body, json.text);
     if (http.kind === "stopped") {
       // The budget ended the retries of a first request that never connected: unreachable, as without a budget.
       if (http.after?.reason === "network" && !anyAnswer) fatal = unreachable(http.after.message);

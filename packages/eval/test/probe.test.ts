@@ -7,6 +7,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { type Hostile, type HostileServer, settled, startHostileServer } from "../../codec/test/kit/hostile-server.js";
 import { type Api, probeTools, type SentTool } from "../src/index.js";
+import type { JsonObject } from "../src/suite.js";
 import { ACCEPTED, type ProbeAnswer, type ProbeServer, REFUSALS, startProbeServer } from "./probe-server.js";
 
 const KEY = "sk-probe-DO-NOT-LEAK-7f3a";
@@ -245,5 +246,34 @@ describe("probe against hostile bodies and echoes (issue 43)", () => {
       retries: 0,
     });
     expect(shortReport.results[0]).toMatchObject({ message: "key [redacted] for gpt-x" });
+  });
+});
+
+describe("probe, a request that cannot be written", () => {
+  it("is failed with reason not-sent, nothing sent, and the next request still goes", async () => {
+    const server = await startProbeServer(() => ACCEPTED);
+    servers.push(server);
+    // A caller's answer format holding a BigInt: no JSON form, so no request can carry it.
+    const unwritable = { model: "m-1", response_format: { max: 10n } } as unknown as JsonObject;
+    const report = await probeTools({
+      api: "chat",
+      endpoint: `${server.url}/v1`,
+      key: KEY,
+      model: "m-1",
+      tools: [tool("find_user")],
+      answers: [{ name: "big", request: unwritable }],
+      retries: 2,
+      backoffMs: 1,
+    });
+    expect(report.results).toMatchObject([
+      { tool: "find_user", verdict: "accepted" },
+      {
+        tool: "big",
+        verdict: "failed",
+        reason: "not-sent",
+        message: expect.stringMatching(/cannot be written as JSON/),
+      },
+    ]);
+    expect(server.seen).toHaveLength(1);
   });
 });
