@@ -213,7 +213,7 @@ function buildProgram(io: Io, setExit: (code: ExitCode) => void): Command {
     )
     .option(
       "--max-notifications <n>",
-      "upstream notifications forwarded per second at most; the rest are dropped, list changes held to the last (default 100)",
+      "notifications forwarded per second at most, each way (the upstream's to the client, the client's to the upstream); the rest are dropped, list changes held to the last (default 100)",
     )
     .option(
       "--request-timeout <ms>",

@@ -1,8 +1,9 @@
 /**
- * The upstream's notifications on their way to the proxy's client, bounded.
- * An upstream may send log lines or progress as fast as it can write them;
- * forwarded as they come, the client is flooded and the proxy's memory grows
- * with every notification its client has not read yet. At most `perSecond`
+ * Notifications on their way through the proxy, bounded: one gate each way,
+ * the upstream's to the client and the client's to the upstream. A side may
+ * send log lines, progress or list changes as fast as it can write them;
+ * forwarded as they come, the other side is flooded and the proxy's memory
+ * grows with every notification not written yet. At most `perSecond`
  * pass in each second, and at most `perSecond` wait to be written at a time.
  * Past either, a notification is dropped, except a list change or a resource
  * update: those only say "read again", so the last of each kind (its method,
@@ -17,6 +18,9 @@ export const DEFAULT_MAX_NOTIFICATIONS_PER_SECOND = 100;
 const MAX_HELD = 64;
 
 const WINDOW_MS = 1_000;
+
+export const UPSTREAM_TO_CLIENT = { from: "the upstream", to: "its client" } as const;
+export const CLIENT_TO_UPSTREAM = { from: "the client", to: "the upstream" } as const;
 
 /** Writes one notification to the client; never rejects (the caller reports its own failures). */
 export type NotificationSend = (notification: Notification) => Promise<void>;
@@ -34,6 +38,8 @@ export class NotificationGate {
     private readonly perSecond: number,
     /** Called once, at the first notification not sent at once. */
     private readonly onOverflow: (line: string) => void,
+    /** Who sends, and who reads, for that line: the upstream and its client, or the other way. */
+    private readonly sides: { readonly from: string; readonly to: string },
   ) {}
 
   /** Send the notification now, hold it for the next second (a list change, a resource update), or drop it. */
@@ -90,7 +96,7 @@ export class NotificationGate {
     if (this.warned) return;
     this.warned = true;
     this.onOverflow(
-      `the upstream sends notifications faster than ${this.perSecond} a second, or faster than its client reads them (first held back: ${method.slice(0, 80)}): past that rate they are dropped, list changes and resource updates held to the last of each`,
+      `${this.sides.from} sends notifications faster than ${this.perSecond} a second, or faster than ${this.sides.to} reads them (first held back: ${method.slice(0, 80)}): past that rate they are dropped, list changes and resource updates held to the last of each`,
     );
   }
 }

@@ -30,7 +30,12 @@ import { argumentsTextOf, keepArgumentsText } from "./arguments-text.js";
 import { type ProxiedTool, ToolCatalogue } from "./catalogue.js";
 import { type CompileBudget, DEFAULT_COMPILE_BUDGET } from "./compile-pool.js";
 import type { ListLimits } from "./listing.js";
-import { DEFAULT_MAX_NOTIFICATIONS_PER_SECOND, NotificationGate } from "./notification-gate.js";
+import {
+  CLIENT_TO_UPSTREAM,
+  DEFAULT_MAX_NOTIFICATIONS_PER_SECOND,
+  NotificationGate,
+  UPSTREAM_TO_CLIENT,
+} from "./notification-gate.js";
 import type { StrictOptions } from "./tools.js";
 
 export interface ProxyOptions extends StrictOptions {
@@ -56,10 +61,11 @@ export interface ProxyOptions extends StrictOptions {
    */
   readonly initTimeoutMs?: number;
   /**
-   * The upstream's notifications (logs, progress, list changes, resource updates) forwarded at most this many a
-   * second, and at most this many waiting to be written; past it they are dropped, said once through `log`,
-   * except list changes and resource updates, the last of each held for the next second.
-   * Default: DEFAULT_MAX_NOTIFICATIONS_PER_SECOND.
+   * Notifications forwarded at most this many a second each way, and at most this many waiting to be written:
+   * the upstream's to the client (logs, progress, list changes, resource updates) and the client's to the
+   * upstream (roots list changes and any other it sends), each way counted on its own. Past it they are dropped,
+   * said once through `log` for each way, except list changes and resource updates, the last of each held for
+   * the next second. Default: DEFAULT_MAX_NOTIFICATIONS_PER_SECOND.
    */
   readonly maxNotificationsPerSecond?: number;
 }
@@ -135,7 +141,10 @@ export async function startProxy(options: ProxyOptions): Promise<McpProxy> {
   const upstreamName = JSON.stringify((upstreamInfo?.name ?? "upstream").slice(0, 80));
   const limit = options.requestTimeoutMs;
   let first: ClosedBy | undefined;
-  const notices = new NotificationGate(options.maxNotificationsPerSecond ?? DEFAULT_MAX_NOTIFICATIONS_PER_SECOND, log);
+  const perSecond = options.maxNotificationsPerSecond ?? DEFAULT_MAX_NOTIFICATIONS_PER_SECOND;
+  const notices = new NotificationGate(perSecond, log, UPSTREAM_TO_CLIENT);
+  // The client's own, on their way up: a client flooding them would flood the upstream, and fill the proxy.
+  const clientNotices = new NotificationGate(perSecond, log, CLIENT_TO_UPSTREAM);
   const upstream = (method: string): Forwarding => ({
     notices,
     deadline:
@@ -194,10 +203,11 @@ export async function startProxy(options: ProxyOptions): Promise<McpProxy> {
     notices.pass(notification, (passed) =>
       server.notification(passed).catch((error: unknown) => log(`could not forward ${passed.method}: ${why(error)}`)),
     );
-  server.fallbackNotificationHandler = (notification: Notification) =>
-    client
-      .notification(notification)
-      .catch((error: unknown) => log(`could not forward ${notification.method}: ${why(error)}`));
+  // Cancellations and progress never get here: the SDK takes them (a cancellation follows its request upstream).
+  server.fallbackNotificationHandler = async (notification: Notification) =>
+    clientNotices.pass(notification, (passed) =>
+      client.notification(passed).catch((error: unknown) => log(`could not forward ${passed.method}: ${why(error)}`)),
+    );
 
   let settle: (by: ClosedBy) => void = () => undefined;
   const closed = new Promise<ClosedBy>((resolve) => {
@@ -209,6 +219,7 @@ export async function startProxy(options: ProxyOptions): Promise<McpProxy> {
     if (by === "upstream") log("the upstream server closed; closing the proxy");
     catalogue.close();
     notices.close();
+    clientNotices.close();
     // The other side is closed on the next turn, so error answers to calls in flight are written first.
     setImmediate(() => {
       const other = by === "upstream" ? server.close() : client.close();

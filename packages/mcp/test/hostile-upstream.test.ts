@@ -335,6 +335,32 @@ describe("mcp-proxy in front of a hostile upstream", () => {
     }
   }, 60_000);
 
+  it("bounds a flood of the client's notifications at --max-notifications on their way up, says so once, and keeps serving", async () => {
+    const proxy = await connectProxy(["--max-notifications", "50"], hostile("wide", "2"));
+    try {
+      // Notifications the proxy has no use for of its own go upstream as they came, within the rate.
+      for (let n = 0; n < 5000; n++) await proxy.client.notification({ method: "notifications/flood", params: { n } });
+      // Written after the flood on the same stdio: the upstream has read every notification that passed by then.
+      const heard = JSON.parse(textOf(await proxy.client.callTool({ name: "heard", arguments: {} }))) as unknown[];
+      expect(heard.length).toBeGreaterThanOrEqual(50);
+      expect(heard.length).toBeLessThan(5000);
+      expect(heard.slice(0, 50)).toEqual(Array.from({ length: 50 }, (_, n) => n));
+      const said = proxy
+        .stderr()
+        .split("\n")
+        .filter((line) => line.includes("faster than 50 a second"));
+      expect(said).toHaveLength(1);
+      expect(said[0]).toMatch(
+        /the client sends notifications faster than 50 a second, or faster than the upstream reads them \(first held back: notifications\/flood\)/,
+      );
+      // The session goes on.
+      const echo = await proxy.client.callTool({ name: "echo", arguments: { text: "ok", times: { state: "absent" } } });
+      expect(echo.structuredContent).toEqual({ received: { text: "ok" } });
+    } finally {
+      await proxy.client.close();
+    }
+  }, 60_000);
+
   it("refuses a __proto__ member the closed wire object does not declare, and never calls the upstream", async () => {
     const proxy = await connectProxy([], hostile("wide", "2"));
     try {
