@@ -24,7 +24,7 @@ export {
   type McpProxy,
   type ProxyOptions,
   startProxy,
-  UpstreamInitError,
+  type UpstreamInitError,
   type UpstreamInitErrorCode,
 } from "./proxy.js";
 export {

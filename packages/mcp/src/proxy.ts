@@ -25,6 +25,7 @@ import {
   type ServerRequest,
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
+import type { Result } from "@strictwire/codec";
 import { MAX_TIMER_MS } from "@strictwire/codec/http";
 import { argumentsTextOf, keepArgumentsText } from "./arguments-text.js";
 import { type ProxiedTool, ToolCatalogue } from "./catalogue.js";
@@ -57,7 +58,7 @@ export interface ProxyOptions extends StrictOptions {
   readonly requestTimeoutMs?: number;
   /**
    * Milliseconds the upstream may take to answer `initialize` (default: DEFAULT_INIT_TIMEOUT_MS). Past it
-   * startProxy throws an UpstreamInitError with the code `init-timeout`, and the upstream is closed.
+   * startProxy returns an UpstreamInitError with the code `init-timeout`, and the upstream is closed.
    */
   readonly initTimeoutMs?: number;
   /**
@@ -79,18 +80,14 @@ export const DEFAULT_INIT_TIMEOUT_MS = 60_000;
 /** Why the upstream could not be reached: `init-timeout` past the deadline, `init-failed` for the rest. */
 export type UpstreamInitErrorCode = "init-timeout" | "init-failed";
 
-/** Thrown by startProxy when the upstream does not answer `initialize`; the upstream is closed then. */
-export class UpstreamInitError extends Error {
-  /** The class's name, which survives minifying (as `instanceof` does not across copies of the package). */
-  override readonly name = "UpstreamInitError";
-  /** The whole session's start, not a place in a message: always "". */
-  readonly path = "";
+/** What startProxy returns when the upstream does not answer `initialize`; the upstream is closed then. */
+export interface UpstreamInitError {
   /** What went wrong: past the deadline, or any other failure (the message says which). */
   readonly code: UpstreamInitErrorCode;
-  constructor(code: UpstreamInitErrorCode, message: string) {
-    super(message);
-    this.code = code;
-  }
+  /** The whole session's start, not a place in a message: always "". */
+  readonly path: "";
+  /** For the operator: what went wrong, and the limit when it was the deadline. */
+  readonly message: string;
 }
 
 /** Which side ended the session. */
@@ -112,12 +109,14 @@ const VERSION = "0.1.0";
  * Connect to the upstream, then serve the downstream at once: the tools are
  * listed and compiled in the background (off the event loop), so the client's
  * initialize, and a shutdown, never wait for them; tools/list and tools/call
- * do. Throws an UpstreamInitError when the upstream cannot be reached.
+ * do. An upstream that cannot be reached is an expected failure, returned as
+ * an UpstreamInitError (the upstream closed), not thrown.
  */
-export async function startProxy(options: ProxyOptions): Promise<McpProxy> {
+export async function startProxy(options: ProxyOptions): Promise<Result<McpProxy, UpstreamInitError>> {
   const log = options.log ?? (() => undefined);
   const client = new Client({ name: "strictwire-mcp-proxy", version: VERSION });
-  await initialize(client, ending(options.upstream), options.initTimeoutMs ?? DEFAULT_INIT_TIMEOUT_MS);
+  const failed = await initialize(client, ending(options.upstream), options.initTimeoutMs ?? DEFAULT_INIT_TIMEOUT_MS);
+  if (failed !== undefined) return { ok: false, error: failed };
 
   const upstreamInfo = client.getServerVersion();
   const upstreamCaps = client.getServerCapabilities() ?? {};
@@ -233,7 +232,7 @@ export async function startProxy(options: ProxyOptions): Promise<McpProxy> {
 
   await server.connect(keepArgumentsText(answering(options.downstream)));
   const ready = catalogue.refresh();
-  return {
+  const proxy: McpProxy = {
     closed,
     ready,
     tools: () => catalogue.all(),
@@ -244,22 +243,28 @@ export async function startProxy(options: ProxyOptions): Promise<McpProxy> {
       await server.close().catch(() => undefined);
     },
   };
+  return { ok: true, value: proxy };
 }
 
-/** Connect to the upstream within `ms`: the deadline cancels initialize, not the SDK's own request timeout. */
-async function initialize(client: Client, upstream: Transport, ms: number): Promise<void> {
+/**
+ * Connect to the upstream within `ms`: the deadline cancels initialize, not the SDK's own request timeout.
+ * Undefined once connected, else why not.
+ */
+async function initialize(client: Client, upstream: Transport, ms: number): Promise<UpstreamInitError | undefined> {
   const expiry = new AbortController();
   const timer = setTimeout(() => expiry.abort(), Math.min(ms, MAX_TIMER_MS));
   try {
     // A failed initialize closes the client, and with it the upstream (the child is shut down).
     await client.connect(upstream, { signal: expiry.signal, timeout: MAX_TIMER_MS });
+    return undefined;
   } catch (error) {
     if (expiry.signal.aborted)
-      throw new UpstreamInitError(
-        "init-timeout",
-        `the upstream server did not answer initialize within ${ms} ms (the limit)`,
-      );
-    throw new UpstreamInitError("init-failed", `initialize failed: ${why(error)}`);
+      return {
+        code: "init-timeout",
+        path: "",
+        message: `the upstream server did not answer initialize within ${ms} ms (the limit)`,
+      };
+    return { code: "init-failed", path: "", message: `initialize failed: ${why(error)}` };
   } finally {
     clearTimeout(timer);
   }

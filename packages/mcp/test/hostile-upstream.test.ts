@@ -10,7 +10,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { compileCodec } from "@strictwire/codec";
 import { describe, expect, it } from "vitest";
-import { startProxy, strictMcpTools, UpstreamInitError } from "../src/index.js";
+import { startProxy, strictMcpTools } from "../src/index.js";
 import { childDepths, tooDeepToStringify } from "./support/depth.js";
 import { alive, CLI, connect, connectProxy, HOSTILE_SERVER, runCli, until, upstreamPid } from "./support/proxy.js";
 
@@ -412,25 +412,41 @@ describe("mcp-proxy limit flags", () => {
 });
 
 describe("startProxy in front of a hostile upstream", () => {
-  it("throws an UpstreamInitError (init-timeout) when initialize is not answered by initTimeoutMs, and closes the upstream", async () => {
+  it("returns init-timeout as a value, not a throw, when initialize is not answered by initTimeoutMs, and closes the upstream", async () => {
     const upstream = new StdioClientTransport({ command: process.execPath, args: [HOSTILE_SERVER, "deaf"] });
     const [downstream] = InMemoryTransport.createLinkedPair();
     const starting = startProxy({ upstream, downstream, initTimeoutMs: 300 });
     // The child is spawned before startProxy's first wait.
     const pid = upstream.pid;
     if (pid === null) throw new Error("the upstream was not started");
-    const error = await starting.then(
-      () => undefined,
-      (failure: unknown) => failure,
-    );
-    expect(error).toBeInstanceOf(UpstreamInitError);
-    const { code, path, message } = error as UpstreamInitError;
-    expect({ code, path, message }).toEqual({
-      code: "init-timeout",
-      path: "",
-      message: "the upstream server did not answer initialize within 300 ms (the limit)",
+    expect(await starting).toEqual({
+      ok: false,
+      error: {
+        code: "init-timeout",
+        path: "",
+        message: "the upstream server did not answer initialize within 300 ms (the limit)",
+      },
     });
     await until(() => !alive(pid));
+  }, 60_000);
+
+  it("returns init-failed as a value, not a throw, for an upstream that ends before it answers initialize", async () => {
+    // A real process that exits at once: its output ends with initialize unanswered.
+    const upstream = new StdioClientTransport({ command: process.execPath, args: ["-e", "process.exit(3)"] });
+    const [downstream] = InMemoryTransport.createLinkedPair();
+    const started = await startProxy({ upstream, downstream, initTimeoutMs: 30_000 });
+    expect(started).toMatchObject({ ok: false, error: { code: "init-failed", path: "" } });
+    expect(started.ok ? "" : started.error.message).toMatch(/^initialize failed: /);
+  }, 60_000);
+
+  it("returns the proxy as a value once the upstream answers initialize", async () => {
+    const upstream = new StdioClientTransport({ command: process.execPath, args: [HOSTILE_SERVER, "wide", "2"] });
+    const [downstream] = InMemoryTransport.createLinkedPair();
+    const started = await startProxy({ upstream, downstream });
+    if (!started.ok) throw new Error(`not started: ${started.error.message}`);
+    await started.value.ready;
+    expect(started.value.tools().map((t) => t.tool.name)).toContain("echo");
+    await started.value.close();
   }, 60_000);
 });
 

@@ -20,7 +20,6 @@ import {
   type ListLimits,
   type ProxyOptions,
   startProxy,
-  UpstreamInitError,
 } from "@strictwire/mcp";
 import { EXIT_OK, EXIT_USAGE, type ExitCode } from "../failure.js";
 import { type Io, stdoutCarriesSession } from "../io.js";
@@ -74,9 +73,14 @@ export async function runMcpProxy(command: readonly string[], flags: McpProxyFla
     return EXIT_USAGE;
   }
 
-  let proxy: Awaited<ReturnType<typeof startProxy>>;
+  const unreachable = async (reason: string): Promise<ExitCode> => {
+    say(`cannot reach the upstream server ${upstream.label}: ${reason}`);
+    await upstream.transport.close().catch(() => undefined);
+    return EXIT_USAGE;
+  };
+  let started: Awaited<ReturnType<typeof startProxy>>;
   try {
-    proxy = await startProxy({
+    started = await startProxy({
       upstream: upstream.transport,
       downstream: new StdioServerTransport(),
       ...(flags.target !== undefined ? { target: flags.target } : {}),
@@ -85,17 +89,11 @@ export async function runMcpProxy(command: readonly string[], flags: McpProxyFla
       log: say,
     });
   } catch (error) {
-    // startProxy's own failures are typed; anything else (a bug) is still reported, not thrown.
-    const reason =
-      error instanceof UpstreamInitError
-        ? `${error.code}: ${error.message}`
-        : error instanceof Error
-          ? error.message
-          : String(error);
-    say(`cannot reach the upstream server ${upstream.label}: ${reason}`);
-    await upstream.transport.close().catch(() => undefined);
-    return EXIT_USAGE;
+    // startProxy returns its expected failures; a throw is a bug, still reported (and the upstream closed).
+    return unreachable(error instanceof Error ? error.message : String(error));
   }
+  if (!started.ok) return unreachable(`${started.error.code}: ${started.error.message}`);
+  const proxy = started.value;
   const pid = upstream.transport instanceof StdioClientTransport ? upstream.transport.pid : null;
   say(`serving ${upstream.label}${pid !== null ? ` (pid ${pid})` : ""}`);
   // The stdio server transport does not watch for the end of its input: a client that went away closes the session.
