@@ -19,6 +19,7 @@ import { type Codec, compileCodec } from "@strictwire/codec";
 import { IncrementalParser } from "../../../packages/codec/src/parse/incremental.js";
 import { parseJson } from "../../../packages/codec/src/parse/json.js";
 import { parseTextByScanner } from "../../../packages/codec/src/parse/parser.js";
+import { CodecStreamDecoder } from "../../../packages/codec/src/stream/decoder.js";
 import type { CallCase } from "../cases.js";
 import { random } from "../corpora.js";
 import { table } from "../format.js";
@@ -142,6 +143,11 @@ export interface DecoderRow {
   readonly stream: Summary;
   /** Every push without end(), over decode, per round. */
   readonly pushOnly: Summary;
+  /**
+   * The walking decoder (stream/decoder.ts: the parser's tree mapped after each push), every push then end(),
+   * over decode: what streamDecoder() gives where the fast path (stream/lockstep.ts) does not read the plan.
+   */
+  readonly walking: Summary;
   /** The incremental parser's pushes alone (no partial value), over decode: the parsing share of push only. */
   readonly parserOnly: Summary;
   /**
@@ -187,6 +193,17 @@ export function decodeAll(calls: readonly CodecText[]): unknown {
   return last;
 }
 
+/** The walking decoder over the same deltas, every push then end(). */
+function walkingDecodeAll(calls: readonly CodecText[], streams: readonly (readonly string[])[]): unknown {
+  let last: unknown;
+  for (let i = 0; i < calls.length; i++) {
+    const decoder = new CodecStreamDecoder(calls[i]!.codec, { limits: LIMITS });
+    for (const delta of streams[i]!) last = decoder.push(delta);
+    last = decoder.end();
+  }
+  return last;
+}
+
 export function streamDecodeAll(
   calls: readonly CodecText[],
   streams: readonly (readonly string[])[],
@@ -218,6 +235,7 @@ function decoderRow(
       { name: "decode", fn: () => decodeAll(calls) },
       { name: "stream", fn: () => streamDecodeAll(calls, streams, true) },
       { name: "push only", fn: () => streamDecodeAll(calls, streams, false) },
+      { name: "walking", fn: () => walkingDecodeAll(calls, streams) },
       { name: "parser only", fn: () => streamAll(streams, false) },
       {
         name: "JS scan",
@@ -243,6 +261,7 @@ function decoderRow(
     decode: cmp.perCall.decode!,
     stream: cmp.ratio.stream!,
     pushOnly: cmp.ratio["push only"]!,
+    walking: cmp.ratio.walking!,
     floor: floorOf(cmp),
   };
 }
@@ -338,7 +357,7 @@ export function renderStreamDecoder(r: DecoderResult): string {
   return [
     "## Streaming: codec.streamDecoder() over deltas of 1–8 characters vs one codec.decode",
     "",
-    "Ratios against codec.decode of the whole text in the same round; median over rounds (p25–p75). stream = every push (the parser, the early-refusal check and the partial source value, read after each push), then end() (decode's result, from the parser's value); push only = the pushes alone; parser only = the incremental parser's pushes without the partial value or the check; JS scan = the whole text read once by the codec's JavaScript scanner (no deltas): what a JavaScript reader pays against decode's native JSON.parse; per push = the pushes' time over their number.",
+    "Ratios against codec.decode of the whole text in the same round; median over rounds (p25–p75). stream = every push (the parser, the early-refusal check and the partial source value, read after each push), then end() (decode's result, from the parser's value); push only = the pushes alone; walking decoder = stream/decoder.ts alone, every push then end() (what streamDecoder() gives for a plan the fast path, stream/lockstep.ts, does not read: the benchmark calls' stream row mixes both); parser only = the incremental parser's pushes without the partial value or the check; JS scan = the whole text read once by the codec's JavaScript scanner (no deltas): what a JavaScript reader pays against decode's native JSON.parse; per push = the pushes' time over their number.",
     "",
     table(
       [
@@ -349,6 +368,7 @@ export function renderStreamDecoder(r: DecoderResult): string {
         "decode",
         "stream ratio",
         "push only ratio",
+        "walking decoder",
         "parser only",
         "JS scan",
         "per push",
@@ -361,6 +381,7 @@ export function renderStreamDecoder(r: DecoderResult): string {
         fmtMs(x.decode.median),
         fmtSummary(x.stream),
         fmtSummary(x.pushOnly),
+        fmtSummary(x.walking),
         fmtSummary(x.parserOnly),
         fmtSummary(x.jsScan),
         fmtMs(x.perPush),
@@ -374,12 +395,22 @@ export function renderStreamDecoder(r: DecoderResult): string {
     "Ratios against the same decode. receive = the least any push does, whatever its design: the delta kept (the text grows by it) and searched for a quote or a backslash, nothing parsed or shown; floor = receive, then one decode of the text received (end()'s result with nothing read per push); stream / floor = the stream median over the floor median; jsonparse, @streamparser/json = those incremental JSON parsers alone (the final value only: no partial value, no schema); partial-json = the whole text so far parsed again at every delta, as most tools make a partial value today (quadratic: timed on the calls only).",
     "",
     table(
-      ["texts", "receive", "floor", "stream / floor", "jsonparse", "@streamparser/json", "partial-json"],
+      [
+        "texts",
+        "receive",
+        "floor",
+        "stream / floor",
+        "walking / floor",
+        "jsonparse",
+        "@streamparser/json",
+        "partial-json",
+      ],
       rows.map((x) => [
         x.label,
         fmtSummary(x.floor.receive),
         fmtSummary(x.floor.receiveDecode),
         (x.stream.median / x.floor.receiveDecode.median).toFixed(2),
+        (x.walking.median / x.floor.receiveDecode.median).toFixed(2),
         fmtSummary(x.floor.jsonparse),
         fmtSummary(x.floor.streamparser),
         x.floor.reparse === undefined ? "—" : fmtSummary(x.floor.reparse),

@@ -19,6 +19,7 @@
  * (`additionalProperties: false`), a JSON type every candidate forbids, a
  * string that no allowed enum/const string begins with.
  */
+import type { CodecCore } from "../codec.js";
 import { isPlainObject } from "../json.js";
 
 /** The key under which `Candidates.at` keeps what every undeclared member name meets. */
@@ -84,6 +85,17 @@ export class WireCandidates {
     const defs = m[1] === "$defs" ? this.defs : this.legacyDefs;
     return Object.hasOwn(defs, m[2]!) ? defs[m[2]!] : undefined;
   }
+}
+
+/** A codec's wire candidates, read once per codec (the wire schema does not change): both stream decoders'. */
+const perCodec = new WeakMap<object, WireCandidates>();
+export function wireCandidatesOf(codec: CodecCore<unknown>): WireCandidates {
+  let found = perCodec.get(codec);
+  if (found === undefined) {
+    found = new WireCandidates(codec.bundle.wire);
+    perCodec.set(codec, found);
+  }
+  return found;
 }
 
 /**

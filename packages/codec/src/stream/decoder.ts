@@ -65,7 +65,17 @@ import { isPlainObject, setOwn } from "../json.js";
 import { IncrementalParser, type ParserView, type Pushed, type Reading } from "../parse/incremental.js";
 import { MAX_DEPTH_LIMIT } from "../parse/parser.js";
 import { originalPath } from "../wire/paths.js";
-import { bestFit, type Candidates, fillerFor, type PrefixMatch, requiredOf, WireCandidates } from "./candidates.js";
+import {
+  bestFit,
+  type Candidates,
+  fillerFor,
+  type PrefixMatch,
+  requiredOf,
+  type WireCandidates,
+  wireCandidatesOf,
+} from "./candidates.js";
+import { fastPathFits, LockstepDecoder } from "./lockstep.js";
+import { CompletedStep, memberState, type SameSteps, sameSteps } from "./state.js";
 import type { MemberState, StreamDecoder, StreamStep } from "./types.js";
 
 /**
@@ -101,7 +111,9 @@ interface Frame {
  * core's decodeParsed.
  */
 export function streamDecoder<T>(codec: CodecCore<T>, options: DecodeOptions = {}): StreamDecoder<T> {
-  return new CodecStreamDecoder(codec, options);
+  const walking = () => new CodecStreamDecoder(codec, options);
+  // The fast path where it reads every node of the plan (lockstep.ts); it hands the stream here when it must.
+  return fastPathFits(codec) ? new LockstepDecoder(codec, options, walking) : walking();
 }
 
 export class CodecStreamDecoder<T> implements StreamDecoder<T> {
@@ -115,9 +127,7 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
   private afterRefusal = "";
   private refusal: { readonly ok: false; readonly error: CodecError } | undefined;
   private shown: unknown = undefined;
-  private steps:
-    | { readonly unchanged: StreamStep & { ok: true }; readonly changed: StreamStep & { ok: true } }
-    | undefined;
+  private steps: SameSteps | undefined;
 
   /**
    * Per wire container, per node: what its partial showed. A Map, not a
@@ -393,13 +403,7 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
       this.completedCount = 0;
       return Object.freeze(new CompletedStep(this.shown, changed, this, pairs));
     }
-    if (this.steps === undefined || this.steps.unchanged.value !== this.shown) {
-      const value = this.shown;
-      this.steps = {
-        unchanged: Object.freeze({ ok: true, value, changed: false, completed: NONE }),
-        changed: Object.freeze({ ok: true, value, changed: true, completed: NONE }),
-      };
-    }
+    if (this.steps === undefined || this.steps.unchanged.value !== this.shown) this.steps = sameSteps(this.shown);
     return changed ? this.steps.changed : this.steps.unchanged;
   }
 
@@ -432,27 +436,10 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
   }
 
   stateAt(pointer: string): MemberState {
-    const root = this.shown;
-    if (root === undefined) return "pending";
-    if (pointer === "") return this.rootComplete ? "complete" : "incomplete";
-    if (!pointer.startsWith("/")) return this.rootComplete ? "complete" : "pending";
-    let at: unknown = root;
-    let open = !this.rootComplete;
-    for (const raw of pointer.slice(1).split("/")) {
-      if (!open) return "complete";
-      if (typeof at !== "object" || at === null) return "pending";
-      const token = raw.replaceAll("~1", "/").replaceAll("~0", "~");
-      let key: string | number = token;
-      if (Array.isArray(at)) {
-        if (!/^(0|[1-9][0-9]*)$/.test(token)) return "pending";
-        key = Number(token);
-        if (key >= at.length) return "pending";
-      } else if (!Object.hasOwn(at, token)) return "pending";
+    return memberState(this.shown, this.rootComplete, pointer, (at, key) => {
       const held = this.held.get(at);
-      open = held !== undefined && isOpen(held, key);
-      at = (at as Record<string | number, unknown>)[key];
-    }
-    return open ? "incomplete" : "complete";
+      return held !== undefined && isOpen(held, key);
+    });
   }
 
   /**
@@ -1134,8 +1121,6 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
   }
 }
 
-const NONE: readonly string[] = Object.freeze([]);
-
 /** A memo let go, made new for `node` (every field written, as newShown does). */
 function resetShown(memo: Shown, node: Node | undefined, next: Shown | undefined): Shown {
   memo.value = undefined;
@@ -1215,44 +1200,6 @@ function closeMember(held: Held, key: string | number): boolean {
     return true;
   }
   return held.more?.delete(key) === true;
-}
-
-/**
- * An ok step of a push that completed members (frozen): their pointers are
- * made when `completed` is first read. What makes them is private (#): the
- * step's own members are those of every step.
- */
-class CompletedStep {
-  readonly ok = true as const;
-  readonly #decoder: CodecStreamDecoder<unknown>;
-  readonly #pairs: readonly (Held | string | number | undefined)[];
-  #pointers: readonly string[] | undefined;
-
-  constructor(
-    readonly value: unknown,
-    readonly changed: boolean,
-    decoder: CodecStreamDecoder<unknown>,
-    pairs: readonly (Held | string | number | undefined)[],
-  ) {
-    this.#decoder = decoder;
-    this.#pairs = pairs;
-  }
-
-  get completed(): readonly string[] {
-    this.#pointers ??= Object.freeze(this.#decoder.pointersOf(this.#pairs));
-    return this.#pointers;
-  }
-}
-
-/** Read once per codec: the wire schema does not change. */
-const wireCandidates = new WeakMap<object, WireCandidates>();
-function wireCandidatesOf(codec: CodecCore<unknown>): WireCandidates {
-  let found = wireCandidates.get(codec);
-  if (found === undefined) {
-    found = new WireCandidates(codec.bundle.wire);
-    wireCandidates.set(codec, found);
-  }
-  return found;
 }
 
 /** The index of the first quote of `delta` from `start`, else -1 (a loop on a short delta: cheaper than a native search). */

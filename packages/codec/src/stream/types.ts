@@ -13,7 +13,8 @@ import type { CodecError, Result } from "../errors.js";
 /**
  * What one push gives: the partial value so far, or the refusal the whole
  * text is bound to meet. An ok step is frozen, and the same one may be given
- * again (the value in it is live, updated in place by later pushes).
+ * again (the value in it is live, updated in place by later pushes; a push
+ * that gives a new object says `changed`).
  */
 export type StreamStep =
   | {

@@ -1,0 +1,899 @@
+/**
+ * The stream decoder's fast path (issue 42): the partial source value built in
+ * step with the text, one tree, no walk.
+ *
+ * The walking decoder (decoder.ts) keeps the incremental parser's wire tree
+ * and maps it to the source form after each push; on texts of many small
+ * containers the second tree, the memos and the walk cost several times the
+ * floor. Here each character is read once, by a tokenizer that keeps no tree:
+ * the container being written is a frame that knows its node and its wire
+ * candidates, and each value is put into the partial value by the frame that
+ * owns its place, as it is read. The wire check (candidates.ts) runs in the
+ * same step; completion is reported from the frames, and a member's state is
+ * read from them.
+ *
+ * It reads the constructs whose source form follows the text directly:
+ * scalars, arrays, objects whose members are required, native or tagged
+ * (`{"state", "value"}`), maps (entries), references and any JSON. A plan with
+ * any other (a union, a mixed object, a tuple, JSON text, compact, inline or
+ * minimal presence) gets the walking decoder (`fastPathFits`).
+ *
+ * Only the common text is read here: JSON in a plain subset (no surrogate
+ * escapes, numbers of at most 15 digits and no exponent, the limits not near).
+ * Anything else, and anything the wire check or the JSON grammar might refuse,
+ * hands the stream to the walking decoder: the deltas so far are pushed into
+ * it again, and it answers from then on. So every refusal, and everything
+ * after it, is the walking decoder's own, in decode's words; what this path
+ * shows before handing over is what the walking decoder shows (tested push by
+ * push against it). A hand-over changes the partial value's object: its step
+ * says `changed`.
+ */
+import type { CodecCore, DecodeOptions } from "../codec.js";
+import { referent } from "../constructs/reference.js";
+import { pointerJoin, type Result } from "../errors.js";
+import type { Field, Node } from "../ir/nodes.js";
+import { setOwn } from "../json.js";
+import { DEFAULT_PARSE_LIMITS, MAX_DEPTH_LIMIT } from "../parse/parser.js";
+import { type Candidates, type PrefixMatch, type WireCandidates, wireCandidatesOf } from "./candidates.js";
+import { CompletedStep, memberState, type SameSteps, sameSteps } from "./state.js";
+import type { MemberState, StreamDecoder, StreamStep } from "./types.js";
+
+/** What a frame's container is, for the node that reads it. */
+const OBJECT = 0; // a wire object for an object node: shown as an object of its declared members
+const ARRAY = 1; // a wire array for an array node, or for any JSON: shown element by element
+const MAP = 2; // a wire array of entries (a map, or any JSON's object): shown as an object
+const TAG = 3; // a tagged member's {"state", "value"}: its value shown at the member's place once present
+const ENTRY = 4; // one {"key", "value"} entry: its value shown at its key once the key is complete
+const ANY_OBJECT = 5; // any JSON's object, {"entries": [...]}: shown as an object
+const ENVELOPE = 6; // {"arguments": ...}: the arguments shown as the whole value
+
+/** Where a shown container sits: its holder's record and its key there (pointers are made by following them). */
+interface Place {
+  readonly up: Place | undefined;
+  readonly key: string | number;
+}
+/** The whole value's record. */
+const ROOT: Place = { up: undefined, key: "" };
+
+/** One open wire container. */
+interface Frame {
+  readonly kind: number;
+  /** The node of its members (object: unused; array: items; map and entry: the value's; any: the any node). */
+  readonly node: Node | undefined;
+  readonly fields: ReadonlyMap<string, Field> | undefined;
+  /** Where its members are shown, and that container's record (ROOT for the whole value; undefined: none). */
+  readonly out: Record<string, unknown> | unknown[] | undefined;
+  readonly rec: Place | undefined;
+  /** The wire candidates of this container. */
+  readonly cand: Candidates;
+  /** The member being written: its name (objects), or the count of elements so far (arrays). */
+  name: string;
+  /** An object's member being written: its declared field (undefined: undeclared). */
+  field: Field | undefined;
+  count: number;
+  /** Member names read, to refuse a repeated one (hands over). */
+  names: string[] | undefined;
+  /** The key under which the member being written is shown in `out` (undefined: nothing shown being written). */
+  openKey: string | number | undefined;
+  /** Tagged member: the state string once complete; entry: the key once complete. */
+  word: string | undefined;
+  /** Map: the complete keys (a repeated one hands over: decode refuses it). */
+  keys: Set<string> | undefined;
+  /**
+   * A container this frame shows, opened in push `openedIn` when completed members numbered `mark`: one that
+   * closes in the push that opened it is reported alone, its members not (so the walking decoder reports them).
+   */
+  readonly shows: boolean;
+  readonly openedIn: number;
+  readonly mark: number;
+  /** The frame that shows this one's values (tags and entries show into their holder's `out`). */
+  readonly holder: Frame | undefined;
+  /** A tagged member's or an entry's key in the holder's `out`. */
+  readonly at: string | number;
+}
+
+/** Tokenizer modes. */
+const VALUE = 0; // a value due (after '[', ':' or an array's ',', or at the start)
+const VALUE_OR_CLOSE = 1; // after '['
+const NAME_OR_CLOSE = 2; // after '{'
+const NAME = 3; // after an object's ','
+const COLON = 4;
+const AFTER = 5; // after a value
+const STRING = 6;
+const NUMBER = 7;
+const LITERAL = 8;
+const DONE = 9;
+
+/** Number states: which characters may follow. */
+const N_SIGN = 0; // after '-'
+const N_ZERO = 1; // after a leading 0
+const N_INT = 2;
+const N_DOT = 3;
+const N_FRAC = 4;
+
+/** Hands the stream over: thrown inside a push, caught by it (never escapes). */
+const HAND_OVER: unique symbol = Symbol("hand over");
+
+/** Whether the fast path reads every node of this plan (kept per codec). */
+const fits = new WeakMap<object, boolean>();
+
+/** Whether the fast path reads `codec`'s plan: its nodes are all of the kinds it knows, with the presence it knows. */
+export function fastPathFits(codec: CodecCore<unknown>): boolean {
+  let found = fits.get(codec);
+  if (found === undefined) {
+    const { plan } = codec.bundle;
+    const seen = new Set<Node>();
+    const ok = (node: Node): boolean => {
+      if (seen.has(node)) return true;
+      seen.add(node);
+      switch (node.kind) {
+        case "scalar":
+        case "any":
+          return true;
+        case "array":
+          return ok(node.items);
+        case "map":
+          return ok(node.value);
+        case "ref":
+          return ok(referent(node, plan.defs));
+        case "object":
+          return node.fields.every(
+            (f) =>
+              (!f.optional || f.presence === "native" || (f.presence === "tagged" && f.tags === undefined)) &&
+              ok(f.node),
+          );
+        default:
+          return false;
+      }
+    };
+    found = ok(plan.root);
+    fits.set(codec, found);
+  }
+  return found;
+}
+
+const fieldMaps = new WeakMap<Node, ReadonlyMap<string, Field>>();
+function fieldsOf(node: Node & { kind: "object" }): ReadonlyMap<string, Field> {
+  let found = fieldMaps.get(node);
+  if (found === undefined) {
+    found = new Map(node.fields.map((f) => [f.name, f]));
+    fieldMaps.set(node, found);
+  }
+  return found;
+}
+
+export class LockstepDecoder<T> implements StreamDecoder<T> {
+  private readonly deltas: string[] = [];
+  private written = 0;
+  private pushes = 0;
+  /** The walking decoder, once the stream is handed to it. */
+  private walking: StreamDecoder<T> | undefined;
+  private readonly wire: WireCandidates;
+  private readonly defs: Readonly<Record<string, Node>>;
+  private readonly maxUnits: number;
+  private readonly maxNodes: number;
+  private readonly maxDepth: number;
+
+  private shown: unknown = undefined;
+  private rootComplete = false;
+  private changed = false;
+  private steps: SameSteps | undefined;
+  /** The members completed in this push: (place, key) pairs. */
+  private readonly completedNow: (Place | string | number | undefined)[] = [];
+  private completedCount = 0;
+
+  // The tokenizer.
+  private mode = VALUE;
+  private readonly frames: Frame[] = [];
+  private depth = 0;
+  private nodes = 0;
+  /** The string being read (a name or a value), decoded so far; a raw high surrogate held back. */
+  private str = "";
+  private inName = false;
+  private high = "";
+  /** Escape: 0 none, 1 after '\', 2..5 hex digits read (u). */
+  private escape = 0;
+  private hex = 0;
+  private num = "";
+  private numState = N_SIGN;
+  private digits = 0;
+  private literal = "";
+  private literalAt = 0;
+  /** The string value being read: where it is shown (undefined: not shown), its candidates' matcher (undefined: any string). */
+  private strOut: Record<string, unknown> | unknown[] | undefined;
+  private strKey: string | number = "";
+  private strMatch: PrefixMatch | undefined;
+  private nameMatch: PrefixMatch | undefined;
+  /** The candidates of the scalar being read (its place's), for its check once complete. */
+  private reached: Candidates | undefined;
+
+  constructor(
+    private readonly codec: CodecCore<T>,
+    private readonly options: DecodeOptions,
+    /** The walking decoder, made new: what the stream is handed to. */
+    private readonly walker: () => StreamDecoder<T>,
+  ) {
+    const limits = options.limits ? { ...codec.limits, ...options.limits } : codec.limits;
+    this.wire = wireCandidatesOf(codec);
+    this.defs = codec.bundle.plan.defs;
+    const maxBytes = limits.maxBytes ?? DEFAULT_PARSE_LIMITS.maxBytes;
+    // A UTF-16 unit is at most 3 UTF-8 bytes: well under the byte limit, the count of units alone keeps to it.
+    this.maxUnits = Math.floor(maxBytes / 3) - 8;
+    this.maxNodes = (limits.maxNodes ?? DEFAULT_PARSE_LIMITS.maxNodes) - 2;
+    this.maxDepth = (limits.maxDepth ?? DEFAULT_PARSE_LIMITS.maxDepth) - 1;
+    // Limits the walking decoder refuses whatever the text: it answers from the start.
+    if ((limits.maxDepth ?? 0) > MAX_DEPTH_LIMIT || this.maxUnits < 16 || this.maxNodes < 4 || this.maxDepth < 2)
+      this.walking = walker();
+  }
+
+  /** Whether the stream was handed to the walking decoder. */
+  get handedOver(): boolean {
+    return this.walking !== undefined;
+  }
+
+  get value(): unknown {
+    return this.walking === undefined ? this.shown : this.walking.value;
+  }
+
+  push(delta: string): StreamStep {
+    const walking = this.walking;
+    if (walking !== undefined) return walking.push(delta);
+    this.deltas.push(delta);
+    this.pushes++;
+    this.written += delta.length;
+    this.changed = false;
+    try {
+      if (this.written > this.maxUnits) throw HAND_OVER;
+      this.read(delta);
+      this.settlePush();
+    } catch (e) {
+      if (e !== HAND_OVER) throw e;
+      return this.handOver();
+    }
+    return this.step();
+  }
+
+  end(): Result<T> {
+    if (this.walking !== undefined) return this.walking.end();
+    return this.codec.decode(this.deltas.join(""), this.options);
+  }
+
+  stateAt(pointer: string): MemberState {
+    if (this.walking !== undefined) return this.walking.stateAt(pointer);
+    return memberState(this.shown, this.rootComplete, pointer, (at, key) => this.isOpen(at, key));
+  }
+
+  /** Whether `container[key]` is being written: a frame shows into it there, or the string being read does. */
+  private isOpen(container: object, key: string | number): boolean {
+    if (this.mode === STRING && !this.inName && this.strOut === container && this.strKey === key) return true;
+    for (let d = 0; d < this.depth; d++) {
+      const f = this.frames[d]!;
+      if (f.out === container && f.openKey === key) return true;
+    }
+    return false;
+  }
+
+  /** The pointers of (place, key) pairs. */
+  pointersOf(pairs: readonly (Place | string | number | undefined)[]): string[] {
+    const out: string[] = [];
+    for (let i = 0; i < pairs.length; i += 2) {
+      const place = pairs[i] as Place | undefined;
+      if (place === undefined && pairs[i + 1] === "") {
+        out.push("");
+        continue;
+      }
+      out.push(pointerJoin(pointerOfPlace(place), pairs[i + 1] as string | number));
+    }
+    return out;
+  }
+
+  private handOver(): StreamStep {
+    const walking = this.walker();
+    let step: StreamStep | undefined;
+    for (const d of this.deltas) step = walking.push(d);
+    this.walking = walking;
+    this.deltas.length = 0;
+    // The partial value is the walking decoder's object now: said changed, whatever it showed.
+    if (step!.ok && step!.value !== this.shown && !step!.changed)
+      return Object.freeze({ ok: true, value: step!.value, changed: true, completed: step!.completed });
+    return step!;
+  }
+
+  private step(): StreamStep {
+    if (this.completedCount > 0) {
+      const pairs = this.completedNow.slice(0, this.completedCount);
+      this.completedCount = 0;
+      return Object.freeze(new CompletedStep(this.shown, this.changed, this, pairs));
+    }
+    if (this.steps === undefined || this.steps.unchanged.value !== this.shown) this.steps = sameSteps(this.shown);
+    return this.changed ? this.steps.changed : this.steps.unchanged;
+  }
+
+  /** What ends a push: the string being read shown as it stands, the whole value complete. */
+  private settlePush(): void {
+    if (this.mode === STRING && !this.inName && this.strOut !== undefined) this.showString();
+    if (this.mode === DONE && !this.rootComplete && this.shown !== undefined) {
+      this.rootComplete = true;
+      this.completedPair(undefined, "");
+    }
+  }
+
+  private completedPair(place: Place | undefined, key: string | number): void {
+    const n = this.completedCount;
+    this.completedNow[n] = place;
+    this.completedNow[n + 1] = key;
+    this.completedCount = n + 2;
+  }
+
+  // ---- The tokenizer: a plain subset of JSON; anything else hands over.
+
+  private read(d: string): void {
+    const n = d.length;
+    let i = 0;
+    while (i < n) {
+      const mode = this.mode;
+      if (mode === STRING) {
+        i = this.stringRun(d, i);
+        continue;
+      }
+      const c = d.charCodeAt(i);
+      if (mode === NUMBER) {
+        if (this.numberChar(c)) {
+          i++;
+          continue;
+        }
+        this.endNumber();
+        continue; // the character is read again, after the number
+      }
+      if (mode === LITERAL) {
+        if (c !== this.literal.charCodeAt(this.literalAt)) throw HAND_OVER;
+        if (++this.literalAt === this.literal.length) this.endLiteral();
+        i++;
+        continue;
+      }
+      i++;
+      if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) continue;
+      switch (mode) {
+        case VALUE:
+          this.startValue(c);
+          break;
+        case VALUE_OR_CLOSE:
+          if (c === 0x5d) this.close(false);
+          else this.startValue(c);
+          break;
+        case NAME_OR_CLOSE:
+          if (c === 0x7d) this.close(true);
+          else if (c === 0x22) this.startName();
+          else throw HAND_OVER;
+          break;
+        case NAME:
+          if (c !== 0x22) throw HAND_OVER;
+          this.startName();
+          break;
+        case COLON:
+          if (c !== 0x3a) throw HAND_OVER;
+          this.mode = VALUE;
+          break;
+        case AFTER: {
+          const f = this.frames[this.depth - 1]!;
+          const array = f.kind === ARRAY || f.kind === MAP;
+          if (c === 0x2c) this.mode = array ? VALUE : NAME;
+          else if (c === (array ? 0x5d : 0x7d)) this.close(!array);
+          else throw HAND_OVER;
+          break;
+        }
+        default:
+          throw HAND_OVER; // DONE: only whitespace may follow
+      }
+    }
+  }
+
+  /** The frame the next value belongs to (undefined at the root). */
+  private get top(): Frame | undefined {
+    return this.depth === 0 ? undefined : this.frames[this.depth - 1];
+  }
+
+  private startName(): void {
+    const f = this.top!;
+    this.mode = STRING;
+    this.inName = true;
+    this.str = "";
+    this.nameMatch = f.cand.namePossible(undefined) ? undefined : (f.cand.nameMatch() ?? undefined);
+    // A name begun where no name is declared.
+    if (this.nameMatch !== undefined && !this.nameMatch.grow("", "")) throw HAND_OVER;
+  }
+
+  /** A member name is complete. */
+  private endName(name: string): void {
+    const f = this.top!;
+    if (f.names === undefined) f.names = [name];
+    else if (f.names.includes(name))
+      throw HAND_OVER; // a repeated name: the JSON is refused
+    else f.names.push(name);
+    if (f.cand.at(name).empty) throw HAND_OVER;
+    f.name = name;
+    if (f.kind === OBJECT) f.field = f.fields!.get(name);
+    this.mode = COLON;
+  }
+
+  /**
+   * The value at the current place begins: the candidates of the place, the
+   * node that reads it, and where it is shown.
+   */
+  private startValue(c: number): void {
+    if (++this.nodes > this.maxNodes) throw HAND_OVER;
+    const f = this.top;
+    const reached = f === undefined ? this.wire.root : f.cand.at(f.kind === ARRAY || f.kind === MAP ? f.count : f.name);
+    this.reached = reached;
+    if (c === 0x7b || c === 0x5b) {
+      const object = c === 0x7b;
+      if (this.depth >= this.maxDepth) throw HAND_OVER;
+      const cand = reached.allowing(object ? "object" : "array");
+      if (cand.empty) throw HAND_OVER;
+      this.open(f, object, cand);
+      return;
+    }
+    // A scalar: at the root, in the envelope or where a container is due, the walking decoder's.
+    const owner = f === undefined ? undefined : this.ownerAt(f, false);
+    // Shown as itself by a scalar or any JSON; any other node shows nothing for it (the walking decoder's).
+    if (owner !== undefined) {
+      let node = f!.kind === OBJECT ? f!.field!.node : f!.node!;
+      while (node.kind === "ref") node = referent(node, this.defs);
+      if (node.kind !== "scalar" && node.kind !== "any") throw HAND_OVER;
+    }
+    if (c === 0x22) {
+      const strings = reached.allowing("string");
+      if (strings.empty) throw HAND_OVER;
+      this.strMatch = strings.anyString ? undefined : strings.stringMatch();
+      if (this.strMatch !== undefined && !this.strMatch.grow("", "")) throw HAND_OVER;
+      this.mode = STRING;
+      this.inName = false;
+      this.str = "";
+      this.strOut = undefined;
+      if (owner !== undefined) {
+        const key = this.keyIn(f!);
+        this.strOut = owner.out;
+        this.strKey = key;
+        this.put(owner.out!, key, "");
+        owner.openKey = key;
+      }
+      return;
+    }
+    if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
+      if (reached.allowing("number").empty) throw HAND_OVER;
+      this.mode = NUMBER;
+      this.num = "";
+      this.digits = 0;
+      this.numState = N_SIGN;
+      if (!this.numberChar(c)) throw HAND_OVER;
+      return;
+    }
+    const literal = c === 0x74 ? "true" : c === 0x66 ? "false" : c === 0x6e ? "null" : undefined;
+    if (literal === undefined) throw HAND_OVER;
+    if (reached.allowing(literal === "null" ? "null" : "boolean").empty) throw HAND_OVER;
+    this.mode = LITERAL;
+    this.literal = literal;
+    this.literalAt = 1;
+  }
+
+  /**
+   * The frame whose container shows the value at `f`'s current place, or
+   * undefined where nothing shows it (a tag's state, an entry's key). Orders
+   * and shapes the walking decoder shows otherwise hand over: a tag's value
+   * before its state says present, an entry's value before its key is
+   * complete (shown later, whole, there), a scalar where a container is due.
+   */
+  private ownerAt(f: Frame, container: boolean): Frame | undefined {
+    switch (f.kind) {
+      case OBJECT: {
+        const field = f.field;
+        if (field === undefined) throw HAND_OVER; // undeclared: the wire check's to refuse
+        if (field.optional && field.presence === "tagged") throw HAND_OVER; // a tag that is no object
+        return f;
+      }
+      case ARRAY:
+        return f;
+      case TAG:
+        if (f.name === "state" && !container) return undefined;
+        if (f.name !== "value" || f.word !== "present") throw HAND_OVER;
+        return f.holder;
+      case ENTRY:
+        if (f.name === "key" && !container) return undefined;
+        if (f.name !== "value" || f.word === undefined) throw HAND_OVER;
+        return f.holder;
+      default:
+        throw HAND_OVER; // a map's entry, any object's entries or the envelope's arguments given a scalar
+    }
+  }
+
+  /** The key in its owner's container of the value at `f`'s current place (ownerAt gave an owner). */
+  private keyIn(f: Frame): string | number {
+    switch (f.kind) {
+      case ARRAY:
+        return f.count;
+      case TAG:
+        return f.at;
+      case ENTRY:
+        return f.word!;
+      default:
+        return f.name;
+    }
+  }
+
+  /** A container opens at the current place. */
+  private open(f: Frame | undefined, object: boolean, cand: Candidates): void {
+    let node: Node;
+    if (f === undefined) {
+      if (this.codec.bundle.plan.envelope !== "bare") {
+        if (!object) throw HAND_OVER;
+        this.newFrame(ENVELOPE, undefined, cand, undefined, "", undefined, undefined);
+        return;
+      }
+      node = this.codec.bundle.plan.root;
+    } else {
+      switch (f.kind) {
+        case OBJECT: {
+          const field = f.field;
+          if (field === undefined) throw HAND_OVER;
+          if (field.optional && field.presence === "tagged") {
+            if (!object) throw HAND_OVER;
+            this.newFrame(TAG, field.node, cand, f, f.name, undefined, undefined);
+            return;
+          }
+          node = field.node;
+          break;
+        }
+        case MAP:
+          if (!object) throw HAND_OVER;
+          this.newFrame(ENTRY, f.node, cand, f, "", undefined, undefined);
+          return;
+        case ANY_OBJECT:
+          if (f.name !== "entries" || object) throw HAND_OVER;
+          // The entries show into the any object's own container.
+          this.newFrame(MAP, f.node, cand, undefined, "", f.out, f.rec);
+          return;
+        case ENVELOPE:
+          if (f.name !== "arguments") throw HAND_OVER;
+          node = this.codec.bundle.plan.root;
+          break;
+        default:
+          // An array's element, a tag's or an entry's value.
+          if (f.kind !== ARRAY && f.name !== "value") throw HAND_OVER;
+          node = f.node!;
+      }
+    }
+    while (node.kind === "ref") node = referent(node, this.defs);
+    let kind: number;
+    let out: Record<string, unknown> | unknown[];
+    let inner: Node = node;
+    switch (node.kind) {
+      case "object":
+        if (!object) throw HAND_OVER;
+        kind = OBJECT;
+        out = {};
+        break;
+      case "array":
+        if (object) throw HAND_OVER;
+        kind = ARRAY;
+        out = [];
+        inner = node.items;
+        break;
+      case "map":
+        if (object) throw HAND_OVER;
+        kind = MAP;
+        out = {};
+        inner = node.value;
+        break;
+      case "any":
+        kind = object ? ANY_OBJECT : ARRAY;
+        out = object ? {} : [];
+        break;
+      default:
+        throw HAND_OVER; // a scalar node given a container
+    }
+    const owner = f === undefined || f.kind === ENVELOPE ? undefined : this.ownerAt(f, true);
+    if (owner === undefined) {
+      // The whole value (the root, or the envelope's arguments).
+      this.newFrame(kind, inner, cand, undefined, "", out, ROOT);
+      this.shown = out;
+      this.changed = true;
+      return;
+    }
+    const key = this.keyIn(f!);
+    this.newFrame(kind, inner, cand, undefined, "", out, { up: owner.rec, key });
+    this.put(owner.out!, key, out);
+    owner.openKey = key;
+  }
+
+  private newFrame(
+    kind: number,
+    node: Node | undefined,
+    cand: Candidates,
+    holder: Frame | undefined,
+    at: string | number,
+    out: Record<string, unknown> | unknown[] | undefined,
+    rec: Place | undefined,
+  ): void {
+    this.frames[this.depth++] = {
+      shows: out !== undefined && rec !== undefined && (kind !== MAP || out !== this.top?.out),
+      openedIn: this.pushes,
+      mark: this.completedCount,
+      kind,
+      node,
+      fields: kind === OBJECT ? fieldsOf(node as Node & { kind: "object" }) : undefined,
+      out,
+      rec,
+      cand,
+      name: "",
+      field: undefined,
+      count: 0,
+      names: undefined,
+      openKey: undefined,
+      word: undefined,
+      keys: undefined,
+      holder,
+      at,
+    };
+    this.mode = kind === ARRAY || kind === MAP ? VALUE_OR_CLOSE : NAME_OR_CLOSE;
+  }
+
+  /** The container on top closes ('}' if `object`). */
+  private close(object: boolean): void {
+    const f = this.frames[this.depth - 1]!;
+    if ((f.kind === ARRAY || f.kind === MAP) === object) throw HAND_OVER;
+    this.depth--;
+    const parent = this.top;
+    // Written whole within this push: its members are not reported, only it (the whole value's are: it is shown).
+    if (f.shows && f.rec !== ROOT && f.openedIn === this.pushes) this.completedCount = f.mark;
+    // A container shown at a place in its parent's owner is complete there (not the root, not a tag, an entry, or
+    // any object's entries, which show nothing of their own).
+    if (parent !== undefined && f.rec !== undefined && f.rec !== ROOT && f.holder === undefined && f.out !== parent.out)
+      this.completedIn(parent);
+    if (f.kind === ENTRY && f.word !== undefined) {
+      const map = f.holder!;
+      map.keys ??= new Set();
+      map.keys.add(f.word);
+    }
+    this.valueEnded(parent);
+  }
+
+  /** The value at `f`'s current place, shown, is complete: reported, and no longer open. */
+  private completedIn(f: Frame): void {
+    const owner = f.kind === TAG || f.kind === ENTRY ? f.holder! : f;
+    const key = this.keyIn(f);
+    owner.openKey = undefined;
+    this.completedPair(owner.rec, key);
+  }
+
+  /** After a value at the parent's place: the parent's count and state move on. */
+  private valueEnded(parent: Frame | undefined): void {
+    if (parent === undefined) {
+      this.mode = DONE;
+      return;
+    }
+    if (parent.kind === ARRAY || parent.kind === MAP) parent.count++;
+    this.mode = AFTER;
+  }
+
+  /** A scalar value is complete at the current place: checked, shown, reported. */
+  private endScalar(value: unknown): void {
+    const f = this.top!;
+    if (!this.reached!.scalarPossible(value)) throw HAND_OVER;
+    if (typeof value === "string") {
+      if (f.kind === TAG && f.name === "state") f.word = value;
+      else if (f.kind === ENTRY && f.name === "key") {
+        if (f.holder!.keys?.has(value)) throw HAND_OVER; // a repeated key: decode refuses it
+        f.word = value;
+      }
+      const out = this.strOut;
+      if (out !== undefined) {
+        this.strOut = undefined;
+        this.put(out, this.strKey, value);
+        this.completedIn(f);
+      }
+    } else {
+      const owner = this.ownerAt(f, false);
+      if (owner !== undefined) {
+        this.put(owner.out!, this.keyIn(f), value);
+        this.completedIn(f);
+      }
+    }
+    this.valueEnded(f);
+  }
+
+  private put(out: Record<string, unknown> | unknown[], key: string | number, value: unknown): void {
+    if (Array.isArray(out)) {
+      if ((key as number) < out.length && out[key as number] === value) return;
+      out[key as number] = value;
+    } else {
+      if (Object.hasOwn(out, key as string) && out[key as string] === value) return;
+      setOwn(out, key as string, value);
+    }
+    this.changed = true;
+  }
+
+  private showString(): void {
+    this.put(this.strOut!, this.strKey, this.str);
+  }
+
+  /** Reads string characters from i; returns where it stopped. */
+  private stringRun(d: string, i: number): number {
+    const n = d.length;
+    let added = "";
+    // Escapes and surrogates, a character at a time; plain runs sliced.
+    while (i < n) {
+      if (this.escape !== 0) {
+        const c = d.charCodeAt(i++);
+        if (this.escape === 1) {
+          const simple = simpleEscape(c);
+          if (simple !== undefined) {
+            added += simple;
+            this.escape = 0;
+          } else if (c === 0x75) {
+            this.escape = 2;
+            this.hex = 0;
+          } else throw HAND_OVER;
+        } else {
+          const h = hexValue(c);
+          if (h < 0) throw HAND_OVER;
+          this.hex = this.hex * 16 + h;
+          if (++this.escape === 6) {
+            if (this.hex >= 0xd800 && this.hex <= 0xdfff) throw HAND_OVER;
+            added += String.fromCharCode(this.hex);
+            this.escape = 0;
+          }
+        }
+        continue;
+      }
+      let j = i;
+      let c = 0;
+      for (; j < n; j++) {
+        c = d.charCodeAt(j);
+        if (c < 0x20 || c === 0x22 || c === 0x5c || (c >= 0xd800 && c <= 0xdfff)) break;
+      }
+      if (j > i) {
+        if (this.high !== "") throw HAND_OVER; // a lone high surrogate
+        added += d.slice(i, j);
+      }
+      i = j;
+      if (i === n) break;
+      if (c === 0x22) {
+        if (this.high !== "") throw HAND_OVER;
+        this.str += added;
+        this.grew(added);
+        this.endString();
+        return i + 1;
+      }
+      if (c === 0x5c) {
+        if (this.high !== "") throw HAND_OVER;
+        this.escape = 1;
+        i++;
+        continue;
+      }
+      if (c < 0x20) throw HAND_OVER;
+      // A raw surrogate: a high one is held back until its low one.
+      if (c <= 0xdbff) {
+        if (this.high !== "") throw HAND_OVER;
+        this.high = d[i]!;
+      } else {
+        if (this.high === "") throw HAND_OVER;
+        added += this.high + d[i]!;
+        this.high = "";
+      }
+      i++;
+    }
+    this.str += added;
+    this.grew(added);
+    return i;
+  }
+
+  /** The string being read gained `added`: checked against the const and enum strings its place allows. */
+  private grew(added: string): void {
+    if (added === "") return;
+    const match = this.inName ? this.nameMatch : this.strMatch;
+    if (match !== undefined && !match.grow(added, this.str)) throw HAND_OVER;
+  }
+
+  private endString(): void {
+    const s = this.str;
+    this.str = "";
+    if (this.inName) {
+      this.inName = false;
+      this.endName(s);
+      return;
+    }
+    this.mode = AFTER;
+    this.endScalar(s);
+  }
+
+  /** Whether `c` continues the number being read (a character that cannot follow ends it; a bad one hands over). */
+  private numberChar(c: number): boolean {
+    const digit = c >= 0x30 && c <= 0x39;
+    switch (this.numState) {
+      case N_SIGN:
+        if (c === 0x2d && this.num === "") break;
+        if (!digit) throw HAND_OVER;
+        if (c === 0x30) {
+          if (this.num === "-") throw HAND_OVER; // -0: the walking decoder's
+          this.numState = N_ZERO;
+        } else this.numState = N_INT;
+        this.digits++;
+        break;
+      case N_ZERO:
+        if (c === 0x2e) this.numState = N_DOT;
+        else if (digit || c === 0x65 || c === 0x45) throw HAND_OVER;
+        else return false;
+        break;
+      case N_INT:
+        if (digit) {
+          if (++this.digits > 15) throw HAND_OVER;
+        } else if (c === 0x2e) this.numState = N_DOT;
+        else if (c === 0x65 || c === 0x45) throw HAND_OVER;
+        else return false;
+        break;
+      case N_DOT:
+        if (!digit) throw HAND_OVER;
+        this.numState = N_FRAC;
+        if (++this.digits > 15) throw HAND_OVER;
+        break;
+      default:
+        if (digit) {
+          if (++this.digits > 15) throw HAND_OVER;
+        } else if (c === 0x65 || c === 0x45) throw HAND_OVER;
+        else return false;
+    }
+    this.num += String.fromCharCode(c);
+    return true;
+  }
+
+  private endNumber(): void {
+    const s = this.numState;
+    if (s === N_SIGN || s === N_DOT) throw HAND_OVER;
+    this.mode = AFTER;
+    this.endScalar(Number(this.num));
+  }
+
+  private endLiteral(): void {
+    const l = this.literal;
+    this.mode = AFTER;
+    this.endScalar(l === "true" ? true : l === "false" ? false : null);
+  }
+}
+
+function simpleEscape(c: number): string | undefined {
+  switch (c) {
+    case 0x22:
+      return '"';
+    case 0x5c:
+      return "\\";
+    case 0x2f:
+      return "/";
+    case 0x62:
+      return "\b";
+    case 0x66:
+      return "\f";
+    case 0x6e:
+      return "\n";
+    case 0x72:
+      return "\r";
+    case 0x74:
+      return "\t";
+    default:
+      return undefined;
+  }
+}
+
+function hexValue(c: number): number {
+  if (c >= 0x30 && c <= 0x39) return c - 0x30;
+  if (c >= 0x61 && c <= 0x66) return c - 0x57;
+  if (c >= 0x41 && c <= 0x46) return c - 0x37;
+  return -1;
+}
+
+function pointerOfPlace(place: Place | undefined): string {
+  const keys: (string | number)[] = [];
+  for (let at = place; at !== undefined && at !== ROOT; at = at.up) keys.push(at.key);
+  let pointer = "";
+  for (let i = keys.length - 1; i >= 0; i--) pointer = pointerJoin(pointer, keys[i]!);
+  return pointer;
+}

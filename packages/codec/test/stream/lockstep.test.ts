@@ -1,0 +1,183 @@
+/**
+ * The stream decoder's fast path (stream/lockstep.ts) against the walking
+ * decoder (stream/decoder.ts), push by push: the same refusal, the same
+ * partial value, the same `changed` and the same members completed (in any
+ * order within a push), and the same end(). Over the fixtures' wires, generated
+ * calls, wires broken at random (which hand the stream over) and the hostile
+ * corpus. The walking decoder is what every other stream test holds to decode.
+ */
+import { isDeepStrictEqual } from "node:util";
+import { type Codec, compileCodec, type DecodeOptions } from "@strictwire/codec";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { CodecStreamDecoder } from "../../src/stream/decoder.js";
+import { fastPathFits, LockstepDecoder } from "../../src/stream/lockstep.js";
+import { runs } from "../../testkit/arbitraries.js";
+import { allHostileCases, rawInput } from "../reliability/support.js";
+import { deltaSizes, fixtureWires, generatedCalls, split } from "./support.js";
+
+interface Tally {
+  streams: number;
+  handedOver: number;
+}
+
+/** Key order aside (the walking decoder puts a push's new members in declared order, the fast path in text order). */
+function sorted(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(sorted);
+  if (typeof v !== "object" || v === null) return v;
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(v).sort())
+    Object.defineProperty(out, k, { value: sorted((v as Record<string, unknown>)[k]), enumerable: true });
+  return out;
+}
+
+/** The first difference between the two decoders over `deltas` ("" if none). */
+function difference(codec: Codec, deltas: readonly string[], tally: Tally, options: DecodeOptions = {}): string {
+  const walking = new CodecStreamDecoder(codec, options);
+  const fast = new LockstepDecoder(codec, options, () => new CodecStreamDecoder(codec, options));
+  let handed = false;
+  for (let i = 0; i < deltas.length; i++) {
+    const a = walking.push(deltas[i]!);
+    const b = fast.push(deltas[i]!);
+    const where = `push ${i} ${JSON.stringify(deltas[i])} after ${JSON.stringify(deltas.slice(0, i).join("").slice(-60))}`;
+    // The push that hands over shows the walking decoder's object: said changed.
+    const handing = !handed && fast.handedOver;
+    handed = fast.handedOver;
+    if (a.ok !== b.ok) return `${where}: ok ${a.ok} vs ${b.ok}`;
+    if (!a.ok || !b.ok) {
+      if (!a.ok && !b.ok && !isDeepStrictEqual(a.error, b.error))
+        return `${where}: ${JSON.stringify(a.error)} vs ${JSON.stringify(b.error)}`;
+      continue;
+    }
+    if (!isDeepStrictEqual(sorted(a.value), sorted(b.value)))
+      return `${where}: value ${JSON.stringify(a.value)} vs ${JSON.stringify(b.value)}`;
+    if (b.value !== fast.value) return `${where}: the step's value is not the decoder's`;
+    if (a.changed !== b.changed && !(handing && b.changed)) return `${where}: changed ${a.changed} vs ${b.changed}`;
+    if (!isDeepStrictEqual([...a.completed].sort(), [...b.completed].sort()))
+      return `${where}: completed ${JSON.stringify(a.completed)} vs ${JSON.stringify(b.completed)}`;
+    for (const pointer of [...a.completed, "", "/a", "/v", "/w/0", "/nope"])
+      if (walking.stateAt(pointer) !== fast.stateAt(pointer))
+        return `${where}: state of ${JSON.stringify(pointer)} ${walking.stateAt(pointer)} vs ${fast.stateAt(pointer)}`;
+  }
+  if (!isDeepStrictEqual(walking.end(), fast.end())) return "end() differs";
+  tally.streams++;
+  if (handed) tally.handedOver++;
+  return "";
+}
+
+function expectSame(codec: Codec, deltas: readonly string[], tally: Tally, options?: DecodeOptions): void {
+  const found = difference(codec, deltas, tally, options);
+  if (found !== "") expect.fail(`${deltas.join("").slice(0, 200)}: ${found}`);
+}
+
+/** A text broken at random: a character that may break JSON or the wire inserted, or a few removed. */
+const broken = (text: string) =>
+  fc
+    .tuple(
+      fc.nat({ max: Math.max(0, text.length - 1) }),
+      fc.constantFrom(
+        '"',
+        "}",
+        "]",
+        ",",
+        "x",
+        "1",
+        "\\",
+        "{",
+        "[",
+        ":",
+        " ",
+        "null",
+        "\\u00e9",
+        "\\ud83d",
+        "\ud83d",
+        "e5",
+        "-0",
+        "0",
+      ),
+      fc.boolean(),
+      fc.integer({ min: 1, max: 3 }),
+    )
+    .map(([at, junk, insert, cut]) =>
+      insert ? text.slice(0, at) + junk + text.slice(at) : text.slice(0, at) + text.slice(at + cut),
+    );
+
+describe("the stream decoder's fast path, push by push against the walking decoder", () => {
+  const wires = fixtureWires().filter(({ codec }) => fastPathFits(codec));
+
+  it("reads most fixtures' plans, and gives what the walking decoder gives for every wire, a character at a time", () => {
+    expect(wires.length).toBeGreaterThan(40);
+    const tally: Tally = { streams: 0, handedOver: 0 };
+    for (const { codec, text } of wires) expectSame(codec, split(text, [1]), tally);
+    expect(tally.streams).toBe(wires.length);
+  });
+
+  it("gives what the walking decoder gives for fixture wires in random splits", () => {
+    const tally: Tally = { streams: 0, handedOver: 0 };
+    fc.assert(
+      fc.property(fc.constantFrom(...wires), deltaSizes, ({ codec, text }, s) =>
+        expectSame(codec, split(text, s), tally),
+      ),
+      { numRuns: runs(300) },
+    );
+  });
+
+  it("gives what the walking decoder gives for generated calls (tagged presence)", () => {
+    const tally: Tally = { streams: 0, handedOver: 0 };
+    fc.assert(
+      fc.property(generatedCalls, ([schema, , value, s]) => {
+        const compiled = compileCodec(schema, { presence: "tagged" });
+        if (!compiled.ok || !fastPathFits(compiled.value)) return;
+        const encoded = compiled.value.encode(value);
+        if (!encoded.ok) return;
+        expectSame(compiled.value, split(JSON.stringify(encoded.value), s), tally);
+      }),
+      { numRuns: runs(300) },
+    );
+    expect(tally.streams).toBeGreaterThan(runs(300) / 10);
+  });
+
+  it("hands broken texts over and then is the walking decoder: the same refusal at the same push", () => {
+    const tally: Tally = { streams: 0, handedOver: 0 };
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...wires).chain((w) => fc.tuple(fc.constant(w.codec), broken(w.text), deltaSizes)),
+        ([codec, text, s]) => expectSame(codec, split(text, s), tally),
+      ),
+      { numRuns: runs(600) },
+    );
+    // Most broken texts leave the plain path (the rest only lost a space or a digit).
+    expect(tally.handedOver).toBeGreaterThan(tally.streams / 3);
+  });
+
+  it("gives what the walking decoder gives for the hostile corpus, a character at a time and whole", () => {
+    const tally: Tally = { streams: 0, handedOver: 0 };
+    let read = 0;
+    for (const { schema, options, case: c } of allHostileCases()) {
+      const compiled = compileCodec(schema, options);
+      if (!compiled.ok || !fastPathFits(compiled.value)) continue;
+      const input = rawInput(c);
+      if (typeof input !== "string" || input.length > 20_000) continue;
+      read++;
+      expectSame(compiled.value, split(input, [1]), tally);
+      expectSame(compiled.value, [input], tally);
+    }
+    expect(read).toBeGreaterThan(20);
+  });
+
+  it("hands over near the limits and reads the rest as the walking decoder does", () => {
+    const compiled = compileCodec({
+      type: "object",
+      properties: { a: { type: "array", items: { type: "array", items: { type: "integer" } } } },
+      required: ["a"],
+      additionalProperties: false,
+    });
+    if (!compiled.ok) throw new Error(compiled.error.message);
+    const codec = compiled.value;
+    const tally: Tally = { streams: 0, handedOver: 0 };
+    const text = `{"a":[${Array.from({ length: 40 }, (_, i) => `[${i},${i + 1}]`).join(",")}]}`;
+    for (const limits of [{ maxNodes: 30 }, { maxNodes: 200 }, { maxBytes: 120 }, { maxDepth: 2 }, { maxDepth: 3 }])
+      expectSame(codec, split(text, [3, 1, 5]), tally, { limits });
+    expect(tally.handedOver).toBeGreaterThanOrEqual(4);
+  });
+});
