@@ -191,6 +191,12 @@ export class Candidates {
   }
 
   /** Those a value of `type` may meet (kept). */
+  /** From which index every element meets the same candidates (`at` gives one object for all of them). */
+  get elementsAlikeFrom(): number {
+    this.facts();
+    return this.prefixRead;
+  }
+
   allowing(type: ValueType): Candidates {
     const i = TYPE_INDEX[type];
     let typed = this.typed[i];

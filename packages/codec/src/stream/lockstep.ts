@@ -57,22 +57,23 @@ const ROOT: Place = { up: undefined, key: "" };
 
 /** One open wire container. */
 interface Frame {
-  readonly kind: number;
+  kind: number;
   /** The node of its members (object: unused; array: items; map and entry: the value's; any: the any node). */
-  readonly node: Node | undefined;
-  readonly fields: ReadonlyMap<string, Field> | undefined;
+  node: Node | undefined;
+  fields: ReadonlyMap<string, Field> | undefined;
   /** Where its members are shown, and that container's record (ROOT for the whole value; undefined: none). */
-  readonly out: Record<string, unknown> | unknown[] | undefined;
-  readonly rec: Place | undefined;
+  out: Record<string, unknown> | unknown[] | undefined;
+  rec: Place | undefined;
   /** The wire candidates of this container. */
-  readonly cand: Candidates;
+  cand: Candidates;
   /** The member being written: its name (objects), or the count of elements so far (arrays). */
   name: string;
-  /** An object's member being written: its declared field (undefined: undeclared). */
+  /** An object's member being written: its declared field (undefined: undeclared), and its candidates. */
   field: Field | undefined;
+  member: Candidates | undefined;
   count: number;
-  /** Member names read, to refuse a repeated one (hands over). */
-  names: string[] | undefined;
+  /** Member names read, to refuse a repeated one (hands over); its room kept with the frame. */
+  readonly names: string[];
   /** The key under which the member being written is shown in `out` (undefined: nothing shown being written). */
   openKey: string | number | undefined;
   /** Tagged member: the state string once complete; entry: the key once complete. */
@@ -83,13 +84,13 @@ interface Frame {
    * A container this frame shows, opened in push `openedIn` when completed members numbered `mark`: one that
    * closes in the push that opened it is reported alone, its members not (so the walking decoder reports them).
    */
-  readonly shows: boolean;
-  readonly openedIn: number;
-  readonly mark: number;
+  shows: boolean;
+  openedIn: number;
+  mark: number;
   /** The frame that shows this one's values (tags and entries show into their holder's `out`). */
-  readonly holder: Frame | undefined;
+  holder: Frame | undefined;
   /** A tagged member's or an entry's key in the holder's `out`. */
-  readonly at: string | number;
+  at: string | number;
 }
 
 /** Tokenizer modes. */
@@ -194,7 +195,10 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
   /** Escape: 0 none, 1 after '\', 2..5 hex digits read (u). */
   private escape = 0;
   private hex = 0;
-  private num = "";
+  /** The number being read: its sign, its integer digits' value, its fraction's digits. */
+  private negative = false;
+  private intValue = 0;
+  private fraction = "";
   private numState = N_SIGN;
   private digits = 0;
   private literal = "";
@@ -406,12 +410,12 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
   /** A member name is complete. */
   private endName(name: string): void {
     const f = this.top!;
-    if (f.names === undefined) f.names = [name];
-    else if (f.names.includes(name))
-      throw HAND_OVER; // a repeated name: the JSON is refused
-    else f.names.push(name);
-    if (f.cand.at(name).empty) throw HAND_OVER;
+    if (f.names.length > 0 && f.names.includes(name)) throw HAND_OVER; // a repeated name: the JSON is refused
+    f.names.push(name);
+    const member = f.cand.at(name);
+    if (member.empty) throw HAND_OVER;
     f.name = name;
+    f.member = member;
     if (f.kind === OBJECT) f.field = f.fields!.get(name);
     this.mode = COLON;
   }
@@ -423,7 +427,8 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
   private startValue(c: number): void {
     if (++this.nodes > this.maxNodes) throw HAND_OVER;
     const f = this.top;
-    const reached = f === undefined ? this.wire.root : f.cand.at(f.kind === ARRAY || f.kind === MAP ? f.count : f.name);
+    const reached =
+      f === undefined ? this.wire.root : f.kind === ARRAY || f.kind === MAP ? this.elementOf(f) : f.member!;
     this.reached = reached;
     if (c === 0x7b || c === 0x5b) {
       const object = c === 0x7b;
@@ -462,7 +467,9 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
     if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
       if (reached.allowing("number").empty) throw HAND_OVER;
       this.mode = NUMBER;
-      this.num = "";
+      this.negative = false;
+      this.intValue = 0;
+      this.fraction = "";
       this.digits = 0;
       this.numState = N_SIGN;
       if (!this.numberChar(c)) throw HAND_OVER;
@@ -474,6 +481,14 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
     this.mode = LITERAL;
     this.literal = literal;
     this.literalAt = 1;
+  }
+
+  /** The candidates of the element being written: one lookup per array once past a tuple's prefix. */
+  private elementOf(f: Frame): Candidates {
+    if (f.member !== undefined) return f.member;
+    const cand = f.cand.at(f.count);
+    if (f.count >= f.cand.elementsAlikeFrom) f.member = cand;
+    return cand;
   }
 
   /**
@@ -614,26 +629,53 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
     out: Record<string, unknown> | unknown[] | undefined,
     rec: Place | undefined,
   ): void {
-    this.frames[this.depth++] = {
-      shows: out !== undefined && rec !== undefined && (kind !== MAP || out !== this.top?.out),
-      openedIn: this.pushes,
-      mark: this.completedCount,
-      kind,
-      node,
-      fields: kind === OBJECT ? fieldsOf(node as Node & { kind: "object" }) : undefined,
-      out,
-      rec,
-      cand,
-      name: "",
-      field: undefined,
-      count: 0,
-      names: undefined,
-      openKey: undefined,
-      word: undefined,
-      keys: undefined,
-      holder,
-      at,
-    };
+    const shows = out !== undefined && rec !== undefined && (kind !== MAP || out !== this.top?.out);
+    // Frames are kept by depth and written over (a container's record is its Place, not its frame).
+    let f = this.frames[this.depth];
+    if (f === undefined) {
+      f = {
+        kind,
+        node,
+        fields: undefined,
+        out,
+        rec,
+        cand,
+        name: "",
+        field: undefined,
+        member: undefined,
+        count: 0,
+        names: [],
+        openKey: undefined,
+        word: undefined,
+        keys: undefined,
+        shows,
+        openedIn: 0,
+        mark: 0,
+        holder,
+        at,
+      };
+      this.frames[this.depth] = f;
+    }
+    f.kind = kind;
+    f.node = node;
+    f.fields = kind === OBJECT ? fieldsOf(node as Node & { kind: "object" }) : undefined;
+    f.out = out;
+    f.rec = rec;
+    f.cand = cand;
+    f.name = "";
+    f.field = undefined;
+    f.member = undefined;
+    f.count = 0;
+    if (f.names.length > 0) f.names.length = 0;
+    f.openKey = undefined;
+    f.word = undefined;
+    f.keys = undefined;
+    f.shows = shows;
+    f.openedIn = this.pushes;
+    f.mark = this.completedCount;
+    f.holder = holder;
+    f.at = at;
+    this.depth++;
     this.mode = kind === ARRAY || kind === MAP ? VALUE_OR_CLOSE : NAME_OR_CLOSE;
   }
 
@@ -685,10 +727,14 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
         if (f.holder!.keys?.has(value)) throw HAND_OVER; // a repeated key: decode refuses it
         f.word = value;
       }
-      const out = this.strOut;
+      const out = this.strOut as Record<string | number, unknown> | undefined;
       if (out !== undefined) {
+        // Shown since it began (an own data member): only its last growth, if any, is new.
+        if (out[this.strKey] !== value) {
+          out[this.strKey] = value;
+          this.changed = true;
+        }
         this.strOut = undefined;
-        this.put(out, this.strKey, value);
         this.completedIn(f);
       }
     } else {
@@ -701,24 +747,46 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
     this.valueEnded(f);
   }
 
+  /**
+   * Puts a member the partial value does not have yet (a name is given once, an element at the array's end, a
+   * repeated map key hands over), as an own data member even for "__proto__".
+   */
   private put(out: Record<string, unknown> | unknown[], key: string | number, value: unknown): void {
-    if (Array.isArray(out)) {
-      if ((key as number) < out.length && out[key as number] === value) return;
-      out[key as number] = value;
-    } else {
-      if (Object.hasOwn(out, key as string) && out[key as string] === value) return;
-      setOwn(out, key as string, value);
-    }
+    if (Array.isArray(out)) out.push(value);
+    else setOwn(out, key as string, value);
     this.changed = true;
   }
 
+  /** The string being read, shown at its place (an own data member since its first put) if it grew. */
   private showString(): void {
-    this.put(this.strOut!, this.strKey, this.str);
+    const out = this.strOut as Record<string | number, unknown>;
+    if (out[this.strKey] === this.str) return;
+    out[this.strKey] = this.str;
+    this.changed = true;
   }
 
   /** Reads string characters from i; returns where it stopped. */
   private stringRun(d: string, i: number): number {
     const n = d.length;
+    // Most runs are plain to the delta's end or to the closing quote.
+    if (this.escape === 0 && this.high === "") {
+      let j = i;
+      let c = 0;
+      for (; j < n; j++) {
+        c = d.charCodeAt(j);
+        if (c < 0x20 || c === 0x22 || c === 0x5c || (c >= 0xd800 && c <= 0xdfff)) break;
+      }
+      if (j === n || c === 0x22) {
+        if (j > i) {
+          const run = i === 0 && j === n ? d : d.slice(i, j);
+          this.str = this.str === "" ? run : this.str + run;
+          this.grew(run);
+        }
+        if (j === n) return n;
+        this.endString();
+        return j + 1;
+      }
+    }
     let added = "";
     // Escapes and surrogates, a character at a time; plain runs sliced.
     while (i < n) {
@@ -811,46 +879,60 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
     const digit = c >= 0x30 && c <= 0x39;
     switch (this.numState) {
       case N_SIGN:
-        if (c === 0x2d && this.num === "") break;
+        if (c === 0x2d && !this.negative) {
+          this.negative = true;
+          return true;
+        }
         if (!digit) throw HAND_OVER;
         if (c === 0x30) {
-          if (this.num === "-") throw HAND_OVER; // -0: the walking decoder's
+          if (this.negative) throw HAND_OVER; // -0: the walking decoder's
           this.numState = N_ZERO;
         } else this.numState = N_INT;
+        this.intValue = c - 0x30;
         this.digits++;
-        break;
+        return true;
       case N_ZERO:
         if (c === 0x2e) this.numState = N_DOT;
         else if (digit || c === 0x65 || c === 0x45) throw HAND_OVER;
         else return false;
-        break;
+        return true;
       case N_INT:
         if (digit) {
           if (++this.digits > 15) throw HAND_OVER;
+          // At most 15 digits: exact in a double.
+          this.intValue = this.intValue * 10 + (c - 0x30);
         } else if (c === 0x2e) this.numState = N_DOT;
         else if (c === 0x65 || c === 0x45) throw HAND_OVER;
         else return false;
-        break;
+        return true;
       case N_DOT:
         if (!digit) throw HAND_OVER;
         this.numState = N_FRAC;
         if (++this.digits > 15) throw HAND_OVER;
-        break;
+        this.fraction = String.fromCharCode(c);
+        return true;
       default:
         if (digit) {
           if (++this.digits > 15) throw HAND_OVER;
+          this.fraction += String.fromCharCode(c);
         } else if (c === 0x65 || c === 0x45) throw HAND_OVER;
         else return false;
+        return true;
     }
-    this.num += String.fromCharCode(c);
-    return true;
   }
 
   private endNumber(): void {
     const s = this.numState;
     if (s === N_SIGN || s === N_DOT) throw HAND_OVER;
     this.mode = AFTER;
-    this.endScalar(Number(this.num));
+    // An integer from its digits; a fraction through its text, as JSON.parse reads it.
+    const value =
+      s === N_FRAC
+        ? Number(`${this.negative ? "-" : ""}${this.intValue}.${this.fraction}`)
+        : this.negative
+          ? -this.intValue
+          : this.intValue;
+    this.endScalar(value);
   }
 
   private endLiteral(): void {
