@@ -4,6 +4,10 @@ export function isLowSurrogate(c: number): boolean {
   return c >= 0xdc00 && c <= 0xdfff;
 }
 
+export function isHighSurrogate(c: number): boolean {
+  return c >= 0xd800 && c <= 0xdbff;
+}
+
 /** Value of the four hex digits at i, or -1 (also past the end, where charCodeAt gives NaN). */
 export function hex4(s: string, i: number): number {
   let v = 0;

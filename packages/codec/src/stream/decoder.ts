@@ -62,8 +62,10 @@ import { partialNode } from "../constructs/stream/registry.js";
 import { type CodecError, pointerJoin, type Result } from "../errors.js";
 import type { Node } from "../ir/nodes.js";
 import { isPlainObject, setOwn } from "../json.js";
+import { isHighSurrogate, isLowSurrogate } from "../parse/chars.js";
 import { IncrementalParser, type ParserView, type Pushed, type Reading } from "../parse/incremental.js";
-import { MAX_DEPTH_LIMIT } from "../parse/parser.js";
+import { DEFAULT_PARSE_LIMITS, MAX_DEPTH_LIMIT } from "../parse/parser.js";
+import { utf8Length } from "../parse/utf8.js";
 import { originalPath } from "../wire/paths.js";
 import {
   bestFit,
@@ -125,6 +127,19 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
   private written = 0;
   /** The text pushed after a refusal, which the parser no longer reads (the text is the parser's, then this). */
   private afterRefusal = "";
+  /**
+   * end()'s answer once the text is past maxBytes: decode refuses every such
+   * text alike before reading it, so no more text is kept (a broken stream
+   * must not grow the decoder without bound).
+   */
+  private settled: { readonly ok: false; readonly error: CodecError } | undefined;
+  /** UTF-8 bytes of the text, counted after a refusal once it could be past maxBytes (-1: not yet counted). */
+  private bytes = -1;
+  /** The text counted ends with a high surrogate (its low half, next, adds 1 byte, not 3). */
+  private endsHigh = false;
+  /** Cleared for a codec whose decode reads a text past the limit (a subclass's): its text is kept, and counted no more. */
+  private settles = true;
+  private readonly maxBytes: number;
   private refusal: { readonly ok: false; readonly error: CodecError } | undefined;
   private shown: unknown = undefined;
   private steps: SameSteps | undefined;
@@ -244,6 +259,7 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
   ) {
     const limits = options.limits ? { ...codec.limits, ...options.limits } : codec.limits;
     this.parser = new IncrementalParser(limits);
+    this.maxBytes = limits.maxBytes ?? DEFAULT_PARSE_LIMITS.maxBytes;
     // A push that only grows a string reads it from the parser (openString), not from its place: the parser writes
     // it there only when asked (settleOpenString, before the containers are read: the check's walk and the partial walk).
     this.parser.deferOpenString();
@@ -268,8 +284,7 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
 
   push(delta: string): StreamStep {
     if (this.refusal !== undefined) {
-      this.written += delta.length;
-      this.afterRefusal += delta;
+      if (this.settled === undefined) this.keep(delta);
       return this.refusal;
     }
     // A delta is read in pieces that end before each comma or closer in it, so that the wire check sees every value
@@ -351,8 +366,7 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
     if (parser.reading === "number" && isCloser(piece.charCodeAt(0)) && parser.endNumber()) {
       const refused = this.checkPlaced(parser.pushed);
       if (refused !== undefined) {
-        this.written += piece.length;
-        this.afterRefusal += delta.slice(to - piece.length);
+        this.keep(delta.slice(to - piece.length));
         return refused;
       }
     }
@@ -360,12 +374,44 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
     const pushed = parser.push(piece);
     if (!pushed.ok) {
       this.afterRefusal += delta.slice(to);
+      this.written += delta.length - to;
       return this.refuseAs(this.text());
     }
     this.root = pushed.value;
     const refused = this.checkPlaced(parser.pushed);
-    if (refused !== undefined) this.afterRefusal += delta.slice(to);
+    if (refused !== undefined) this.keep(delta.slice(to));
     return refused;
+  }
+
+  /**
+   * Text after a refusal (`rest`), kept for end() until the whole text is
+   * past maxBytes in UTF-8 bytes; then decode's answer is settled and the
+   * text let go. Counted only once it could be past (a UTF-16 code unit is at
+   * most 3 bytes): the text so far once, then each later piece.
+   */
+  private keep(rest: string): void {
+    this.written += rest.length;
+    this.afterRefusal += rest;
+    if (this.written * 3 <= this.maxBytes || !this.settles) return;
+    if (this.bytes < 0) {
+      const text = this.text();
+      this.bytes = utf8Length(text);
+      this.endsHigh = isHighSurrogate(text.charCodeAt(text.length - 1));
+    } else if (rest.length > 0) {
+      // A pair split between pieces: each half was counted as a lone surrogate (3 bytes), the pair is 4.
+      this.bytes += utf8Length(rest) - (this.endsHigh && isLowSurrogate(rest.charCodeAt(0)) ? 2 : 0);
+      this.endsHigh = isHighSurrogate(rest.charCodeAt(rest.length - 1));
+    }
+    if (this.bytes > this.maxBytes) {
+      const decoded = this.codec.decode(this.text(), this.options);
+      if (decoded.ok || !SETTLED_CODES.has(decoded.error.code)) this.settles = false;
+      else this.settle(decoded);
+    }
+  }
+
+  private settle(decoded: { readonly ok: false; readonly error: CodecError }): void {
+    this.settled = decoded;
+    this.afterRefusal = "";
   }
 
   /** What the parser's last step placed, noted and checked against the wire: a refusal, or undefined. */
@@ -519,6 +565,7 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
   }
 
   end(): Result<T> {
+    if (this.settled !== undefined) return this.settled;
     // Read whole and accepted by the parser: decode without parsing the text again.
     if (this.refusal === undefined) {
       const parsed = this.parser.end();
@@ -534,6 +581,8 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
     // Unreachable: the parser refuses only texts parseJson refuses, and so does decode.
     if (decoded.ok) throw new Error("strictwire: the stream decoder refused a text decode accepts");
     this.refusal = decoded;
+    // Past maxBytes (or options decode refuses whatever the text): every longer text gets the same answer.
+    if (SETTLED_CODES.has(decoded.error.code)) this.settle(decoded);
     return decoded;
   }
 
@@ -1120,6 +1169,9 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
     return held;
   }
 }
+
+/** decode's refusals that no text read after them changes: a text past maxBytes, options it refuses whatever the text. */
+const SETTLED_CODES: ReadonlySet<string> = new Set(["input-too-large", "invalid-options"]);
 
 /** A memo let go, made new for `node` (every field written, as newShown does). */
 function resetShown(memo: Shown, node: Node | undefined, next: Shown | undefined): Shown {

@@ -3,7 +3,7 @@
  * with the decoded value, the partial of the whole text is the decoded value,
  * end() is decode, and a broken text is refused early with decode's error.
  */
-import { type Codec, compileCodec, type DecodeOptions } from "@strictwire/codec";
+import { type Codec, compileCodec, type DecodeOptions, streamDecoder } from "@strictwire/codec";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { runs, type Schema } from "../../testkit/arbitraries.js";
@@ -306,5 +306,56 @@ describe("stream decoder: end() under each decode option", () => {
     // The small limits refuse some texts: both paths of end() are taken.
     expect(refused).toBeGreaterThan(10);
     expect(refused).toBeLessThan(texts.length * options.length - 10);
+  });
+});
+
+describe("stream decoder: the text kept after a refusal", () => {
+  const compiled = compileCodec(
+    { type: "object", properties: { text: { type: "string" } }, required: ["text"], additionalProperties: false },
+    { name: "note" },
+  );
+  if (!compiled.ok) throw new Error(compiled.error.message);
+  const codec = compiled.value;
+  const maxBytes = 64;
+  const [high, low] = ["\u{1F600}".charAt(0), "\u{1F600}".charAt(1)];
+  // 13 pairs split between deltas after 12 bytes make the text exactly 64 bytes: counted as lone halves, 90.
+  const pairs = Array.from({ length: 40 }, () => [high, low]).flat();
+  const streams: [string, DecodeOptions, string[]][] = [
+    ["a wire violation", { limits: { maxBytes } }, ['{"text":', "1", "abc", ...pairs, "\u00e9x", "\u{1F600}"]],
+    ["a JSON refusal inside a delta", { limits: { maxBytes } }, ['{"text":"a"}} ', "ab", ...pairs]],
+    ["a number's refusal at a closer", { limits: { maxBytes } }, ['{"text":1.', ",ab", ...pairs]],
+    ["the byte limit itself", { limits: { maxBytes } }, ['{"text":"', "x".repeat(70), ...pairs]],
+    ["options decode refuses", { limits: { maxBytes, maxDepth: 600 } }, ['{"text":', "abc", ...pairs]],
+  ];
+
+  it("end() is decode of the whole text at every length, its bytes counted as UTF-8 (pairs split between deltas)", () => {
+    for (const [what, options, deltas] of streams) {
+      const decoder = streamDecoder(codec, options);
+      let sofar = "";
+      let refused = false;
+      for (const delta of deltas) {
+        refused = !decoder.push(delta).ok || refused;
+        sofar += delta;
+        expect(decoder.end(), `${what}: ${JSON.stringify(sofar)}`).toEqual(codec.decode(sofar, options));
+      }
+      expect(refused, what).toBe(true);
+      expect(codec.decode(sofar, options), what).toMatchObject({ ok: false });
+    }
+  });
+
+  it("lets the text go once it is past maxBytes: a stream that goes on after a refusal keeps nothing more", () => {
+    for (const [what, options, deltas] of streams) {
+      const decoder = streamDecoder(codec, options);
+      let sofar = "";
+      for (const delta of deltas) {
+        decoder.push(delta);
+        sofar += delta;
+      }
+      for (let i = 0; i < 2000; i++) decoder.push("more text ");
+      sofar += "more text ".repeat(2000);
+      expect(decoder.end(), what).toEqual(codec.decode(sofar, options));
+      // What the decoder keeps past the parser's own text (which the parser bounds by maxBytes and one delta).
+      expect((decoder as unknown as { afterRefusal: string }).afterRefusal.length, what).toBe(0);
+    }
   });
 });
