@@ -178,7 +178,8 @@ function decodeUtf8(bytes: Uint8Array): string | Refusal {
   }
 }
 
-function tooLarge(maxBytes: number, size?: number): Refusal {
+/** The refusal of a text past `maxBytes` (its size given for bytes, whose length is known without counting). */
+export function tooLarge(maxBytes: number, size?: number): Refusal {
   const actual = size === undefined ? "" : ` (${size} bytes)`;
   const problem: Problem = {
     code: "input-too-large",

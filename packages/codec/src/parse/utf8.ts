@@ -2,6 +2,7 @@
  * UTF-8 helpers in plain code, the same on every runtime (no Buffer): the
  * byte length that the limits count, and the error path's offsets.
  */
+import { isHighSurrogate, isLowSurrogate } from "./chars.js";
 
 /**
  * Bytes of s encoded as UTF-8, counted as Buffer.byteLength and TextEncoder
@@ -78,4 +79,34 @@ export function utf8Offset(s: string, index: number): number {
     } else bytes += 3;
   }
   return bytes;
+}
+
+/**
+ * Whether a text that grows by pieces is past `max` UTF-8 bytes, as
+ * utf8Length counts the whole (a surrogate pair split between pieces is 4
+ * bytes). Counted only once it could be (a UTF-16 code unit is at most 3
+ * bytes): then the whole text once, then each piece; until then a push costs
+ * one compare. For readers that keep a stream's text (stream/decoder.ts,
+ * providers/shared.ts), bounded by the limit decode holds texts to.
+ */
+export class Utf8Count {
+  private bytes = -1;
+  private endsHigh = false;
+
+  constructor(private readonly max: number) {}
+
+  /** The text grew by `piece` to `units` code units (`whole` gives it all, the piece included): whether it is now past. */
+  past(units: number, piece: string, whole: () => string): boolean {
+    if (units * 3 <= this.max) return false;
+    if (this.bytes < 0) {
+      const text = whole();
+      this.bytes = utf8Length(text);
+      this.endsHigh = isHighSurrogate(text.charCodeAt(text.length - 1));
+    } else if (piece.length > 0) {
+      // Each half of a pair split between pieces was counted as a lone surrogate (3 bytes); the pair is 4.
+      this.bytes += utf8Length(piece) - (this.endsHigh && isLowSurrogate(piece.charCodeAt(0)) ? 2 : 0);
+      this.endsHigh = isHighSurrogate(piece.charCodeAt(piece.length - 1));
+    }
+    return this.bytes > this.max;
+  }
 }

@@ -79,6 +79,16 @@ export interface DeltaSink {
   cut?(): unknown;
   /** The stream broke its own protocol for this call (a repeated id, arguments that disagree): never a call to act on. */
   refuse?(error: CodecError): unknown;
+  /**
+   * The most UTF-8 bytes of argument text the sink reads (its codec's
+   * `limits.maxBytes`; absent: the default limit). A reader that keeps a
+   * call's text (Responses, to compare with the arguments its end restates)
+   * keeps no more: past it, the call is refused as decode refuses such a text
+   * (`input-too-large`), unless the sink has refused it already.
+   */
+  readonly maxBytes?: number;
+  /** true once the sink refused the call whatever text follows (its decoder refused it): its text is no longer kept. */
+  readonly refused?: boolean;
 }
 
 export interface StreamedCall<S extends DeltaSink> {

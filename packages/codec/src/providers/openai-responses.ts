@@ -149,9 +149,10 @@ export function responsesCallStreams<S extends DeltaSink>(
     if (call.pushed === 0) {
       if (given !== undefined) calls.push(call, given);
     } else {
+      // Not kept once the call's end no longer depends on it (refused, or past the byte limit): nothing to compare.
       const text = calls.textOf(call);
       for (const other of [announced.get(call), typeof restated === "string" ? restated : undefined]) {
-        if (other !== undefined && other !== "" && other !== text) {
+        if (text !== undefined && other !== undefined && other !== "" && other !== text) {
           calls.refuse(
             call,
             streamViolation("the streamed argument deltas and the arguments the stream restates disagree"),

@@ -5,7 +5,10 @@
  */
 import { type CodecError, ok, type Result } from "../errors.js";
 import { callerAdvice, fail } from "../feedback/format.js";
+import { parseError } from "../feedback/parse.js";
 import { isPlainObject } from "../json.js";
+import { DEFAULT_PARSE_LIMITS, tooLarge } from "../parse/parser.js";
+import { Utf8Count } from "../parse/utf8.js";
 import type { CompiledTool } from "../targets/profile.js";
 import type { AnswerSignal, CallStreams, DeltaSink, ExtractedCalls, ProviderApiModule, ToolOptions } from "./api.js";
 
@@ -101,8 +104,12 @@ interface Call<S extends DeltaSink> {
   ended: boolean;
   cut: boolean;
   refused: boolean;
-  /** The text pushed, kept where the API's events can restate it (to compare, never to choose). */
+  /**
+   * The text pushed, kept where the API's events can restate it (to compare, never to choose), while the call's
+   * end can depend on it: let go once the call is refused, and never past the sink's byte limit (`count`).
+   */
   text: string[] | undefined;
+  count: Utf8Count | undefined;
 }
 
 /** A stream that broke its own protocol for one call: the error every such refusal carries. */
@@ -192,8 +199,13 @@ export class Calls<S extends DeltaSink> {
       ended: false,
       cut: false,
       refused: false,
-      text: this.keepText ? [] : undefined,
+      text: undefined,
+      count: undefined,
     };
+    if (this.keepText) {
+      call.text = [];
+      call.count = new Utf8Count(call.sink.maxBytes ?? DEFAULT_PARSE_LIMITS.maxBytes);
+    }
     this.byKey.set(key, call);
     this.list.push(call);
     // An empty id (Gemini's older calls have none) names no call: they are answered by position.
@@ -225,11 +237,28 @@ export class Calls<S extends DeltaSink> {
     call.sink.push(delta);
     this.inSink = false;
     call.pushed += delta.length;
-    call.text?.push(delta);
+    if (call.text !== undefined) this.keep(call, delta);
     return call;
   }
 
-  /** The text pushed so far, where it is kept. */
+  /**
+   * Keeps `delta` with the call's text, while the text can still decide its end: not once the sink refused it
+   * (its end is that refusal), nor past the sink's byte limit, where the call is refused as decode refuses such a
+   * text (a sink that reads past it cannot be held to the arguments restated: it is never a call to act on).
+   */
+  private keep(call: Call<S>, delta: string): void {
+    if (call.sink.refused === true) {
+      call.text = undefined;
+      return;
+    }
+    call.text!.push(delta);
+    if (!call.count!.past(call.pushed, delta, () => this.textOf(call)!)) return;
+    call.text = undefined;
+    const max = call.sink.maxBytes ?? DEFAULT_PARSE_LIMITS.maxBytes;
+    this.refuse(call, parseError(tooLarge(max).error));
+  }
+
+  /** The text pushed so far, where it is kept (undefined once let go: the call's end no longer depends on it). */
   textOf(call: Call<S>): string | undefined {
     if (call.text === undefined) return undefined;
     const whole = call.text.join("");
@@ -241,6 +270,7 @@ export class Calls<S extends DeltaSink> {
   refuse(call: Call<S> | undefined, error: CodecError): Call<S> | undefined {
     if (call === undefined || call.refused) return call;
     call.refused = true;
+    call.text = undefined;
     this.inSink = true;
     call.sink.refuse?.(error);
     this.inSink = false;

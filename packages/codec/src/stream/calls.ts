@@ -76,9 +76,10 @@ export function streamCalls(
     const codec = Object.hasOwn(codecs, name) ? codecs[name] : undefined;
     if (codec === undefined) {
       updates.push({ kind: "unknown-tool", id, name });
-      return { push: () => undefined, end: () => undefined };
+      // Nothing decodes it: its text is not kept.
+      return { push: () => undefined, end: () => undefined, refused: true };
     }
-    return new CallSink(id, name, streamDecoder(codec), (update) => updates.push(update));
+    return new CallSink(id, name, codec.limits.maxBytes, streamDecoder(codec), (update) => updates.push(update));
   });
   const drain = (): readonly CallUpdate[] => {
     const out = updates;
@@ -99,13 +100,15 @@ export function streamCalls(
 
 /** One call's decoder, reporting each change, the first refusal and the end. */
 class CallSink implements DeltaSink {
-  private refused = false;
+  /** The decoder refused the call, or the stream did: its end is a refusal whatever text follows. */
+  refused = false;
   /** The stream's own refusal of the call, which its end reports instead of a decode. */
   private violation: CodecError | undefined;
 
   constructor(
     private readonly id: string,
     private readonly name: string,
+    readonly maxBytes: number,
     private readonly decoder: StreamDecoder<unknown>,
     private readonly report: (update: CallUpdate) => void,
   ) {}

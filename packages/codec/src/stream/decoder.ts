@@ -62,10 +62,9 @@ import { partialNode } from "../constructs/stream/registry.js";
 import { type CodecError, pointerJoin, type Result } from "../errors.js";
 import type { Node } from "../ir/nodes.js";
 import { isPlainObject, setOwn } from "../json.js";
-import { isHighSurrogate, isLowSurrogate } from "../parse/chars.js";
 import { IncrementalParser, type ParserView, type Pushed, type Reading } from "../parse/incremental.js";
 import { DEFAULT_PARSE_LIMITS, MAX_DEPTH_LIMIT } from "../parse/parser.js";
-import { utf8Length } from "../parse/utf8.js";
+import { Utf8Count } from "../parse/utf8.js";
 import { originalPath } from "../wire/paths.js";
 import {
   bestFit,
@@ -133,13 +132,8 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
    * must not grow the decoder without bound).
    */
   private settled: { readonly ok: false; readonly error: CodecError } | undefined;
-  /** UTF-8 bytes of the text, counted after a refusal once it could be past maxBytes (-1: not yet counted). */
-  private bytes = -1;
-  /** The text counted ends with a high surrogate (its low half, next, adds 1 byte, not 3). */
-  private endsHigh = false;
-  /** Cleared for a codec whose decode reads a text past the limit (a subclass's): its text is kept, and counted no more. */
-  private settles = true;
-  private readonly maxBytes: number;
+  /** The text's UTF-8 bytes, counted after a refusal; undefined for a codec whose decode reads a text past the limit (a subclass's): its text is kept, and counted no more. */
+  private count: Utf8Count | undefined;
   private refusal: { readonly ok: false; readonly error: CodecError } | undefined;
   private shown: unknown = undefined;
   private steps: SameSteps | undefined;
@@ -259,7 +253,7 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
   ) {
     const limits = options.limits ? { ...codec.limits, ...options.limits } : codec.limits;
     this.parser = new IncrementalParser(limits);
-    this.maxBytes = limits.maxBytes ?? DEFAULT_PARSE_LIMITS.maxBytes;
+    this.count = new Utf8Count(limits.maxBytes ?? DEFAULT_PARSE_LIMITS.maxBytes);
     // A push that only grows a string reads it from the parser (openString), not from its place: the parser writes
     // it there only when asked (settleOpenString, before the containers are read: the check's walk and the partial walk).
     this.parser.deferOpenString();
@@ -386,27 +380,15 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
   /**
    * Text after a refusal (`rest`), kept for end() until the whole text is
    * past maxBytes in UTF-8 bytes; then decode's answer is settled and the
-   * text let go. Counted only once it could be past (a UTF-16 code unit is at
-   * most 3 bytes): the text so far once, then each later piece.
+   * text let go.
    */
   private keep(rest: string): void {
     this.written += rest.length;
     this.afterRefusal += rest;
-    if (this.written * 3 <= this.maxBytes || !this.settles) return;
-    if (this.bytes < 0) {
-      const text = this.text();
-      this.bytes = utf8Length(text);
-      this.endsHigh = isHighSurrogate(text.charCodeAt(text.length - 1));
-    } else if (rest.length > 0) {
-      // A pair split between pieces: each half was counted as a lone surrogate (3 bytes), the pair is 4.
-      this.bytes += utf8Length(rest) - (this.endsHigh && isLowSurrogate(rest.charCodeAt(0)) ? 2 : 0);
-      this.endsHigh = isHighSurrogate(rest.charCodeAt(rest.length - 1));
-    }
-    if (this.bytes > this.maxBytes) {
-      const decoded = this.codec.decode(this.text(), this.options);
-      if (decoded.ok || !SETTLED_CODES.has(decoded.error.code)) this.settles = false;
-      else this.settle(decoded);
-    }
+    if (this.count?.past(this.written, rest, () => this.text()) !== true) return;
+    const decoded = this.codec.decode(this.text(), this.options);
+    if (decoded.ok || !SETTLED_CODES.has(decoded.error.code)) this.count = undefined;
+    else this.settle(decoded);
   }
 
   private settle(decoded: { readonly ok: false; readonly error: CodecError }): void {

@@ -2,6 +2,7 @@
  * Provider stream events (recorded shapes of each API's stream) routed to one
  * incremental parser per tool call.
  */
+import { compileCodec } from "@strictwire/codec";
 import { describe, expect, it } from "vitest";
 import { IncrementalParser } from "../../src/parse/incremental.js";
 import { anthropicCallStreams } from "../../src/providers/anthropic.js";
@@ -287,5 +288,56 @@ describe("a sink that throws", () => {
     );
     expect(() => s.event(unreadable)).not.toThrow();
     expect(refusals).toEqual(["stream-violation"]);
+  });
+});
+
+describe("Responses: the text kept to compare is bounded by the sink's byte limit", () => {
+  const codec = compileCodec({ type: "object", properties: { q: { type: "string" } } }, { name: "search" });
+  if (!codec.ok) throw new Error(codec.error.message);
+  const added = {
+    type: "response.output_item.added",
+    item: { type: "function_call", id: "fc_1", call_id: "c1", name: "search", arguments: "" },
+  };
+  const delta = (d: string) => ({ type: "response.function_call_arguments.delta", item_id: "fc_1", delta: d });
+  const kept = (call: unknown): unknown => (call as { text: unknown }).text;
+
+  it("refuses a call past the limit as decode refuses its text, keeps none of it, and compares nothing", () => {
+    const sinks: (Recorder & { maxBytes: number })[] = [];
+    const s = responsesCallStreams(() => {
+      const sink = Object.assign(new Recorder(), { maxBytes: 50 });
+      sinks.push(sink);
+      return sink;
+    });
+    s.event(added);
+    // 48 bytes in pairs split between deltas (each half alone would count 3): within the limit, kept.
+    const [high, low] = ["\u{1F600}".charAt(0), "\u{1F600}".charAt(1)];
+    let text = '{"q":"';
+    s.event(delta(text));
+    for (let i = 0; i < 10; i++) {
+      for (const half of [high, low]) s.event(delta(half));
+      text += high + low;
+    }
+    expect(sinks[0]!.refusals).toEqual([]);
+    expect(kept(s.calls[0])).toBeDefined();
+    for (let i = 0; i < 100; i++) s.event(delta("abc"));
+    text += "abc".repeat(100);
+    const whole = codec.value.decode(text, { limits: { maxBytes: 50 } });
+    expect(whole.ok ? "" : `${whole.error.code}: ${whole.error.message}`).toBe(sinks[0]!.refusals[0]);
+    expect(sinks[0]!.refusals).toHaveLength(1);
+    expect(kept(s.calls[0])).toBeUndefined();
+    s.event({ type: "response.function_call_arguments.done", item_id: "fc_1", arguments: "{}" });
+    expect(sinks[0]!.refusals).toHaveLength(1);
+    expect(sinks[0]!.ends).toBe(1);
+  });
+
+  it("keeps no text once the sink refused the call", () => {
+    const sink = Object.assign(new Recorder(), { refused: false });
+    const s = responsesCallStreams(() => sink);
+    s.event(added);
+    s.event(delta('{"q":'));
+    expect(kept(s.calls[0])).toBeDefined();
+    sink.refused = true;
+    for (let i = 0; i < 100; i++) s.event(delta("abc"));
+    expect(kept(s.calls[0])).toBeUndefined();
   });
 });

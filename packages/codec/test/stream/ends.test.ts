@@ -824,3 +824,36 @@ describe("adapters fail closed and say why", () => {
     expect(streams.finish()).toMatchObject([{ kind: "cut", id: "toolu_e" }]);
   });
 });
+
+describe("Responses: the text kept to compare with the restated arguments is bounded", () => {
+  const small = compileCodec(
+    { type: "object", properties: { city: { type: "string" } }, required: ["city"], additionalProperties: false },
+    { name: "get_weather", limits: { maxBytes: 200 } },
+  );
+  if (!small.ok) throw new Error(small.error.message);
+  const item = { type: "function_call", id: "fc_1", call_id: "call_1", name: "get_weather" };
+  const events = (text: string, restated: string): Event[] => [
+    { type: "response.output_item.added", output_index: 0, item: { ...item, arguments: "" } },
+    ...split(text, [7]).map((delta) => ({ type: "response.function_call_arguments.delta", item_id: "fc_1", delta })),
+    { type: "response.function_call_arguments.done", item_id: "fc_1", arguments: restated },
+  ];
+
+  // The restated arguments disagree with the deltas: past the byte limit, or once the decoder refused, the call's
+  // end is decode's refusal of the whole text (what was not kept is not compared).
+  const cases: [string, string][] = [
+    ["past the byte limit", `{"city":"${"\u00e9".repeat(150)}"}`],
+    ["refused early, then within the limit", `{"city":1${" ".repeat(150)}}`],
+  ];
+  for (const [what, text] of cases) {
+    it(`${what}: the call ends as decode of the whole text says`, () => {
+      const streams = streamCalls("responses", { get_weather: small.value });
+      const updates = events(text, `{"city":"Rome"}`).flatMap((e) => [...streams.event(e)]);
+      const whole = small.value.decode(text);
+      expect(whole.ok).toBe(false);
+      const ends = updates.filter((u) => u.kind !== "partial");
+      expect(ends.map((u) => u.kind)).toEqual(["refused", "decoded"]);
+      expect(ends[0]).toMatchObject({ error: { code: whole.ok ? "" : whole.error.code } });
+      expect(ends[1]).toEqual({ kind: "decoded", id: "call_1", name: "get_weather", result: whole });
+    });
+  }
+});
