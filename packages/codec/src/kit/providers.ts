@@ -25,6 +25,7 @@ export type {
   AnswerSignal,
   AnswerSlot,
   CallStreams,
+  CallStreamsOptions,
   CallStreamsReader,
   DeltaSink,
   Exchange,

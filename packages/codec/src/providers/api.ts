@@ -113,9 +113,20 @@ export interface CallStreams<S extends DeltaSink> {
   readonly calls: readonly StreamedCall<S>[];
 }
 
+/** What a stream reader may hold of a call it cannot open yet (Chat Completions: its id or name not come yet). */
+export interface CallStreamsOptions {
+  /**
+   * The most UTF-8 bytes of argument text held for such a call (the largest
+   * `limits.maxBytes` of the codecs its name may select; absent: the default
+   * limit). Past it the call is refused (`stream-violation`) and its text let go.
+   */
+  readonly maxBytes?: number;
+}
+
 /** An API's stream-event reader: each call it streams gets its own sink, from `open`. */
 export type CallStreamsReader = <S extends DeltaSink>(
   open: (call: { id: string; name: string }) => S,
+  options?: CallStreamsOptions,
 ) => CallStreams<S>;
 
 // ---- the HTTP exchange (the eval harness) -----------------------------------

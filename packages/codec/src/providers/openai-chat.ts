@@ -28,12 +28,15 @@
  */
 import type { CodecError } from "../errors.js";
 import { isPlainObject, type JsonObject } from "../json.js";
+import { DEFAULT_PARSE_LIMITS } from "../parse/parser.js";
+import { Utf8Count } from "../parse/utf8.js";
 import type {
   AnsweredCall,
   AnswerRead,
   AnswerSignal,
   AnswerSlot,
   CallStreams,
+  CallStreamsOptions,
   DeltaSink,
   Exchange,
   ExtractedCalls,
@@ -147,10 +150,20 @@ export function chatResults(calls: readonly AnsweredCall[]): ChatToolMessage[] {
 interface Pending {
   id: string | undefined;
   name: string | undefined;
+  /** The argument text so far, let go once the call is broken (a refused call's text is never read). */
   texts: string[];
-  /** Why the call is refused once opened: a fragment's `function` or its arguments was no text, or an event was lost. */
+  /** The text's code units and its UTF-8 bytes, counted once they could be past the limit. */
+  units: number;
+  count: Utf8Count;
+  /**
+   * Why the call is refused once opened: a fragment's `function` or its arguments was no text, an event was lost,
+   * or its text grew past the limit before its id and name came.
+   */
   broken: CodecError | undefined;
 }
+
+/** The longest name held for a call not opened yet: far past any API's (OpenAI, Anthropic and Bedrock take 64 characters). */
+const NAME_HELD = 1024;
 
 /** A fragment's arguments that are not text. */
 const NOT_TEXT: unique symbol = Symbol("not text");
@@ -158,8 +171,25 @@ const NOT_TEXT: unique symbol = Symbol("not text");
 /** OpenAI Chat Completions stream chunks. */
 export function chatCompletionsCallStreams<S extends DeltaSink>(
   open: (call: { id: string; name: string }) => S,
+  options: CallStreamsOptions = {},
 ): CallStreams<S> {
   const calls = new Calls(open);
+  // A call waiting for its id or name holds its text: never more than a codec reads (a stream that never names it).
+  const maxBytes = options.maxBytes ?? DEFAULT_PARSE_LIMITS.maxBytes;
+  const tooMuch = (what: string, most: number) =>
+    streamViolation(`the stream sent more than ${most} bytes of a call's ${what} before its id and name`);
+  /** `text` is held for `waiting`: past the limit, the call is refused and holds no more. */
+  const hold = (waiting: Pending, text: string): void => {
+    if (waiting.broken !== undefined) return;
+    waiting.texts.push(text);
+    waiting.units += text.length;
+    if (waiting.count.past(waiting.units, text, () => waiting.texts.join("")))
+      breakWaiting(waiting, tooMuch("arguments", maxBytes));
+  };
+  const breakWaiting = (waiting: Pending, error: CodecError): void => {
+    waiting.broken ??= error;
+    waiting.texts = [];
+  };
   // Choice 0's calls by key, in the order they began, ended together when the choice finishes.
   const begun: string[] = [];
   // The calls not opened yet, by key, with what their fragments gave so far.
@@ -232,7 +262,14 @@ export function chatCompletionsCallStreams<S extends DeltaSink>(
             // kept and pushed then, never dropped.
             let waiting = pending.get(key);
             if (waiting === undefined) {
-              waiting = { id: undefined, name: undefined, texts: [], broken: undefined };
+              waiting = {
+                id: undefined,
+                name: undefined,
+                texts: [],
+                units: 0,
+                count: new Utf8Count(maxBytes),
+                broken: undefined,
+              };
               pending.set(key, waiting);
               lastKey = key;
               begun.push(key);
@@ -240,10 +277,15 @@ export function chatCompletionsCallStreams<S extends DeltaSink>(
             waiting.id ??= id;
             // A piece of the name is appended; the name so far given again is a repeat (servers that send the whole
             // name on every fragment). Opened on its first piece, a call would be read as whichever tool that names.
-            if (name !== undefined && name !== waiting.name) waiting.name = (waiting.name ?? "") + name;
+            if (name !== undefined && name !== waiting.name) {
+              // A name that keeps growing is bounded too (in code units: a name is no argument text).
+              if ((waiting.name?.length ?? 0) + name.length > NAME_HELD)
+                breakWaiting(waiting, tooMuch("name", NAME_HELD));
+              else waiting.name = (waiting.name ?? "") + name;
+            }
             if (id !== undefined && !keyOfId.has(id)) keyOfId.set(id, key);
-            if (text === NOT_TEXT) waiting.broken ??= notText("tool_calls fragment's function");
-            else if (text !== undefined) waiting.texts.push(text);
+            if (text === NOT_TEXT) breakWaiting(waiting, notText("tool_calls fragment's function"));
+            else if (text !== undefined) hold(waiting, text);
             if (waiting.id === undefined || waiting.name === undefined || text === undefined || text === "") continue;
             call = openWaiting(key, waiting.id, waiting.name);
             if (call === undefined) continue;
@@ -271,7 +313,7 @@ export function chatCompletionsCallStreams<S extends DeltaSink>(
     },
     // A call not opened yet may have lost a fragment too.
     (error) => {
-      for (const waiting of pending.values()) waiting.broken ??= error;
+      for (const waiting of pending.values()) breakWaiting(waiting, error);
     },
   );
   return {

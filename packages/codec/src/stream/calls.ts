@@ -72,15 +72,21 @@ export function streamCalls(
     .callStreams;
   // Only a caller outside TypeScript can name an API with no stream reader.
   if (reader === undefined) throw new TypeError(`the ${api} API has no stream reader`);
-  const streams = reader(({ id, name }): DeltaSink => {
-    const codec = Object.hasOwn(codecs, name) ? codecs[name] : undefined;
-    if (codec === undefined) {
-      updates.push({ kind: "unknown-tool", id, name });
-      // Nothing decodes it: its text is not kept.
-      return { push: () => undefined, end: () => undefined, refused: true };
-    }
-    return new CallSink(id, name, codec.limits.maxBytes, streamDecoder(codec), (update) => updates.push(update));
-  });
+  // A call not opened yet (its name to come) holds no more text than the codec of any name reads.
+  let maxBytes = 0;
+  for (const name of Object.keys(codecs)) maxBytes = Math.max(maxBytes, codecs[name]!.limits.maxBytes);
+  const streams = reader(
+    ({ id, name }): DeltaSink => {
+      const codec = Object.hasOwn(codecs, name) ? codecs[name] : undefined;
+      if (codec === undefined) {
+        updates.push({ kind: "unknown-tool", id, name });
+        // Nothing decodes it: its text is not kept.
+        return { push: () => undefined, end: () => undefined, refused: true };
+      }
+      return new CallSink(id, name, codec.limits.maxBytes, streamDecoder(codec), (update) => updates.push(update));
+    },
+    { maxBytes },
+  );
   const drain = (): readonly CallUpdate[] => {
     const out = updates;
     updates = [];

@@ -857,3 +857,94 @@ describe("Responses: the text kept to compare with the restated arguments is bou
     });
   }
 });
+
+describe("Chat Completions: the text of a call not named yet is bounded", () => {
+  const small = compileCodec(
+    { type: "object", properties: { city: { type: "string" } }, required: ["city"], additionalProperties: false },
+    { name: "get_weather", limits: { maxBytes: 100 } },
+  );
+  if (!small.ok) throw new Error(small.error.message);
+  const chunk = (toolCall: Event | undefined, finish: string | null = null): Event => ({
+    id: "chatcmpl_1",
+    object: "chat.completion.chunk",
+    choices: [{ index: 0, delta: toolCall ? { tool_calls: [toolCall] } : {}, finish_reason: finish }],
+  });
+  const violation = "the stream sent more than 100 bytes of a call's arguments before its id and name";
+  // 96 bytes in pairs split between fragments (each half alone would count 3): within the limit.
+  const [high, low] = ["\u{1F600}".charAt(0), "\u{1F600}".charAt(1)];
+  const within = `{"city":"${Array.from({ length: 21 }, () => high + low).join("")}"}`;
+
+  /** The first fragment gives `first` (an id, a name), the text follows a code unit a fragment, then `late`. */
+  const run = (first: Event, text: string, late: Event | undefined): CallUpdate[] => {
+    const streams = streamCalls("chat-completions", { get_weather: small.value });
+    const events = [
+      chunk({ index: 0, type: "function", ...first }),
+      ...text.split("").map((piece) => chunk({ index: 0, function: { arguments: piece } })),
+      ...(late === undefined ? [] : [chunk({ index: 0, ...late })]),
+      chunk(undefined, "tool_calls"),
+    ];
+    return [...events.flatMap((e) => [...streams.event(e)]), ...streams.finish()];
+  };
+
+  it("a name that comes after the limit: the call is refused as the stream's fault", () => {
+    const updates = run({ id: "call_0", function: { arguments: "" } }, `${within}${" ".repeat(200)}`, {
+      function: { name: "get_weather", arguments: "" },
+    });
+    expect(updates.filter((u) => u.kind !== "partial")).toEqual([
+      { kind: "refused", id: "call_0", name: "get_weather", error: expect.objectContaining({ message: violation }) },
+      {
+        kind: "decoded",
+        id: "call_0",
+        name: "get_weather",
+        result: { ok: false, error: expect.objectContaining({ code: "stream-violation", message: violation }) },
+      },
+    ]);
+  });
+
+  it("an id that never comes: refused once its choice ends it", () => {
+    const updates = run({ function: { name: "get_weather", arguments: "" } }, `${within}${" ".repeat(200)}`, undefined);
+    expect(
+      updates.filter((u) => u.kind !== "partial").map((u) => [u.kind, u.id, "error" in u ? u.error.code : ""]),
+    ).toEqual([
+      ["refused", "", "stream-violation"],
+      ["decoded", "", ""],
+    ]);
+  });
+
+  it("a name that keeps growing is held to the limit too", () => {
+    const streams = streamCalls("chat-completions", { get_weather: small.value });
+    const pieces = Array.from({ length: 3000 }, (_, i) => (i % 2 === 0 ? "a" : "b"));
+    const updates = [
+      ...pieces.map((name) => chunk({ index: 0, id: "call_0", function: { name, arguments: "" } })),
+      chunk(undefined, "tool_calls"),
+    ].flatMap((e) => [...streams.event(e)]);
+    expect(updates.map((u) => [u.kind, u.name.length <= 1024])).toEqual([["unknown-tool", true]]);
+  });
+
+  it("a limit smaller than the tool's name holds the name all the same", () => {
+    const tiny = compileCodec(
+      { type: "object", properties: { city: { type: "string" } }, required: ["city"], additionalProperties: false },
+      { name: "get_weather", limits: { maxBytes: 8 } },
+    );
+    if (!tiny.ok) throw new Error(tiny.error.message);
+    const streams = streamCalls("chat-completions", { get_weather: tiny.value });
+    const updates = [
+      chunk({ index: 0, id: "call_0", type: "function", function: { name: "get_weather", arguments: "" } }),
+      chunk({ index: 0, function: { arguments: "{}" } }),
+      chunk(undefined, "tool_calls"),
+    ].flatMap((e) => [...streams.event(e)]);
+    expect(updates.filter((u) => u.kind !== "partial" && u.kind !== "refused")).toEqual([
+      { kind: "decoded", id: "call_0", name: "get_weather", result: tiny.value.decode("{}") },
+    ]);
+  });
+
+  it("within the limit (pairs split between fragments counted as 4 bytes), the name coming late decodes", () => {
+    const updates = run({ id: "call_0", function: { arguments: "" } }, within, {
+      function: { name: "get_weather", arguments: "" },
+    });
+    expect(updates.filter((u) => u.kind !== "partial")).toEqual([
+      { kind: "decoded", id: "call_0", name: "get_weather", result: small.value.decode(within) },
+    ]);
+    expect(small.value.decode(within).ok).toBe(true);
+  });
+});
