@@ -14,6 +14,7 @@
 import { type CodecError, ok, type Result } from "../errors.js";
 import { fail } from "../feedback/format.js";
 import type { AnswerRead, AnswerSlot } from "../providers/api.js";
+import { WORDS_SHOWN } from "../providers/shared.js";
 import type { Codec } from "../public-codec.js";
 import type { CompiledTool, TargetName } from "../targets/profile.js";
 
@@ -96,5 +97,5 @@ function readGuarded(slot: AnswerSlot<unknown>, response: unknown): AnswerRead {
 
 /** A provider's words kept short: they are data from the network. */
 function clip(text: string): string {
-  return text.length > 300 ? `${text.slice(0, 300)}…` : text;
+  return text.length > WORDS_SHOWN ? `${text.slice(0, WORDS_SHOWN)}…` : text;
 }

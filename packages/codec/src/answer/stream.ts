@@ -11,7 +11,7 @@
 
 import type { CodecError, Result } from "../errors.js";
 import type { AnswerRead, AnswerSignal, AnswerSlot } from "../providers/api.js";
-import { streamViolation } from "../providers/shared.js";
+import { keptWords, streamViolation } from "../providers/shared.js";
 import type { Codec } from "../public-codec.js";
 import { streamDecoder } from "../stream/decoder.js";
 import type { StreamDecoder } from "../stream/types.js";
@@ -115,7 +115,8 @@ class AnswerStream implements StreamedAnswer {
         return;
       }
       case "refusal":
-        this.refusal += signal.delta;
+        // Only the words an error shows are kept.
+        this.refusal = keptWords(this.refusal, signal.delta);
         return;
       case "end":
         // The model's refusal came in place of the answer; an answer with no text at all is none.

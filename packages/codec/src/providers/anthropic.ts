@@ -37,6 +37,7 @@ import {
   Calls,
   inputText,
   isStrict,
+  keptWords,
   listOf,
   NO_CALLS,
   named,
@@ -214,10 +215,10 @@ function anthropicAnswer(message: unknown): AnswerRead {
 function anthropicAnswerEvents(): (event: unknown) => readonly AnswerSignal[] {
   let stop: unknown;
   const texts = new Set<number>();
-  // The text given, for a refusal's words: the deltas themselves, joined only if the answer is refused.
-  const written: string[] = [];
+  // The text given, for a refusal's words: only as much as an error shows (the answer's text is the decoder's).
+  let written = "";
   const text = (delta: string): AnswerSignal => {
-    written.push(delta);
+    written = keptWords(written, delta);
     return { kind: "text", delta };
   };
   return (e) => {
@@ -249,7 +250,7 @@ function anthropicAnswerEvents(): (event: unknown) => readonly AnswerSignal[] {
         if (isPlainObject(e.delta) && typeof e.delta.stop_reason === "string") stop = e.delta.stop_reason;
         return [];
       case "message_stop":
-        if (stop === "refusal") return [{ kind: "ended", read: refusal(written.join("")) }];
+        if (stop === "refusal") return [{ kind: "ended", read: refusal(written) }];
         if (typeof stop === "string" && ANSWER_CUT.has(stop)) {
           return [{ kind: "ended", read: { kind: "cut", reason: stop } }];
         }

@@ -127,6 +127,17 @@ export function notText(what: string): CodecError {
   return streamViolation(`the stream sent a ${what} that carries no argument text`);
 }
 
+/** How many characters of a provider's words an error shows (answer/answer.ts clips them to this). */
+export const WORDS_SHOWN = 300;
+
+/**
+ * A streamed refusal's words so far, with `more`: kept to what an error shows, and one character past it (which
+ * says the words went on), so a stream that keeps refusing never grows them without bound.
+ */
+export function keptWords(words: string, more: string): string {
+  return words.length > WORDS_SHOWN ? words : (words + more).slice(0, WORDS_SHOWN + 1);
+}
+
 /** Why a whole response's answer is read as none: one of its text blocks carries no text. */
 export const TEXT_LOST = "a text block of the answer carries no text";
 

@@ -16,6 +16,7 @@ import {
   outputRepairMessage,
   streamOutput,
 } from "@strictwire/codec";
+import { anthropic } from "@strictwire/codec/providers";
 import { describe, expect, it } from "vitest";
 
 const APIS: readonly OutputApi[] = ["openai-chat", "openai-responses", "anthropic", "gemini", "bedrock-converse"];
@@ -534,5 +535,59 @@ describe("streamOutput: an event that cannot be read", () => {
     expect(updates.some((u) => u.kind === "decoded")).toBe(false);
     expect(updates.at(-1)).toMatchObject({ kind: "failed", error: { code: "stream-violation", path: "" } });
     expect(answer.settled).toBe(true);
+  });
+});
+
+describe("a streamed refusal keeps only the words an error shows", () => {
+  const codecOf = (target: "openai" | "anthropic") => {
+    const compiled = compileCodec(SCHEMA, { name: "triage", target });
+    if (!compiled.ok) throw new Error(compiled.error.message);
+    return compiled.value;
+  };
+  const words = Array.from({ length: 2000 }, (_, i) => `no ${i}. `);
+  const says = words.join("");
+
+  it("Chat Completions: delta.refusal, thousands of times; the error is the whole response's", () => {
+    const codec = codecOf("openai");
+    const answer = streamOutput(codec, "openai-chat");
+    const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({
+      choices: [{ index: 0, delta, finish_reason: finish }],
+    });
+    const updates = [...words.map((refusal) => chunk({ refusal })), chunk({}, "stop")].flatMap((e) => [
+      ...answer.event(e),
+    ]);
+    const whole = decodeOutput(codec, "openai-chat", {
+      choices: [{ index: 0, finish_reason: "stop", message: { role: "assistant", content: null, refusal: says } }],
+    });
+    expect(whole.ok).toBe(false);
+    expect(updates).toEqual([{ kind: "failed", error: whole.ok ? undefined : whole.error }]);
+    expect((answer as unknown as { refusal: string }).refusal.length).toBeLessThanOrEqual(301);
+  });
+
+  it("Anthropic: the text deltas of a refused answer, as the slot's end gives them; the error is the whole message's", () => {
+    const codec = codecOf("anthropic");
+    const events = [
+      { type: "message_start", message: { id: "msg_1", content: [] } },
+      { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } },
+      ...words.map((text) => ({ type: "content_block_delta", index: 0, delta: { type: "text_delta", text } })),
+      { type: "content_block_stop", index: 0 },
+      { type: "message_delta", delta: { stop_reason: "refusal" } },
+      { type: "message_stop" },
+    ];
+    const signals = anthropic.answer.events();
+    const ended = events.flatMap((e) => [...signals(e)]).filter((s) => s.kind === "ended");
+    expect(ended).toHaveLength(1);
+    const read = ended[0]!.kind === "ended" ? ended[0]!.read : undefined;
+    expect(read?.kind === "refused" ? read.message.length : 0).toBeLessThanOrEqual(301);
+    const answer = streamOutput(codec, "anthropic");
+    const updates = events.flatMap((e) => [...answer.event(e)]).filter((u) => u.kind !== "partial");
+    const whole = decodeOutput(codec, "anthropic", {
+      content: [{ type: "text", text: says }],
+      stop_reason: "refusal",
+    });
+    expect(whole.ok).toBe(false);
+    expect(updates.filter((u) => u.kind !== "refused")).toEqual([
+      { kind: "failed", error: whole.ok ? undefined : whole.error },
+    ]);
   });
 });
