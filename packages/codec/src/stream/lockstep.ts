@@ -164,8 +164,9 @@ function fieldsOf(node: Node & { kind: "object" }): ReadonlyMap<string, Field> {
 }
 
 export class LockstepDecoder<T> implements StreamDecoder<T> {
-  private readonly deltas: string[] = [];
-  private written = 0;
+  /** The text so far, and each delta's length: the deltas are pushed again, as they came, when the stream is handed over. */
+  private text = "";
+  private readonly lengths: number[] = [];
   private pushes = 0;
   /** The walking decoder, once the stream is handed to it. */
   private walking: StreamDecoder<T> | undefined;
@@ -242,12 +243,12 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
   push(delta: string): StreamStep {
     const walking = this.walking;
     if (walking !== undefined) return walking.push(delta);
-    this.deltas.push(delta);
+    this.text += delta;
+    this.lengths.push(delta.length);
     this.pushes++;
-    this.written += delta.length;
     this.changed = false;
     try {
-      if (this.written > this.maxUnits) throw HAND_OVER;
+      if (this.text.length > this.maxUnits) throw HAND_OVER;
       this.read(delta);
       this.settlePush();
     } catch (e) {
@@ -259,7 +260,7 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
 
   end(): Result<T> {
     if (this.walking !== undefined) return this.walking.end();
-    return this.codec.decode(this.deltas.join(""), this.options);
+    return this.codec.decode(this.text, this.options);
   }
 
   stateAt(pointer: string): MemberState {
@@ -294,9 +295,14 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
   private handOver(): StreamStep {
     const walking = this.walker();
     let step: StreamStep | undefined;
-    for (const d of this.deltas) step = walking.push(d);
+    let at = 0;
+    for (const n of this.lengths) {
+      step = walking.push(this.text.slice(at, at + n));
+      at += n;
+    }
     this.walking = walking;
-    this.deltas.length = 0;
+    this.text = "";
+    this.lengths.length = 0;
     // The partial value is the walking decoder's object now: said changed, whatever it showed.
     if (step!.ok && step!.value !== this.shown && !step!.changed)
       return Object.freeze({ ok: true, value: step!.value, changed: true, completed: step!.completed });

@@ -354,8 +354,12 @@ describe("stream decoder: the text kept after a refusal", () => {
       for (let i = 0; i < 2000; i++) decoder.push("more text ");
       sofar += "more text ".repeat(2000);
       expect(decoder.end(), what).toEqual(codec.decode(sofar, options));
-      // What the decoder keeps past the parser's own text (which the parser bounds by maxBytes and one delta).
-      expect((decoder as unknown as { afterRefusal: string }).afterRefusal.length, what).toBe(0);
+      // What the decoder keeps past the parser's own text (which the parser bounds by maxBytes and one delta): the
+      // walking decoder's, which the fast path (stream/lockstep.ts) hands every refusal to, keeping no text itself.
+      const fast = decoder as unknown as { walking?: { afterRefusal: string }; text?: string };
+      const walking = fast.walking ?? (decoder as unknown as { afterRefusal: string });
+      expect(fast.text ?? "", what).toBe("");
+      expect(walking.afterRefusal.length, what).toBe(0);
     }
   });
 });
