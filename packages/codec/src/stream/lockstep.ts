@@ -115,6 +115,12 @@ const N_FRAC = 4;
 /** Hands the stream over: thrown inside a push, caught by it (never escapes). */
 const HAND_OVER: unique symbol = Symbol("hand over");
 
+/** The text kept flat in chunks of this many UTF-16 units; a string made flat first at this length. */
+const CHUNK = 4096;
+const FLAT_GROWN = 1024;
+/** Where a string is converted to a number to make it flat (exported: the conversion is not left out as unused). */
+export let flatSink = 0;
+
 /** Whether the fast path reads every node of this plan (kept per codec). */
 const fits = new WeakMap<object, boolean>();
 
@@ -165,7 +171,9 @@ function fieldsOf(node: Node & { kind: "object" }): ReadonlyMap<string, Field> {
 
 export class LockstepDecoder<T> implements StreamDecoder<T> {
   /** The text so far, and each delta's length: the deltas are pushed again, as they came, when the stream is handed over. */
-  private text = "";
+  private chunks: string[] = [];
+  private recent = "";
+  private length = 0;
   private readonly lengths: number[] = [];
   private pushes = 0;
   /** The walking decoder, once the stream is handed to it. */
@@ -191,6 +199,8 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
   private nodes = 0;
   /** The string being read (a name or a value), decoded so far; a raw high surrogate held back. */
   private str = "";
+  /** The length at which `str` is next made flat. */
+  private flatAt = FLAT_GROWN;
   private inName = false;
   private high = "";
   /** Escape: 0 none, 1 after '\', 2..5 hex digits read (u). */
@@ -231,6 +241,11 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
       this.walking = walker();
   }
 
+  /** The text so far. */
+  private text(): string {
+    return this.chunks.length === 0 ? this.recent : this.chunks.join("") + this.recent;
+  }
+
   /** Whether the stream was handed to the walking decoder. */
   get handedOver(): boolean {
     return this.walking !== undefined;
@@ -243,12 +258,19 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
   push(delta: string): StreamStep {
     const walking = this.walking;
     if (walking !== undefined) return walking.push(delta);
-    this.text += delta;
+    // A rope keeps a node per delta alive, which the collector marks again at every pass: made flat once CHUNK long.
+    this.recent += delta;
+    this.length += delta.length;
+    if (this.recent.length >= CHUNK) {
+      flatSink = (this.recent as unknown as number) | 0;
+      this.chunks.push(this.recent);
+      this.recent = "";
+    }
     this.lengths.push(delta.length);
     this.pushes++;
     this.changed = false;
     try {
-      if (this.text.length > this.maxUnits) throw HAND_OVER;
+      if (this.length > this.maxUnits) throw HAND_OVER;
       this.read(delta);
       this.settlePush();
     } catch (e) {
@@ -260,7 +282,7 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
 
   end(): Result<T> {
     if (this.walking !== undefined) return this.walking.end();
-    return this.codec.decode(this.text, this.options);
+    return this.codec.decode(this.text(), this.options);
   }
 
   stateAt(pointer: string): MemberState {
@@ -295,13 +317,15 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
   private handOver(): StreamStep {
     const walking = this.walker();
     let step: StreamStep | undefined;
+    const text = this.text();
     let at = 0;
     for (const n of this.lengths) {
-      step = walking.push(this.text.slice(at, at + n));
+      step = walking.push(text.slice(at, at + n));
       at += n;
     }
     this.walking = walking;
-    this.text = "";
+    this.chunks = [];
+    this.recent = "";
     this.lengths.length = 0;
     // The partial value is the walking decoder's object now: said changed, whatever it showed.
     if (step!.ok && step!.value !== this.shown && !step!.changed)
@@ -408,6 +432,7 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
     this.mode = STRING;
     this.inName = true;
     this.str = "";
+    this.flatAt = FLAT_GROWN;
     this.nameMatch = f.cand.namePossible(undefined) ? undefined : (f.cand.nameMatch() ?? undefined);
     // A name begun where no name is declared.
     if (this.nameMatch !== undefined && !this.nameMatch.grow("", "")) throw HAND_OVER;
@@ -460,6 +485,7 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
       this.mode = STRING;
       this.inName = false;
       this.str = "";
+      this.flatAt = FLAT_GROWN;
       this.strOut = undefined;
       if (owner !== undefined) {
         const key = this.keyIn(f!);
@@ -786,6 +812,7 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
         if (j > i) {
           const run = i === 0 && j === n ? d : d.slice(i, j);
           this.str = this.str === "" ? run : this.str + run;
+          if (this.str.length >= this.flatAt) this.flatten();
           this.grew(run);
         }
         if (j === n) return n;
@@ -834,6 +861,7 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
       if (c === 0x22) {
         if (this.high !== "") throw HAND_OVER;
         this.str += added;
+        if (this.str.length >= this.flatAt) this.flatten();
         this.grew(added);
         this.endString();
         return i + 1;
@@ -857,8 +885,18 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
       i++;
     }
     this.str += added;
+    if (this.str.length >= this.flatAt) this.flatten();
     this.grew(added);
     return i;
+  }
+
+  /**
+   * A string read delta by delta is a rope (a node per delta, all alive while it is read) that the collector marks
+   * again as it grows: made flat each time its length doubles, so each character is copied about twice.
+   */
+  private flatten(): void {
+    flatSink = (this.str as unknown as number) | 0;
+    this.flatAt = this.str.length * 2;
   }
 
   /** The string being read gained `added`: checked against the const and enum strings its place allows. */
