@@ -1,4 +1,4 @@
-/** Character helpers shared by the scanner and its error wording. */
+/** Character helpers shared by the scanner, its error wording, the incremental parser and the stream decoder's fast path. */
 
 export function isLowSurrogate(c: number): boolean {
   return c >= 0xdc00 && c <= 0xdfff;
@@ -19,10 +19,35 @@ export function hex4(s: string, i: number): number {
   return v;
 }
 
-function hexDigit(c: number): number {
+/** A hex digit's value, or -1. */
+export function hexDigit(c: number): number {
   if (c >= 48 && c <= 57) return c - 48;
   const lower = c | 0x20;
   return lower >= 97 && lower <= 102 ? lower - 87 : -1;
+}
+
+/** The character a one-letter escape stands for (the letter's code), or undefined. */
+export function simpleEscape(c: number): string | undefined {
+  switch (c) {
+    case 34:
+      return '"';
+    case 92:
+      return "\\";
+    case 47:
+      return "/";
+    case 98:
+      return "\b";
+    case 102:
+      return "\f";
+    case 110:
+      return "\n";
+    case 114:
+      return "\r";
+    case 116:
+      return "\t";
+    default:
+      return undefined;
+  }
 }
 
 /** A lone surrogate: read by code points, a surrogate that is half of a pair is not one. */

@@ -57,6 +57,7 @@
  * is all it reads of it.
  */
 import type { Result } from "../errors.js";
+import { hexDigit, isHighSurrogate, isLowSurrogate, simpleEscape } from "./chars.js";
 import { DEFAULT_PARSE_LIMITS, type ParseLimits, type ParseRefusal, parseText } from "./parser.js";
 import { utf8Length } from "./utf8.js";
 
@@ -392,7 +393,7 @@ export class IncrementalParser implements ParserView {
       this.counting = true;
       const text = this.text();
       this.bytes = utf8Length(text);
-      this.lastWasHigh = isHigh(text.charCodeAt(text.length - 1));
+      this.lastWasHigh = isHighSurrogate(text.charCodeAt(text.length - 1));
       return this.bytes > this.maxBytes;
     }
     return this.countBytes(delta) > this.maxBytes;
@@ -596,7 +597,7 @@ export class IncrementalParser implements ParserView {
     let i = start;
     if (this.refuseNext) return REFUSED;
     if (this.heldHigh !== "") {
-      if (!isLow(d.charCodeAt(0))) return REFUSED;
+      if (!isLowSurrogate(d.charCodeAt(0))) return REFUSED;
       this.grow(this.heldHigh + d[0]);
       this.heldHigh = "";
       i = 1;
@@ -744,7 +745,7 @@ export class IncrementalParser implements ParserView {
 
   /** A character no text can continue with; a raw high surrogate ending the delta waits for the next character. */
   private impossible(d: string, i: number): number {
-    if (i === d.length - 1 && isHigh(d.charCodeAt(i))) {
+    if (i === d.length - 1 && isHighSurrogate(d.charCodeAt(i))) {
       this.refuseNext = true;
       return PENDING;
     }
@@ -913,7 +914,7 @@ export class IncrementalParser implements ParserView {
       c = d.charCodeAt(j);
       if (c < 0xd800 || c > 0xdbff || j + 1 >= n) break;
       // A raw high surrogate must be followed by a low one.
-      if (!isLow(d.charCodeAt(j + 1))) return REFUSED;
+      if (!isLowSurrogate(d.charCodeAt(j + 1))) return REFUSED;
       j += 2;
     }
     if (j > i) this.grow(d.slice(i, j));
@@ -1073,30 +1074,6 @@ function plainEnd(d: string, i: number, n: number): number {
   return n;
 }
 
-/** The character a one-letter escape stands for (the letter's code), or undefined. */
-function simpleEscape(c: number): string | undefined {
-  switch (c) {
-    case 34:
-      return '"';
-    case 92:
-      return "\\";
-    case 47:
-      return "/";
-    case 98:
-      return "\b";
-    case 102:
-      return "\f";
-    case 110:
-      return "\n";
-    case 114:
-      return "\r";
-    case 116:
-      return "\t";
-    default:
-      return undefined;
-  }
-}
-
 /** False for NaN too. */
 function isSafe(value: number): boolean {
   return Math.abs(value) <= Number.MAX_SAFE_INTEGER;
@@ -1104,18 +1081,4 @@ function isSafe(value: number): boolean {
 
 function isWs(c: number): boolean {
   return c === 32 || c === 10 || c === 13 || c === 9;
-}
-
-function isHigh(c: number): boolean {
-  return c >= 0xd800 && c <= 0xdbff;
-}
-
-function isLow(c: number): boolean {
-  return c >= 0xdc00 && c <= 0xdfff;
-}
-
-function hexDigit(c: number): number {
-  if (c >= 48 && c <= 57) return c - 48;
-  const lower = c | 0x20;
-  return lower >= 97 && lower <= 102 ? lower - 87 : -1;
 }

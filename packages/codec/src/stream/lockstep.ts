@@ -33,6 +33,7 @@ import { referent } from "../constructs/reference.js";
 import { pointerJoin, type Result } from "../errors.js";
 import type { Field, Node } from "../ir/nodes.js";
 import { setOwn } from "../json.js";
+import { hexDigit, simpleEscape } from "../parse/chars.js";
 import { DEFAULT_PARSE_LIMITS, MAX_DEPTH_LIMIT } from "../parse/parser.js";
 import { type Candidates, type PrefixMatch, type WireCandidates, wireCandidatesOf } from "./candidates.js";
 import { CompletedStep, memberState, type SameSteps, sameSteps } from "./state.js";
@@ -835,7 +836,7 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
             this.hex = 0;
           } else throw HAND_OVER;
         } else {
-          const h = hexValue(c);
+          const h = hexDigit(c);
           if (h < 0) throw HAND_OVER;
           this.hex = this.hex * 16 + h;
           if (++this.escape === 6) {
@@ -984,36 +985,6 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
     this.mode = AFTER;
     this.endScalar(l === "true" ? true : l === "false" ? false : null);
   }
-}
-
-function simpleEscape(c: number): string | undefined {
-  switch (c) {
-    case 0x22:
-      return '"';
-    case 0x5c:
-      return "\\";
-    case 0x2f:
-      return "/";
-    case 0x62:
-      return "\b";
-    case 0x66:
-      return "\f";
-    case 0x6e:
-      return "\n";
-    case 0x72:
-      return "\r";
-    case 0x74:
-      return "\t";
-    default:
-      return undefined;
-  }
-}
-
-function hexValue(c: number): number {
-  if (c >= 0x30 && c <= 0x39) return c - 0x30;
-  if (c >= 0x61 && c <= 0x66) return c - 0x57;
-  if (c >= 0x41 && c <= 0x46) return c - 0x37;
-  return -1;
 }
 
 function pointerOfPlace(place: Place | undefined): string {
