@@ -14,9 +14,11 @@
  *
  * It reads the constructs whose source form follows the text directly:
  * scalars, arrays, objects whose members are required, native or tagged
- * (`{"state", "value"}`), maps (entries), references and any JSON. A plan with
- * any other (a union, a mixed object, a tuple, JSON text, compact, inline or
- * minimal presence) gets the walking decoder (`fastPathFits`).
+ * (`{"state", "value"}`), maps (entries), references, any JSON, and unions
+ * read by JSON type (`readerOf`; an object or array under a union of several
+ * such branches hands over). A plan with any other (a union read by a
+ * discriminator or a tag, a mixed object, a tuple, JSON text, compact, inline
+ * or minimal presence) gets the walking decoder (`fastPathFits`).
  *
  * Only the common text is read here: JSON in a plain subset (no surrogate
  * escapes, numbers of at most 15 digits and no exponent, the limits not near).
@@ -30,9 +32,10 @@
  */
 import type { CodecCore, DecodeOptions } from "../codec.js";
 import { referent } from "../constructs/reference.js";
+import { wireTypesOf } from "../constructs/registry.js";
 import { pointerJoin, type Result } from "../errors.js";
 import type { Field, Node } from "../ir/nodes.js";
-import { setOwn } from "../json.js";
+import { type JsonType, setOwn } from "../json.js";
 import { hexDigit, simpleEscape } from "../parse/chars.js";
 import { DEFAULT_PARSE_LIMITS, MAX_DEPTH_LIMIT } from "../parse/parser.js";
 import { type Candidates, type PrefixMatch, type WireCandidates, wireCandidatesOf } from "./candidates.js";
@@ -144,6 +147,9 @@ export function fastPathFits(codec: CodecCore<unknown>): boolean {
           return ok(node.value);
         case "ref":
           return ok(referent(node, plan.defs));
+        case "union":
+          // Read by JSON type (readerOf); a union read by a discriminator or a tag is the walking decoder's.
+          return (node.rule.by === "same" || node.rule.by === "type") && node.branches.every(ok);
         case "object":
           return node.fields.every(
             (f) =>
@@ -156,6 +162,49 @@ export function fastPathFits(codec: CodecCore<unknown>): boolean {
     };
     found = ok(plan.root);
     fits.set(codec, found);
+  }
+  return found;
+}
+
+/**
+ * The node that shows a value of JSON type `type` where `node` reads it: references followed, and a union's
+ * branch chosen as the walking decoder's partial chooses it for that type (constructs/stream/union.ts): by the
+ * rule's type, or, under `same` or a type several branches take, the first branch whose wire takes it, for a
+ * scalar. Undefined where the walking decoder shows it otherwise (an object or array under such a union, no
+ * branch for the type, a discriminator or a tag): the stream is handed over there.
+ */
+function readerOf(node: Node, type: JsonType, defs: Readonly<Record<string, Node>>): Node | undefined {
+  for (let hops = 0; hops < 64; hops++) {
+    if (node.kind === "ref") {
+      node = referent(node, defs);
+      continue;
+    }
+    if (node.kind !== "union") return node;
+    const rule = node.rule;
+    let branch: Node | undefined;
+    if (rule.by === "same" || (rule.by === "type" && sharedTypesOf(node, defs).has(type))) {
+      if (type === "object" || type === "array") return undefined;
+      branch = node.branches.find((b) => wireTypesOf(b, defs, new Set()).includes(type));
+    } else if (rule.by === "type") {
+      const i = rule.types[type];
+      branch = i === undefined ? undefined : node.branches[i];
+    }
+    if (branch === undefined) return undefined;
+    node = branch;
+  }
+  return undefined;
+}
+
+/** The JSON types more than one branch of a union takes on the wire (read once per union). */
+const shared = new WeakMap<Node, ReadonlySet<string>>();
+function sharedTypesOf(node: Node & { kind: "union" }, defs: Readonly<Record<string, Node>>): ReadonlySet<string> {
+  let found = shared.get(node);
+  if (found === undefined) {
+    const counts = new Map<string, number>();
+    for (const b of node.branches)
+      for (const t of new Set(wireTypesOf(b, defs, new Set()))) counts.set(t, (counts.get(t) ?? 0) + 1);
+    found = new Set([...counts].filter(([, n]) => n > 1).map(([t]) => t));
+    shared.set(node, found);
   }
   return found;
 }
@@ -474,9 +523,9 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
     const owner = f === undefined ? undefined : this.ownerAt(f, false);
     // Shown as itself by a scalar or any JSON; any other node shows nothing for it (the walking decoder's).
     if (owner !== undefined) {
-      let node = f!.kind === OBJECT ? f!.field!.node : f!.node!;
-      while (node.kind === "ref") node = referent(node, this.defs);
-      if (node.kind !== "scalar" && node.kind !== "any") throw HAND_OVER;
+      const type = c === 0x22 ? "string" : c === 0x74 || c === 0x66 ? "boolean" : c === 0x6e ? "null" : "number";
+      const node = readerOf(f!.kind === OBJECT ? f!.field!.node : f!.node!, type, this.defs);
+      if (node === undefined || (node.kind !== "scalar" && node.kind !== "any")) throw HAND_OVER;
     }
     if (c === 0x22) {
       const strings = reached.allowing("string");
@@ -610,7 +659,9 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
           node = f.node!;
       }
     }
-    while (node.kind === "ref") node = referent(node, this.defs);
+    const reader = readerOf(node, object ? "object" : "array", this.defs);
+    if (reader === undefined) throw HAND_OVER;
+    node = reader;
     let kind: number;
     let out: Record<string, unknown> | unknown[];
     let inner: Node = node;
