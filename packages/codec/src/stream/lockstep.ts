@@ -286,8 +286,18 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
     this.maxUnits = Math.floor(maxBytes / 3) - 8;
     this.maxNodes = (limits.maxNodes ?? DEFAULT_PARSE_LIMITS.maxNodes) - 2;
     this.maxDepth = (limits.maxDepth ?? DEFAULT_PARSE_LIMITS.maxDepth) - 1;
-    // Limits the walking decoder refuses whatever the text: it answers from the start.
-    if ((limits.maxDepth ?? 0) > MAX_DEPTH_LIMIT || this.maxUnits < 16 || this.maxNodes < 4 || this.maxDepth < 2)
+    // Limits the walking decoder refuses whatever the text, or that are not plain counts (decode says which):
+    // it answers from the start.
+    const plain = [limits.maxBytes, limits.maxNodes, limits.maxDepth].every(
+      (n) => n === undefined || (Number.isSafeInteger(n) && n > 0),
+    );
+    if (
+      !plain ||
+      (limits.maxDepth ?? 0) > MAX_DEPTH_LIMIT ||
+      this.maxUnits < 16 ||
+      this.maxNodes < 4 ||
+      this.maxDepth < 2
+    )
       this.walking = walker();
   }
 

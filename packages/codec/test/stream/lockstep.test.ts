@@ -179,5 +179,11 @@ describe("the stream decoder's fast path, push by push against the walking decod
     for (const limits of [{ maxNodes: 30 }, { maxNodes: 200 }, { maxBytes: 120 }, { maxDepth: 2 }, { maxDepth: 3 }])
       expectSame(codec, split(text, [3, 1, 5]), tally, { limits });
     expect(tally.handedOver).toBeGreaterThanOrEqual(4);
+    // Limits that are not plain counts: the walking decoder's from the start, whatever it makes of them.
+    for (const limits of [{ maxBytes: Number.NaN }, { maxNodes: -1 }, { maxDepth: 2.5 }, { maxBytes: Infinity }]) {
+      const before = tally.handedOver;
+      expectSame(codec, split(text, [3, 1, 5]), tally, { limits });
+      expect(tally.handedOver, JSON.stringify(limits)).toBe(before + 1);
+    }
   });
 });
