@@ -779,12 +779,13 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
     if ((f.kind === ARRAY || f.kind === MAP) === object) throw HAND_OVER;
     this.depth--;
     const parent = this.top;
-    // Written whole within this push: its members are not reported, only it (the whole value's are: it is shown).
-    if (f.shows && f.rec !== ROOT && f.openedIn === this.pushes) this.completedCount = f.mark;
-    // A container shown at a place in its parent's owner is complete there (not the root, not a tag, an entry, or
-    // any object's entries, which show nothing of their own).
-    if (parent !== undefined && f.rec !== undefined && f.rec !== ROOT && f.holder === undefined && f.out !== parent.out)
-      this.completedIn(parent);
+    // A container shown at a place in its parent's owner is complete there (not the whole value, whose members are
+    // always reported; a tag, an entry or any object's entries show nothing of their own). Written whole within
+    // this push, it is reported alone, its members not.
+    if (f.shows && f.rec !== ROOT) {
+      if (f.openedIn === this.pushes) this.completedCount = f.mark;
+      this.completedIn(parent!);
+    }
     if (f.kind === ENTRY && f.word !== undefined) {
       const map = f.holder!;
       map.keys ??= new Set();
