@@ -13,12 +13,21 @@
  * read from them.
  *
  * It reads the constructs whose source form follows the text directly:
- * scalars, arrays, objects whose members are required, native or tagged
- * (`{"state", "value"}`), maps (entries), references, any JSON, and unions
- * read by JSON type (`readerOf`; an object or array under a union of several
- * such branches hands over). A plan with any other (a union read by a
- * discriminator or a tag, a mixed object, a tuple, JSON text, compact, inline
- * or minimal presence) gets the walking decoder (`fastPathFits`).
+ * scalars, arrays, objects whose members are required, native, tagged
+ * (`{"state", "value"}`) or inline (`{"state", ...members}`), maps (entries),
+ * references, any JSON, and unions read by JSON type or by a discriminator
+ * (`readerOf`; an object or array under a union of several such branches
+ * hands over). An inline member or a discriminated object shows nothing until
+ * its first member decides it (the state, the discriminator; any other first
+ * hands over). A plan with any other (a union read by a tag, a mixed object, a
+ * tuple, JSON text, compact or minimal presence, an inline nullable object)
+ * gets the walking decoder (`fastPathFits`).
+ *
+ * end() of a text read whole here is decode's result without a second read
+ * of the text by the codec's own parser: the text is in the plain subset,
+ * within the limits, with no repeated name, so native JSON.parse builds what
+ * decode's parser would, and decodeParsed runs the generated pass on it
+ * (anything but its plain success is decode(text)'s own answer).
  *
  * Only the common text is read here: JSON in a plain subset (no surrogate
  * escapes, numbers of at most 15 digits and no exponent, the limits not near).
@@ -30,12 +39,12 @@
  * push against it). A hand-over changes the partial value's object: its step
  * says `changed`.
  */
-import type { CodecCore, DecodeOptions } from "../codec.js";
+import { type CodecCore, type DecodeOptions, decodeParsed } from "../codec.js";
 import { referent } from "../constructs/reference.js";
 import { wireTypesOf } from "../constructs/registry.js";
 import { pointerJoin, type Result } from "../errors.js";
-import type { Field, Node } from "../ir/nodes.js";
-import { type JsonType, setOwn } from "../json.js";
+import type { Field, Node, ObjectNode, UnionNode } from "../ir/nodes.js";
+import { canonicalJson, type JsonType, setOwn } from "../json.js";
 import { hexDigit, simpleEscape } from "../parse/chars.js";
 import { DEFAULT_PARSE_LIMITS, MAX_DEPTH_LIMIT } from "../parse/parser.js";
 import { type Candidates, type PrefixMatch, type WireCandidates, wireCandidatesOf } from "./candidates.js";
@@ -50,6 +59,10 @@ const TAG = 3; // a tagged member's {"state", "value"}: its value shown at the m
 const ENTRY = 4; // one {"key", "value"} entry: its value shown at its key once the key is complete
 const ANY_OBJECT = 5; // any JSON's object, {"entries": [...]}: shown as an object
 const ENVELOPE = 6; // {"arguments": ...}: the arguments shown as the whole value
+// An object whose first member decides what it shows (nothing is shown before): it becomes an OBJECT then.
+const INLINE = 7; // an inline optional member's {"state", ...members}: its members' object once the state says present
+const CHOOSING = 8; // an object under a union read by a discriminator: the branch's object once the discriminator is complete
+const BRANCH = 9; // a union's {"branch", "value"}: its value shown at the union's place, through the branch numbered
 
 /** Where a shown container sits: its holder's record and its key there (pointers are made by following them). */
 interface Place {
@@ -91,9 +104,13 @@ interface Frame {
   shows: boolean;
   openedIn: number;
   mark: number;
-  /** The frame that shows this one's values (tags and entries show into their holder's `out`). */
+  /**
+   * The frame that shows this one's values (tags, entries and branches show into their holder's `out`; an inline
+   * member or a discriminated object is shown there once decided). Undefined for a branch or a discriminated
+   * object at the root: shown as the whole value.
+   */
   holder: Frame | undefined;
-  /** A tagged member's or an entry's key in the holder's `out`. */
+  /** A tagged member's, an entry's, a branch's or an undecided object's key in the holder's `out`. */
   at: string | number;
 }
 
@@ -148,12 +165,15 @@ export function fastPathFits(codec: CodecCore<unknown>): boolean {
         case "ref":
           return ok(referent(node, plan.defs));
         case "union":
-          // Read by JSON type (readerOf); a union read by a discriminator or a tag is the walking decoder's.
-          return (node.rule.by === "same" || node.rule.by === "type") && node.branches.every(ok);
+          // A union read by a tag: its place completes as the walking decoder's records say, not followed here.
+          return node.rule.by !== "tag" && node.branches.every(ok);
         case "object":
           return node.fields.every(
             (f) =>
-              (!f.optional || f.presence === "native" || (f.presence === "tagged" && f.tags === undefined)) &&
+              (!f.optional ||
+                f.presence === "native" ||
+                (f.presence === "tagged" && f.tags === undefined) ||
+                (f.presence === "inline" && f.tags === undefined && inlineObject(f.node, plan.defs) !== undefined)) &&
               ok(f.node),
           );
         default:
@@ -167,11 +187,21 @@ export function fastPathFits(codec: CodecCore<unknown>): boolean {
 }
 
 /**
+ * The object an inline member's members make: undefined where the walking decoder shows it otherwise (a nullable
+ * object's union, an object that declares a member named `state` beside the tag).
+ */
+function inlineObject(node: Node, defs: Readonly<Record<string, Node>>): ObjectNode | undefined {
+  for (let hops = 0; node.kind === "ref" && hops < 64; hops++) node = referent(node, defs);
+  return node.kind === "object" && !node.fields.some((f) => f.name === "state") ? node : undefined;
+}
+
+/**
  * The node that shows a value of JSON type `type` where `node` reads it: references followed, and a union's
  * branch chosen as the walking decoder's partial chooses it for that type (constructs/stream/union.ts): by the
  * rule's type, or, under `same` or a type several branches take, the first branch whose wire takes it, for a
- * scalar. Undefined where the walking decoder shows it otherwise (an object or array under such a union, no
- * branch for the type, a discriminator or a tag): the stream is handed over there.
+ * scalar; a union read by a discriminator or a tag itself, for an object. Undefined where the walking decoder
+ * shows it otherwise (an object or array under such a union, no branch for the type): the stream is handed over
+ * there.
  */
 function readerOf(node: Node, type: JsonType, defs: Readonly<Record<string, Node>>): Node | undefined {
   for (let hops = 0; hops < 64; hops++) {
@@ -181,6 +211,8 @@ function readerOf(node: Node, type: JsonType, defs: Readonly<Record<string, Node
     }
     if (node.kind !== "union") return node;
     const rule = node.rule;
+    // Its wire an object that names the branch: read by a CHOOSING or BRANCH frame.
+    if (rule.by === "discriminator" || rule.by === "tag") return type === "object" ? node : undefined;
     let branch: Node | undefined;
     if (rule.by === "same" || (rule.by === "type" && sharedTypesOf(node, defs).has(type))) {
       if (type === "object" || type === "array") return undefined;
@@ -247,6 +279,8 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
   private readonly frames: Frame[] = [];
   private depth = 0;
   private nodes = 0;
+  /** Member names read, over all objects: the count decodeParsed holds the parsed value to. */
+  private namesRead = 0;
   /** The string being read (a name or a value), decoded so far; a raw high surrogate held back. */
   private str = "";
   /** The length at which `str` is next made flat. */
@@ -266,9 +300,13 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
   private literalAt = 0;
   /** The string value being read: where it is shown (undefined: not shown), its candidates' matcher (undefined: any string). */
   private strOut: Record<string, unknown> | unknown[] | undefined;
+  /** The string being read grew since it was last shown. */
+  private strGrew = false;
   private strKey: string | number = "";
   private strMatch: PrefixMatch | undefined;
   private nameMatch: PrefixMatch | undefined;
+  private strSpare: PrefixMatch | undefined;
+  private nameSpare: PrefixMatch | undefined;
   /** The candidates of the scalar being read (its place's), for its check once complete. */
   private reached: Candidates | undefined;
 
@@ -342,7 +380,17 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
 
   end(): Result<T> {
     if (this.walking !== undefined) return this.walking.end();
-    return this.codec.decode(this.text(), this.options);
+    const text = this.text();
+    if (this.mode !== DONE) return this.codec.decode(text, this.options);
+    // Read whole in the plain subset, within the limits, no name repeated: native JSON.parse builds the same value
+    // as decode's parser would, and the generated pass runs on it (anything but its plain success is decode's).
+    let root: unknown;
+    try {
+      root = JSON.parse(text);
+    } catch {
+      return this.codec.decode(text, this.options);
+    }
+    return decodeParsed(this.codec, () => text, root, this.namesRead, this.options);
   }
 
   stateAt(pointer: string): MemberState {
@@ -395,7 +443,9 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
 
   private step(): StreamStep {
     if (this.completedCount > 0) {
-      const pairs = this.completedNow.slice(0, this.completedCount);
+      const now = this.completedNow;
+      // Most pushes complete one member: a literal, not a slice (which costs several times more).
+      const pairs = this.completedCount === 2 ? [now[0], now[1]] : now.slice(0, this.completedCount);
       this.completedCount = 0;
       return Object.freeze(new CompletedStep(this.shown, this.changed, this, pairs));
     }
@@ -493,7 +543,9 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
     this.inName = true;
     this.str = "";
     this.flatAt = FLAT_GROWN;
-    this.nameMatch = f.cand.namePossible(undefined) ? undefined : (f.cand.nameMatch() ?? undefined);
+    // Matchers are made once per decoder and started again (one name and one string are read at a time).
+    if (f.cand.namePossible(undefined)) this.nameMatch = undefined;
+    else this.nameMatch = this.nameSpare = f.cand.nameMatch(this.nameSpare);
     // A name begun where no name is declared.
     if (this.nameMatch !== undefined && !this.nameMatch.grow("", "")) throw HAND_OVER;
   }
@@ -502,12 +554,19 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
   private endName(name: string): void {
     const f = this.top!;
     if (f.names.length > 0 && f.names.includes(name)) throw HAND_OVER; // a repeated name: the JSON is refused
+    // An undecided object's first member decides it: shown only once decided, so any other first hands over.
+    if (f.kind === INLINE ? name !== "state" : f.kind === CHOOSING && name !== discriminatorOf(f)) throw HAND_OVER;
     f.names.push(name);
+    this.namesRead++;
     const member = f.cand.at(name);
     if (member.empty) throw HAND_OVER;
-    f.name = name;
     f.member = member;
-    if (f.kind === OBJECT) f.field = f.fields!.get(name);
+    if (f.kind === OBJECT) {
+      const field = f.fields!.get(name);
+      f.field = field;
+      // The plan's own string: a key the partial object's shape already knows, not one to look up again.
+      f.name = field === undefined ? name : field.name;
+    } else f.name = name;
     this.mode = COLON;
   }
 
@@ -540,13 +599,15 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
     if (c === 0x22) {
       const strings = reached.allowing("string");
       if (strings.empty) throw HAND_OVER;
-      this.strMatch = strings.anyString ? undefined : strings.stringMatch();
+      if (strings.anyString) this.strMatch = undefined;
+      else this.strMatch = this.strSpare = strings.stringMatch(this.strSpare);
       if (this.strMatch !== undefined && !this.strMatch.grow("", "")) throw HAND_OVER;
       this.mode = STRING;
       this.inName = false;
       this.str = "";
       this.flatAt = FLAT_GROWN;
       this.strOut = undefined;
+      this.strGrew = false;
       if (owner !== undefined) {
         const key = this.keyIn(f!);
         this.strOut = owner.out;
@@ -595,7 +656,8 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
       case OBJECT: {
         const field = f.field;
         if (field === undefined) throw HAND_OVER; // undeclared: the wire check's to refuse
-        if (field.optional && field.presence === "tagged") throw HAND_OVER; // a tag that is no object
+        // A tag that is no object.
+        if (field.optional && (field.presence === "tagged" || field.presence === "inline")) throw HAND_OVER;
         return f;
       }
       case ARRAY:
@@ -608,6 +670,17 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
         if (f.name === "key" && !container) return undefined;
         if (f.name !== "value" || f.word === undefined) throw HAND_OVER;
         return f.holder;
+      case BRANCH:
+        if (f.name === "branch" && !container) return undefined;
+        if (f.name !== "value" || f.word === undefined) throw HAND_OVER;
+        // A scalar as the whole value: the walking decoder's.
+        if (f.holder === undefined && !container) throw HAND_OVER;
+        return f.holder;
+      case INLINE:
+      case CHOOSING:
+        // The deciding member is not shown; nothing else is read before it (endName).
+        if (container) throw HAND_OVER;
+        return undefined;
       default:
         throw HAND_OVER; // a map's entry, any object's entries or the envelope's arguments given a scalar
     }
@@ -619,6 +692,7 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
       case ARRAY:
         return f.count;
       case TAG:
+      case BRANCH:
         return f.at;
       case ENTRY:
         return f.word!;
@@ -647,6 +721,11 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
             this.newFrame(TAG, field.node, cand, f, f.name, undefined, undefined);
             return;
           }
+          if (field.optional && field.presence === "inline") {
+            if (!object) throw HAND_OVER;
+            this.newFrame(INLINE, inlineObject(field.node, this.defs), cand, f, f.name, undefined, undefined);
+            return;
+          }
           node = field.node;
           break;
         }
@@ -664,7 +743,7 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
           node = this.codec.bundle.plan.root;
           break;
         default:
-          // An array's element, a tag's or an entry's value.
+          // An array's element, a tag's, an entry's or a branch's value (ownerAt below holds it to its order).
           if (f.kind !== ARRAY && f.name !== "value") throw HAND_OVER;
           node = f.node!;
       }
@@ -697,6 +776,13 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
         kind = object ? ANY_OBJECT : ARRAY;
         out = object ? {} : [];
         break;
+      case "union": {
+        // Read by a discriminator or a tag (readerOf): nothing shown until its first member decides.
+        const owner = f === undefined || f.kind === ENVELOPE ? undefined : this.ownerAt(f, true);
+        const key = owner === undefined ? "" : this.keyIn(f!);
+        this.newFrame(node.rule.by === "tag" ? BRANCH : CHOOSING, node, cand, owner, key, undefined, undefined);
+        return;
+      }
       default:
         throw HAND_OVER; // a scalar node given a container
     }
@@ -786,6 +872,11 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
       if (f.openedIn === this.pushes) this.completedCount = f.mark;
       this.completedIn(parent!);
     }
+    // A union's {"branch", "value"} that showed its value at a place: complete there now.
+    if (f.kind === BRANCH && f.holder !== undefined && f.name === "value" && f.word !== undefined) {
+      f.holder.openKey = undefined;
+      this.completedPair(f.holder.rec, f.at);
+    }
     if (f.kind === ENTRY && f.word !== undefined) {
       const map = f.holder!;
       map.keys ??= new Set();
@@ -796,6 +887,8 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
 
   /** The value at `f`'s current place, shown, is complete: reported, and no longer open. */
   private completedIn(f: Frame): void {
+    // A branch's place is complete with its {"branch", "value"} (close), not with its value.
+    if (f.kind === BRANCH) return;
     const owner = f.kind === TAG || f.kind === ENTRY ? f.holder! : f;
     const key = this.keyIn(f);
     owner.openKey = undefined;
@@ -816,6 +909,11 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
   private endScalar(value: unknown): void {
     const f = this.top!;
     if (!this.reached!.scalarPossible(value)) throw HAND_OVER;
+    if (f.kind === INLINE || f.kind === CHOOSING || (f.kind === BRANCH && f.name === "branch")) {
+      this.decide(f, value);
+      this.valueEnded(f);
+      return;
+    }
     if (typeof value === "string") {
       if (f.kind === TAG && f.name === "state") f.word = value;
       else if (f.kind === ENTRY && f.name === "key") {
@@ -825,7 +923,8 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
       const out = this.strOut as Record<string | number, unknown> | undefined;
       if (out !== undefined) {
         // Shown since it began (an own data member): only its last growth, if any, is new.
-        if (out[this.strKey] !== value) {
+        if (this.strGrew) {
+          this.strGrew = false;
           out[this.strKey] = value;
           this.changed = true;
         }
@@ -842,6 +941,62 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
     this.valueEnded(f);
   }
 
+  /** The first member of an undecided object, or a branch's number, is complete: what it decides. */
+  private decide(f: Frame, value: unknown): void {
+    if (f.kind === BRANCH) {
+      const branches = (f.node as UnionNode).branches;
+      if (typeof value !== "number" || !Number.isInteger(value) || value < 0 || value >= branches.length)
+        throw HAND_OVER;
+      f.node = branches[value];
+      f.word = "chosen";
+      return;
+    }
+    if (f.kind === INLINE) {
+      // Absent (or no tag): nothing is shown, and nothing may follow (ownerAt).
+      if (value === "present") {
+        if (f.node === undefined) throw HAND_OVER;
+        this.decided(f, f.node as ObjectNode);
+      } else f.word = String(value);
+      return;
+    }
+    const union = f.node as UnionNode;
+    const rule = union.rule;
+    const i = rule.by === "discriminator" ? rule.values[canonicalJson(value)] : undefined;
+    const branch = i === undefined ? undefined : readerOf(union.branches[i]!, "object", this.defs);
+    if (branch === undefined || branch.kind !== "object") throw HAND_OVER;
+    this.decided(f, branch);
+    // The discriminator, shown as its branch declares it (a member every branch requires).
+    const field = f.fields!.get(f.name);
+    if (field === undefined || (field.optional && field.presence !== "native")) throw HAND_OVER;
+    const reader = readerOf(field.node, value === null ? "null" : (typeof value as JsonType), this.defs);
+    if (reader === undefined || (reader.kind !== "scalar" && reader.kind !== "any")) throw HAND_OVER;
+    f.field = field;
+    this.put(f.out!, f.name, value);
+    this.completedIn(f);
+  }
+
+  /** An undecided object shows `node`'s members from now on, at its place: an OBJECT frame opened in this push. */
+  private decided(f: Frame, node: ObjectNode): void {
+    const out: Record<string, unknown> = {};
+    const holder = f.holder;
+    f.kind = OBJECT;
+    f.node = node;
+    f.fields = fieldsOf(node);
+    f.out = out;
+    f.shows = true;
+    f.openedIn = this.pushes;
+    f.mark = this.completedCount;
+    if (holder === undefined) {
+      f.rec = ROOT;
+      this.shown = out;
+      this.changed = true;
+      return;
+    }
+    f.rec = { up: holder.rec, key: f.at };
+    this.put(holder.out!, f.at, out);
+    holder.openKey = f.at;
+  }
+
   /**
    * Puts a member the partial value does not have yet (a name is given once, an element at the array's end, a
    * repeated map key hands over), as an own data member even for "__proto__".
@@ -854,9 +1009,9 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
 
   /** The string being read, shown at its place (an own data member since its first put) if it grew. */
   private showString(): void {
-    const out = this.strOut as Record<string | number, unknown>;
-    if (out[this.strKey] === this.str) return;
-    out[this.strKey] = this.str;
+    if (!this.strGrew) return;
+    this.strGrew = false;
+    (this.strOut as Record<string | number, unknown>)[this.strKey] = this.str;
     this.changed = true;
   }
 
@@ -965,6 +1120,7 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
   /** The string being read gained `added`: checked against the const and enum strings its place allows. */
   private grew(added: string): void {
     if (added === "") return;
+    this.strGrew = true;
     const match = this.inName ? this.nameMatch : this.strMatch;
     if (match !== undefined && !match.grow(added, this.str)) throw HAND_OVER;
   }
@@ -1047,6 +1203,12 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
     this.mode = AFTER;
     this.endScalar(l === "true" ? true : l === "false" ? false : null);
   }
+}
+
+/** The member that names a CHOOSING frame's branch. */
+function discriminatorOf(f: Frame): string {
+  const rule = (f.node as UnionNode).rule;
+  return rule.by === "discriminator" ? rule.field : "";
 }
 
 function pointerOfPlace(place: Place | undefined): string {

@@ -165,6 +165,99 @@ describe("the stream decoder's fast path, push by push against the walking decod
     expect(read).toBeGreaterThan(20);
   });
 
+  it("reads a union by its discriminator and an inline member in step when the deciding member comes first, and hands over when it does not", () => {
+    const contact = {
+      type: "object",
+      properties: { email: { type: "string" }, phone: { type: "string" } },
+      required: ["email"],
+      additionalProperties: false,
+    };
+    const shape = (kind: string, properties: object, required: string[]) => ({
+      type: "object",
+      properties: { kind: { const: kind }, ...properties },
+      required: ["kind", ...required],
+      additionalProperties: false,
+    });
+    const compiled = compileCodec({
+      type: "object",
+      properties: {
+        items: {
+          type: "array",
+          items: {
+            oneOf: [
+              shape("a", { x: { type: "string" } }, ["x"]),
+              shape("b", { y: { type: "integer" }, contact }, ["y"]),
+            ],
+          },
+        },
+        contact,
+      },
+      required: ["items"],
+      additionalProperties: false,
+    });
+    if (!compiled.ok) throw new Error(compiled.error.message);
+    const codec = compiled.value;
+    const plan = JSON.stringify(codec.bundle.plan);
+    expect(plan).toContain('"by":"discriminator"');
+    expect(plan).toContain('"presence":"inline"');
+    expect(fastPathFits(codec)).toBe(true);
+    const encoded = codec.encode({
+      items: [
+        { kind: "a", x: "hi" },
+        { kind: "b", y: 3, contact: { email: "e" } },
+        { kind: "b", y: 4 },
+      ],
+      contact: { email: "f", phone: "1" },
+    });
+    if (!encoded.ok) throw new Error(encoded.error.message);
+    const text = JSON.stringify(encoded.value);
+    const tally: Tally = { streams: 0, handedOver: 0 };
+    for (const sizes of [[1], [2, 5, 1], [7], [text.length]]) expectSame(codec, split(text, sizes), tally);
+    expect(tally).toEqual({ streams: 4, handedOver: 0 });
+    // The discriminator or the state after another member: shown only once decided, which the walking decoder does.
+    const later = [
+      '{"items":[{"x":"hi","kind":"a"}]}',
+      '{"items":[],"contact":{"email":"f","state":"present"}}',
+      '{"items":[{"kind":"b","y":1,"contact":{"email":"e","state":"present"}}]}',
+    ];
+    for (const t of later) expectSame(codec, split(t, [1]), tally);
+    expect(tally).toEqual({ streams: 7, handedOver: 3 });
+  });
+
+  it("ends a text it read whole with decode's own result, a broken contract or a lone surrogate refused in decode's words", () => {
+    const compiled = compileCodec({
+      type: "object",
+      properties: {
+        name: { type: "string", maxLength: 5 },
+        n: { type: "integer", minimum: 1 },
+        tags: { type: "object", additionalProperties: { type: "string" } },
+      },
+      required: ["name", "n"],
+      additionalProperties: false,
+    });
+    if (!compiled.ok) throw new Error(compiled.error.message);
+    const codec = compiled.value;
+    const texts = [
+      '{"name":"ok","n":2,"tags":{"state":"present","value":[{"key":"a","value":"b"}]}}',
+      '{"name":"too long","n":2,"tags":{"state":"absent"}}',
+      '{"name":"ok","n":0,"tags":{"state":"absent"}}',
+      '{"name":"\ud800","n":2,"tags":{"state":"absent"}}',
+      '{"name":"ok","n":2,"tags":{"state":"present","value":[{"key":"a","value":"b"},{"key":"c","value":"d"}]}}  ',
+    ];
+    let inStep = 0;
+    for (const text of texts) {
+      const fast = new LockstepDecoder(codec, {}, () => new CodecStreamDecoder(codec, {}));
+      for (const d of split(text, [3])) fast.push(d);
+      if (!fast.handedOver) inStep++;
+      expect(fast.end(), text).toEqual(codec.decode(text));
+    }
+    // A lone surrogate (raw here; escaped ones too) is the walking decoder's; the rest were read whole in step.
+    expect(inStep).toBe(4);
+    expect(codec.decode(texts[1]!).ok).toBe(false);
+    expect(codec.decode(texts[2]!).ok).toBe(false);
+    expect(codec.decode(texts[3]!).ok).toBe(false);
+  });
+
   it("hands over near the limits and reads the rest as the walking decoder does", () => {
     const compiled = compileCodec({
       type: "object",
