@@ -139,6 +139,10 @@ const HAND_OVER: unique symbol = Symbol("hand over");
 /** The text kept flat in chunks of this many UTF-16 units; a string made flat first at this length. */
 const CHUNK = 4096;
 const FLAT_GROWN = 1024;
+/** Delta lengths kept per block (see `lengths`). */
+const FIRST_LENGTHS_BLOCK = 512;
+const LENGTHS_BLOCK = 8192;
+const EMPTY_BLOCK = new Uint32Array(0);
 /** Where a string is converted to a number to make it flat (exported: the conversion is not left out as unused). */
 export let flatSink = 0;
 
@@ -256,7 +260,14 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
   private chunks: string[] = [];
   private recent = "";
   private length = 0;
-  private readonly lengths: number[] = [];
+  /**
+   * Each delta's length, in blocks of LENGTHS_BLOCK: a typed array's room is outside the collected heap, where a
+   * growing array of numbers is copied as it grows and moved by the collector, which showed as a push costing more
+   * the longer the stream (stream-scaling's long string).
+   */
+  private lengths: Uint32Array[] = [];
+  private lengthsBlock: Uint32Array = EMPTY_BLOCK;
+  private lengthsAt = 0;
   private pushes = 0;
   /** The walking decoder, once the stream is handed to it. */
   private walking: StreamDecoder<T> | undefined;
@@ -364,7 +375,13 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
       this.chunks.push(this.recent);
       this.recent = "";
     }
-    this.lengths.push(delta.length);
+    if (this.lengthsAt === this.lengthsBlock.length) {
+      // A call's first few hundred deltas in a small block, the rest in larger ones.
+      this.lengthsBlock = new Uint32Array(this.lengths.length === 0 ? FIRST_LENGTHS_BLOCK : LENGTHS_BLOCK);
+      this.lengths.push(this.lengthsBlock);
+      this.lengthsAt = 0;
+    }
+    this.lengthsBlock[this.lengthsAt++] = delta.length;
     this.pushes++;
     this.changed = false;
     try {
@@ -427,14 +444,20 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
     let step: StreamStep | undefined;
     const text = this.text();
     let at = 0;
-    for (const n of this.lengths) {
-      step = walking.push(text.slice(at, at + n));
-      at += n;
+    const blocks = this.lengths;
+    for (let b = 0; b < blocks.length; b++) {
+      const block = blocks[b]!;
+      const count = b === blocks.length - 1 ? this.lengthsAt : block.length;
+      for (let k = 0; k < count; k++) {
+        const n = block[k]!;
+        step = walking.push(text.slice(at, at + n));
+        at += n;
+      }
     }
     this.walking = walking;
     this.chunks = [];
     this.recent = "";
-    this.lengths.length = 0;
+    this.lengths = [];
     // The partial value is the walking decoder's object now: said changed, whatever it showed.
     if (step!.ok && step!.value !== this.shown && !step!.changed)
       return Object.freeze({ ok: true, value: step!.value, changed: true, completed: step!.completed });

@@ -272,6 +272,11 @@ describe("the stream decoder's fast path, push by push against the walking decod
     for (const limits of [{ maxNodes: 30 }, { maxNodes: 200 }, { maxBytes: 120 }, { maxDepth: 2 }, { maxDepth: 3 }])
       expectSame(codec, split(text, [3, 1, 5]), tally, { limits });
     expect(tally.handedOver).toBeGreaterThanOrEqual(4);
+    // A hand-over after some 10,000 deltas pushes every one of them into the walking decoder again, as it came.
+    const long = `{"a":[${Array.from({ length: 1500 }, (_, i) => `[${i},${i + 1}]`).join(",")}],"a":[]}`;
+    const before = tally.handedOver;
+    expectSame(codec, split(long, [1, 2, 1]), tally);
+    expect(tally.handedOver).toBe(before + 1);
     // Limits that are not plain counts: the walking decoder's from the start, whatever it makes of them.
     for (const limits of [{ maxBytes: Number.NaN }, { maxNodes: -1 }, { maxDepth: 2.5 }, { maxBytes: Infinity }]) {
       const before = tally.handedOver;
