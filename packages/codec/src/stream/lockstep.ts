@@ -14,14 +14,15 @@
  *
  * It reads the constructs whose source form follows the text directly:
  * scalars, arrays, objects whose members are required, native, tagged
- * (`{"state", "value"}`) or inline (`{"state", ...members}`), maps (entries),
- * references, any JSON, and unions read by JSON type or by a discriminator
+ * (`{"state", "value"}`) or inline (`{"state", ...members}`), mixed objects
+ * (`{"fields", "entries"}`), maps (entries), references, any JSON, and unions
+ * read by JSON type or by a discriminator
  * (`readerOf`; an object or array under a union of several such branches
  * hands over). An inline member or a discriminated object shows nothing until
  * its first member decides it (the state, the discriminator; any other first
- * hands over). A plan with any other (a union read by a tag, a mixed object, a
- * tuple, JSON text, compact or minimal presence, an inline nullable object)
- * gets the walking decoder (`fastPathFits`).
+ * hands over). A plan with any other (a union read by a tag, a tuple, JSON
+ * text, compact or minimal presence, an inline nullable object) gets the
+ * walking decoder (`fastPathFits`).
  *
  * end() of a text read whole here is decode's result without a second read
  * of the text by the codec's own parser: the text is in the plain subset,
@@ -43,7 +44,7 @@ import { type CodecCore, type DecodeOptions, decodeParsed } from "../codec.js";
 import { referent } from "../constructs/reference.js";
 import { wireTypesOf } from "../constructs/registry.js";
 import { pointerJoin, type Result } from "../errors.js";
-import type { Field, Node, ObjectNode, UnionNode } from "../ir/nodes.js";
+import type { Field, MixedNode, Node, ObjectNode, UnionNode } from "../ir/nodes.js";
 import { canonicalJson, type JsonType, setOwn } from "../json.js";
 import { hexDigit, simpleEscape } from "../parse/chars.js";
 import { DEFAULT_PARSE_LIMITS, MAX_DEPTH_LIMIT } from "../parse/parser.js";
@@ -59,10 +60,10 @@ const TAG = 3; // a tagged member's {"state", "value"}: its value shown at the m
 const ENTRY = 4; // one {"key", "value"} entry: its value shown at its key once the key is complete
 const ANY_OBJECT = 5; // any JSON's object, {"entries": [...]}: shown as an object
 const ENVELOPE = 6; // {"arguments": ...}: the arguments shown as the whole value
+const MIXED = 7; // a mixed object's {"fields", "entries"}: both shown as members of its one object
 // An object whose first member decides what it shows (nothing is shown before): it becomes an OBJECT then.
-const INLINE = 7; // an inline optional member's {"state", ...members}: its members' object once the state says present
-const CHOOSING = 8; // an object under a union read by a discriminator: the branch's object once the discriminator is complete
-const BRANCH = 9; // a union's {"branch", "value"}: its value shown at the union's place, through the branch numbered
+const INLINE = 8; // an inline optional member's {"state", ...members}: its members' object once the state says present
+const CHOOSING = 9; // an object under a union read by a discriminator: the branch's object once the discriminator is complete
 
 /** Where a shown container sits: its holder's record and its key there (pointers are made by following them). */
 interface Place {
@@ -77,6 +78,7 @@ interface Frame {
   kind: number;
   /** The node of its members (object: unused; array: items; map and entry: the value's; any: the any node). */
   node: Node | undefined;
+  /** An object's declared members; a mixed object's, on its entries' frame. */
   fields: ReadonlyMap<string, Field> | undefined;
   /** Where its members are shown, and that container's record (ROOT for the whole value; undefined: none). */
   out: Record<string, unknown> | unknown[] | undefined;
@@ -105,12 +107,12 @@ interface Frame {
   openedIn: number;
   mark: number;
   /**
-   * The frame that shows this one's values (tags, entries and branches show into their holder's `out`; an inline
-   * member or a discriminated object is shown there once decided). Undefined for a branch or a discriminated
-   * object at the root: shown as the whole value.
+   * The frame that shows this one's values (tags and entries show into their holder's `out`; an inline member or
+   * a discriminated object is shown there once decided). Undefined for a discriminated object at the root: shown
+   * as the whole value.
    */
   holder: Frame | undefined;
-  /** A tagged member's, an entry's, a branch's or an undecided object's key in the holder's `out`. */
+  /** A tagged member's, an entry's or an undecided object's key in the holder's `out`. */
   at: string | number;
 }
 
@@ -155,6 +157,12 @@ export function fastPathFits(codec: CodecCore<unknown>): boolean {
   if (found === undefined) {
     const { plan } = codec.bundle;
     const seen = new Set<Node>();
+    const fieldOk = (f: Field): boolean =>
+      (!f.optional ||
+        f.presence === "native" ||
+        (f.presence === "tagged" && f.tags === undefined) ||
+        (f.presence === "inline" && f.tags === undefined && inlineObject(f.node, plan.defs) !== undefined)) &&
+      ok(f.node);
     const ok = (node: Node): boolean => {
       if (seen.has(node)) return true;
       seen.add(node);
@@ -169,17 +177,12 @@ export function fastPathFits(codec: CodecCore<unknown>): boolean {
         case "ref":
           return ok(referent(node, plan.defs));
         case "union":
-          // A union read by a tag: its place completes as the walking decoder's records say, not followed here.
+          // A union read by a tag is the walking decoder's (readerOf).
           return node.rule.by !== "tag" && node.branches.every(ok);
         case "object":
-          return node.fields.every(
-            (f) =>
-              (!f.optional ||
-                f.presence === "native" ||
-                (f.presence === "tagged" && f.tags === undefined) ||
-                (f.presence === "inline" && f.tags === undefined && inlineObject(f.node, plan.defs) !== undefined)) &&
-              ok(f.node),
-          );
+          return node.fields.every(fieldOk);
+        case "mixed":
+          return node.fields.every(fieldOk) && ok(node.value);
         default:
           return false;
       }
@@ -215,8 +218,10 @@ function readerOf(node: Node, type: JsonType, defs: Readonly<Record<string, Node
     }
     if (node.kind !== "union") return node;
     const rule = node.rule;
-    // Its wire an object that names the branch: read by a CHOOSING or BRANCH frame.
-    if (rule.by === "discriminator" || rule.by === "tag") return type === "object" ? node : undefined;
+    // Its wire object names the branch: read by a CHOOSING frame.
+    if (rule.by === "discriminator") return type === "object" ? node : undefined;
+    // A tag's place completes as the walking decoder's records say (docs/streaming.md), not followed here.
+    if (rule.by === "tag") return undefined;
     let branch: Node | undefined;
     if (rule.by === "same" || (rule.by === "type" && sharedTypesOf(node, defs).has(type))) {
       if (type === "object" || type === "array") return undefined;
@@ -246,7 +251,7 @@ function sharedTypesOf(node: Node & { kind: "union" }, defs: Readonly<Record<str
 }
 
 const fieldMaps = new WeakMap<Node, ReadonlyMap<string, Field>>();
-function fieldsOf(node: Node & { kind: "object" }): ReadonlyMap<string, Field> {
+function fieldsOf(node: Node & { readonly fields: readonly Field[] }): ReadonlyMap<string, Field> {
   let found = fieldMaps.get(node);
   if (found === undefined) {
     found = new Map(node.fields.map((f) => [f.name, f]));
@@ -693,12 +698,6 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
         if (f.name === "key" && !container) return undefined;
         if (f.name !== "value" || f.word === undefined) throw HAND_OVER;
         return f.holder;
-      case BRANCH:
-        if (f.name === "branch" && !container) return undefined;
-        if (f.name !== "value" || f.word === undefined) throw HAND_OVER;
-        // A scalar as the whole value: the walking decoder's.
-        if (f.holder === undefined && !container) throw HAND_OVER;
-        return f.holder;
       case INLINE:
       case CHOOSING:
         // The deciding member is not shown; nothing else is read before it (endName).
@@ -715,7 +714,6 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
       case ARRAY:
         return f.count;
       case TAG:
-      case BRANCH:
         return f.at;
       case ENTRY:
         return f.word!;
@@ -761,6 +759,15 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
           // The entries show into the any object's own container.
           this.newFrame(MAP, f.node, cand, undefined, "", f.out, f.rec);
           return;
+        case MIXED:
+          // Its declared members and its entries show into its own container.
+          if (f.name === "fields" && object) this.newFrame(OBJECT, f.node, cand, undefined, "", f.out, f.rec);
+          else if (f.name === "entries" && !object) {
+            this.newFrame(MAP, (f.node as MixedNode).value, cand, undefined, "", f.out, f.rec);
+            // Kept on the entries' frame: an entry named as a declared member is refused by decode.
+            this.frames[this.depth - 1]!.fields = fieldsOf(f.node as MixedNode);
+          } else throw HAND_OVER;
+          return;
         case ENVELOPE:
           if (f.name !== "arguments") throw HAND_OVER;
           node = this.codec.bundle.plan.root;
@@ -799,11 +806,16 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
         kind = object ? ANY_OBJECT : ARRAY;
         out = object ? {} : [];
         break;
+      case "mixed":
+        if (!object) throw HAND_OVER;
+        kind = MIXED;
+        out = {};
+        break;
       case "union": {
         // Read by a discriminator or a tag (readerOf): nothing shown until its first member decides.
         const owner = f === undefined || f.kind === ENVELOPE ? undefined : this.ownerAt(f, true);
         const key = owner === undefined ? "" : this.keyIn(f!);
-        this.newFrame(node.rule.by === "tag" ? BRANCH : CHOOSING, node, cand, owner, key, undefined, undefined);
+        this.newFrame(CHOOSING, node, cand, owner, key, undefined, undefined);
         return;
       }
       default:
@@ -832,7 +844,8 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
     out: Record<string, unknown> | unknown[] | undefined,
     rec: Place | undefined,
   ): void {
-    const shows = out !== undefined && rec !== undefined && (kind !== MAP || out !== this.top?.out);
+    // Not a container of its own where it shows into its parent's (any JSON's or a mixed object's members).
+    const shows = out !== undefined && rec !== undefined && out !== this.top?.out;
     // Frames are kept by depth and written over (a container's record is its Place, not its frame).
     let f = this.frames[this.depth];
     if (f === undefined) {
@@ -861,7 +874,7 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
     }
     f.kind = kind;
     f.node = node;
-    f.fields = kind === OBJECT ? fieldsOf(node as Node & { kind: "object" }) : undefined;
+    f.fields = kind === OBJECT ? fieldsOf(node as ObjectNode | MixedNode) : undefined;
     f.out = out;
     f.rec = rec;
     f.cand = cand;
@@ -895,11 +908,6 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
       if (f.openedIn === this.pushes) this.completedCount = f.mark;
       this.completedIn(parent!);
     }
-    // A union's {"branch", "value"} that showed its value at a place: complete there now.
-    if (f.kind === BRANCH && f.holder !== undefined && f.name === "value" && f.word !== undefined) {
-      f.holder.openKey = undefined;
-      this.completedPair(f.holder.rec, f.at);
-    }
     if (f.kind === ENTRY && f.word !== undefined) {
       const map = f.holder!;
       map.keys ??= new Set();
@@ -910,8 +918,6 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
 
   /** The value at `f`'s current place, shown, is complete: reported, and no longer open. */
   private completedIn(f: Frame): void {
-    // A branch's place is complete with its {"branch", "value"} (close), not with its value.
-    if (f.kind === BRANCH) return;
     const owner = f.kind === TAG || f.kind === ENTRY ? f.holder! : f;
     const key = this.keyIn(f);
     owner.openKey = undefined;
@@ -932,7 +938,7 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
   private endScalar(value: unknown): void {
     const f = this.top!;
     if (!this.reached!.scalarPossible(value)) throw HAND_OVER;
-    if (f.kind === INLINE || f.kind === CHOOSING || (f.kind === BRANCH && f.name === "branch")) {
+    if (f.kind === INLINE || f.kind === CHOOSING) {
       this.decide(f, value);
       this.valueEnded(f);
       return;
@@ -940,7 +946,9 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
     if (typeof value === "string") {
       if (f.kind === TAG && f.name === "state") f.word = value;
       else if (f.kind === ENTRY && f.name === "key") {
-        if (f.holder!.keys?.has(value)) throw HAND_OVER; // a repeated key: decode refuses it
+        // A repeated key, or a mixed object's entry named as a declared member: decode refuses it.
+        const map = f.holder!;
+        if (map.keys?.has(value) || map.fields?.has(value)) throw HAND_OVER;
         f.word = value;
       }
       const out = this.strOut as Record<string | number, unknown> | undefined;
@@ -964,16 +972,8 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
     this.valueEnded(f);
   }
 
-  /** The first member of an undecided object, or a branch's number, is complete: what it decides. */
+  /** The first member of an undecided object is complete: what it decides. */
   private decide(f: Frame, value: unknown): void {
-    if (f.kind === BRANCH) {
-      const branches = (f.node as UnionNode).branches;
-      if (typeof value !== "number" || !Number.isInteger(value) || value < 0 || value >= branches.length)
-        throw HAND_OVER;
-      f.node = branches[value];
-      f.word = "chosen";
-      return;
-    }
     if (f.kind === INLINE) {
       // Absent (or no tag): nothing is shown, and nothing may follow (ownerAt).
       if (value === "present") {

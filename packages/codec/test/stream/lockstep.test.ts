@@ -224,6 +224,39 @@ describe("the stream decoder's fast path, push by push against the walking decod
     expect(tally).toEqual({ streams: 7, handedOver: 3 });
   });
 
+  it("reads a mixed object in step, and hands over at an entry named as a declared member", () => {
+    const compiled = compileCodec({
+      type: "object",
+      properties: {
+        meta: {
+          type: "object",
+          properties: { a: { type: "string" }, b: { type: "string" } },
+          required: ["a"],
+          additionalProperties: { type: "integer" },
+        },
+      },
+      required: ["meta"],
+      additionalProperties: false,
+    });
+    if (!compiled.ok) throw new Error(compiled.error.message);
+    const codec = compiled.value;
+    expect(JSON.stringify(codec.bundle.plan)).toContain('"kind":"mixed"');
+    expect(fastPathFits(codec)).toBe(true);
+    const tally: Tally = { streams: 0, handedOver: 0 };
+    const entries = '[{"key":"n","value":1},{"key":"m","value":2}]';
+    expectSame(codec, split(`{"meta":{"fields":{"a":"x","b":{"state":"absent"}},"entries":${entries}}}`, [1]), tally);
+    expectSame(codec, split(`{"meta":{"entries":${entries},"fields":{"a":"x","b":{"state":"absent"}}}}`, [2]), tally);
+    expect(tally).toEqual({ streams: 2, handedOver: 0 });
+    // Named as a declared member, present ("a") or absent ("b"): decode refuses it (entry-shadows-field).
+    for (const key of ["a", "b"])
+      expectSame(
+        codec,
+        split(`{"meta":{"fields":{"a":"x","b":{"state":"absent"}},"entries":[{"key":"${key}","value":1}]}}`, [1]),
+        tally,
+      );
+    expect(tally).toEqual({ streams: 4, handedOver: 2 });
+  });
+
   it("ends a text it read whole with decode's own result, a broken contract or a lone surrogate refused in decode's words", () => {
     const compiled = compileCodec({
       type: "object",
