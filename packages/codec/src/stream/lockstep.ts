@@ -141,8 +141,8 @@ const HAND_OVER: unique symbol = Symbol("hand over");
 /** The text kept flat in chunks of this many UTF-16 units; a string made flat first at this length. */
 const CHUNK = 4096;
 const FLAT_GROWN = 1024;
-/** Delta lengths kept per block (see `lengths`). */
-const FIRST_LENGTHS_BLOCK = 512;
+/** Delta lengths kept in a plain array up to this many, then in typed blocks of LENGTHS_BLOCK (see `lengths`). */
+const HEAD_LENGTHS = 1024;
 const LENGTHS_BLOCK = 8192;
 const EMPTY_BLOCK = new Uint32Array(0);
 /** Where a string is converted to a number to make it flat (exported: the conversion is not left out as unused). */
@@ -266,10 +266,12 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
   private recent = "";
   private length = 0;
   /**
-   * Each delta's length, in blocks of LENGTHS_BLOCK: a typed array's room is outside the collected heap, where a
-   * growing array of numbers is copied as it grows and moved by the collector, which showed as a push costing more
-   * the longer the stream (stream-scaling's long string).
+   * Each delta's length: a call's first HEAD_LENGTHS in a plain array (a typed array costs more to make than a
+   * short call's pushes), the rest in typed blocks, whose room is outside the collected heap: a long growing array
+   * of numbers is copied as it grows and moved by the collector, which showed as a push costing more the longer the
+   * stream (stream-scaling's long string).
    */
+  private headLengths: number[] = [];
   private lengths: Uint32Array[] = [];
   private lengthsBlock: Uint32Array = EMPTY_BLOCK;
   private lengthsAt = 0;
@@ -380,13 +382,15 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
       this.chunks.push(this.recent);
       this.recent = "";
     }
-    if (this.lengthsAt === this.lengthsBlock.length) {
-      // A call's first few hundred deltas in a small block, the rest in larger ones.
-      this.lengthsBlock = new Uint32Array(this.lengths.length === 0 ? FIRST_LENGTHS_BLOCK : LENGTHS_BLOCK);
-      this.lengths.push(this.lengthsBlock);
-      this.lengthsAt = 0;
+    if (this.headLengths.length < HEAD_LENGTHS) this.headLengths.push(delta.length);
+    else {
+      if (this.lengthsAt === this.lengthsBlock.length) {
+        this.lengthsBlock = new Uint32Array(LENGTHS_BLOCK);
+        this.lengths.push(this.lengthsBlock);
+        this.lengthsAt = 0;
+      }
+      this.lengthsBlock[this.lengthsAt++] = delta.length;
     }
-    this.lengthsBlock[this.lengthsAt++] = delta.length;
     this.pushes++;
     this.changed = false;
     try {
@@ -449,6 +453,10 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
     let step: StreamStep | undefined;
     const text = this.text();
     let at = 0;
+    for (const n of this.headLengths) {
+      step = walking.push(text.slice(at, at + n));
+      at += n;
+    }
     const blocks = this.lengths;
     for (let b = 0; b < blocks.length; b++) {
       const block = blocks[b]!;
@@ -462,6 +470,7 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
     this.walking = walking;
     this.chunks = [];
     this.recent = "";
+    this.headLengths = [];
     this.lengths = [];
     // The partial value is the walking decoder's object now: said changed, whatever it showed.
     if (step!.ok && step!.value !== this.shown && !step!.changed)
