@@ -14,7 +14,10 @@
  *   `name`, `input` as a document, i.e. an object). A `toolUse` of type
  *   "server_tool_use" is run by Bedrock itself and is not the caller's to answer.
  * - Cut: `stopReason` "max_tokens", "model_context_window_exceeded" or
- *   "content_filtered" (the enum `StopReason`).
+ *   "content_filtered" (the enum `StopReason`). A response with no
+ *   `stopReason` (the SDK's types make it required) is not known to be over
+ *   (one put together from a stream that dropped): every call of it is cut, as
+ *   for an Anthropic message whose `stop_reason` is null.
  * - Results: one user message of `toolResult` blocks (`toolUseId`,
  *   `content: [{ text }]`, `status: "error"` when the call failed).
  * - Stream events, as the SDK yields them once it has decoded AWS's binary
@@ -115,6 +118,8 @@ function readConverseCalls(response: ConverseResponseLike): ExtractedCalls {
   if (!isPlainObject(response)) return NO_CALLS;
   const stop = response.stopReason;
   const truncation = typeof stop === "string" && CUT.has(stop) ? stop : undefined;
+  // No stopReason: the response is not known to be over, so none of its calls is known to be whole.
+  const unfinished = stop === undefined || stop === null;
   const output = isPlainObject(response.output) ? response.output : {};
   const message = isPlainObject(output.message) ? output.message : {};
   const content = listOf(message.content);
@@ -129,7 +134,7 @@ function readConverseCalls(response: ConverseResponseLike): ExtractedCalls {
       kind: "function",
       arguments: use.input,
       // The input is an object, so a cut shows no syntax error: the block the output ended in is not trusted.
-      cutOff: truncation !== undefined && i === content.length - 1,
+      cutOff: unfinished || (truncation !== undefined && i === content.length - 1),
     });
   });
   return { calls, truncation };

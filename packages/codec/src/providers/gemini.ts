@@ -3,7 +3,9 @@
  * carry the wire under `parametersJsonSchema` (never `parameters`: the two are
  * mutually exclusive); calls are candidate 0's `functionCall` parts (args as
  * an object), answered by one user turn of `functionResponse` parts; a cut is
- * `finishReason` "MAX_TOKENS".
+ * `finishReason` "MAX_TOKENS". A part of Vertex AI's streamed arguments
+ * (`partialArgs`, `willContinue`) read as a whole response is cut: its
+ * arguments are not in it (`args` absent would otherwise read as `{}`).
  *
  * Streams (`streamGenerateContent`, the SDK's `generateContentStream`): each
  * chunk is a response whose `functionCall` parts are whole calls (args as an
@@ -199,13 +201,15 @@ function readGeminiCalls(response: GeminiResponseLike): ExtractedCalls {
   parts.forEach((part, i) => {
     if (!isPlainObject(part) || !isPlainObject(part.functionCall)) return;
     const call = part.functionCall;
+    // A piece of Vertex AI's streamed arguments: never a whole call.
+    const piece = call.partialArgs !== undefined || call.willContinue !== undefined;
     calls.push({
       id: call.id === undefined ? "" : stringOr(call.id),
       name: stringOr(call.name),
       kind: "function",
       // Absent args is a call with no arguments: Gemini leaves out an empty Struct.
       arguments: call.args === undefined ? {} : call.args,
-      cutOff: truncation !== undefined && i === parts.length - 1,
+      cutOff: piece || (truncation !== undefined && i === parts.length - 1),
     });
   });
   return { calls, truncation };

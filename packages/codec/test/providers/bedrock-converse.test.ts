@@ -260,8 +260,23 @@ describe("the Converse module on its own", () => {
       expect(converseCalls(junk)).toEqual({ calls: [], truncation: undefined });
     }
     expect(
-      converseCalls({ output: { message: { content: [{ toolUse: { toolUseId: 7, input: 1 } }] } } }).calls,
+      converseCalls({
+        output: { message: { content: [{ toolUse: { toolUseId: 7, input: 1 } }] } },
+        stopReason: "tool_use",
+      }).calls,
     ).toEqual([{ id: undefined, name: undefined, kind: "function", arguments: 1, cutOff: false }]);
+  });
+
+  it("cuts every call of a response with no stopReason: it is not known to be over, so none is run", () => {
+    const use = (id: string, city: string) => ({ toolUse: { toolUseId: id, name: "get_weather", input: { city } } });
+    const content = [use("t1", "Oslo"), use("t2", "Bergen")];
+    for (const stop of [{}, { stopReason: null }]) {
+      const read = converseCalls({ output: { message: { content } }, ...stop });
+      expect(read.calls.map((c) => c.cutOff)).toEqual([true, true]);
+    }
+    // With its stopReason the same response is whole.
+    const whole = converseCalls({ output: { message: { content } }, stopReason: "tool_use" });
+    expect(whole.calls.map((c) => c.cutOff)).toEqual([false, false]);
   });
 
   it("ends a streamed call that got no input delta with no arguments, and cuts every open call at messageStop", () => {

@@ -142,6 +142,23 @@ describe("dispatcher.gemini", () => {
     expect(odd.calls).toEqual([{ id: undefined, name: "get_weather", kind: "function", arguments: {}, cutOff: false }]);
   });
 
+  it("never runs a piece of Vertex AI's streamed arguments read as a whole response", async () => {
+    const piece = response([
+      {
+        functionCall: {
+          id: "c1",
+          name: "get_weather",
+          partialArgs: [{ jsonPath: "$.city", stringValue: "Os" }],
+          willContinue: true,
+        },
+      },
+      { functionCall: { id: "c2", name: "get_weather", args: { city: "Bergen" } } },
+    ]);
+    expect(geminiCalls(piece).calls.map((c) => c.cutOff)).toEqual([true, false]);
+    const out = await dispatcher.gemini(piece);
+    expect(out.calls.map((c) => c.kind)).toEqual(["truncated", "ok"]);
+  });
+
   it("is read by storedCalls too (the classifier's reader)", () => {
     const stored = storedCalls(response([{ functionCall: { id: "c1", name: "get_weather", args: { city: "Oslo" } } }]));
     expect(stored.calls.map((c) => c.id)).toEqual(["c1"]);
