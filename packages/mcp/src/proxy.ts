@@ -30,6 +30,7 @@ import { MAX_TIMER_MS } from "@strictwire/codec/http";
 import { argumentsTextOf, keepArgumentsText } from "./arguments-text.js";
 import { type ProxiedTool, ToolCatalogue } from "./catalogue.js";
 import { type CompileBudget, DEFAULT_COMPILE_BUDGET } from "./compile-pool.js";
+import { ErrorLines } from "./error-lines.js";
 import type { ListLimits } from "./listing.js";
 import {
   CLIENT_TO_UPSTREAM,
@@ -208,6 +209,9 @@ export async function startProxy(options: ProxyOptions): Promise<Result<McpProxy
       client.notification(passed).catch((error: unknown) => log(`could not forward ${passed.method}: ${why(error)}`)),
     );
 
+  // Bounded: a side can make the SDK report an error for every message it sends.
+  const upstreamErrors = new ErrorLines(log);
+  const downstreamErrors = new ErrorLines(log);
   let settle: (by: ClosedBy) => void = () => undefined;
   const closed = new Promise<ClosedBy>((resolve) => {
     settle = resolve;
@@ -215,6 +219,8 @@ export async function startProxy(options: ProxyOptions): Promise<Result<McpProxy
   const end = (by: ClosedBy): void => {
     if (first !== undefined) return;
     first = by;
+    upstreamErrors.flush();
+    downstreamErrors.flush();
     if (by === "upstream") log("the upstream server closed; closing the proxy");
     catalogue.close();
     notices.close();
@@ -227,8 +233,8 @@ export async function startProxy(options: ProxyOptions): Promise<Result<McpProxy
   };
   client.onclose = () => end("upstream");
   server.onclose = () => end("downstream");
-  client.onerror = (error) => log(`upstream: ${why(error)}`);
-  server.onerror = (error) => log(`downstream: ${why(error)}`);
+  client.onerror = (error) => upstreamErrors.write(`upstream: ${why(error)}`);
+  server.onerror = (error) => downstreamErrors.write(`downstream: ${why(error)}`);
 
   await server.connect(keepArgumentsText(answering(options.downstream)));
   const ready = catalogue.refresh();

@@ -335,6 +335,30 @@ describe("mcp-proxy in front of a hostile upstream", () => {
     }
   }, 60_000);
 
+  it("writes the SDK's reports of stray progress at most ten a second, each clipped, the rest counted, and keeps serving", async () => {
+    const proxy = await connectProxy([], hostile("stray", "2000"));
+    try {
+      const call = await proxy.client.callTool({ name: "stray", arguments: {} });
+      expect(textOf(call)).toBe("sent 2000");
+      const echo = await proxy.client.callTool({ name: "echo", arguments: { text: "ok", times: { state: "absent" } } });
+      expect(echo.structuredContent).toEqual({ received: { text: "ok" } });
+    } finally {
+      await proxy.client.close();
+    }
+    const lines = () => proxy.stderr().split("\n");
+    const reports = () => lines().filter((line) => line.includes("unknown token"));
+    const counted = () =>
+      lines()
+        .map((line) => /(\d+) more error reports were not written \(at most 10 a second\)/.exec(line)?.[1])
+        .reduce((sum, n) => sum + (n === undefined ? 0 : Number(n)), 0);
+    // Every report is written or counted, the count said by the close at the latest.
+    await until(() => reports().length + counted() === 2000, 20_000);
+    // 2,000 reports, each naming a 2 KB message, were one line each, as long as the message.
+    expect(reports().length).toBeGreaterThan(0);
+    expect(reports().length).toBeLessThan(200);
+    for (const line of reports()) expect(line.length).toBeLessThan(700);
+  }, 60_000);
+
   it("bounds a flood of the client's notifications at --max-notifications on their way up, says so once, and keeps serving", async () => {
     const proxy = await connectProxy(["--max-notifications", "50"], hostile("wide", "2"));
     try {
