@@ -3,7 +3,7 @@
  * server, both sides spoken by the official SDK. Tools are listed with their
  * strict wire schemas and their calls decoded before the upstream sees them;
  * everything else (resources, prompts, completions, logging, notifications)
- * is forwarded as it is.
+ * is forwarded as it is, and the upstream's roots/list is asked of the client.
  */
 import type { ChildProcess } from "node:child_process";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -16,7 +16,11 @@ import {
   type CallToolResult,
   CallToolResultSchema,
   ErrorCode,
+  type ListRootsRequest,
+  ListRootsRequestSchema,
+  type ListRootsResult,
   ListToolsRequestSchema,
+  McpError,
   type Notification,
   type ProgressToken,
   ResultSchema,
@@ -115,7 +119,14 @@ const VERSION = "0.1.0";
  */
 export async function startProxy(options: ProxyOptions): Promise<Result<McpProxy, UpstreamInitError>> {
   const log = options.log ?? (() => undefined);
-  const client = new Client({ name: "strictwire-mcp-proxy", version: VERSION });
+  // Roots are the proxy's client's: the upstream asks the proxy, which asks its client (rootsOf, set below). Set
+  // before initialize: an upstream may ask as soon as it is initialized, before the proxy has a client at all.
+  const client = new Client(
+    { name: "strictwire-mcp-proxy", version: VERSION },
+    { capabilities: { roots: { listChanged: true } } },
+  );
+  let rootsOf: ((request: ListRootsRequest, signal: AbortSignal) => Promise<ListRootsResult>) | undefined;
+  client.setRequestHandler(ListRootsRequestSchema, (request, extra) => (rootsOf ?? notYet)(request, extra.signal));
   const failed = await initialize(client, ending(options.upstream), options.initTimeoutMs ?? DEFAULT_INIT_TIMEOUT_MS);
   if (failed !== undefined) return { ok: false, error: failed };
 
@@ -159,6 +170,21 @@ export async function startProxy(options: ProxyOptions): Promise<Result<McpProxy
         ? `the upstream server ${upstreamName} is gone: it closed before answering ${method.slice(0, 80)}`
         : undefined,
   });
+
+  rootsOf = (request, signal) => {
+    const capabilities = server.getClientCapabilities();
+    if (capabilities === undefined) return notYet(request, signal);
+    if (capabilities.roots === undefined)
+      throw new McpError(ErrorCode.MethodNotFound, "the proxy's client does not list roots");
+    return server.listRoots(request.params, { signal });
+  };
+  // An upstream that asked before the client came was told to wait for this.
+  server.oninitialized = () => {
+    if (server.getClientCapabilities()?.roots === undefined) return;
+    client
+      .sendRootsListChanged()
+      .catch((error: unknown) => log(`could not tell the upstream of the roots: ${why(error)}`));
+  };
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: await catalogue.listed() }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
@@ -438,6 +464,14 @@ async function forward<R>(
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** roots/list before the proxy's client has initialized: the upstream is sent notifications/roots/list_changed once it has. */
+async function notYet(_request: ListRootsRequest, _signal: AbortSignal): Promise<ListRootsResult> {
+  throw new McpError(
+    ErrorCode.InternalError,
+    "the proxy's client has not connected yet: notifications/roots/list_changed follows once it has, if it lists roots",
+  );
 }
 
 function refusal(feedback: string): CallToolResult {

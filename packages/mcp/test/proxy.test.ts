@@ -3,10 +3,15 @@
  * servers behind it, an official-SDK client in front of it.
  */
 import { existsSync } from "node:fs";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readFile, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { type Tool, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { basename, join } from "node:path";
+import { pathToFileURL } from "node:url";
+import {
+  ListRootsRequestSchema,
+  type Tool,
+  ToolListChangedNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
 import { type Codec, compileCodec, TARGET_NAMES, type TargetName } from "@strictwire/codec";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { STRICT_RULES } from "../../codec/testkit/strict-rules.js";
@@ -27,9 +32,15 @@ import {
 const FILESYSTEM = serverBin("@modelcontextprotocol/server-filesystem");
 const EVERYTHING = serverBin("@modelcontextprotocol/server-everything");
 
-/** The upstream's own tools, read straight from it (no proxy). */
+/**
+ * The upstream's own tools, read straight from it (no proxy), by a client that lists roots as the proxy's does
+ * (server-everything offers get-roots-list to such a client only).
+ */
 async function upstreamTools(args: readonly string[]): Promise<Tool[]> {
-  const direct = await connect(process.execPath, args);
+  const direct = await connect(process.execPath, args, undefined, {
+    capabilities: { roots: { listChanged: true } },
+    setUp: (client) => client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [] })),
+  });
   try {
     return (await direct.client.listTools()).tools;
   } finally {
@@ -47,6 +58,37 @@ function textOf(result: unknown): string {
   const content = (result as { content?: { type: string; text?: string }[] }).content ?? [];
   return content.map((c) => c.text ?? "").join("");
 }
+
+describe("mcp-proxy between a client that lists roots and server-filesystem, which serves the roots it is given", () => {
+  const dirs: string[] = [];
+  let proxy: Connected | undefined;
+  afterAll(async () => {
+    await proxy?.client.close();
+    for (const d of dirs) await rm(d, { recursive: true, force: true });
+  });
+
+  it("gives the upstream the client's roots once the client is there, and the new ones at each roots/list_changed", async () => {
+    for (let i = 0; i < 3; i++) dirs.push(await realpath(await mkdtemp(join(tmpdir(), `strictwire-roots-${i}-`))));
+    const [started, first, second] = dirs as [string, string, string];
+    let roots = [first];
+    proxy = await connectProxy([], [process.execPath, FILESYSTEM, started], {
+      capabilities: { roots: { listChanged: true } },
+      setUp: (client) =>
+        client.setRequestHandler(ListRootsRequestSchema, async () => ({
+          roots: roots.map((d) => ({ uri: pathToFileURL(d).href, name: basename(d) })),
+        })),
+    });
+    const client = proxy.client;
+    const allowed = async () => textOf(await client.callTool({ name: "list_allowed_directories", arguments: {} }));
+    // The upstream asked for roots when the proxy initialized it, before this client was there; told of them after.
+    await until(async () => (await allowed()).includes(first), 10_000);
+    expect(await allowed()).not.toContain(started);
+    roots = [second];
+    await client.sendRootsListChanged();
+    await until(async () => (await allowed()).includes(second), 10_000);
+    expect(await allowed()).not.toContain(first);
+  }, 60_000);
+});
 
 describe("mcp-proxy over server-filesystem", () => {
   let dir: string;

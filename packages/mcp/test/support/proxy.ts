@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { RequestOptions } from "@modelcontextprotocol/sdk/shared/protocol.js";
+import type { ClientCapabilities } from "@modelcontextprotocol/sdk/types.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
@@ -34,18 +35,34 @@ export interface Connected {
   readonly exited: Promise<number | null>;
 }
 
-/** Start `strictwire mcp-proxy <flags> -- <upstream...>` and connect a client to it. */
-export async function connectProxy(flags: readonly string[], upstream: readonly string[] = []): Promise<Connected> {
+/**
+ * Start `strictwire mcp-proxy <flags> -- <upstream...>` and connect a client to it: one with `capabilities`, set
+ * up by `setUp` (its handlers) before it connects.
+ */
+export async function connectProxy(
+  flags: readonly string[],
+  upstream: readonly string[] = [],
+  client?: { capabilities: ClientCapabilities; setUp: (client: Client) => void },
+): Promise<Connected> {
   const args = [CLI, "mcp-proxy", ...flags, ...(upstream.length > 0 ? ["--", ...upstream] : [])];
-  return connect(process.execPath, args);
+  return connect(process.execPath, args, undefined, client);
 }
 
 /** Connect a client straight to a server command (no proxy): the baseline. */
-export async function connect(command: string, args: readonly string[], options?: RequestOptions): Promise<Connected> {
+export async function connect(
+  command: string,
+  args: readonly string[],
+  options?: RequestOptions,
+  prepared?: { capabilities: ClientCapabilities; setUp: (client: Client) => void },
+): Promise<Connected> {
   const transport = new StdioClientTransport({ command, args: [...args], stderr: "pipe" });
   const chunks: Buffer[] = [];
   transport.stderr?.on("data", (b: Buffer) => chunks.push(b));
-  const client = new Client({ name: "strictwire-test", version: "0.0.0" });
+  const client = new Client(
+    { name: "strictwire-test", version: "0.0.0" },
+    prepared === undefined ? undefined : { capabilities: prepared.capabilities },
+  );
+  prepared?.setUp(client);
   let exit: (code: number | null) => void = () => undefined;
   const exited = new Promise<number | null>((done) => {
     exit = done;
@@ -77,9 +94,9 @@ export function alive(pid: number): boolean {
 }
 
 /** Wait until `predicate` holds, polling; fails after `ms`. */
-export async function until(predicate: () => boolean, ms = 5_000): Promise<void> {
+export async function until(predicate: () => boolean | Promise<boolean>, ms = 5_000): Promise<void> {
   const start = Date.now();
-  while (!predicate()) {
+  while (!(await predicate())) {
     if (Date.now() - start > ms) throw new Error("timed out waiting");
     await new Promise((r) => setTimeout(r, 20));
   }
