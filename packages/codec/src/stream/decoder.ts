@@ -543,7 +543,9 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
     // The frame's container is open, so its memo is the frame's (no lookup).
     const value = this.onContainer(frame.node, frame.wire, frame.memo);
     this.current = -1;
-    return value === before;
+    // A frame showing a value of its container as its own (onContainer) whose value just completed: the walk is
+    // made from the root, so that its holder records the member complete in this push.
+    return value === before && this.lastChildOpen;
   }
 
   end(): Result<T> {
@@ -954,12 +956,16 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
     }
     this.frameCount = at + 1;
     this.current = at;
+    this.lastChild = undefined;
     const value = partialNode(node, wire, this.ctx, memo);
     this.current = parent;
     memo.value = value;
     frame.value = value;
+    // A node that shows a value of its container as its own (a union's {"branch", "value"}) is as open as that
+    // value: complete once the value is, not once its container closes.
+    const through = value === this.lastChild && value !== undefined;
+    this.lastChildOpen = through ? this.lastChildOpen : true;
     this.lastChild = value;
-    this.lastChildOpen = true;
     this.lastChildMemo = memo;
     return value;
   }

@@ -16,13 +16,13 @@
  * scalars, arrays, objects whose members are required, native, tagged
  * (`{"state", "value"}`) or inline (`{"state", ...members}`), mixed objects
  * (`{"fields", "entries"}`), maps (entries), references, any JSON, and unions
- * read by JSON type or by a discriminator
- * (`readerOf`; an object or array under a union of several such branches
+ * read by JSON type, by a discriminator or by a tag (`{"branch", "value"}`:
+ * its value shown at the union's place) (`readerOf`; an object or array under a union of several such branches
  * hands over). An inline member or a discriminated object shows nothing until
  * its first member decides it (the state, the discriminator; any other first
- * hands over). A plan with any other (a union read by a tag, a tuple, JSON
- * text, compact or minimal presence, an inline nullable object) gets the
- * walking decoder (`fastPathFits`).
+ * hands over). A plan with any other (a tuple, JSON text, compact or minimal
+ * presence, an inline nullable object) gets the walking decoder
+ * (`fastPathFits`).
  *
  * end() of a text read whole here is decode's result without a second read
  * of the text by the codec's own parser: the text is in the plain subset,
@@ -64,6 +64,7 @@ const MIXED = 7; // a mixed object's {"fields", "entries"}: both shown as member
 // An object whose first member decides what it shows (nothing is shown before): it becomes an OBJECT then.
 const INLINE = 8; // an inline optional member's {"state", ...members}: its members' object once the state says present
 const CHOOSING = 9; // an object under a union read by a discriminator: the branch's object once the discriminator is complete
+const BRANCH = 10; // a union's {"branch", "value"}: its value shown at the union's place, through the branch numbered
 
 /** Where a shown container sits: its holder's record and its key there (pointers are made by following them). */
 interface Place {
@@ -107,12 +108,12 @@ interface Frame {
   openedIn: number;
   mark: number;
   /**
-   * The frame that shows this one's values (tags and entries show into their holder's `out`; an inline member or
-   * a discriminated object is shown there once decided). Undefined for a discriminated object at the root: shown
-   * as the whole value.
+   * The frame that shows this one's values (tags, entries and branches show into their holder's `out`; an inline
+   * member or a discriminated object is shown there once decided). Undefined for a branch or a discriminated object
+   * at the root: shown as the whole value.
    */
   holder: Frame | undefined;
-  /** A tagged member's, an entry's or an undecided object's key in the holder's `out`. */
+  /** A tagged member's, an entry's, a branch's or an undecided object's key in the holder's `out`. */
   at: string | number;
 }
 
@@ -177,8 +178,7 @@ export function fastPathFits(codec: CodecCore<unknown>): boolean {
         case "ref":
           return ok(referent(node, plan.defs));
         case "union":
-          // A union read by a tag is the walking decoder's (readerOf).
-          return node.rule.by !== "tag" && node.branches.every(ok);
+          return node.branches.every(ok);
         case "object":
           return node.fields.every(fieldOk);
         case "mixed":
@@ -218,10 +218,8 @@ function readerOf(node: Node, type: JsonType, defs: Readonly<Record<string, Node
     }
     if (node.kind !== "union") return node;
     const rule = node.rule;
-    // Its wire object names the branch: read by a CHOOSING frame.
-    if (rule.by === "discriminator") return type === "object" ? node : undefined;
-    // A tag's place completes as the walking decoder's records say (docs/streaming.md), not followed here.
-    if (rule.by === "tag") return undefined;
+    // Its wire object names the branch: read by a CHOOSING or BRANCH frame.
+    if (rule.by === "discriminator" || rule.by === "tag") return type === "object" ? node : undefined;
     let branch: Node | undefined;
     if (rule.by === "same" || (rule.by === "type" && sharedTypesOf(node, defs).has(type))) {
       if (type === "object" || type === "array") return undefined;
@@ -707,6 +705,12 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
         if (f.name === "key" && !container) return undefined;
         if (f.name !== "value" || f.word === undefined) throw HAND_OVER;
         return f.holder;
+      case BRANCH:
+        if (f.name === "branch" && !container) return undefined;
+        if (f.name !== "value" || f.word === undefined) throw HAND_OVER;
+        // A scalar as the whole value: the walking decoder's.
+        if (f.holder === undefined && !container) throw HAND_OVER;
+        return f.holder;
       case INLINE:
       case CHOOSING:
         // The deciding member is not shown; nothing else is read before it (endName).
@@ -723,6 +727,7 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
       case ARRAY:
         return f.count;
       case TAG:
+      case BRANCH:
         return f.at;
       case ENTRY:
         return f.word!;
@@ -824,7 +829,7 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
         // Read by a discriminator or a tag (readerOf): nothing shown until its first member decides.
         const owner = f === undefined || f.kind === ENVELOPE ? undefined : this.ownerAt(f, true);
         const key = owner === undefined ? "" : this.keyIn(f!);
-        this.newFrame(CHOOSING, node, cand, owner, key, undefined, undefined);
+        this.newFrame(node.rule.by === "tag" ? BRANCH : CHOOSING, node, cand, owner, key, undefined, undefined);
         return;
       }
       default:
@@ -927,7 +932,8 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
 
   /** The value at `f`'s current place, shown, is complete: reported, and no longer open. */
   private completedIn(f: Frame): void {
-    const owner = f.kind === TAG || f.kind === ENTRY ? f.holder! : f;
+    // A branch's value is its union's: complete at the union's place once the value is.
+    const owner = f.kind === TAG || f.kind === ENTRY || f.kind === BRANCH ? f.holder! : f;
     const key = this.keyIn(f);
     owner.openKey = undefined;
     this.completedPair(owner.rec, key);
@@ -947,7 +953,7 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
   private endScalar(value: unknown): void {
     const f = this.top!;
     if (!this.reached!.scalarPossible(value)) throw HAND_OVER;
-    if (f.kind === INLINE || f.kind === CHOOSING) {
+    if (f.kind === INLINE || f.kind === CHOOSING || (f.kind === BRANCH && f.name === "branch")) {
       this.decide(f, value);
       this.valueEnded(f);
       return;
@@ -981,8 +987,16 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
     this.valueEnded(f);
   }
 
-  /** The first member of an undecided object is complete: what it decides. */
+  /** The first member of an undecided object, or a branch's number, is complete: what it decides. */
   private decide(f: Frame, value: unknown): void {
+    if (f.kind === BRANCH) {
+      const branches = (f.node as UnionNode).branches;
+      if (typeof value !== "number" || !Number.isInteger(value) || value < 0 || value >= branches.length)
+        throw HAND_OVER;
+      f.node = branches[value];
+      f.word = "chosen";
+      return;
+    }
     if (f.kind === INLINE) {
       // Absent (or no tag): nothing is shown, and nothing may follow (ownerAt).
       if (value === "present") {

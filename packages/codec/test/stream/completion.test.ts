@@ -9,6 +9,7 @@
 import { type Codec, compileCodec } from "@strictwire/codec";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { CodecStreamDecoder } from "../../src/stream/decoder.js";
 import { runs } from "../../testkit/arbitraries.js";
 import { deltaSizes, inconsistency, split } from "./support.js";
 
@@ -356,5 +357,47 @@ describe("stream decoder: unions of objects, completion", () => {
     const decoder = codec.streamDecoder();
     const step = decoder.push('{"u":[""]}');
     expect(step.ok && step.value).toEqual({ u: [""] });
+  });
+
+  it("reports a union read by a tag complete in the push its value completes, by both readers", () => {
+    // Unions that share a JSON type travel as {"branch", "value"}; the place was reported only when a later member
+    // began (a scalar value in a tagged member) or when the union's object closed (a branch through a reference).
+    const codec = compile({
+      type: "object",
+      properties: {
+        v: {
+          type: "object",
+          properties: {
+            "": { anyOf: [{ anyOf: [{}, { type: "null" }] }, { type: "null" }] },
+            other: { type: "string" },
+          },
+        },
+        w: { anyOf: [{ $ref: "#/$defs/a" }, { $ref: "#/$defs/b" }] },
+      },
+      required: ["v", "w"],
+      additionalProperties: false,
+      $defs: {
+        a: { type: "object", properties: { x: { type: "string" } }, required: ["x"], additionalProperties: false },
+        b: { type: "object", properties: { x: { type: "integer" } }, required: ["x"], additionalProperties: false },
+      },
+    });
+    expect(JSON.stringify(codec.bundle.plan)).toContain('"by":"tag"');
+    const text =
+      '{"v":{"":{"state":"present","value":{"branch":1,"value":null}},"other":{"state":"absent"}},"w":{"branch":0,"value":{"x":"hi"}}}';
+    expect(codec.decode(text).ok).toBe(true);
+    for (const make of [() => codec.streamDecoder(), () => new CodecStreamDecoder(codec, {})]) {
+      const decoder = make();
+      const reported = new Map<string, string>();
+      let read = "";
+      for (const ch of text) {
+        read += ch;
+        const step = decoder.push(ch);
+        if (!step.ok) throw new Error(step.error.message);
+        for (const pointer of step.completed) reported.set(pointer, read);
+      }
+      // Each in the push of its value's last character.
+      expect(reported.get("/v/")).toBe(text.slice(0, text.indexOf("null") + 4));
+      expect(reported.get("/w")).toBe(text.slice(0, text.indexOf('"hi"}') + 5));
+    }
   });
 });
