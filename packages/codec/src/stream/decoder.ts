@@ -76,7 +76,7 @@ import {
   wireCandidatesOf,
 } from "./candidates.js";
 import { fastPathFits, LockstepDecoder } from "./lockstep.js";
-import { CompletedStep, memberState, type SameSteps, sameSteps } from "./state.js";
+import { CompletedPairs, CompletedStep, memberState, type SameSteps, sameSteps } from "./state.js";
 import type { MemberState, StreamDecoder, StreamStep } from "./types.js";
 
 /**
@@ -235,9 +235,7 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
   private heldKey: object | undefined;
   private heldLast: Held | undefined;
   /** The members that became complete in this push, as pairs (holder, key); the whole value as (undefined, ""). */
-  private readonly completedNow: (Held | string | number | undefined)[] = [];
-  /** The pairs in `completedNow` (a buffer kept over pushes: its room is made once). */
-  private completedCount = 0;
+  private readonly completedNow = new CompletedPairs<Held>();
   private rootComplete = false;
   /** What the last child() call gave, and whether it is still being written (a container on the spine, the open string). */
   private lastChild: unknown;
@@ -424,12 +422,9 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
       this.rootComplete = true;
       this.completedPair(undefined, "");
     }
-    if (this.completedCount > 0) {
+    if (this.completedNow.count > 0) {
       // Something completed: a step of its own, its pointers made when first read.
-      // Copied at its length (the buffer grows by pushes, which leaves room): the step may be kept.
-      const pairs = this.completedNow.slice(0, this.completedCount);
-      this.completedCount = 0;
-      return Object.freeze(new CompletedStep(this.shown, changed, this, pairs));
+      return Object.freeze(new CompletedStep(this.shown, changed, this, this.completedNow.take()));
     }
     if (this.steps === undefined || this.steps.unchanged.value !== this.shown) this.steps = sameSteps(this.shown);
     return changed ? this.steps.changed : this.steps.unchanged;
@@ -1041,10 +1036,7 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
 
   /** A member completed in this push: its holder and key (undefined and "" for the whole value). */
   private completedPair(holder: Held | undefined, key: string | number): void {
-    const n = this.completedCount;
-    this.completedNow[n] = holder;
-    this.completedNow[n + 1] = key;
-    this.completedCount = n + 2;
+    this.completedNow.add(holder, key);
   }
 
   /** The record of a shown container, made at its first use. */

@@ -49,7 +49,7 @@ import { canonicalJson, type JsonType, setOwn } from "../json.js";
 import { hexDigit, simpleEscape } from "../parse/chars.js";
 import { DEFAULT_PARSE_LIMITS, MAX_DEPTH_LIMIT } from "../parse/parser.js";
 import { type Candidates, type PrefixMatch, type WireCandidates, wireCandidatesOf } from "./candidates.js";
-import { CompletedStep, memberState, type SameSteps, sameSteps } from "./state.js";
+import { CompletedPairs, CompletedStep, memberState, type SameSteps, sameSteps } from "./state.js";
 import type { MemberState, StreamDecoder, StreamStep } from "./types.js";
 
 /** What a frame's container is, for the node that reads it. */
@@ -287,8 +287,7 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
   private changed = false;
   private steps: SameSteps | undefined;
   /** The members completed in this push: (place, key) pairs. */
-  private readonly completedNow: (Place | string | number | undefined)[] = [];
-  private completedCount = 0;
+  private readonly completedNow = new CompletedPairs<Place>();
 
   // The tokenizer.
   private mode = VALUE;
@@ -477,13 +476,8 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
   }
 
   private step(): StreamStep {
-    if (this.completedCount > 0) {
-      const now = this.completedNow;
-      // Most pushes complete one member: a literal, not a slice (which costs several times more).
-      const pairs = this.completedCount === 2 ? [now[0], now[1]] : now.slice(0, this.completedCount);
-      this.completedCount = 0;
-      return Object.freeze(new CompletedStep(this.shown, this.changed, this, pairs));
-    }
+    if (this.completedNow.count > 0)
+      return Object.freeze(new CompletedStep(this.shown, this.changed, this, this.completedNow.take()));
     if (this.steps === undefined || this.steps.unchanged.value !== this.shown) this.steps = sameSteps(this.shown);
     return this.changed ? this.steps.changed : this.steps.unchanged;
   }
@@ -498,10 +492,7 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
   }
 
   private completedPair(place: Place | undefined, key: string | number): void {
-    const n = this.completedCount;
-    this.completedNow[n] = place;
-    this.completedNow[n + 1] = key;
-    this.completedCount = n + 2;
+    this.completedNow.add(place, key);
   }
 
   // ---- The tokenizer: a plain subset of JSON; anything else hands over.
@@ -902,7 +893,7 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
     f.keys = undefined;
     f.shows = shows;
     f.openedIn = this.pushes;
-    f.mark = this.completedCount;
+    f.mark = this.completedNow.count;
     f.holder = holder;
     f.at = at;
     this.depth++;
@@ -919,7 +910,7 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
     // always reported; a tag, an entry or any object's entries show nothing of their own). Written whole within
     // this push, it is reported alone, its members not.
     if (f.shows && f.rec !== ROOT) {
-      if (f.openedIn === this.pushes) this.completedCount = f.mark;
+      if (f.openedIn === this.pushes) this.completedNow.count = f.mark;
       this.completedIn(parent!);
     }
     if (f.kind === ENTRY && f.word !== undefined) {
@@ -1031,7 +1022,7 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
     f.out = out;
     f.shows = true;
     f.openedIn = this.pushes;
-    f.mark = this.completedCount;
+    f.mark = this.completedNow.count;
     if (holder === undefined) {
       f.rec = ROOT;
       this.shown = out;

@@ -21,6 +21,34 @@ export function sameSteps(value: unknown): SameSteps {
   };
 }
 
+/**
+ * The members completed in the push being read, as (place, key) pairs (the whole value: undefined and ""), in a
+ * buffer kept over pushes (its room is made once). Both decoders record into one.
+ */
+export class CompletedPairs<P> {
+  private readonly buffer: (P | string | number | undefined)[] = [];
+  /** Twice the pairs recorded (a decoder may truncate it back to an earlier count). */
+  count = 0;
+
+  add(place: P | undefined, key: string | number): void {
+    const n = this.count;
+    this.buffer[n] = place;
+    this.buffer[n + 1] = key;
+    this.count = n + 2;
+  }
+
+  /**
+   * The pairs recorded since the last take, copied (the step that holds them may be kept); none recorded after.
+   * Most pushes complete one member: a literal then, not a slice, which costs several times more.
+   */
+  take(): (P | string | number | undefined)[] {
+    const n = this.count;
+    const b = this.buffer;
+    this.count = 0;
+    return n === 2 ? [b[0], b[1]] : b.slice(0, n);
+  }
+}
+
 /** What makes the pointers of a push's completed members from the pairs it recorded. */
 export interface PointerSource<P> {
   pointersOf(pairs: readonly P[]): string[];
