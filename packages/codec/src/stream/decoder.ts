@@ -413,7 +413,7 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
   /**
    * A step for the value shown. The value is live (one object, updated in
    * place), so the two steps for it are made once, frozen, and given again:
-   * a push allocates no step.
+   * a push that completes nothing allocates no step.
    */
   private step(changed: boolean): StreamStep {
     const parser = this.parser;
@@ -424,7 +424,7 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
     }
     if (this.completedNow.count > 0) {
       // Something completed: a step of its own, its pointers made when first read.
-      return Object.freeze(new CompletedStep(this.shown, changed, this, this.completedNow.take()));
+      return new CompletedStep(this.shown, changed, this, this.completedNow.take());
     }
     if (this.steps === undefined || this.steps.unchanged.value !== this.shown) this.steps = sameSteps(this.shown);
     return changed ? this.steps.changed : this.steps.unchanged;

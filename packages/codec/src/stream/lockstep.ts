@@ -17,7 +17,7 @@
  * (`{"state", "value"}`) or inline (`{"state", ...members}`), mixed objects
  * (`{"fields", "entries"}`), maps (entries), references, any JSON, and unions
  * read by JSON type, by a discriminator or by a tag (`{"branch", "value"}`:
- * its value shown at the union's place) (`readerOf`; an object or array under a union of several such branches
+ * its value shown at the union's place) (`readerOf`; an object or array that several of a union's branches take
  * hands over). An inline member or a discriminated object shows nothing until
  * its first member decides it (the state, the discriminator; any other first
  * hands over). A plan with any other (a tuple, JSON text, compact or minimal
@@ -206,9 +206,9 @@ function inlineObject(node: Node, defs: Readonly<Record<string, Node>>): ObjectN
  * The node that shows a value of JSON type `type` where `node` reads it: references followed, and a union's
  * branch chosen as the walking decoder's partial chooses it for that type (constructs/stream/union.ts): by the
  * rule's type, or, under `same` or a type several branches take, the first branch whose wire takes it, for a
- * scalar; a union read by a discriminator or a tag itself, for an object. Undefined where the walking decoder
- * shows it otherwise (an object or array under such a union, no branch for the type): the stream is handed over
- * there.
+ * scalar or for a container only one branch takes; a union read by a discriminator or a tag itself, for an object.
+ * Undefined where the walking decoder shows it otherwise (an object or array several branches of such a union
+ * take, no branch for the type): the stream is handed over there.
  */
 function readerOf(node: Node, type: JsonType, defs: Readonly<Record<string, Node>>): Node | undefined {
   for (let hops = 0; hops < 64; hops++) {
@@ -221,9 +221,11 @@ function readerOf(node: Node, type: JsonType, defs: Readonly<Record<string, Node
     // Its wire object names the branch: read by a CHOOSING or BRANCH frame.
     if (rule.by === "discriminator" || rule.by === "tag") return type === "object" ? node : undefined;
     let branch: Node | undefined;
-    if (rule.by === "same" || (rule.by === "type" && sharedTypesOf(node, defs).has(type))) {
-      if (type === "object" || type === "array") return undefined;
-      branch = node.branches.find((b) => wireTypesOf(b, defs, new Set()).includes(type));
+    const taking = branchesTaking(node, type, defs);
+    if (rule.by === "same" || taking.length > 1) {
+      // A container several branches take is shown through the branch its members fit (the walking decoder's).
+      if ((type === "object" || type === "array") && taking.length > 1) return undefined;
+      branch = taking[0];
     } else if (rule.by === "type") {
       const i = rule.types[type];
       branch = i === undefined ? undefined : node.branches[i];
@@ -234,16 +236,22 @@ function readerOf(node: Node, type: JsonType, defs: Readonly<Record<string, Node
   return undefined;
 }
 
-/** The JSON types more than one branch of a union takes on the wire (read once per union). */
-const shared = new WeakMap<Node, ReadonlySet<string>>();
-function sharedTypesOf(node: Node & { kind: "union" }, defs: Readonly<Record<string, Node>>): ReadonlySet<string> {
-  let found = shared.get(node);
+/**
+ * The branches of a union whose wire takes JSON type `type`, in order (read once per union and type). The walking
+ * decoder shows a value through the first; a container through the first its members fit, and with one branch
+ * that is it, whatever they are.
+ */
+const taking = new WeakMap<Node, Map<JsonType, readonly Node[]>>();
+function branchesTaking(node: UnionNode, type: JsonType, defs: Readonly<Record<string, Node>>): readonly Node[] {
+  let byType = taking.get(node);
+  if (byType === undefined) {
+    byType = new Map();
+    taking.set(node, byType);
+  }
+  let found = byType.get(type);
   if (found === undefined) {
-    const counts = new Map<string, number>();
-    for (const b of node.branches)
-      for (const t of new Set(wireTypesOf(b, defs, new Set()))) counts.set(t, (counts.get(t) ?? 0) + 1);
-    found = new Set([...counts].filter(([, n]) => n > 1).map(([t]) => t));
-    shared.set(node, found);
+    found = node.branches.filter((b) => wireTypesOf(b, defs, new Set()).includes(type));
+    byType.set(type, found);
   }
   return found;
 }
@@ -476,8 +484,7 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
   }
 
   private step(): StreamStep {
-    if (this.completedNow.count > 0)
-      return Object.freeze(new CompletedStep(this.shown, this.changed, this, this.completedNow.take()));
+    if (this.completedNow.count > 0) return new CompletedStep(this.shown, this.changed, this, this.completedNow.take());
     if (this.steps === undefined || this.steps.unchanged.value !== this.shown) this.steps = sameSteps(this.shown);
     return this.changed ? this.steps.changed : this.steps.unchanged;
   }
@@ -798,7 +805,7 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
       case "array":
         if (object) throw HAND_OVER;
         kind = ARRAY;
-        out = [];
+        out = newArray();
         inner = node.items;
         break;
       case "map":
@@ -809,7 +816,7 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
         break;
       case "any":
         kind = object ? ANY_OBJECT : ARRAY;
-        out = object ? {} : [];
+        out = object ? {} : newArray();
         break;
       case "mixed":
         if (!object) throw HAND_OVER;
@@ -1240,6 +1247,21 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
     this.mode = AFTER;
     this.endScalar(l === "true" ? true : l === "false" ? false : null);
   }
+}
+
+/**
+ * An empty array with room for four elements. V8 gives the first element pushed into `[]` room for seventeen
+ * (about 150 bytes): every small array shown stays alive until the value is complete, and the collector copies
+ * each one, which cost any JSON's many small arrays about a fifth of their pushes. Popped, not `length = 0`
+ * (which gives the room back); still a packed array.
+ */
+function newArray(): unknown[] {
+  const a: unknown[] = [undefined, undefined, undefined, undefined];
+  a.pop();
+  a.pop();
+  a.pop();
+  a.pop();
+  return a;
 }
 
 /** The member that names a CHOOSING frame's branch. */

@@ -55,9 +55,12 @@ export interface PointerSource<P> {
 }
 
 /**
- * An ok step of a push that completed members (frozen): their pointers are
- * made when `completed` is first read. What makes them is private (#): the
- * step's own members are those of every step.
+ * An ok step of a push that completed members: their pointers are made when
+ * `completed` is first read. What makes them is private (#): the step's own
+ * members are those of every step. Made for its push alone and never read
+ * back, so not frozen: freezing a new object costs 30 to 40 ns, as much as
+ * the rest of a push of a few characters (any JSON completes a member in
+ * four pushes of five). The list of pointers is frozen.
  */
 export class CompletedStep<P> {
   readonly ok = true as const;

@@ -12,9 +12,11 @@ import type { CodecError, Result } from "../errors.js";
 
 /**
  * What one push gives: the partial value so far, or the refusal the whole
- * text is bound to meet. An ok step is frozen, and the same one may be given
- * again (the value in it is live, updated in place by later pushes; a push
- * that gives a new object says `changed`).
+ * text is bound to meet. An ok step is read-only. A push that completed no
+ * member may give the same step again, frozen (the value in it is live,
+ * updated in place by later pushes; a push that gives a new object says
+ * `changed`); a push that completed members gives a step of its own, whose
+ * list of pointers is frozen.
  */
 export type StreamStep =
   | {
