@@ -17,8 +17,10 @@
  * (`{"state", "value"}`) or inline (`{"state", ...members}`), mixed objects
  * (`{"fields", "entries"}`), maps (entries), references, any JSON, and unions
  * read by JSON type, by a discriminator or by a tag (`{"branch", "value"}`:
- * its value shown at the union's place) (`readerOf`; an object or array that several of a union's branches take
- * hands over). An inline member or a discriminated object shows nothing until
+ * its value shown at the union's place) (`readerOf`). An object several
+ * branches of a `same` union take is shown as written, through the first
+ * branch its members fit (a SAME frame; a member that is a container hands
+ * over); an array several take hands over. An inline member or a discriminated object shows nothing until
  * its first member decides it (the state, the discriminator; any other first
  * hands over). A plan with any other (a tuple, JSON text, compact or minimal
  * presence, an inline nullable object) gets the walking decoder
@@ -43,6 +45,7 @@
 import { type CodecCore, type DecodeOptions, decodeParsed } from "../codec.js";
 import { referent } from "../constructs/reference.js";
 import { wireTypesOf } from "../constructs/registry.js";
+import { constantsOf } from "../constructs/union.js";
 import { pointerJoin, type Result } from "../errors.js";
 import type { Field, MixedNode, Node, ObjectNode, UnionNode } from "../ir/nodes.js";
 import { canonicalJson, type JsonType, setOwn } from "../json.js";
@@ -65,6 +68,9 @@ const MIXED = 7; // a mixed object's {"fields", "entries"}: both shown as member
 const INLINE = 8; // an inline optional member's {"state", ...members}: its members' object once the state says present
 const CHOOSING = 9; // an object under a union read by a discriminator: the branch's object once the discriminator is complete
 const BRANCH = 10; // a union's {"branch", "value"}: its value shown at the union's place, through the branch numbered
+// An object several object branches of a `same` union take: its members shown as written, through the first branch
+// they fit (`SameObjects`); a new object once that branch changes, as the walking decoder shows it.
+const SAME = 11;
 
 /** Where a shown container sits: its holder's record and its key there (pointers are made by following them). */
 interface Place {
@@ -115,6 +121,10 @@ interface Frame {
   holder: Frame | undefined;
   /** A tagged member's, an entry's, a branch's or an undecided object's key in the holder's `out`. */
   at: string | number;
+  /** A SAME object's branches (`alive`: a bit per branch its members fit; `chosen`: the first, which shows it). */
+  same: SameObjects | undefined;
+  alive: number;
+  chosen: number;
 }
 
 /** Tokenizer modes. */
@@ -223,8 +233,10 @@ function readerOf(node: Node, type: JsonType, defs: Readonly<Record<string, Node
     let branch: Node | undefined;
     const taking = branchesTaking(node, type, defs);
     if (rule.by === "same" || taking.length > 1) {
-      // A container several branches take is shown through the branch its members fit (the walking decoder's).
-      if ((type === "object" || type === "array") && taking.length > 1) return undefined;
+      // A container several branches take is shown through the branch its members fit (the walking decoder's):
+      // read by a SAME frame where every such branch is an object of members written as they are shown.
+      if ((type === "object" || type === "array") && taking.length > 1)
+        return type === "object" && sameObjectsOf(node, defs) !== undefined ? node : undefined;
       branch = taking[0];
     } else if (rule.by === "type") {
       const i = rule.types[type];
@@ -254,6 +266,42 @@ function branchesTaking(node: UnionNode, type: JsonType, defs: Readonly<Record<s
     byType.set(type, found);
   }
   return found;
+}
+
+/**
+ * A union whose wire objects several branches take, read by a SAME frame: every branch that takes an object is
+ * (through references) an object whose members are required or native, at most 30 branches (a bit each).
+ */
+interface SameObjects {
+  /** Each branch's members by name (undefined: the branch takes no object). */
+  readonly fields: readonly (ReadonlyMap<string, Field> | undefined)[];
+  /** The branches that take an object, a bit each. */
+  readonly objects: number;
+}
+const sames = new WeakMap<Node, SameObjects | null>();
+function sameObjectsOf(node: UnionNode, defs: Readonly<Record<string, Node>>): SameObjects | undefined {
+  let found = sames.get(node);
+  if (found === undefined) {
+    found = null;
+    if (node.branches.length <= 30) {
+      const fields: (ReadonlyMap<string, Field> | undefined)[] = [];
+      let objects = 0;
+      let fits = true;
+      node.branches.forEach((b, i) => {
+        if (!wireTypesOf(b, defs, new Set()).includes("object")) return fields.push(undefined);
+        let n = b;
+        for (let hops = 0; n.kind === "ref" && hops < 64; hops++) n = referent(n, defs);
+        if (n.kind !== "object" || n.fields.some((f) => f.optional && f.presence !== "native")) fits = false;
+        else {
+          fields.push(fieldsOf(n));
+          objects |= 1 << i;
+        }
+      });
+      if (fits) found = { fields, objects };
+    }
+    sames.set(node, found);
+  }
+  return found ?? undefined;
 }
 
 const fieldMaps = new WeakMap<Node, ReadonlyMap<string, Field>>();
@@ -626,8 +674,14 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
     // Shown as itself by a scalar or any JSON; any other node shows nothing for it (the walking decoder's).
     if (owner !== undefined) {
       const type = c === 0x22 ? "string" : c === 0x74 || c === 0x66 ? "boolean" : c === 0x6e ? "null" : "number";
-      const node = readerOf(f!.kind === OBJECT ? f!.field!.node : f!.node!, type, this.defs);
-      if (node === undefined || (node.kind !== "scalar" && node.kind !== "any")) throw HAND_OVER;
+      // A SAME object's string is shown from its first character: its branches judged then (a number or literal
+      // once complete, when it is shown).
+      if (f!.kind === SAME) {
+        if (type === "string") this.fitMember(f!, "string", undefined);
+      } else {
+        const node = readerOf(f!.kind === OBJECT ? f!.field!.node : f!.node!, type, this.defs);
+        if (node === undefined || (node.kind !== "scalar" && node.kind !== "any")) throw HAND_OVER;
+      }
     }
     if (c === 0x22) {
       const strings = reached.allowing("string");
@@ -694,6 +748,9 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
         return f;
       }
       case ARRAY:
+        return f;
+      case SAME:
+        if (container) throw HAND_OVER;
         return f;
       case TAG:
         if (f.name === "state" && !container) return undefined;
@@ -784,6 +841,9 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
           if (f.name !== "arguments") throw HAND_OVER;
           node = this.codec.bundle.plan.root;
           break;
+        case SAME:
+          throw HAND_OVER; // a member the branches might show otherwise than as written
+
         default:
           // An array's element, a tag's, an entry's or a branch's value (ownerAt below holds it to its order).
           if (f.kind !== ARRAY && f.name !== "value") throw HAND_OVER;
@@ -824,6 +884,12 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
         out = {};
         break;
       case "union": {
+        if (node.rule.by === "same" || node.rule.by === "type") {
+          // Several object branches (readerOf): shown at once, as written.
+          kind = SAME;
+          out = {};
+          break;
+        }
         // Read by a discriminator or a tag (readerOf): nothing shown until its first member decides.
         const owner = f === undefined || f.kind === ENVELOPE ? undefined : this.ownerAt(f, true);
         const key = owner === undefined ? "" : this.keyIn(f!);
@@ -842,7 +908,9 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
       return;
     }
     const key = this.keyIn(f!);
-    this.newFrame(kind, inner, cand, undefined, "", out, { up: owner.rec, key });
+    // A SAME object is put at its place again when its branch changes: its holder kept.
+    const same = kind === SAME;
+    this.newFrame(kind, inner, cand, same ? owner : undefined, same ? key : "", out, { up: owner.rec, key });
     this.put(owner.out!, key, out);
     owner.openKey = key;
   }
@@ -881,6 +949,9 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
         mark: 0,
         holder,
         at,
+        same: undefined,
+        alive: 0,
+        chosen: 0,
       };
       this.frames[this.depth] = f;
     }
@@ -903,6 +974,12 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
     f.mark = this.completedNow.count;
     f.holder = holder;
     f.at = at;
+    if (kind === SAME) {
+      const same = sameObjectsOf(node as UnionNode, this.defs)!;
+      f.same = same;
+      f.alive = same.objects;
+      f.chosen = firstBit(same.objects);
+    } else f.same = undefined;
     this.depth++;
     this.mode = kind === ARRAY || kind === MAP ? VALUE_OR_CLOSE : NAME_OR_CLOSE;
   }
@@ -973,9 +1050,11 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
           this.changed = true;
         }
         this.strOut = undefined;
+        if (f.kind === SAME) this.fitMember(f, undefined, value);
         this.completedIn(f);
       }
     } else {
+      if (f.kind === SAME) this.fitMember(f, value === null ? "null" : (typeof value as JsonType), value);
       const owner = this.ownerAt(f, false);
       if (owner !== undefined) {
         this.put(owner.out!, this.keyIn(f), value);
@@ -983,6 +1062,51 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
       }
     }
     this.valueEnded(f);
+  }
+
+  /**
+   * A SAME object's member `f.name` is shown (`type`: its JSON type, judged once) or complete (`value`, a string's
+   * type judged when it began): the branches it does not fit are ruled out, as the walking decoder rules them out
+   * (constructs/stream/union.ts, partialSameObject): one that does not declare it, whose member's wire does not
+   * take its type, or whose member's constants do not have its complete value. With none left the walking decoder
+   * shows another object (the first object branch's); a member a branch would show otherwise than as written is
+   * its too. A new first branch shows a new object.
+   */
+  private fitMember(f: Frame, type: JsonType | undefined, value: unknown): void {
+    const same = f.same!;
+    let alive = f.alive;
+    for (let i = 0; i < same.fields.length; i++) {
+      const bit = 1 << i;
+      if ((alive & bit) === 0) continue;
+      const field = same.fields[i]!.get(f.name);
+      let fits = field !== undefined;
+      if (fits && type !== undefined) {
+        fits = wireTypeSet(field!.node, this.defs).has(type);
+        const reader = fits ? readerOf(field!.node, type, this.defs) : undefined;
+        if (fits && (reader === undefined || (reader.kind !== "scalar" && reader.kind !== "any"))) throw HAND_OVER;
+      }
+      if (fits && value !== undefined) {
+        const constants = constantsOf(field!.node, this.defs);
+        fits = constants === undefined || constants.includes(canonicalJson(value));
+      }
+      if (!fits) alive &= ~bit;
+    }
+    if (alive === 0) throw HAND_OVER;
+    f.alive = alive;
+    const chosen = firstBit(alive);
+    if (chosen === f.chosen) return;
+    f.chosen = chosen;
+    // Its members copied into a new object, put at its place (the walking decoder's memo is per branch).
+    const old = f.out as Record<string, unknown>;
+    const out: Record<string, unknown> = {};
+    for (const k of Object.keys(old)) setOwn(out, k, old[k]);
+    f.out = out;
+    if (this.strOut === old) this.strOut = out;
+    const holder = f.holder;
+    if (holder === undefined) this.shown = out;
+    else if (Array.isArray(holder.out)) holder.out[f.at as number] = out;
+    else setOwn(holder.out!, f.at as string, out);
+    this.changed = true;
   }
 
   /** The first member of an undecided object, or a branch's number, is complete: what it decides. */
@@ -1262,6 +1386,22 @@ function newArray(): unknown[] {
   a.pop();
   a.pop();
   return a;
+}
+
+/** The lowest bit set in `bits` (not 0). */
+function firstBit(bits: number): number {
+  return 31 - Math.clz32(bits & -bits);
+}
+
+/** The JSON types a node's wire takes, as a set (read once per node). */
+const typeSets = new WeakMap<Node, ReadonlySet<JsonType>>();
+function wireTypeSet(node: Node, defs: Readonly<Record<string, Node>>): ReadonlySet<JsonType> {
+  let found = typeSets.get(node);
+  if (found === undefined) {
+    found = new Set(wireTypesOf(node, defs, new Set()));
+    typeSets.set(node, found);
+  }
+  return found;
 }
 
 /** The member that names a CHOOSING frame's branch. */
