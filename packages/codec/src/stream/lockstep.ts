@@ -361,10 +361,10 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
   /** Escape: 0 none, 1 after '\', 2..5 hex digits read (u). */
   private escape = 0;
   private hex = 0;
-  /** The number being read: its sign, its integer digits' value, its fraction's digits. */
+  /** The number being read: its sign, the value of all its digits (integer and fraction), its fraction's length. */
   private negative = false;
   private intValue = 0;
-  private fraction = "";
+  private fractionDigits = 0;
   private numState = N_SIGN;
   private digits = 0;
   private literal = "";
@@ -709,7 +709,7 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
       this.mode = NUMBER;
       this.negative = false;
       this.intValue = 0;
-      this.fraction = "";
+      this.fractionDigits = 0;
       this.digits = 0;
       this.numState = N_SIGN;
       if (!this.numberChar(c)) throw HAND_OVER;
@@ -1340,12 +1340,14 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
         if (!digit) throw HAND_OVER;
         this.numState = N_FRAC;
         if (++this.digits > 15) throw HAND_OVER;
-        this.fraction = String.fromCharCode(c);
+        this.intValue = this.intValue * 10 + (c - 0x30);
+        this.fractionDigits = 1;
         return true;
       default:
         if (digit) {
           if (++this.digits > 15) throw HAND_OVER;
-          this.fraction += String.fromCharCode(c);
+          this.intValue = this.intValue * 10 + (c - 0x30);
+          this.fractionDigits++;
         } else if (c === 0x65 || c === 0x45) throw HAND_OVER;
         else return false;
         return true;
@@ -1356,10 +1358,11 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
     const s = this.numState;
     if (s === N_SIGN || s === N_DOT) throw HAND_OVER;
     this.mode = AFTER;
-    // An integer from its digits; a fraction through its text, as JSON.parse reads it.
+    // At most 15 digits: the digits' value is exact, and so is 10^k (k <= 15), so one division is the correctly
+    // rounded value of the decimal, which JSON.parse gives (IEEE 754 division rounds correctly).
     const value =
       s === N_FRAC
-        ? Number(`${this.negative ? "-" : ""}${this.intValue}.${this.fraction}`)
+        ? (this.negative ? -this.intValue : this.intValue) / POWERS_OF_TEN[this.fractionDigits]!
         : this.negative
           ? -this.intValue
           : this.intValue;
@@ -1387,6 +1390,9 @@ function newArray(): unknown[] {
   a.pop();
   return a;
 }
+
+/** 10^k for k up to 15, each exact in a double. */
+const POWERS_OF_TEN = Array.from({ length: 16 }, (_, k) => 10 ** k);
 
 /** The lowest bit set in `bits` (not 0). */
 function firstBit(bits: number): number {
