@@ -25,7 +25,7 @@ import { dedupeIssues, describeIssues } from "./issues.js";
 import { jsonTypeOf } from "./json.js";
 import { namesLoneSurrogate, namesOnce, parsedForWalk } from "./parse/native.js";
 import { exceedsUtf8Bytes, MAX_DEPTH_LIMIT, type ParseLimits, type ParseRefusal, parseText } from "./parse/parser.js";
-import { measureValue } from "./value-limits.js";
+import { measureValue, readValue } from "./value-limits.js";
 import { NO_ARGUMENTS, unwrap, wrap } from "./wire/envelope.js";
 import { originalSteps, wholeOriginalSteps } from "./wire/paths.js";
 
@@ -149,15 +149,16 @@ export class CodecCore<T = unknown> {
       if (value !== FAIL) return ok(value as T);
     }
     let wire: unknown;
-    if (typeof raw === "string" || raw instanceof Uint8Array) {
+    // ArrayBuffer.isView first: it reads no member (instanceof asks a Proxy for its prototype, which may throw).
+    if (typeof raw === "string" || (ArrayBuffer.isView(raw) && raw instanceof Uint8Array)) {
       const parsed = parseText(raw, limits);
       if (!parsed.ok) return { ok: false, error: this.inOriginalTerms(parsed.error) };
       wire = parsed.value;
     } else {
-      // Already parsed by someone else: hold it to the same limits before walking it.
-      const measured = measureValue(raw, limits);
-      if (!measured.ok) return { ok: false, error: valueError(measured.error) };
-      wire = raw;
+      // Already parsed by someone else: held to the same limits, and read once into a copy that is walked.
+      const read = readValue(raw, limits);
+      if (!read.ok) return { ok: false, error: valueError(read.error) };
+      wire = read.value.value;
     }
 
     if (options.checkWireSchema === true) {
@@ -267,10 +268,11 @@ export class CodecCore<T = unknown> {
     return guarded(() => this.encodeUnguarded(value));
   }
 
-  private encodeUnguarded(value: T): Result<WireValue> {
-    const measured = measureValue(value, { ...this.limits, maxBytes: Number.POSITIVE_INFINITY });
-    if (!measured.ok) {
-      const breach = valueError(measured.error);
+  private encodeUnguarded(given: T): Result<WireValue> {
+    // Read once into a copy (a getter or a Proxy that throws is refused, and cannot answer twice differently).
+    const read = readValue(given, { ...this.limits, maxBytes: Number.POSITIVE_INFINITY });
+    if (!read.ok) {
+      const breach = valueError(read.error);
       const passThrough = breach.code === "unsafe-number" || breach.code === "invalid-json";
       return fail(
         passThrough ? breach.code : "exceeds-decoder-limits",
@@ -278,6 +280,7 @@ export class CodecCore<T = unknown> {
         `${breach.message}; the decoder could not read its wire form`,
       );
     }
+    const value = read.value.value as T;
     const issues = this.validators.checkSource(value);
     if (issues !== undefined) {
       // The same issues, diagnosis and tree as a refused call's contract violation.
@@ -325,8 +328,16 @@ export class CodecCore<T = unknown> {
   /** Check a value against the original contract only. */
   validate(value: unknown): Result<T> {
     return guarded(() => {
-      const issues = this.validators.checkSource(value);
-      return issues === undefined ? ok(value as T) : this.contractViolation(issues, value);
+      try {
+        const issues = this.validators.checkSource(value);
+        return issues === undefined ? ok(value as T) : this.contractViolation(issues, value);
+      } catch (error) {
+        // Validating threw. A value that is no JSON value within the limits (a member that throws when read, a
+        // Proxy that claims a length it has not) is refused as decode refuses it; a plain one means a bug.
+        const read = readValue(value, { ...this.limits, maxBytes: Number.POSITIVE_INFINITY });
+        if (!read.ok) return { ok: false, error: valueError(read.error) };
+        throw error;
+      }
     });
   }
 

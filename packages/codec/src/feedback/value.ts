@@ -26,6 +26,8 @@ function breachText(breach: ValueBreach): string {
           return "not a plain JSON object";
         case "not-json-type":
           return `a ${breach.type} is not a JSON value`;
+        case "unreadable":
+          return `a member threw when read (${JSON.stringify(breach.reason)}): not a JSON value`;
       }
   }
 }
