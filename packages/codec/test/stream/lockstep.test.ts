@@ -70,6 +70,15 @@ function expectSame(codec: Codec, deltas: readonly string[], tally: Tally, optio
   if (found !== "") expect.fail(`${deltas.join("").slice(0, 200)}: ${found}`);
 }
 
+/** A codec for `schema` whose plan has `construct` (a piece of its JSON) and is read in step. */
+function inStep(schema: object, construct: string): Codec {
+  const compiled = compileCodec(schema);
+  if (!compiled.ok) throw new Error(compiled.error.message);
+  expect(JSON.stringify(compiled.value.bundle.plan)).toContain(construct);
+  expect(fastPathFits(compiled.value)).toBe(true);
+  return compiled.value;
+}
+
 /** A text broken at random: a character that may break JSON or the wire inserted, or a few removed. */
 const broken = (text: string) =>
   fc
@@ -225,29 +234,28 @@ describe("the stream decoder's fast path, push by push against the walking decod
   });
 
   it("reads a container under a union whose rule is `same` in step when one branch alone takes its JSON type", () => {
-    const compiled = compileCodec({
-      type: "object",
-      properties: {
-        services: { anyOf: [{ type: "string" }, { type: "array", items: { type: "string" } }] },
-        scope: {
-          anyOf: [
-            {
-              type: "object",
-              properties: { project: { type: "string" } },
-              required: ["project"],
-              additionalProperties: false,
-            },
-            { type: "array", items: { type: "string" } },
-          ],
+    const codec = inStep(
+      {
+        type: "object",
+        properties: {
+          services: { anyOf: [{ type: "string" }, { type: "array", items: { type: "string" } }] },
+          scope: {
+            anyOf: [
+              {
+                type: "object",
+                properties: { project: { type: "string" } },
+                required: ["project"],
+                additionalProperties: false,
+              },
+              { type: "array", items: { type: "string" } },
+            ],
+          },
         },
+        required: ["services", "scope"],
+        additionalProperties: false,
       },
-      required: ["services", "scope"],
-      additionalProperties: false,
-    });
-    if (!compiled.ok) throw new Error(compiled.error.message);
-    const codec = compiled.value;
-    expect(JSON.stringify(codec.bundle.plan)).toContain('"by":"same"');
-    expect(fastPathFits(codec)).toBe(true);
+      '"by":"same"',
+    );
     const tally: Tally = { streams: 0, handedOver: 0 };
     const values = [
       { services: ["a", "b"], scope: { project: "p" } },
@@ -281,16 +289,15 @@ describe("the stream decoder's fast path, push by push against the walking decod
         object({ n: { type: "string" }, m: { type: "boolean" } }),
       ],
     };
-    const compiled = compileCodec({
-      type: "object",
-      properties: { u: union, list: { type: "array", items: union } },
-      required: ["u", "list"],
-      additionalProperties: false,
-    });
-    if (!compiled.ok) throw new Error(compiled.error.message);
-    const codec = compiled.value;
-    expect(JSON.stringify(codec.bundle.plan)).toContain('"by":"same"');
-    expect(fastPathFits(codec)).toBe(true);
+    const codec = inStep(
+      {
+        type: "object",
+        properties: { u: union, list: { type: "array", items: union } },
+        required: ["u", "list"],
+        additionalProperties: false,
+      },
+      '"by":"same"',
+    );
     const tally: Tally = { streams: 0, handedOver: 0 };
     // k "c" rules out the first branch once complete (a new object, said changed in a push that added nothing);
     // n rules out the first two by name, then one of the last two by its type.
@@ -369,23 +376,22 @@ describe("the stream decoder's fast path, push by push against the walking decod
   });
 
   it("reads a mixed object in step, and hands over at an entry named as a declared member", () => {
-    const compiled = compileCodec({
-      type: "object",
-      properties: {
-        meta: {
-          type: "object",
-          properties: { a: { type: "string" }, b: { type: "string" } },
-          required: ["a"],
-          additionalProperties: { type: "integer" },
+    const codec = inStep(
+      {
+        type: "object",
+        properties: {
+          meta: {
+            type: "object",
+            properties: { a: { type: "string" }, b: { type: "string" } },
+            required: ["a"],
+            additionalProperties: { type: "integer" },
+          },
         },
+        required: ["meta"],
+        additionalProperties: false,
       },
-      required: ["meta"],
-      additionalProperties: false,
-    });
-    if (!compiled.ok) throw new Error(compiled.error.message);
-    const codec = compiled.value;
-    expect(JSON.stringify(codec.bundle.plan)).toContain('"kind":"mixed"');
-    expect(fastPathFits(codec)).toBe(true);
+      '"kind":"mixed"',
+    );
     const tally: Tally = { streams: 0, handedOver: 0 };
     const entries = '[{"key":"n","value":1},{"key":"m","value":2}]';
     expectSame(codec, split(`{"meta":{"fields":{"a":"x","b":{"state":"absent"}},"entries":${entries}}}`, [1]), tally);
