@@ -287,16 +287,19 @@ function sameObjectsOf(node: UnionNode, defs: Readonly<Record<string, Node>>): S
       const fields: (ReadonlyMap<string, Field> | undefined)[] = [];
       let objects = 0;
       let fits = true;
-      node.branches.forEach((b, i) => {
-        if (!wireTypesOf(b, defs, new Set()).includes("object")) return fields.push(undefined);
-        let n = b;
+      for (let i = 0; i < node.branches.length; i++) {
+        let n = node.branches[i]!;
+        if (!wireTypesOf(n, defs, new Set()).includes("object")) {
+          fields.push(undefined);
+          continue;
+        }
         for (let hops = 0; n.kind === "ref" && hops < 64; hops++) n = referent(n, defs);
         if (n.kind !== "object" || n.fields.some((f) => f.optional && f.presence !== "native")) fits = false;
         else {
           fields.push(fieldsOf(n));
           objects |= 1 << i;
         }
-      });
+      }
       if (fits) found = { fields, objects };
     }
     sames.set(node, found);
