@@ -3,7 +3,8 @@
  * server, both sides spoken by the official SDK. Tools are listed with their
  * strict wire schemas and their calls decoded before the upstream sees them;
  * everything else (resources, prompts, completions, logging, notifications)
- * is forwarded as it is, and the upstream's roots/list is asked of the client.
+ * is forwarded as it is, and what the upstream asks of a client (roots/list,
+ * sampling/createMessage, elicitation/create) is asked of the proxy's client.
  */
 import type { ChildProcess } from "node:child_process";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -15,6 +16,9 @@ import {
   CallToolRequestSchema,
   type CallToolResult,
   CallToolResultSchema,
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
+  ElicitResultSchema,
   ErrorCode,
   type ListRootsRequest,
   ListRootsRequestSchema,
@@ -119,14 +123,34 @@ const VERSION = "0.1.0";
  */
 export async function startProxy(options: ProxyOptions): Promise<Result<McpProxy, UpstreamInitError>> {
   const log = options.log ?? (() => undefined);
-  // Roots are the proxy's client's: the upstream asks the proxy, which asks its client (rootsOf, set below). Set
-  // before initialize: an upstream may ask as soon as it is initialized, before the proxy has a client at all.
+  // Roots, sampling and elicitation are the proxy's client's: the upstream asks the proxy, which asks its client
+  // (rootsOf and askClient, set below). Declared and handled before initialize: an upstream may ask as soon as it
+  // is initialized, before the proxy has a client at all, and offers some tools only to a client that declares
+  // them (the proxy cannot know its client's yet: one that lacks one is refused when asked).
   const client = new Client(
     { name: "strictwire-mcp-proxy", version: VERSION },
-    { capabilities: { roots: { listChanged: true } } },
+    { capabilities: { roots: { listChanged: true }, sampling: {}, elicitation: { form: {}, url: {} } } },
   );
   let rootsOf: ((request: ListRootsRequest, signal: AbortSignal) => Promise<ListRootsResult>) | undefined;
+  let askClient: Asker | undefined;
+  const ask: Asker = (capability, asked) => (askClient ?? notConnected)(capability, asked);
   client.setRequestHandler(ListRootsRequestSchema, (request, extra) => (rootsOf ?? notYet)(request, extra.signal));
+  // The client's answer may take a person's time: no deadline of the proxy's own (the upstream's request has its
+  // own, and its cancellation aborts this one through the signal).
+  client.setRequestHandler(CreateMessageRequestSchema, (request, extra) =>
+    ask("sampling", (server) => server.createMessage(request.params, { signal: extra.signal, timeout: MAX_TIMER_MS })),
+  );
+  client.setRequestHandler(ElicitRequestSchema, (request, extra) =>
+    ask("elicitation", (server) => {
+      if (request.params.mode === "url" && server.getClientCapabilities()?.elicitation?.url === undefined)
+        throw new McpError(ErrorCode.MethodNotFound, "the proxy's client does not support URL elicitation");
+      // As sent: the client validates its answer, the upstream what it gets.
+      return server.request({ method: "elicitation/create", params: request.params }, ElicitResultSchema, {
+        signal: extra.signal,
+        timeout: MAX_TIMER_MS,
+      });
+    }),
+  );
   const failed = await initialize(client, ending(options.upstream), options.initTimeoutMs ?? DEFAULT_INIT_TIMEOUT_MS);
   if (failed !== undefined) return { ok: false, error: failed };
 
@@ -177,6 +201,13 @@ export async function startProxy(options: ProxyOptions): Promise<Result<McpProxy
     if (capabilities.roots === undefined)
       throw new McpError(ErrorCode.MethodNotFound, "the proxy's client does not list roots");
     return server.listRoots(request.params, { signal });
+  };
+  askClient = (capability, asked) => {
+    const capabilities = server.getClientCapabilities();
+    if (capabilities === undefined) return notConnected(capability, asked);
+    if (capabilities[capability] === undefined)
+      throw new McpError(ErrorCode.MethodNotFound, `the proxy's client does not support ${capability}`);
+    return asked(server);
   };
   // An upstream that asked before the client came was told to wait for this.
   server.oninitialized = () => {
@@ -471,6 +502,17 @@ async function notYet(_request: ListRootsRequest, _signal: AbortSignal): Promise
   throw new McpError(
     ErrorCode.InternalError,
     "the proxy's client has not connected yet: notifications/roots/list_changed follows once it has, if it lists roots",
+  );
+}
+
+/** Asks the proxy's client for the upstream, if the client declares `capability`. */
+type Asker = <R>(capability: "sampling" | "elicitation", asked: (server: Server) => Promise<R>) => Promise<R>;
+
+/** sampling/createMessage or elicitation/create before the proxy's client has initialized. */
+async function notConnected<R>(capability: "sampling" | "elicitation", _asked: unknown): Promise<R> {
+  throw new McpError(
+    ErrorCode.InternalError,
+    `the proxy's client has not connected yet: no ${capability} before it has`,
   );
 }
 

@@ -7,7 +7,11 @@ import { mkdtemp, readFile, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { pathToFileURL } from "node:url";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import {
+  type ClientCapabilities,
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
   ListRootsRequestSchema,
   type Tool,
   ToolListChangedNotificationSchema,
@@ -32,15 +36,30 @@ import {
 const FILESYSTEM = serverBin("@modelcontextprotocol/server-filesystem");
 const EVERYTHING = serverBin("@modelcontextprotocol/server-everything");
 
+/** What the prompts asked of a sampling client were: its answers say "sampled: <prompt>". */
+const sampledPrompts: string[] = [];
+
 /**
- * The upstream's own tools, read straight from it (no proxy), by a client that lists roots as the proxy's does
- * (server-everything offers get-roots-list to such a client only).
+ * A client that lists roots, samples and elicits, as the proxy declares to its upstream (server-everything offers
+ * get-roots-list, trigger-sampling-request and trigger-elicitation-request to such a client only): a scripted
+ * sampler (no model here) and an elicitation always accepted with a name.
  */
+const askedClient: { capabilities: ClientCapabilities; setUp: (client: Client) => void } = {
+  capabilities: { roots: { listChanged: true }, sampling: {}, elicitation: { form: {}, url: {} } },
+  setUp: (client) => {
+    client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [] }));
+    client.setRequestHandler(CreateMessageRequestSchema, async (request) => {
+      const asked = request.params.messages.map((m) => ("text" in m.content ? m.content.text : "")).join(" ");
+      sampledPrompts.push(asked);
+      return { model: "scripted", role: "assistant", content: { type: "text", text: `sampled: ${asked}` } };
+    });
+    client.setRequestHandler(ElicitRequestSchema, async () => ({ action: "accept", content: { name: "Ana Lima" } }));
+  },
+};
+
+/** The upstream's own tools, read straight from it (no proxy), by a client that asks what the proxy's asks. */
 async function upstreamTools(args: readonly string[]): Promise<Tool[]> {
-  const direct = await connect(process.execPath, args, undefined, {
-    capabilities: { roots: { listChanged: true } },
-    setUp: (client) => client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [] })),
-  });
+  const direct = await connect(process.execPath, args, undefined, askedClient);
   try {
     return (await direct.client.listTools()).tools;
   } finally {
@@ -239,6 +258,77 @@ describe("mcp-proxy over server-everything", () => {
       await direct.client.close();
     }
   });
+});
+
+describe("mcp-proxy passes server-everything's sampling and elicitation requests to its client", () => {
+  let originals: Map<string, Tool>;
+  let asking: Connected | undefined;
+  let plain: Connected | undefined;
+  let formOnly: Connected | undefined;
+  beforeAll(async () => {
+    originals = new Map((await upstreamTools([EVERYTHING, "stdio"])).map((t) => [t.name, t]));
+    [asking, plain, formOnly] = await Promise.all([
+      connectProxy(["--target", "openai"], [process.execPath, EVERYTHING, "stdio"], askedClient),
+      connectProxy(["--target", "openai"], [process.execPath, EVERYTHING, "stdio"]),
+      connectProxy(["--target", "openai"], [process.execPath, EVERYTHING, "stdio"], {
+        capabilities: { elicitation: {} },
+        setUp: (client) => client.setRequestHandler(ElicitRequestSchema, async () => ({ action: "decline" })),
+      }),
+    ]);
+  });
+  afterAll(async () => {
+    await Promise.all([asking?.client.close(), plain?.client.close(), formOnly?.client.close()]);
+  });
+
+  const encoded = (name: string, value: object) => {
+    const wire = codecFor(originals.get(name)!, "openai").encode(value);
+    if (!wire.ok) throw new Error(wire.error.message);
+    return wire.value;
+  };
+
+  it("a tool that samples gets the client's answer; one that elicits gets what the client gave", async () => {
+    const sampled = await asking!.client.callTool({
+      name: "trigger-sampling-request",
+      arguments: encoded("trigger-sampling-request", { prompt: "strict wire", maxTokens: 20 }),
+    });
+    expect(sampled.isError).not.toBe(true);
+    expect(sampledPrompts.some((p) => p.includes("strict wire"))).toBe(true);
+    expect(textOf(sampled)).toContain("sampled: ");
+    expect(textOf(sampled)).toContain("strict wire");
+    const elicited = await asking!.client.callTool({
+      name: "trigger-elicitation-request",
+      arguments: encoded("trigger-elicitation-request", {}),
+    });
+    expect(elicited.isError).not.toBe(true);
+    expect(textOf(elicited)).toContain("Ana Lima");
+  }, 30_000);
+
+  it("a client that declares neither: the upstream is told so, and the tool says why", async () => {
+    // The proxy declared both to the upstream before it knew its client, so the tools are listed.
+    const names = (await plain!.client.listTools()).tools.map((t) => t.name);
+    expect(names).toContain("trigger-sampling-request");
+    const sampled = await plain!.client.callTool({
+      name: "trigger-sampling-request",
+      arguments: encoded("trigger-sampling-request", { prompt: "x", maxTokens: 5 }),
+    });
+    expect(sampled.isError).toBe(true);
+    expect(textOf(sampled)).toContain("the proxy's client does not support sampling");
+    const elicited = await plain!.client.callTool({
+      name: "trigger-elicitation-request",
+      arguments: encoded("trigger-elicitation-request", {}),
+    });
+    expect(elicited.isError).toBe(true);
+    expect(textOf(elicited)).toContain("the proxy's client does not support elicitation");
+  }, 30_000);
+
+  it("a URL elicitation reaches only a client that declares URL elicitation", async () => {
+    const args = encoded("trigger-url-elicitation", { url: "https://example.com/consent", message: "Open it" });
+    const refused = await formOnly!.client.callTool({ name: "trigger-url-elicitation", arguments: args });
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toContain("the proxy's client does not support URL elicitation");
+    const answered = await asking!.client.callTool({ name: "trigger-url-elicitation", arguments: args });
+    expect(answered.isError).not.toBe(true);
+  }, 30_000);
 });
 
 describe("mcp-proxy lifecycle", () => {
