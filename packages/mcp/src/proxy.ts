@@ -20,9 +20,7 @@ import {
   ElicitRequestSchema,
   ElicitResultSchema,
   ErrorCode,
-  type ListRootsRequest,
   ListRootsRequestSchema,
-  type ListRootsResult,
   ListToolsRequestSchema,
   McpError,
   type Notification,
@@ -124,17 +122,18 @@ const VERSION = "0.1.0";
 export async function startProxy(options: ProxyOptions): Promise<Result<McpProxy, UpstreamInitError>> {
   const log = options.log ?? (() => undefined);
   // Roots, sampling and elicitation are the proxy's client's: the upstream asks the proxy, which asks its client
-  // (rootsOf and askClient, set below). Declared and handled before initialize: an upstream may ask as soon as it
+  // (askClient, set below). Declared and handled before initialize: an upstream may ask as soon as it
   // is initialized, before the proxy has a client at all, and offers some tools only to a client that declares
   // them (the proxy cannot know its client's yet: one that lacks one is refused when asked).
   const client = new Client(
     { name: "strictwire-mcp-proxy", version: VERSION },
     { capabilities: { roots: { listChanged: true }, sampling: {}, elicitation: { form: {}, url: {} } } },
   );
-  let rootsOf: ((request: ListRootsRequest, signal: AbortSignal) => Promise<ListRootsResult>) | undefined;
   let askClient: Asker | undefined;
   const ask: Asker = (capability, asked) => (askClient ?? notConnected)(capability, asked);
-  client.setRequestHandler(ListRootsRequestSchema, (request, extra) => (rootsOf ?? notYet)(request, extra.signal));
+  client.setRequestHandler(ListRootsRequestSchema, (request, extra) =>
+    ask("roots", (server) => server.listRoots(request.params, { signal: extra.signal })),
+  );
   // The client's answer may take a person's time: no deadline of the proxy's own (the upstream's request has its
   // own, and its cancellation aborts this one through the signal).
   client.setRequestHandler(CreateMessageRequestSchema, (request, extra) =>
@@ -195,18 +194,10 @@ export async function startProxy(options: ProxyOptions): Promise<Result<McpProxy
         : undefined,
   });
 
-  rootsOf = (request, signal) => {
-    const capabilities = server.getClientCapabilities();
-    if (capabilities === undefined) return notYet(request, signal);
-    if (capabilities.roots === undefined)
-      throw new McpError(ErrorCode.MethodNotFound, "the proxy's client does not list roots");
-    return server.listRoots(request.params, { signal });
-  };
   askClient = (capability, asked) => {
     const capabilities = server.getClientCapabilities();
     if (capabilities === undefined) return notConnected(capability, asked);
-    if (capabilities[capability] === undefined)
-      throw new McpError(ErrorCode.MethodNotFound, `the proxy's client does not support ${capability}`);
+    if (capabilities[capability] === undefined) throw new McpError(ErrorCode.MethodNotFound, LACKS[capability]);
     return asked(server);
   };
   // An upstream that asked before the client came was told to wait for this.
@@ -497,22 +488,29 @@ async function forward<R>(
   }
 }
 
-/** roots/list before the proxy's client has initialized: the upstream is sent notifications/roots/list_changed once it has. */
-async function notYet(_request: ListRootsRequest, _signal: AbortSignal): Promise<ListRootsResult> {
-  throw new McpError(
-    ErrorCode.InternalError,
-    "the proxy's client has not connected yet: notifications/roots/list_changed follows once it has, if it lists roots",
-  );
-}
+/** What the upstream may ask of the proxy's client: roots/list, sampling/createMessage, elicitation/create. */
+type Asked = "roots" | "sampling" | "elicitation";
 
 /** Asks the proxy's client for the upstream, if the client declares `capability`. */
-type Asker = <R>(capability: "sampling" | "elicitation", asked: (server: Server) => Promise<R>) => Promise<R>;
+type Asker = <R>(capability: Asked, asked: (server: Server) => Promise<R>) => Promise<R>;
 
-/** sampling/createMessage or elicitation/create before the proxy's client has initialized. */
-async function notConnected<R>(capability: "sampling" | "elicitation", _asked: unknown): Promise<R> {
+/** The upstream's answer when the proxy's client does not declare what it asks. */
+const LACKS: Readonly<Record<Asked, string>> = {
+  roots: "the proxy's client does not list roots",
+  sampling: "the proxy's client does not support sampling",
+  elicitation: "the proxy's client does not support elicitation",
+};
+
+/**
+ * Asked before the proxy's client has initialized. For roots, the upstream is sent
+ * notifications/roots/list_changed once it has.
+ */
+async function notConnected<R>(capability: Asked, _asked: unknown): Promise<R> {
   throw new McpError(
     ErrorCode.InternalError,
-    `the proxy's client has not connected yet: no ${capability} before it has`,
+    capability === "roots"
+      ? "the proxy's client has not connected yet: notifications/roots/list_changed follows once it has, if it lists roots"
+      : `the proxy's client has not connected yet: no ${capability} before it has`,
   );
 }
 
