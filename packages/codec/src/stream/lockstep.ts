@@ -262,7 +262,7 @@ function branchesTaking(node: UnionNode, type: JsonType, defs: Readonly<Record<s
   }
   let found = byType.get(type);
   if (found === undefined) {
-    found = node.branches.filter((b) => wireTypesOf(b, defs, new Set()).includes(type));
+    found = node.branches.filter((b) => wireTypeSet(b, defs).has(type));
     byType.set(type, found);
   }
   return found;
@@ -289,7 +289,7 @@ function sameObjectsOf(node: UnionNode, defs: Readonly<Record<string, Node>>): S
       let fits = true;
       for (let i = 0; i < node.branches.length; i++) {
         let n = node.branches[i]!;
-        if (!wireTypesOf(n, defs, new Set()).includes("object")) {
+        if (!wireTypeSet(n, defs).has("object")) {
           fields.push(undefined);
           continue;
         }
