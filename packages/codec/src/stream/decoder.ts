@@ -63,7 +63,7 @@ import { type CodecError, pointerJoin, type Result } from "../errors.js";
 import type { Node } from "../ir/nodes.js";
 import { isPlainObject, setOwn } from "../json.js";
 import { IncrementalParser, type ParserView, type Pushed, type Reading } from "../parse/incremental.js";
-import { DEFAULT_PARSE_LIMITS, MAX_DEPTH_LIMIT } from "../parse/parser.js";
+import { DEFAULT_PARSE_LIMITS, MAX_DEPTH_LIMIT, type ParseLimits } from "../parse/parser.js";
 import { Utf8Count } from "../parse/utf8.js";
 import { originalPath } from "../wire/paths.js";
 import {
@@ -258,11 +258,13 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
     // Options decode refuses whatever the text: refused at once, in decode's words.
     if (limits.maxDepth > MAX_DEPTH_LIMIT) this.refuseAs("");
     this.wire = wireCandidatesOf(codec);
+    const aside = asideContext(codec.bundle.plan.defs, limits);
     this.ctx = {
       defs: codec.bundle.plan.defs,
       walk: WALK,
       limits,
       child: (node, wire, holder, key) => this.child(node, wire, holder, key),
+      aside: (node, wire) => partialNode(node, wire, aside, blankMemo()),
       complete: (wire, holder, key) => this.complete(wire, holder, key),
       put: (out, key, value) => this.put(out, key, value),
       repeatedKey: (entries, index) => this.repeatedKey(entries, index),
@@ -1152,6 +1154,33 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
 
 /** decode's refusals that no text read after them changes: a text past maxBytes, options it refuses whatever the text. */
 const SETTLED_CODES: ReadonlySet<string> = new Set(["input-too-large", "invalid-options"]);
+
+/**
+ * Where `aside` shows a complete value to judge it: fresh memos, every value
+ * complete, puts into containers nobody is shown; the walk's own state (its
+ * memos, its frames, the step's `changed`, the members completed) untouched.
+ */
+function asideContext(defs: Readonly<Record<string, Node>>, limits: ParseLimits): PartialContext {
+  const ctx: PartialContext = {
+    defs,
+    walk: WALK,
+    limits,
+    child: (node, wire) => partialNode(node, wire, ctx, blankMemo()),
+    aside: (node, wire) => partialNode(node, wire, ctx, blankMemo()),
+    complete: () => true,
+    put: (out, key, value) => {
+      if (Array.isArray(out)) out[key as number] = value;
+      else setOwn(out, String(key), value);
+    },
+    repeatedKey: () => {},
+    passed: () => {},
+  };
+  return ctx;
+}
+
+function blankMemo(): PartialMemo {
+  return { value: undefined, read: 0, settled: undefined, keys: undefined };
+}
 
 /** A memo let go, made new for `node` (every field written, as newShown does). */
 function resetShown(memo: Shown, node: Node | undefined, next: Shown | undefined): Shown {

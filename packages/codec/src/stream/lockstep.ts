@@ -19,8 +19,9 @@
  * read by JSON type, by a discriminator or by a tag (`{"branch", "value"}`:
  * its value shown at the union's place) (`readerOf`). An object several
  * branches of a `same` union take is shown as written, through the first
- * branch its members fit (a SAME frame; a member that is a container hands
- * over); an array several take hands over. An inline member or a discriminated object shows nothing until
+ * branch its members fit (a SAME frame; a container member is read when every
+ * branch left declares it alike, else it hands over); an array several take
+ * hands over. An inline member or a discriminated object shows nothing until
  * its first member decides it (the state, the discriminator; any other first
  * hands over). A plan with any other (a tuple, JSON text, compact or minimal
  * presence, an inline nullable object) gets the walking decoder
@@ -125,6 +126,11 @@ interface Frame {
   same: SameObjects | undefined;
   alive: number;
   chosen: number;
+  /**
+   * A SAME object's: the push in which a container member last closed. The walking decoder shows a new branch's
+   * object with new containers, so one that closed in the push its branch changes is listed alone, not its members.
+   */
+  closedIn: number;
 }
 
 /** Tokenizer modes. */
@@ -277,6 +283,56 @@ interface SameObjects {
   readonly fields: readonly (ReadonlyMap<string, Field> | undefined)[];
   /** The branches that take an object, a bit each. */
   readonly objects: number;
+  /** How a member fits the branches, by name, then by its JSON type's slot (`memberFit`). */
+  readonly memberFits: Map<string, (MemberFit | undefined)[]>;
+}
+
+/** How a member of a SAME object, of one JSON type or any (the name alone), fits the branches: a bit each. */
+interface MemberFit {
+  /** The branches that declare it and whose member's wire takes the type. */
+  readonly fits: number;
+  /** Of those, the ones whose member does not show a scalar of the type as itself (the walking decoder's to show). */
+  readonly unread: number;
+  /** Of those, the ones whose member has constants (const or enum). */
+  readonly constants: number;
+}
+
+const TYPE_SLOTS: Readonly<Record<string, number>> = { string: 0, number: 1, boolean: 2, null: 3, object: 4, array: 5 };
+const NAME_ONLY = 6;
+
+function memberFit(
+  same: SameObjects,
+  name: string,
+  type: JsonType | undefined,
+  defs: Readonly<Record<string, Node>>,
+): MemberFit {
+  let slots = same.memberFits.get(name);
+  if (slots === undefined) {
+    slots = [];
+    same.memberFits.set(name, slots);
+  }
+  const slot = type === undefined ? NAME_ONLY : TYPE_SLOTS[type]!;
+  let found = slots[slot];
+  if (found === undefined) {
+    let fits = 0;
+    let unread = 0;
+    let constants = 0;
+    for (let i = 0; i < same.fields.length; i++) {
+      const field = same.fields[i]?.get(name);
+      if (field === undefined) continue;
+      if (type !== undefined && !wireTypeSet(field.node, defs).has(type)) continue;
+      const bit = 1 << i;
+      fits |= bit;
+      if (type !== undefined && type !== "object" && type !== "array") {
+        const reader = readerOf(field.node, type, defs);
+        if (reader === undefined || (reader.kind !== "scalar" && reader.kind !== "any")) unread |= bit;
+      }
+      if (constantSet(field.node, defs) !== null) constants |= bit;
+    }
+    found = { fits, unread, constants };
+    slots[slot] = found;
+  }
+  return found;
 }
 const sames = new WeakMap<Node, SameObjects | null>();
 function sameObjectsOf(node: UnionNode, defs: Readonly<Record<string, Node>>): SameObjects | undefined {
@@ -300,7 +356,7 @@ function sameObjectsOf(node: UnionNode, defs: Readonly<Record<string, Node>>): S
           objects |= 1 << i;
         }
       }
-      if (fits) found = { fields, objects };
+      if (fits) found = { fields, objects, memberFits: new Map() };
     }
     sames.set(node, found);
   }
@@ -753,7 +809,6 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
       case ARRAY:
         return f;
       case SAME:
-        if (container) throw HAND_OVER;
         return f;
       case TAG:
         if (f.name === "state" && !container) return undefined;
@@ -845,7 +900,8 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
           node = this.codec.bundle.plan.root;
           break;
         case SAME:
-          throw HAND_OVER; // a member the branches might show otherwise than as written
+          node = this.sameContainer(f, object);
+          break;
 
         default:
           // An array's element, a tag's, an entry's or a branch's value (ownerAt below holds it to its order).
@@ -955,6 +1011,7 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
         same: undefined,
         alive: 0,
         chosen: 0,
+        closedIn: -1,
       };
       this.frames[this.depth] = f;
     }
@@ -982,6 +1039,7 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
       f.same = same;
       f.alive = same.objects;
       f.chosen = firstBit(same.objects);
+      f.closedIn = -1;
     } else f.same = undefined;
     this.depth++;
     this.mode = kind === ARRAY || kind === MAP ? VALUE_OR_CLOSE : NAME_OR_CLOSE;
@@ -1000,6 +1058,7 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
       if (f.openedIn === this.pushes) this.completedNow.count = f.mark;
       this.completedIn(parent!);
     }
+    if (parent?.kind === SAME) parent.closedIn = this.pushes;
     if (f.kind === ENTRY && f.word !== undefined) {
       const map = f.holder!;
       map.keys ??= new Set();
@@ -1077,27 +1136,49 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
    */
   private fitMember(f: Frame, type: JsonType | undefined, value: unknown): void {
     const same = f.same!;
-    let alive = f.alive;
-    for (let i = 0; i < same.fields.length; i++) {
-      const bit = 1 << i;
-      if ((alive & bit) === 0) continue;
-      const field = same.fields[i]!.get(f.name);
-      let fits = field !== undefined;
-      if (fits && type !== undefined) {
-        fits = wireTypeSet(field!.node, this.defs).has(type);
-        const reader = fits ? readerOf(field!.node, type, this.defs) : undefined;
-        if (fits && (reader === undefined || (reader.kind !== "scalar" && reader.kind !== "any"))) throw HAND_OVER;
+    const fit = memberFit(same, f.name, type, this.defs);
+    if ((f.alive & fit.unread) !== 0) throw HAND_OVER;
+    let alive = f.alive & fit.fits;
+    let constrained = alive & fit.constants;
+    if (value !== undefined && constrained !== 0) {
+      // The value as constants are written (a scalar's JSON), made once for every branch.
+      const written = canonicalJson(value);
+      while (constrained !== 0) {
+        const i = firstBit(constrained);
+        constrained &= constrained - 1;
+        if (!constantSet(same.fields[i]!.get(f.name)!.node, this.defs)!.has(written)) alive &= ~(1 << i);
       }
-      if (fits && value !== undefined) {
-        const constants = constantsOf(field!.node, this.defs);
-        fits = constants === undefined || constants.includes(canonicalJson(value));
-      }
-      if (!fits) alive &= ~bit;
     }
+    this.choose(f, alive);
+  }
+
+  /**
+   * A SAME object's member `f.name` is a container (`object` or an array): the branches that do not declare it,
+   * or whose member's wire does not take it, are ruled out; its node, the first branch left's member's. Read in
+   * step only when every branch left declares it with one node and no constant: it is then judged alike in all of
+   * them, and the walking decoder rules none out when it completes (a node of a `same` union decodes as itself,
+   * and a member it does not declare hands over), so the branch shown changes by scalar members alone.
+   */
+  private sameContainer(f: Frame, object: boolean): Node {
+    const same = f.same!;
+    const fit = memberFit(same, f.name, object ? "object" : "array", this.defs);
+    const alive = f.alive & fit.fits;
+    if (alive === 0 || (alive & fit.constants) !== 0) throw HAND_OVER;
+    const node = same.fields[firstBit(alive)]!.get(f.name)!.node;
+    for (let rest = alive & (alive - 1); rest !== 0; rest &= rest - 1)
+      if (!alike(node, same.fields[firstBit(rest)]!.get(f.name)!.node)) throw HAND_OVER;
+    this.choose(f, alive);
+    return node;
+  }
+
+  /** The branches a SAME object's members fit, now `alive`: a new first branch shows a new object. */
+  private choose(f: Frame, alive: number): void {
     if (alive === 0) throw HAND_OVER;
     f.alive = alive;
     const chosen = firstBit(alive);
     if (chosen === f.chosen) return;
+    // Its members as it lists them then: the walking decoder's (rare).
+    if (f.closedIn === this.pushes) throw HAND_OVER;
     f.chosen = chosen;
     // Its members copied into a new object, put at its place (the walking decoder's memo is per branch).
     const old = f.out as Record<string, unknown>;
@@ -1411,6 +1492,33 @@ function wireTypeSet(node: Node, defs: Readonly<Record<string, Node>>): Readonly
     typeSets.set(node, found);
   }
   return found;
+}
+
+/** A node's constants (constantsOf, its const or enum values as canonical JSON), as a set read once per node; null: none. */
+const constantSets = new WeakMap<Node, ReadonlySet<string> | null>();
+function constantSet(node: Node, defs: Readonly<Record<string, Node>>): ReadonlySet<string> | null {
+  let found = constantSets.get(node);
+  if (found === undefined) {
+    const constants = constantsOf(node, defs);
+    found = constants === undefined ? null : new Set(constants);
+    constantSets.set(node, found);
+  }
+  return found;
+}
+
+/** Whether two nodes are one, or written alike (their canonical JSON, read once per node). */
+const canonicalNodes = new WeakMap<Node, string>();
+function alike(a: Node, b: Node): boolean {
+  if (a === b) return true;
+  const canonical = (n: Node): string => {
+    let found = canonicalNodes.get(n);
+    if (found === undefined) {
+      found = canonicalJson(n);
+      canonicalNodes.set(n, found);
+    }
+    return found;
+  };
+  return canonical(a) === canonical(b);
 }
 
 /** The member that names a CHOOSING frame's branch. */

@@ -311,10 +311,95 @@ describe("the stream decoder's fast path, push by push against the walking decod
     expect(tally).toEqual({ streams: 13, handedOver: 4 });
   });
 
+  it("reads a container member of a `same` union's object in step when every branch left declares it alike", () => {
+    const object = (properties: Record<string, object>) => ({
+      type: "object",
+      properties,
+      required: Object.keys(properties),
+      additionalProperties: false,
+    });
+    const coordinate = { type: "array", items: { type: "integer" } };
+    // A tool's action, as a discriminated union with every member required becomes: every branch decodes as itself.
+    const action = {
+      anyOf: [
+        object({ type: { const: "click" }, coordinate, button: { enum: ["left", "right"] } }),
+        object({ type: { const: "type" }, text: { type: "string" } }),
+        object({
+          type: { const: "scroll" },
+          coordinate,
+          delta: object({ x: { type: "integer" }, y: { type: "integer" } }),
+        }),
+        object({ type: { const: "drag" }, path: { type: "array", items: coordinate } }),
+      ],
+    };
+    const codec = inStep(
+      {
+        type: "object",
+        properties: { actions: { type: "array", items: action } },
+        required: ["actions"],
+        additionalProperties: false,
+      },
+      '"by":"same"',
+    );
+    const tally: Tally = { streams: 0, handedOver: 0 };
+    const actions = [
+      '{"type":"click","coordinate":[10,20],"button":"left"}',
+      '{"type":"scroll","coordinate":[1,2],"delta":{"x":0,"y":-3}}',
+      '{"type":"type","text":"hi"}',
+      '{"type":"drag","path":[[0,0],[5,5]]}',
+    ];
+    for (const a of actions)
+      for (const sizes of [[1], [3, 5], [200]]) expectSame(codec, split(`{"actions":[${a}]}`, sizes), tally);
+    expect(tally).toEqual({ streams: 12, handedOver: 0 });
+    // The coordinate read through click's, then scroll's once "delta" rules click out, in a later push: a new object.
+    const switching = '{"actions":[{"coordinate":[7],"delta":{"x":1,"y":1},"type":"scroll"}]}';
+    for (const sizes of [[1], [3, 5]]) expectSame(codec, split(switching, sizes), tally);
+    expect(tally).toEqual({ streams: 14, handedOver: 0 });
+    // The branch changes in the push that completed a container member: how the walking decoder lists that member
+    // then depends on whether it shows it anew, so it answers from that push. Branches left that declare a member
+    // otherwise, and a container member no branch takes, hand over too.
+    expectSame(codec, split(switching, [200]), tally);
+    const other = inStep(
+      {
+        type: "object",
+        properties: {
+          u: {
+            anyOf: [
+              object({ p: coordinate, a: { type: "string" } }),
+              object({ p: { type: "array", items: { type: "string" } } }),
+            ],
+          },
+        },
+        required: ["u"],
+        additionalProperties: false,
+      },
+      '"by":"same"',
+    );
+    expectSame(other, split('{"u":{"p":["s"]}}', [1]), tally);
+    expectSame(codec, split('{"actions":[{"type":"type","text":[]}]}', [1]), tally);
+    expect(tally).toEqual({ streams: 17, handedOver: 3 });
+  });
+
   it("gives what the walking decoder gives for generated `same` unions of objects, valid or mixing branches", () => {
-    type Kind = "string" | "integer" | "boolean" | "enum";
-    const memberSchema = (kind: Kind) =>
-      kind === "enum" ? { enum: ["x", "yy"] } : { type: kind === "integer" ? "integer" : kind };
+    type Kind = "string" | "integer" | "boolean" | "enum" | "point" | "label" | "list";
+    // Container members: two object shapes (one branch's `a` may be either) and an array.
+    const closed = (properties: Record<string, object>) => ({
+      type: "object",
+      properties,
+      required: Object.keys(properties),
+      additionalProperties: false,
+    });
+    const memberSchema = (kind: Kind): object =>
+      kind === "enum"
+        ? { enum: ["x", "yy"] }
+        : kind === "point"
+          ? closed({ x: { type: "integer" }, y: { type: "string" } })
+          : kind === "label"
+            ? closed({ x: { type: "string" } })
+            : kind === "list"
+              ? { type: "array", items: { type: "integer" } }
+              : { type: kind };
+    const scalar = fc.oneof(fc.integer({ min: -9, max: 99 }), fc.constantFrom("s", "", true, null));
     const memberValue = (kind: Kind): fc.Arbitrary<unknown> =>
       kind === "string"
         ? fc.string({ unit: fc.constantFrom("x", "y", '"', "é"), maxLength: 4 })
@@ -322,11 +407,20 @@ describe("the stream decoder's fast path, push by push against the walking decod
           ? fc.integer({ min: -50, max: 500 })
           : kind === "boolean"
             ? fc.boolean()
-            : fc.constantFrom("x", "yy", "z");
+            : kind === "enum"
+              ? fc.constantFrom("x", "yy", "z")
+              : kind === "list"
+                ? fc.array(fc.oneof(fc.integer({ min: -9, max: 99 }), scalar), { maxLength: 3 })
+                : // Either object shape, or members of both (decode refuses most).
+                  fc.oneof(
+                    fc.record({ x: fc.integer({ min: 0, max: 9 }), y: fc.constantFrom("p", "q") }),
+                    fc.record({ x: fc.constantFrom("p", "q") }),
+                    fc.dictionary(fc.constantFrom("x", "y", "z"), scalar, { maxKeys: 3 }),
+                  );
     const branchArb = fc.uniqueArray(
       fc.record({
         name: fc.constantFrom("a", "b", "c", "d"),
-        kind: fc.constantFrom<Kind>("string", "integer", "boolean", "enum"),
+        kind: fc.constantFrom<Kind>("string", "integer", "boolean", "enum", "point", "label", "list"),
       }),
       { minLength: 1, maxLength: 3, selector: (m) => m.name },
     );
@@ -346,6 +440,7 @@ describe("the stream decoder's fast path, push by push against the walking decod
     });
     const tally: Tally = { streams: 0, handedOver: 0 };
     let same = 0;
+    let containersInStep = 0;
     fc.assert(
       fc.property(callArb, ([branches, values, sizes]) => {
         const union = {
@@ -365,7 +460,10 @@ describe("the stream decoder's fast path, push by push against the walking decod
         if (!compiled.ok || !JSON.stringify(compiled.value.bundle.plan).includes('"by":"same"')) return;
         same++;
         const list = values.map((members) => Object.fromEntries(members));
+        const handed = tally.handedOver;
         expectSame(compiled.value, split(JSON.stringify({ list }), sizes), tally);
+        if (tally.handedOver === handed && list.some((o) => Object.values(o).some((v) => typeof v === "object")))
+          containersInStep++;
       }),
       { numRuns: runs(300) },
     );
@@ -373,6 +471,8 @@ describe("the stream decoder's fast path, push by push against the walking decod
     // Both read in step to their end and handed over (a member no branch left fits).
     expect(tally.handedOver).toBeGreaterThan(0);
     expect(tally.streams - tally.handedOver).toBeGreaterThan(runs(300) / 10);
+    // Container members read in step, not only handed over.
+    expect(containersInStep).toBeGreaterThan(runs(300) / 20);
   });
 
   it("reads a mixed object in step, and hands over at an entry named as a declared member", () => {

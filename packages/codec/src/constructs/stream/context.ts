@@ -26,6 +26,8 @@ export interface PartialContext {
    * string update its one place).
    */
   child(node: Node, wire: unknown, holder?: object, key?: string | number): unknown | Absent;
+  /** A complete child's partial, to judge it, shown nowhere: what it puts does not make the push a change. */
+  aside(node: Node, wire: unknown): unknown | Absent;
   /**
    * Whether a wire value is written to its end: false for the container or
    * string being written (a string is told by where it sits: `holder[key]`;

@@ -149,7 +149,7 @@ function memberFits(node: Node, member: unknown, complete: boolean, ctx: Partial
   const constants = constantsOf(node, ctx.defs);
   if (constants !== undefined) return constants.includes(canonicalJson(member));
   if (typeof member !== "object" || member === null) return true;
-  const shown = ctx.child(node, member);
+  const shown = ctx.aside(node, member);
   return shown !== ABSENT && canonicalJson(shown) === canonicalJson(member);
 }
 
