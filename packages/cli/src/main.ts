@@ -216,6 +216,10 @@ function buildProgram(io: Io, setExit: (code: ExitCode) => void): Command {
       "notifications forwarded per second at most, each way (the upstream's to the client, the client's to the upstream); the rest are dropped, list changes held to the last (default 100)",
     )
     .option(
+      "--max-client-requests <n>",
+      "the upstream's requests of the client (sampling, elicitation, roots) passed on and unanswered at most at once; past it they are refused (default 8)",
+    )
+    .option(
       "--request-timeout <ms>",
       "time the upstream may take to answer a forwarded request before the client gets an error (default: none)",
     )

@@ -70,6 +70,7 @@ const COMMANDS: Record<string, CommandCase> = {
       "--list-timeout",
       "--init-timeout",
       "--max-notifications",
+      "--max-client-requests",
       "--request-timeout",
       "--compile-timeout",
       "--max-schema-bytes",

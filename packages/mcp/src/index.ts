@@ -21,6 +21,7 @@ export { DEFAULT_MAX_NOTIFICATIONS_PER_SECOND } from "./notification-gate.js";
 export {
   type ClosedBy,
   DEFAULT_INIT_TIMEOUT_MS,
+  DEFAULT_MAX_CLIENT_REQUESTS,
   type McpProxy,
   type ProxyOptions,
   startProxy,

@@ -22,7 +22,6 @@ import {
   ErrorCode,
   ListRootsRequestSchema,
   ListToolsRequestSchema,
-  McpError,
   type Notification,
   type ProgressToken,
   ResultSchema,
@@ -76,7 +75,17 @@ export interface ProxyOptions extends StrictOptions {
    * the next second. Default: DEFAULT_MAX_NOTIFICATIONS_PER_SECOND.
    */
   readonly maxNotificationsPerSecond?: number;
+  /**
+   * The upstream's requests of the client (roots/list, sampling/createMessage, elicitation/create) passed on and
+   * not answered yet, at most this many at once: past it one is answered with an error at once, not passed on,
+   * said once through `log`. A sampling or elicitation request may put a prompt before a person. Default:
+   * DEFAULT_MAX_CLIENT_REQUESTS.
+   */
+  readonly maxClientRequests?: number;
 }
+
+/** The upstream's requests of the client waiting on it at once, by default (ProxyOptions.maxClientRequests). */
+export const DEFAULT_MAX_CLIENT_REQUESTS = 8;
 
 /**
  * The SDK's own request timeout, which bounded initialize before: a server started by `npx` may be
@@ -130,7 +139,28 @@ export async function startProxy(options: ProxyOptions): Promise<Result<McpProxy
     { capabilities: { roots: { listChanged: true }, sampling: {}, elicitation: { form: {}, url: {} } } },
   );
   let askClient: Asker | undefined;
-  const ask: Asker = (capability, asked) => (askClient ?? notConnected)(capability, asked);
+  const maxAsking = options.maxClientRequests ?? DEFAULT_MAX_CLIENT_REQUESTS;
+  let asking = 0;
+  let saidBusy = false;
+  const ask: Asker = async (capability, asked) => {
+    // An upstream asking in a loop would put prompt after prompt before the client's person, and fill the proxy.
+    if (asking >= maxAsking) {
+      if (!saidBusy) {
+        saidBusy = true;
+        log(`the upstream asks the client more than ${maxAsking} things at once (the limit): the rest are refused`);
+      }
+      throw answerError(
+        ErrorCode.InternalError,
+        `the proxy's client has ${maxAsking} requests from this server unanswered (the limit): ${capability} refused, ask again once one is answered`,
+      );
+    }
+    asking++;
+    try {
+      return await (askClient ?? notConnected)(capability, asked);
+    } finally {
+      asking--;
+    }
+  };
   client.setRequestHandler(ListRootsRequestSchema, (request, extra) =>
     ask("roots", (server) => server.listRoots(request.params, { signal: extra.signal })),
   );
@@ -142,7 +172,7 @@ export async function startProxy(options: ProxyOptions): Promise<Result<McpProxy
   client.setRequestHandler(ElicitRequestSchema, (request, extra) =>
     ask("elicitation", (server) => {
       if (request.params.mode === "url" && server.getClientCapabilities()?.elicitation?.url === undefined)
-        throw new McpError(ErrorCode.MethodNotFound, "the proxy's client does not support URL elicitation");
+        throw answerError(ErrorCode.MethodNotFound, "the proxy's client does not support URL elicitation");
       // As sent: the client validates its answer, the upstream what it gets.
       return server.request({ method: "elicitation/create", params: request.params }, ElicitResultSchema, {
         signal: extra.signal,
@@ -197,7 +227,7 @@ export async function startProxy(options: ProxyOptions): Promise<Result<McpProxy
   askClient = (capability, asked) => {
     const capabilities = server.getClientCapabilities();
     if (capabilities === undefined) return notConnected(capability, asked);
-    if (capabilities[capability] === undefined) throw new McpError(ErrorCode.MethodNotFound, LACKS[capability]);
+    if (capabilities[capability] === undefined) throw answerError(ErrorCode.MethodNotFound, LACKS[capability]);
     return asked(server);
   };
   // An upstream that asked before the client came was told to wait for this.
@@ -476,12 +506,11 @@ async function forward<R>(
     return answer;
   } catch (error) {
     // Past the deadline (not cancelled by the client): the client is answered, the upstream was sent a cancellation.
-    // (An Error with a code: the SDK sends its message as it is, where an McpError's would be prefixed.)
     if (deadline !== undefined && expiry.signal.aborted && !extra.signal.aborted)
-      throw Object.assign(new Error(deadline.message), { code: ErrorCode.RequestTimeout });
+      throw answerError(ErrorCode.RequestTimeout, deadline.message);
     // The SDK's "Connection closed" (or "Not connected", for one sent after) does not say which side went.
     const gone = upstream.gone();
-    if (gone !== undefined) throw Object.assign(new Error(gone), { code: ErrorCode.ConnectionClosed });
+    if (gone !== undefined) throw answerError(ErrorCode.ConnectionClosed, gone);
     throw error;
   } finally {
     clearTimeout(timer);
@@ -506,12 +535,20 @@ const LACKS: Readonly<Record<Asked, string>> = {
  * notifications/roots/list_changed once it has.
  */
 async function notConnected<R>(capability: Asked, _asked: unknown): Promise<R> {
-  throw new McpError(
+  throw answerError(
     ErrorCode.InternalError,
     capability === "roots"
       ? "the proxy's client has not connected yet: notifications/roots/list_changed follows once it has, if it lists roots"
       : `the proxy's client has not connected yet: no ${capability} before it has`,
   );
+}
+
+/**
+ * An error a request is answered with, its message as written: an Error with a code, where the SDK would send an
+ * McpError's message with its "MCP error <code>: " prefix, which the asking side prefixes again.
+ */
+function answerError(code: ErrorCode, message: string): Error {
+  return Object.assign(new Error(message), { code });
 }
 
 function refusal(feedback: string): CallToolResult {

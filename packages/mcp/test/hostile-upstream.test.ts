@@ -8,6 +8,7 @@
 import { spawn } from "node:child_process";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { CreateMessageRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { compileCodec } from "@strictwire/codec";
 import { describe, expect, it } from "vitest";
 import { startProxy, strictMcpTools } from "../src/index.js";
@@ -359,6 +360,62 @@ describe("mcp-proxy in front of a hostile upstream", () => {
     for (const line of reports()) expect(line.length).toBeLessThan(700);
   }, 60_000);
 
+  it("passes at most --max-client-requests of the upstream's requests to the client at once, refuses the rest at once, and says so once", async () => {
+    // The client holds each sampling request until it holds three (or a second has passed), then answers them all.
+    let holding = 0;
+    let most = 0;
+    let asked = 0;
+    const held: (() => void)[] = [];
+    const release = (): void => {
+      for (const answer of held.splice(0)) answer();
+    };
+    const proxy = await connectProxy(["--max-client-requests", "3"], hostile("asks", "12"), {
+      capabilities: { sampling: {} },
+      setUp: (client) =>
+        client.setRequestHandler(CreateMessageRequestSchema, async () => {
+          asked++;
+          most = Math.max(most, ++holding);
+          await new Promise<void>((done) => {
+            held.push(done);
+            if (held.length >= 3) release();
+            else setTimeout(release, 1000);
+          });
+          holding--;
+          return { role: "assistant", content: { type: "text", text: "sampled" }, model: "scripted" };
+        }),
+    });
+    try {
+      const outcome = JSON.parse(textOf(await proxy.client.callTool({ name: "asks", arguments: {} }))) as {
+        answered: number;
+        errors: string[];
+      };
+      expect(most).toBe(3);
+      expect(outcome.answered).toBe(asked);
+      expect(outcome.answered).toBeGreaterThanOrEqual(3);
+      expect(outcome.answered).toBeLessThan(12);
+      expect(outcome.errors).toEqual([
+        "MCP error -32603: the proxy's client has 3 requests from this server unanswered (the limit): sampling refused, ask again once one is answered",
+      ]);
+      await until(() => proxy.stderr().includes("(the limit)"));
+      const said = proxy
+        .stderr()
+        .split("\n")
+        .filter((line) => line.includes("things at once"));
+      expect(said).toEqual([
+        expect.stringContaining(
+          "the upstream asks the client more than 3 things at once (the limit): the rest are refused",
+        ),
+      ]);
+      // Once answered, the upstream may ask again.
+      const again = JSON.parse(textOf(await proxy.client.callTool({ name: "asks", arguments: {} }))) as {
+        answered: number;
+      };
+      expect(again.answered).toBeGreaterThanOrEqual(3);
+    } finally {
+      await proxy.client.close();
+    }
+  }, 60_000);
+
   it("bounds a flood of the client's notifications at --max-notifications on their way up, says so once, and keeps serving", async () => {
     const proxy = await connectProxy(["--max-notifications", "50"], hostile("wide", "2"));
     try {
@@ -410,6 +467,7 @@ describe("mcp-proxy limit flags", () => {
       ["--request-timeout", "x"],
       ["--init-timeout", "-5"],
       ["--max-notifications", "0"],
+      ["--max-client-requests", "-2"],
       ["--compile-timeout", "1.5"],
       ["--compile-workers", "many"],
     ]) {

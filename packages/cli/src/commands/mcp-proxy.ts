@@ -37,6 +37,7 @@ export interface McpProxyFlags {
   readonly requestTimeout?: string;
   readonly initTimeout?: string;
   readonly maxNotifications?: string;
+  readonly maxClientRequests?: string;
   readonly compileTimeout?: string;
   readonly maxSchemaBytes?: string;
   readonly compileWorkers?: string;
@@ -110,11 +111,19 @@ export async function runMcpProxy(command: readonly string[], flags: McpProxyFla
 function budgetFlags(
   flags: McpProxyFlags,
 ):
-  | Pick<ProxyOptions, "list" | "compile" | "requestTimeoutMs" | "initTimeoutMs" | "maxNotificationsPerSecond">
+  | Pick<
+      ProxyOptions,
+      "list" | "compile" | "requestTimeoutMs" | "initTimeoutMs" | "maxNotificationsPerSecond" | "maxClientRequests"
+    >
   | string {
   const list: { -readonly [K in keyof ListLimits]?: number } = {};
   const compile: { -readonly [K in keyof CompileBudget]?: number } = {};
-  const forwarded: { requestTimeoutMs?: number; initTimeoutMs?: number; maxNotificationsPerSecond?: number } = {};
+  const forwarded: {
+    requestTimeoutMs?: number;
+    initTimeoutMs?: number;
+    maxNotificationsPerSecond?: number;
+    maxClientRequests?: number;
+  } = {};
   // A timer over MAX_TIMER_MS fires at once; each worker is a thread with its own heap.
   const read: [string, string | undefined, (n: number) => void, number?][] = [
     ["--max-pages", flags.maxPages, (n) => (list.maxPages = n)],
@@ -124,6 +133,7 @@ function budgetFlags(
     ["--request-timeout", flags.requestTimeout, (n) => (forwarded.requestTimeoutMs = n), MAX_TIMER_MS],
     ["--init-timeout", flags.initTimeout, (n) => (forwarded.initTimeoutMs = n), MAX_TIMER_MS],
     ["--max-notifications", flags.maxNotifications, (n) => (forwarded.maxNotificationsPerSecond = n)],
+    ["--max-client-requests", flags.maxClientRequests, (n) => (forwarded.maxClientRequests = n)],
     ["--compile-timeout", flags.compileTimeout, (n) => (compile.timeoutMs = n), MAX_TIMER_MS],
     ["--max-schema-bytes", flags.maxSchemaBytes, (n) => (compile.maxSchemaBytes = n)],
     ["--compile-workers", flags.compileWorkers, (n) => (compile.workers = n), MAX_COMPILE_WORKERS],
