@@ -1141,12 +1141,10 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
     let alive = f.alive & fit.fits;
     let constrained = alive & fit.constants;
     if (value !== undefined && constrained !== 0) {
-      // The value as constants are written (a scalar's JSON), made once for every branch.
-      const written = canonicalJson(value);
       while (constrained !== 0) {
         const i = firstBit(constrained);
         constrained &= constrained - 1;
-        if (!constantSet(same.fields[i]!.get(f.name)!.node, this.defs)!.has(written)) alive &= ~(1 << i);
+        if (!constantSet(same.fields[i]!.get(f.name)!.node, this.defs)!.has(value)) alive &= ~(1 << i);
       }
     }
     this.choose(f, alive);
@@ -1494,13 +1492,20 @@ function wireTypeSet(node: Node, defs: Readonly<Record<string, Node>>): Readonly
   return found;
 }
 
-/** A node's constants (constantsOf, its const or enum values as canonical JSON), as a set read once per node; null: none. */
-const constantSets = new WeakMap<Node, ReadonlySet<string> | null>();
-function constantSet(node: Node, defs: Readonly<Record<string, Node>>): ReadonlySet<string> | null {
+/**
+ * A node's constants (constantsOf: its const or enum values), as a set of the scalars among them, read once per
+ * node; null: none. A complete scalar is one of them if the set has it: JSON equality is SameValueZero there (a
+ * container constant no scalar equals).
+ */
+const constantSets = new WeakMap<Node, ReadonlySet<unknown> | null>();
+function constantSet(node: Node, defs: Readonly<Record<string, Node>>): ReadonlySet<unknown> | null {
   let found = constantSets.get(node);
   if (found === undefined) {
     const constants = constantsOf(node, defs);
-    found = constants === undefined ? null : new Set(constants);
+    found =
+      constants === undefined
+        ? null
+        : new Set(constants.map((c) => JSON.parse(c) as unknown).filter((c) => typeof c !== "object" || c === null));
     constantSets.set(node, found);
   }
   return found;
