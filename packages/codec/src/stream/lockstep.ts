@@ -20,8 +20,9 @@
  * its value shown at the union's place) (`readerOf`). An object several
  * branches of a `same` union take is shown as written, through the first
  * branch its members fit (a SAME frame; a container member is read when every
- * branch left declares it alike, else it hands over); an array several take
- * hands over. An inline member or a discriminated object shows nothing until
+ * branch left declares it alike, else it hands over); an array several array
+ * branches take, likewise, its elements judged as one member (an ARRAY frame
+ * with `same`). An inline member or a discriminated object shows nothing until
  * its first member decides it (the state, the discriminator; any other first
  * hands over). A plan with any other (a tuple, JSON text, compact or minimal
  * presence, an inline nullable object) gets the walking decoder
@@ -70,7 +71,8 @@ const INLINE = 8; // an inline optional member's {"state", ...members}: its memb
 const CHOOSING = 9; // an object under a union read by a discriminator: the branch's object once the discriminator is complete
 const BRANCH = 10; // a union's {"branch", "value"}: its value shown at the union's place, through the branch numbered
 // An object several object branches of a `same` union take: its members shown as written, through the first branch
-// they fit (`SameObjects`); a new object once that branch changes, as the walking decoder shows it.
+// they fit (`SameBranches`); a new object once that branch changes, as the walking decoder shows it. (An array
+// several array branches take is an ARRAY frame with `same`, its elements judged alike.)
 const SAME = 11;
 
 /** Where a shown container sits: its holder's record and its key there (pointers are made by following them). */
@@ -123,7 +125,7 @@ interface Frame {
   /** A tagged member's, an entry's, a branch's or an undecided object's key in the holder's `out`. */
   at: string | number;
   /** A SAME object's branches (`alive`: a bit per branch its members fit; `chosen`: the first, which shows it). */
-  same: SameObjects | undefined;
+  same: SameBranches | undefined;
   alive: number;
   chosen: number;
   /**
@@ -223,8 +225,9 @@ function inlineObject(node: Node, defs: Readonly<Record<string, Node>>): ObjectN
  * branch chosen as the walking decoder's partial chooses it for that type (constructs/stream/union.ts): by the
  * rule's type, or, under `same` or a type several branches take, the first branch whose wire takes it, for a
  * scalar or for a container only one branch takes; a union read by a discriminator or a tag itself, for an object.
- * Undefined where the walking decoder shows it otherwise (an object or array several branches of such a union
- * take, no branch for the type): the stream is handed over there.
+ * The union itself for an object or array several branches of such a union take, when each is an object of
+ * required or native members or an array (`sameBranchesOf`). Undefined where the walking decoder shows it
+ * otherwise (other such containers, no branch for the type): the stream is handed over there.
  */
 function readerOf(node: Node, type: JsonType, defs: Readonly<Record<string, Node>>): Node | undefined {
   for (let hops = 0; hops < 64; hops++) {
@@ -242,7 +245,7 @@ function readerOf(node: Node, type: JsonType, defs: Readonly<Record<string, Node
       // A container several branches take is shown through the branch its members fit (the walking decoder's):
       // read by a SAME frame where every such branch is an object of members written as they are shown.
       if ((type === "object" || type === "array") && taking.length > 1)
-        return type === "object" && sameObjectsOf(node, defs) !== undefined ? node : undefined;
+        return sameBranchesOf(node, type === "object", defs) !== undefined ? node : undefined;
       branch = taking[0];
     } else if (rule.by === "type") {
       const i = rule.types[type];
@@ -275,19 +278,21 @@ function branchesTaking(node: UnionNode, type: JsonType, defs: Readonly<Record<s
 }
 
 /**
- * A union whose wire objects several branches take, read by a SAME frame: every branch that takes an object is
- * (through references) an object whose members are required or native, at most 30 branches (a bit each).
+ * A union whose wire objects, or arrays, several branches take, read by a SAME frame (objects) or an ARRAY frame
+ * that has it (arrays): every branch that takes the type is (through references) an object whose members are
+ * required or native, or an array, at most 30 branches (a bit each). An array's elements are judged as one
+ * member, named "".
  */
-interface SameObjects {
-  /** Each branch's members by name (undefined: the branch takes no object). */
-  readonly fields: readonly (ReadonlyMap<string, Field> | undefined)[];
-  /** The branches that take an object, a bit each. */
-  readonly objects: number;
+interface SameBranches {
+  /** Each branch's member nodes by name (an array's items, by ""); undefined: the branch takes no such container. */
+  readonly members: readonly (ReadonlyMap<string, Node> | undefined)[];
+  /** The branches that take the container, a bit each. */
+  readonly taking: number;
   /** How a member fits the branches, by name, then by its JSON type's slot (`memberFit`). */
   readonly memberFits: Map<string, (MemberFit | undefined)[]>;
 }
 
-/** How a member of a SAME object, of one JSON type or any (the name alone), fits the branches: a bit each. */
+/** How a member of a SAME container, of one JSON type or any (the name alone), fits the branches: a bit each. */
 interface MemberFit {
   /** The branches that declare it and whose member's wire takes the type. */
   readonly fits: number;
@@ -301,7 +306,7 @@ const TYPE_SLOTS: Readonly<Record<string, number>> = { string: 0, number: 1, boo
 const NAME_ONLY = 6;
 
 function memberFit(
-  same: SameObjects,
+  same: SameBranches,
   name: string,
   type: JsonType | undefined,
   defs: Readonly<Record<string, Node>>,
@@ -317,50 +322,71 @@ function memberFit(
     let fits = 0;
     let unread = 0;
     let constants = 0;
-    for (let i = 0; i < same.fields.length; i++) {
-      const field = same.fields[i]?.get(name);
-      if (field === undefined) continue;
-      if (type !== undefined && !wireTypeSet(field.node, defs).has(type)) continue;
+    for (let i = 0; i < same.members.length; i++) {
+      const member = same.members[i]?.get(name);
+      if (member === undefined) continue;
+      if (type !== undefined && !wireTypeSet(member, defs).has(type)) continue;
       const bit = 1 << i;
       fits |= bit;
       if (type !== undefined && type !== "object" && type !== "array") {
-        const reader = readerOf(field.node, type, defs);
+        const reader = readerOf(member, type, defs);
         if (reader === undefined || (reader.kind !== "scalar" && reader.kind !== "any")) unread |= bit;
       }
-      if (constantSet(field.node, defs) !== null) constants |= bit;
+      if (constantSet(member, defs) !== null) constants |= bit;
     }
     found = { fits, unread, constants };
     slots[slot] = found;
   }
   return found;
 }
-const sames = new WeakMap<Node, SameObjects | null>();
-function sameObjectsOf(node: UnionNode, defs: Readonly<Record<string, Node>>): SameObjects | undefined {
-  let found = sames.get(node);
+
+const sameObjects = new WeakMap<Node, SameBranches | null>();
+const sameArrays = new WeakMap<Node, SameBranches | null>();
+/** The union's object branches (`object`) or array branches, as a SAME container reads them; undefined: none such. */
+function sameBranchesOf(
+  node: UnionNode,
+  object: boolean,
+  defs: Readonly<Record<string, Node>>,
+): SameBranches | undefined {
+  const cache = object ? sameObjects : sameArrays;
+  let found = cache.get(node);
   if (found === undefined) {
     found = null;
     if (node.branches.length <= 30) {
-      const fields: (ReadonlyMap<string, Field> | undefined)[] = [];
-      let objects = 0;
+      const members: (ReadonlyMap<string, Node> | undefined)[] = [];
+      let taking = 0;
       let fits = true;
       for (let i = 0; i < node.branches.length; i++) {
         let n = node.branches[i]!;
-        if (!wireTypeSet(n, defs).has("object")) {
-          fields.push(undefined);
+        if (!wireTypeSet(n, defs).has(object ? "object" : "array")) {
+          members.push(undefined);
           continue;
         }
         for (let hops = 0; n.kind === "ref" && hops < 64; hops++) n = referent(n, defs);
-        if (n.kind !== "object" || n.fields.some((f) => f.optional && f.presence !== "native")) fits = false;
+        if (object && n.kind === "object" && !n.fields.some((f) => f.optional && f.presence !== "native"))
+          members.push(memberNodesOf(n));
+        else if (!object && n.kind === "array") members.push(new Map([["", n.items]]));
         else {
-          fields.push(fieldsOf(n));
-          objects |= 1 << i;
+          fits = false;
+          continue;
         }
+        taking |= 1 << i;
       }
-      if (fits) found = { fields, objects, memberFits: new Map() };
+      if (fits) found = { members, taking, memberFits: new Map() };
     }
-    sames.set(node, found);
+    cache.set(node, found);
   }
   return found ?? undefined;
+}
+
+const memberNodes = new WeakMap<Node, ReadonlyMap<string, Node>>();
+function memberNodesOf(node: ObjectNode): ReadonlyMap<string, Node> {
+  let found = memberNodes.get(node);
+  if (found === undefined) {
+    found = new Map(node.fields.map((f) => [f.name, f.node]));
+    memberNodes.set(node, found);
+  }
+  return found;
 }
 
 const fieldMaps = new WeakMap<Node, ReadonlyMap<string, Field>>();
@@ -735,7 +761,7 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
       const type = c === 0x22 ? "string" : c === 0x74 || c === 0x66 ? "boolean" : c === 0x6e ? "null" : "number";
       // A SAME object's string is shown from its first character: its branches judged then (a number or literal
       // once complete, when it is shown).
-      if (f!.kind === SAME) {
+      if (f!.same !== undefined) {
         if (type === "string") this.fitMember(f!, "string", undefined);
       } else {
         const node = readerOf(f!.kind === OBJECT ? f!.field!.node : f!.node!, type, this.defs);
@@ -852,6 +878,8 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
   /** A container opens at the current place. */
   private open(f: Frame | undefined, object: boolean, cand: Candidates): void {
     let node: Node;
+    // A container several branches of a `same` union take: their members (or elements), judged as they come.
+    let same: SameBranches | undefined;
     if (f === undefined) {
       if (this.codec.bundle.plan.envelope !== "bare") {
         if (!object) throw HAND_OVER;
@@ -906,7 +934,7 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
         default:
           // An array's element, a tag's, an entry's or a branch's value (ownerAt below holds it to its order).
           if (f.kind !== ARRAY && f.name !== "value") throw HAND_OVER;
-          node = f.node!;
+          node = f.same !== undefined ? this.sameContainer(f, object) : f.node!;
       }
     }
     const reader = readerOf(node, object ? "object" : "array", this.defs);
@@ -944,9 +972,11 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
         break;
       case "union": {
         if (node.rule.by === "same" || node.rule.by === "type") {
-          // Several object branches (readerOf): shown at once, as written.
-          kind = SAME;
-          out = {};
+          // Several object or array branches (readerOf): shown at once, as written, through the first they fit.
+          same = sameBranchesOf(node, object, this.defs)!;
+          kind = object ? SAME : ARRAY;
+          out = object ? {} : newArray();
+          if (!object) inner = same.members[firstBit(same.taking)]!.get("")!;
           break;
         }
         // Read by a discriminator or a tag (readerOf): nothing shown until its first member decides.
@@ -961,15 +991,15 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
     const owner = f === undefined || f.kind === ENVELOPE ? undefined : this.ownerAt(f, true);
     if (owner === undefined) {
       // The whole value (the root, or the envelope's arguments).
-      this.newFrame(kind, inner, cand, undefined, "", out, ROOT);
+      this.newFrame(kind, inner, cand, undefined, "", out, ROOT, same);
       this.shown = out;
       this.changed = true;
       return;
     }
     const key = this.keyIn(f!);
-    // A SAME object is put at its place again when its branch changes: its holder kept.
-    const same = kind === SAME;
-    this.newFrame(kind, inner, cand, same ? owner : undefined, same ? key : "", out, { up: owner.rec, key });
+    // A SAME container is put at its place again when its branch changes: its holder kept.
+    const placed = same !== undefined;
+    this.newFrame(kind, inner, cand, placed ? owner : undefined, placed ? key : "", out, { up: owner.rec, key }, same);
     this.put(owner.out!, key, out);
     owner.openKey = key;
   }
@@ -982,6 +1012,7 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
     at: string | number,
     out: Record<string, unknown> | unknown[] | undefined,
     rec: Place | undefined,
+    same?: SameBranches,
   ): void {
     // Not a container of its own where it shows into its parent's (any JSON's or a mixed object's members).
     const shows = out !== undefined && rec !== undefined && out !== this.top?.out;
@@ -1034,13 +1065,12 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
     f.mark = this.completedNow.count;
     f.holder = holder;
     f.at = at;
-    if (kind === SAME) {
-      const same = sameObjectsOf(node as UnionNode, this.defs)!;
-      f.same = same;
-      f.alive = same.objects;
-      f.chosen = firstBit(same.objects);
+    f.same = same;
+    if (same !== undefined) {
+      f.alive = same.taking;
+      f.chosen = firstBit(same.taking);
       f.closedIn = -1;
-    } else f.same = undefined;
+    }
     this.depth++;
     this.mode = kind === ARRAY || kind === MAP ? VALUE_OR_CLOSE : NAME_OR_CLOSE;
   }
@@ -1058,7 +1088,7 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
       if (f.openedIn === this.pushes) this.completedNow.count = f.mark;
       this.completedIn(parent!);
     }
-    if (parent?.kind === SAME) parent.closedIn = this.pushes;
+    if (parent?.same !== undefined) parent.closedIn = this.pushes;
     if (f.kind === ENTRY && f.word !== undefined) {
       const map = f.holder!;
       map.keys ??= new Set();
@@ -1112,11 +1142,11 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
           this.changed = true;
         }
         this.strOut = undefined;
-        if (f.kind === SAME) this.fitMember(f, undefined, value);
+        if (f.same !== undefined) this.fitMember(f, undefined, value);
         this.completedIn(f);
       }
     } else {
-      if (f.kind === SAME) this.fitMember(f, value === null ? "null" : (typeof value as JsonType), value);
+      if (f.same !== undefined) this.fitMember(f, value === null ? "null" : (typeof value as JsonType), value);
       const owner = this.ownerAt(f, false);
       if (owner !== undefined) {
         this.put(owner.out!, this.keyIn(f), value);
@@ -1144,7 +1174,7 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
       while (constrained !== 0) {
         const i = firstBit(constrained);
         constrained &= constrained - 1;
-        if (!constantSet(same.fields[i]!.get(f.name)!.node, this.defs)!.has(value)) alive &= ~(1 << i);
+        if (!constantSet(same.members[i]!.get(f.name)!, this.defs)!.has(value)) alive &= ~(1 << i);
       }
     }
     this.choose(f, alive);
@@ -1162,9 +1192,9 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
     const fit = memberFit(same, f.name, object ? "object" : "array", this.defs);
     const alive = f.alive & fit.fits;
     if (alive === 0 || (alive & fit.constants) !== 0) throw HAND_OVER;
-    const node = same.fields[firstBit(alive)]!.get(f.name)!.node;
+    const node = same.members[firstBit(alive)]!.get(f.name)!;
     for (let rest = alive & (alive - 1); rest !== 0; rest &= rest - 1)
-      if (!alike(node, same.fields[firstBit(rest)]!.get(f.name)!.node)) throw HAND_OVER;
+      if (!alike(node, same.members[firstBit(rest)]!.get(f.name)!)) throw HAND_OVER;
     this.choose(f, alive);
     return node;
   }
@@ -1178,10 +1208,16 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
     // Its members as it lists them then: the walking decoder's (rare).
     if (f.closedIn === this.pushes) throw HAND_OVER;
     f.chosen = chosen;
-    // Its members copied into a new object, put at its place (the walking decoder's memo is per branch).
-    const old = f.out as Record<string, unknown>;
-    const out: Record<string, unknown> = {};
-    for (const k of Object.keys(old)) setOwn(out, k, old[k]);
+    // Its members copied into a new container, put at its place (the walking decoder's memo is per branch).
+    const old = f.out!;
+    let out: Record<string, unknown> | unknown[];
+    if (Array.isArray(old)) {
+      out = old.slice();
+      f.node = f.same!.members[chosen]!.get("");
+    } else {
+      out = {};
+      for (const k of Object.keys(old)) setOwn(out, k, old[k]);
+    }
     f.out = out;
     if (this.strOut === old) this.strOut = out;
     const holder = f.holder;

@@ -111,6 +111,42 @@ const broken = (text: string) =>
       insert ? text.slice(0, at) + junk + text.slice(at) : text.slice(0, at) + text.slice(at + cut),
     );
 
+/** What a generated `same` union's member (or an array branch's element) is; two object shapes and a list among them. */
+type Kind = "string" | "integer" | "boolean" | "enum" | "point" | "label" | "list";
+const closed = (properties: Record<string, object>) => ({
+  type: "object",
+  properties,
+  required: Object.keys(properties),
+  additionalProperties: false,
+});
+const memberSchema = (kind: Kind): object =>
+  kind === "enum"
+    ? { enum: ["x", "yy"] }
+    : kind === "point"
+      ? closed({ x: { type: "integer" }, y: { type: "string" } })
+      : kind === "label"
+        ? closed({ x: { type: "string" } })
+        : kind === "list"
+          ? { type: "array", items: { type: "integer" } }
+          : { type: kind };
+const scalar = fc.oneof(fc.integer({ min: -9, max: 99 }), fc.constantFrom("s", "", true, null));
+const memberValue = (kind: Kind): fc.Arbitrary<unknown> =>
+  kind === "string"
+    ? fc.string({ unit: fc.constantFrom("x", "y", '"', "é"), maxLength: 4 })
+    : kind === "integer"
+      ? fc.integer({ min: -50, max: 500 })
+      : kind === "boolean"
+        ? fc.boolean()
+        : kind === "enum"
+          ? fc.constantFrom("x", "yy", "z")
+          : kind === "list"
+            ? fc.array(fc.oneof(fc.integer({ min: -9, max: 99 }), scalar), { maxLength: 3 })
+            : // Either object shape, or members of both (decode refuses most).
+              fc.oneof(
+                fc.record({ x: fc.integer({ min: 0, max: 9 }), y: fc.constantFrom("p", "q") }),
+                fc.record({ x: fc.constantFrom("p", "q") }),
+                fc.dictionary(fc.constantFrom("x", "y", "z"), scalar, { maxKeys: 3 }),
+              );
 describe("the stream decoder's fast path, push by push against the walking decoder", () => {
   const wires = fixtureWires().filter(({ codec }) => fastPathFits(codec));
 
@@ -381,42 +417,6 @@ describe("the stream decoder's fast path, push by push against the walking decod
   });
 
   it("gives what the walking decoder gives for generated `same` unions of objects, valid or mixing branches", () => {
-    type Kind = "string" | "integer" | "boolean" | "enum" | "point" | "label" | "list";
-    // Container members: two object shapes (one branch's `a` may be either) and an array.
-    const closed = (properties: Record<string, object>) => ({
-      type: "object",
-      properties,
-      required: Object.keys(properties),
-      additionalProperties: false,
-    });
-    const memberSchema = (kind: Kind): object =>
-      kind === "enum"
-        ? { enum: ["x", "yy"] }
-        : kind === "point"
-          ? closed({ x: { type: "integer" }, y: { type: "string" } })
-          : kind === "label"
-            ? closed({ x: { type: "string" } })
-            : kind === "list"
-              ? { type: "array", items: { type: "integer" } }
-              : { type: kind };
-    const scalar = fc.oneof(fc.integer({ min: -9, max: 99 }), fc.constantFrom("s", "", true, null));
-    const memberValue = (kind: Kind): fc.Arbitrary<unknown> =>
-      kind === "string"
-        ? fc.string({ unit: fc.constantFrom("x", "y", '"', "é"), maxLength: 4 })
-        : kind === "integer"
-          ? fc.integer({ min: -50, max: 500 })
-          : kind === "boolean"
-            ? fc.boolean()
-            : kind === "enum"
-              ? fc.constantFrom("x", "yy", "z")
-              : kind === "list"
-                ? fc.array(fc.oneof(fc.integer({ min: -9, max: 99 }), scalar), { maxLength: 3 })
-                : // Either object shape, or members of both (decode refuses most).
-                  fc.oneof(
-                    fc.record({ x: fc.integer({ min: 0, max: 9 }), y: fc.constantFrom("p", "q") }),
-                    fc.record({ x: fc.constantFrom("p", "q") }),
-                    fc.dictionary(fc.constantFrom("x", "y", "z"), scalar, { maxKeys: 3 }),
-                  );
     const branchArb = fc.uniqueArray(
       fc.record({
         name: fc.constantFrom("a", "b", "c", "d"),
@@ -473,6 +473,46 @@ describe("the stream decoder's fast path, push by push against the walking decod
     expect(tally.streams - tally.handedOver).toBeGreaterThan(runs(300) / 10);
     // Container members read in step, not only handed over.
     expect(containersInStep).toBeGreaterThan(runs(300) / 20);
+  });
+
+  it("gives what the walking decoder gives for generated `same` unions of arrays, valid or mixing branches", () => {
+    const callArb = fc
+      .uniqueArray(fc.constantFrom<Kind>("string", "integer", "boolean", "enum", "point", "label", "list"), {
+        minLength: 2,
+        maxLength: 4,
+      })
+      .chain((kinds) => {
+        // Elements of one branch, or drawn from any (most such refused by decode).
+        const element = fc.constantFrom(...kinds).chain(memberValue);
+        const value = fc.oneof(
+          fc.constantFrom(...kinds).chain((kind) => fc.array(memberValue(kind), { maxLength: 4 })),
+          fc.array(element, { maxLength: 4 }),
+        );
+        return fc.tuple(fc.constant(kinds), fc.array(value, { minLength: 1, maxLength: 3 }), deltaSizes);
+      });
+    const tally: Tally = { streams: 0, handedOver: 0 };
+    let same = 0;
+    let inStepWithElements = 0;
+    fc.assert(
+      fc.property(callArb, ([kinds, values, sizes]) => {
+        const union = { anyOf: kinds.map((kind) => ({ type: "array", items: memberSchema(kind) })) };
+        const compiled = compileCodec({
+          type: "object",
+          properties: { u: union, list: { type: "array", items: union } },
+          required: ["u", "list"],
+          additionalProperties: false,
+        });
+        if (!compiled.ok || !JSON.stringify(compiled.value.bundle.plan).includes('"by":"same"')) return;
+        same++;
+        const handed = tally.handedOver;
+        expectSame(compiled.value, split(JSON.stringify({ u: values[0], list: values.slice(1) }), sizes), tally);
+        if (tally.handedOver === handed && values.some((v) => v.length > 0)) inStepWithElements++;
+      }),
+      { numRuns: runs(300) },
+    );
+    expect(same).toBeGreaterThan(runs(300) / 2);
+    expect(tally.handedOver).toBeGreaterThan(0);
+    expect(inStepWithElements).toBeGreaterThan(runs(300) / 10);
   });
 
   it("reads a mixed object in step, and hands over at an entry named as a declared member", () => {
