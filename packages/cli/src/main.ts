@@ -217,7 +217,7 @@ function buildProgram(io: Io, setExit: (code: ExitCode) => void): Command {
     )
     .option(
       "--max-client-requests <n>",
-      "the upstream's requests of the client (sampling, elicitation, roots) passed on and unanswered at most at once; past it they are refused (default 8)",
+      "the upstream's requests of the client passed on and unanswered at once, at most, of each kind (sampling, elicitation, roots); past it they are refused (default 8)",
     )
     .option(
       "--request-timeout <ms>",

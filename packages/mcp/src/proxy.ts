@@ -76,15 +76,15 @@ export interface ProxyOptions extends StrictOptions {
    */
   readonly maxNotificationsPerSecond?: number;
   /**
-   * The upstream's requests of the client (roots/list, sampling/createMessage, elicitation/create) passed on and
-   * not answered yet, at most this many at once: past it one is answered with an error at once, not passed on,
-   * said once through `log`. A sampling or elicitation request may put a prompt before a person. Default:
-   * DEFAULT_MAX_CLIENT_REQUESTS.
+   * The upstream's requests of the client passed on and not answered yet, at most this many at once of each kind
+   * (roots/list, sampling/createMessage, elicitation/create): past it one is answered with an error at once, not
+   * passed on, said once through `log`. A sampling or elicitation request may put a prompt before a person.
+   * Default: DEFAULT_MAX_CLIENT_REQUESTS.
    */
   readonly maxClientRequests?: number;
 }
 
-/** The upstream's requests of the client waiting on it at once, by default (ProxyOptions.maxClientRequests). */
+/** The upstream's requests of the client of each kind waiting on it at once, by default (ProxyOptions.maxClientRequests). */
 export const DEFAULT_MAX_CLIENT_REQUESTS = 8;
 
 /**
@@ -140,25 +140,28 @@ export async function startProxy(options: ProxyOptions): Promise<Result<McpProxy
   );
   let askClient: Asker | undefined;
   const maxAsking = options.maxClientRequests ?? DEFAULT_MAX_CLIENT_REQUESTS;
-  let asking = 0;
+  // Counted by kind: roots/list, answered by the client itself, is not held up by prompts a person has not read.
+  const asking: Record<Asked, number> = { roots: 0, sampling: 0, elicitation: 0 };
   let saidBusy = false;
   const ask: Asker = async (capability, asked) => {
     // An upstream asking in a loop would put prompt after prompt before the client's person, and fill the proxy.
-    if (asking >= maxAsking) {
+    if (asking[capability] >= maxAsking) {
       if (!saidBusy) {
         saidBusy = true;
-        log(`the upstream asks the client more than ${maxAsking} things at once (the limit): the rest are refused`);
+        log(
+          `the upstream asks the client more than ${maxAsking} things of a kind at once (the limit): the rest are refused`,
+        );
       }
       throw answerError(
         ErrorCode.InternalError,
-        `the proxy's client has ${maxAsking} requests from this server unanswered (the limit): ${capability} refused, ask again once one is answered`,
+        `the proxy's client has ${maxAsking} ${capability} requests from this server unanswered (the limit): refused, ask again once one is answered`,
       );
     }
-    asking++;
+    asking[capability]++;
     try {
       return await (askClient ?? notConnected)(capability, asked);
     } finally {
-      asking--;
+      asking[capability]--;
     }
   };
   client.setRequestHandler(ListRootsRequestSchema, (request, extra) =>

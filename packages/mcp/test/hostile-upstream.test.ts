@@ -8,7 +8,7 @@
 import { spawn } from "node:child_process";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { CreateMessageRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { CreateMessageRequestSchema, ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { compileCodec } from "@strictwire/codec";
 import { describe, expect, it } from "vitest";
 import { startProxy, strictMcpTools } from "../src/index.js";
@@ -360,7 +360,7 @@ describe("mcp-proxy in front of a hostile upstream", () => {
     for (const line of reports()) expect(line.length).toBeLessThan(700);
   }, 60_000);
 
-  it("passes at most --max-client-requests of the upstream's requests to the client at once, refuses the rest at once, and says so once", async () => {
+  it("passes at most --max-client-requests of the upstream's requests of a kind to the client at once, refuses the rest at once, and says so once", async () => {
     // The client holds each sampling request until it holds three (or a second has passed), then answers them all.
     let holding = 0;
     let most = 0;
@@ -370,8 +370,10 @@ describe("mcp-proxy in front of a hostile upstream", () => {
       for (const answer of held.splice(0)) answer();
     };
     const proxy = await connectProxy(["--max-client-requests", "3"], hostile("asks", "12"), {
-      capabilities: { sampling: {} },
-      setUp: (client) =>
+      capabilities: { sampling: {}, roots: {} },
+      setUp: (client) => {
+        // Counted apart from the prompts: listed while three samplings are held.
+        client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [{ uri: "file:///work" }] }));
         client.setRequestHandler(CreateMessageRequestSchema, async () => {
           asked++;
           most = Math.max(most, ++holding);
@@ -382,28 +384,31 @@ describe("mcp-proxy in front of a hostile upstream", () => {
           });
           holding--;
           return { role: "assistant", content: { type: "text", text: "sampled" }, model: "scripted" };
-        }),
+        });
+      },
     });
     try {
       const outcome = JSON.parse(textOf(await proxy.client.callTool({ name: "asks", arguments: {} }))) as {
         answered: number;
         errors: string[];
+        roots: string[];
       };
+      expect(outcome.roots).toEqual(["file:///work"]);
       expect(most).toBe(3);
       expect(outcome.answered).toBe(asked);
       expect(outcome.answered).toBeGreaterThanOrEqual(3);
       expect(outcome.answered).toBeLessThan(12);
       expect(outcome.errors).toEqual([
-        "MCP error -32603: the proxy's client has 3 requests from this server unanswered (the limit): sampling refused, ask again once one is answered",
+        "MCP error -32603: the proxy's client has 3 sampling requests from this server unanswered (the limit): refused, ask again once one is answered",
       ]);
       await until(() => proxy.stderr().includes("(the limit)"));
       const said = proxy
         .stderr()
         .split("\n")
-        .filter((line) => line.includes("things at once"));
+        .filter((line) => line.includes("at once (the limit)"));
       expect(said).toEqual([
         expect.stringContaining(
-          "the upstream asks the client more than 3 things at once (the limit): the rest are refused",
+          "the upstream asks the client more than 3 things of a kind at once (the limit): the rest are refused",
         ),
       ]);
       // Once answered, the upstream may ask again.
