@@ -124,12 +124,15 @@ interface Frame {
   holder: Frame | undefined;
   /** A tagged member's, an entry's, a branch's or an undecided object's key in the holder's `out`. */
   at: string | number;
-  /** A SAME object's branches (`alive`: a bit per branch its members fit; `chosen`: the first, which shows it). */
+  /**
+   * A SAME object's branches, or an array's several branches take (`alive`: a bit per branch its members or
+   * elements fit; `chosen`: the first, which shows it).
+   */
   same: SameBranches | undefined;
   alive: number;
   chosen: number;
   /**
-   * A SAME object's: the push in which a container member last closed. The walking decoder shows a new branch's
+   * With `same`: the push in which a container member (or element) last closed. The walking decoder shows a new branch's
    * object with new containers, so one that closed in the push its branch changes is listed alone, not its members.
    */
   closedIn: number;
@@ -759,7 +762,7 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
     // Shown as itself by a scalar or any JSON; any other node shows nothing for it (the walking decoder's).
     if (owner !== undefined) {
       const type = c === 0x22 ? "string" : c === 0x74 || c === 0x66 ? "boolean" : c === 0x6e ? "null" : "number";
-      // A SAME object's string is shown from its first character: its branches judged then (a number or literal
+      // A SAME container's string is shown from its first character: its branches judged then (a number or literal
       // once complete, when it is shown).
       if (f!.same !== undefined) {
         if (type === "string") this.fitMember(f!, "string", undefined);
@@ -1157,12 +1160,12 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
   }
 
   /**
-   * A SAME object's member `f.name` is shown (`type`: its JSON type, judged once) or complete (`value`, a string's
-   * type judged when it began): the branches it does not fit are ruled out, as the walking decoder rules them out
-   * (constructs/stream/union.ts, partialSameObject): one that does not declare it, whose member's wire does not
-   * take its type, or whose member's constants do not have its complete value. With none left the walking decoder
-   * shows another object (the first object branch's); a member a branch would show otherwise than as written is
-   * its too. A new first branch shows a new object.
+   * A SAME container's member `f.name` (an array's element: "") is shown (`type`: its JSON type, judged once) or
+   * complete (`value`, a string's type judged when it began): the branches it does not fit are ruled out, as the
+   * walking decoder rules them out (constructs/stream/union.ts, partialSameObject and partialSameArray): one that
+   * does not declare it, whose member's wire does not take its type, or whose member's constants do not have its
+   * complete value. With none left the walking decoder shows another container (the first such branch's); a
+   * member a branch would show otherwise than as written is its too. A new first branch shows a new container.
    */
   private fitMember(f: Frame, type: JsonType | undefined, value: unknown): void {
     const same = f.same!;
@@ -1181,11 +1184,12 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
   }
 
   /**
-   * A SAME object's member `f.name` is a container (`object` or an array): the branches that do not declare it,
-   * or whose member's wire does not take it, are ruled out; its node, the first branch left's member's. Read in
-   * step only when every branch left declares it with one node and no constant: it is then judged alike in all of
-   * them, and the walking decoder rules none out when it completes (a node of a `same` union decodes as itself,
-   * and a member it does not declare hands over), so the branch shown changes by scalar members alone.
+   * A SAME container's member `f.name` (an array's element: "") is a container (`object` or an array): the
+   * branches that do not declare it, or whose member's wire does not take it, are ruled out; its node, the first
+   * branch left's member's. Read in step only when every branch left declares it with one node and no constant:
+   * it is then judged alike in all of them, and the walking decoder rules none out when it completes (a node of a
+   * `same` union decodes as itself, and a member it does not declare hands over), so the branch shown changes by
+   * scalar members alone.
    */
   private sameContainer(f: Frame, object: boolean): Node {
     const same = f.same!;
@@ -1199,7 +1203,7 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
     return node;
   }
 
-  /** The branches a SAME object's members fit, now `alive`: a new first branch shows a new object. */
+  /** The branches a SAME container's members fit, now `alive`: a new first branch shows a new container. */
   private choose(f: Frame, alive: number): void {
     if (alive === 0) throw HAND_OVER;
     f.alive = alive;
