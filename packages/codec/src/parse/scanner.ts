@@ -24,6 +24,7 @@ import {
   tooManyNodes,
   unsafeNumber,
 } from "./describe.js";
+import { hashName, NameLog } from "./names.js";
 
 /** Where and why the scanner stopped, in the terms of the text it read. */
 export interface ScanFailure extends Problem {
@@ -66,7 +67,7 @@ const RBRACE = 125;
 const ARRAY = 1;
 const OBJECT = 2;
 
-/** Objects with up to this many members compare names linearly; bigger ones switch to a Set. */
+/** Objects with up to this many members compare names linearly; bigger ones log them (names.ts). */
 const LINEAR_NAMES = 12;
 
 /** Strings are scanned char by char up to this length, then by native searches. */
@@ -101,7 +102,12 @@ class Scanner {
   private readonly nameStart: number[] = [0];
   private readonly nameEnd: number[] = [0];
   private readonly namesBase: number[] = [0];
-  private readonly nameSet: (Set<string> | undefined)[] = [undefined];
+  /** A big object's names, checked for a repeat when it closes or the scan stops inside it (names.ts). */
+  private readonly nameLog: (NameLog | undefined)[] = [undefined];
+  /** Logs made so far, by depth, for the next big object at that depth. */
+  private readonly logs: (NameLog | undefined)[] = [];
+  /** The depths whose objects have a log, outermost first. */
+  private readonly logged: number[] = [];
   /** Name spans of the open objects still in linear mode, innermost last. */
   private readonly namesStart: number[] = [];
   private readonly namesEnd: number[] = [];
@@ -192,7 +198,8 @@ class Scanner {
             break;
           }
           if (c !== RBRACE) return this.failAt(i, depth, false, describeAfterValue(s, i, OBJECT));
-          this.closeObject(depth);
+          const repeat = this.closeObject(depth);
+          if (repeat !== undefined) return repeat;
         }
         i++;
         depth--;
@@ -245,26 +252,33 @@ class Scanner {
 
   private openObject(depth: number): void {
     this.namesBase[depth] = this.namesLen;
-    this.nameSet[depth] = undefined;
+    this.nameLog[depth] = undefined;
   }
 
-  private closeObject(depth: number): void {
+  /** Closes the object at depth; a repeated name its log holds is the scan's failure. */
+  private closeObject(depth: number): ScanFailure | undefined {
     const base = this.namesBase[depth];
     if (base !== undefined) this.namesLen = base;
-    this.nameSet[depth] = undefined;
+    const log = this.nameLog[depth];
+    if (log === undefined) return undefined;
+    this.nameLog[depth] = undefined;
+    this.logged.pop();
+    const place = this.firstRepeatOf(log);
+    if (place < 0) return undefined;
+    // An outer log's repeat was written before this object began: the first problem is its.
+    return this.loggedRepeat() ?? this.repeatFailure(depth, log, place);
   }
 
   /**
    * Records a member name of the object at depth; true if it was already
    * there. Small objects compare spans of the text, allocating nothing; names
-   * with escapes are compared decoded.
+   * with escapes are compared decoded. A big object's names are logged and
+   * checked once (closeObject, failAt).
    */
   private isDuplicate(start: number, end: number, depth: number): boolean {
-    const set = this.nameSet[depth];
-    if (set !== undefined) {
-      const name = this.name(start, end);
-      if (set.has(name)) return true;
-      set.add(name);
+    const log = this.nameLog[depth];
+    if (log !== undefined) {
+      log.add(this.hashOf(start, end), start, end);
       return false;
     }
     const { s, namesStart, namesEnd } = this;
@@ -286,13 +300,62 @@ class Scanner {
       this.namesLen = len + 1;
       return false;
     }
-    // Big object: move its names to a Set so the check stays linear overall.
-    const big = new Set<string>();
-    for (let k = base; k < len; k++) big.add(this.name(namesStart[k]!, namesEnd[k]!));
-    big.add(this.name(start, end));
-    this.nameSet[depth] = big;
+    // Big object: its names move to a log, checked when it closes, so the check stays linear overall.
+    let big = this.logs[depth];
+    if (big === undefined) {
+      big = new NameLog();
+      this.logs[depth] = big;
+    } else big.clear();
+    for (let k = base; k < len; k++) big.add(this.hashOf(namesStart[k]!, namesEnd[k]!), namesStart[k]!, namesEnd[k]!);
+    big.add(this.hashOf(start, end), start, end);
+    this.nameLog[depth] = big;
+    this.logged.push(depth);
     this.namesLen = base;
     return false;
+  }
+
+  /** The hash of a name's span, decoded first when it has escapes (so that equal names hash alike). */
+  private hashOf(start: number, end: number): number {
+    if (start >= 0) return hashName(this.s, start, end);
+    const name = this.name(start, end);
+    return hashName(name, 0, name.length);
+  }
+
+  /**
+   * The first repeated name any open object's log holds, as the failure the
+   * scan would have stopped at: the outermost log's first (an outer object's
+   * names were all written before what is open inside it).
+   */
+  private loggedRepeat(): ScanFailure | undefined {
+    for (const depth of this.logged) {
+      const log = this.nameLog[depth]!;
+      const place = this.firstRepeatOf(log);
+      if (place >= 0) return this.repeatFailure(depth, log, place);
+    }
+    return undefined;
+  }
+
+  private firstRepeatOf(log: NameLog): number {
+    return log.firstRepeat(
+      (a, b) => this.sameName(log.start(a), log.end(a), log.start(b), log.end(b)),
+      (k) => this.name(log.start(k), log.end(k)),
+    );
+  }
+
+  /** A logged repeat reported as member() reports one: at the name's opening quote, the path ending in the name. */
+  private repeatFailure(depth: number, log: NameLog, place: number): ScanFailure {
+    const start = log.start(place);
+    const name = this.name(start, log.end(place));
+    const quote = (start >= 0 ? start : ~start) - 1;
+    return { ok: false, ...duplicateKey(name), offset: quote, path: pointerJoin(this.pathTo(depth - 1), name) };
+  }
+
+  private sameName(aStart: number, aEnd: number, bStart: number, bEnd: number): boolean {
+    if (aStart >= 0 && bStart >= 0) {
+      const length = aEnd - aStart;
+      return bEnd - bStart === length && sameText(this.s, aStart, bStart, length);
+    }
+    return this.name(aStart, aEnd) === this.name(bStart, bEnd);
   }
 
   /** Scans a string body from i (just after the quote). Returns the closing quote's index, or ~offset of the fault. */
@@ -411,6 +474,11 @@ class Scanner {
   }
 
   private failAt(offset: number, depth: number, includeTop: boolean, problem: Problem): ScanFailure {
+    // A repeated name a log holds was written before the point of this failure.
+    if (this.logged.length > 0) {
+      const repeat = this.loggedRepeat();
+      if (repeat !== undefined) return repeat;
+    }
     return { ok: false, ...problem, offset, path: this.pathTo(includeTop ? depth : depth - 1) };
   }
 

@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { ErrorCode } from "../../src/errors.js";
+import type { ErrorCode, Result } from "../../src/errors.js";
 import { parseJson } from "../../src/parse/json.js";
+import { type ParseRefusal, parseTextByScanner } from "../../src/parse/parser.js";
 
 // Limits out of the way: these properties are about grammar and the value rules.
 const ROOMY = { maxBytes: 10_000_000, maxNodes: 10_000_000, maxDepth: 10_000 };
@@ -297,6 +298,67 @@ const damagedJson = fc
     }, text),
   );
 
+/** A name, and whether its first character is written as an escape. */
+const wideName = fc.tuple(
+  fc.constantFrom("a", "b", "é", "a/b", "~1", "😀", "lorem ipsum dolor sit", ""),
+  fc.nat(40),
+  fc.boolean(),
+);
+
+const nameText = ([stem, n]: [string, number, boolean], escaped: boolean) => {
+  const name = `${stem}${n}`;
+  if (!escaped) return JSON.stringify(name);
+  return `"\\u${name.charCodeAt(0).toString(16).padStart(4, "0")}${JSON.stringify(name).slice(2)}`;
+};
+
+/**
+ * An object of distinct names, then a few members that repeat an earlier
+ * one's name (spelled the same or not) put in later: most past the scanner's
+ * one-by-one check (12 names), where names are logged and checked at once.
+ */
+const wideMembers = (value: fc.Arbitrary<string>, maxLength: number) =>
+  fc
+    .tuple(
+      fc.uniqueArray(fc.tuple(wideName, value), {
+        maxLength,
+        size: "max",
+        selector: ([[stem, n]]) => `${stem}${n}`,
+      }),
+      fc.array(fc.tuple(fc.nat(), fc.nat(), fc.boolean(), value), { maxLength: 2 }),
+    )
+    .map(([distinct, repeats]) => {
+      const members = distinct.map(([name, v]) => [nameText(name, name[2]), v]);
+      for (const [from, to, escaped, v] of repeats) {
+        if (distinct.length === 0) break;
+        const source = from % distinct.length;
+        const at = source + 1 + (to % (members.length - source));
+        members.splice(at, 0, [nameText(distinct[source]![0], escaped), v]);
+      }
+      return `{${members.map(([name, v]) => `${name}:${v}`).join(",")}}`;
+    });
+
+/**
+ * Objects of up to 40 members whose names repeat or not, with objects of up
+ * to 20 inside; valid, or damaged by a few edits.
+ */
+const scalarText = fc.constantFrom("0", '"x"', "null", "[]");
+const wideObject = wideMembers(fc.oneof(scalarText, scalarText, wideMembers(scalarText, 20)), 40);
+
+const damagedWideObject = fc
+  .tuple(
+    wideObject,
+    fc.array(fc.tuple(fc.constantFrom("insert", "delete", "replace", "cut"), fc.nat(), token), { maxLength: 2 }),
+  )
+  .map(([text, edits]) =>
+    edits.reduce((t, [kind, at, tok]) => {
+      const k = t.length === 0 ? 0 : at % t.length;
+      if (kind === "insert") return t.slice(0, k) + tok + t.slice(k);
+      if (kind === "delete") return t.slice(0, k) + t.slice(k + 1);
+      if (kind === "cut") return t.slice(0, k);
+      return t.slice(0, k) + tok + t.slice(k + 1);
+    }, text),
+  );
+
 describe("parseJson against JSON.parse and a reference parser", () => {
   it("accepts generated JSON with JSON.parse's value, or names the rule it breaks", () => {
     fc.assert(
@@ -324,6 +386,24 @@ describe("parseJson against JSON.parse and a reference parser", () => {
 
   it("agrees on damaged JSON", () => {
     fc.assert(fc.property(damagedJson, checkAgainstOracles), { numRuns: 2000 });
+  });
+
+  it("agrees on wide objects whose names repeat, valid or damaged, and so does the scanner alone", () => {
+    let repeats = 0;
+    fc.assert(
+      fc.property(damagedWideObject, (text) => {
+        checkAgainstOracles(text);
+        const ours = parseJson(text, ROOMY);
+        const scanner = parseTextByScanner(text, ROOMY);
+        const verdict = (r: Result<unknown, Pick<ParseRefusal, "code" | "path" | "offset" | "message">>) =>
+          r.ok ? r : { code: r.error.code, path: r.error.path, offset: r.error.offset, message: r.error.message };
+        expect(verdict(scanner)).toEqual(verdict(ours));
+        if (!ours.ok && ours.error.code === "duplicate-key") repeats++;
+      }),
+      { numRuns: 2000 },
+    );
+    // Repeated names are found often, not by chance alone.
+    expect(repeats).toBeGreaterThan(200);
   });
 
   it("agrees on token soup", () => {
@@ -367,6 +447,27 @@ describe("parseJson against JSON.parse and a reference parser", () => {
       '{"\\"lorem ipsum do\rlor sit amet ":null,"":null}',
     ]) {
       checkAgainstOracles(text);
+    }
+    // Big objects' names are checked when the object closes or the scan stops: the first repeat is still the one
+    // reported, before any later problem, an inner object's repeat included.
+    const members = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `"${prefix}${i}":0`).join(",");
+    const wide = `${members("k", 14)},"k0":1`;
+    for (const text of [
+      `{${wide},"inner":{${members("j", 14)},"j0":1}}`,
+      `{${wide},"inner":{${members("j", 3)},"j0":1}}`,
+      `{${wide},"x" 1}`,
+      `{${wide},"x":[1,}`,
+      `{${wide}`,
+      `{${members("k", 14)},"\\u006b0":1}`,
+      `[{${members("k", 14)}},{${wide}}]`,
+    ]) {
+      const ours = parseJson(text, ROOMY);
+      const scanner = parseTextByScanner(text, ROOMY);
+      expect(ours.ok ? "accepted" : [ours.error.code, ours.error.path], text).toEqual(
+        scanner.ok ? "accepted" : [scanner.error.code, scanner.error.path],
+      );
+      checkAgainstOracles(text);
+      expect(ours.ok ? "accepted" : ours.error.code, text).toBe("duplicate-key");
     }
   });
 });
