@@ -11,7 +11,7 @@
  */
 
 import type { Bundle } from "./bundle/bundle.js";
-import { ABSENT, type EncodeContext, FAIL, type WalkContext } from "./constructs/context.js";
+import { ABSENT, type BranchHolds, type EncodeContext, FAIL, type WalkContext } from "./constructs/context.js";
 import { decodeNode, encodeNode, WALK } from "./constructs/registry.js";
 import { namesBranches } from "./constructs/union.js";
 import type { CompiledDecoder, DecodeState } from "./decode/compiled.js";
@@ -113,6 +113,8 @@ export class CodecCore<T = unknown> {
   private generated: CompiledDecoder | null | undefined;
   /** The plan has a union whose wire names its branch: a decode checks the wire schema too (see namesBranches). */
   private readonly branchesNamed: boolean;
+  /** With branchesNamed: whether a branch's source takes a value read through it (the walk asks at each such union). */
+  private readonly holds: BranchHolds | undefined;
   /** Set with the generated decoder: the plan names something with a lone surrogate, so texts are checked whole. */
   private planNamesLoneSurrogate = true;
 
@@ -128,6 +130,7 @@ export class CodecCore<T = unknown> {
     this.name = bundle.name;
     this.limits = bundle.limits;
     this.branchesNamed = namesBranches(bundle.plan, WALK);
+    this.holds = this.branchesNamed ? (pointers, value) => this.satisfiesAll(pointers, value) !== false : undefined;
   }
 
   /** The strict schema to give the model. */
@@ -171,7 +174,14 @@ export class CodecCore<T = unknown> {
     // the wire schema and the contract accept, without running the wire validator on success,
     // except where the wire names a union's branch (namesBranches): the contract alone cannot
     // hold a value to the branch named.
-    const ctx: WalkContext = { defs: this.bundle.plan.defs, walk: WALK, path: [], error: undefined, limits };
+    const ctx: WalkContext = {
+      defs: this.bundle.plan.defs,
+      walk: WALK,
+      path: [],
+      error: undefined,
+      limits,
+      holds: this.holds,
+    };
     const args = unwrap(this.bundle.plan, wire);
     const value = args === NO_ARGUMENTS ? FAIL : decodeNode(this.bundle.plan.root, args, ctx);
     if (value === FAIL || value === ABSENT) {
@@ -216,6 +226,7 @@ export class CodecCore<T = unknown> {
       nodes: 1,
       members: 0,
       limits,
+      holds: this.holds,
     };
     const value = decoder(root, state);
     // The parser refused repeated names, so as many read as written means none undeclared.
@@ -243,6 +254,7 @@ export class CodecCore<T = unknown> {
       nodes: 1,
       members: 0,
       limits,
+      holds: this.holds,
     };
     const value = decoder(parsed.root, state);
     if (value === FAIL || !namesOnce(text, parsed.root as object, state.members)) return FAIL;

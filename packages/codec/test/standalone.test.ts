@@ -148,6 +148,7 @@ describe("a generated module decides as loadBundle does", () => {
           nodes: 1,
           members: 0,
           limits: bundle.limits,
+          holds: undefined,
         };
         const decoded = decode(JSON.parse(JSON.stringify(wire.value)), state);
         expect(decoded === FAIL ? "FAIL" : canonical(decoded), f.name).toBe(canonical(value));

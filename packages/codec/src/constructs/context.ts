@@ -47,7 +47,16 @@ export interface WalkContext {
   error: CodecError | undefined;
   /** Limits for JSON text carried inside the wire (json-text nodes). */
   readonly limits: ParseLimits;
+  /**
+   * Whether a value read through the branch a union's wire names is one that
+   * branch's source schema takes (its source pointers): the contract's other
+   * branches do not speak for it. Undefined: not asked (encode, trials).
+   */
+  readonly holds?: BranchHolds | undefined;
 }
+
+/** Whether a value satisfies every source location of a branch (true where that cannot be told). */
+export type BranchHolds = (pointers: readonly string[], value: unknown) => boolean;
 
 export interface EncodeContext extends WalkContext {
   /** Branch indices to try for a value, best first. */

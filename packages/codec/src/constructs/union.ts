@@ -119,6 +119,16 @@ function decodeUnion(node: UnionNode, wire: unknown, ctx: WalkContext): unknown 
   const depth = ctx.path.length;
   const outer = ctx.error;
   const value = ctx.walk.decode(node.branches[i]!, payload, ctx);
+  if (
+    value !== FAIL &&
+    node.rule.by === "tag" &&
+    ctx.holds !== undefined &&
+    !ctx.holds(node.branchSources[i]!, value)
+  ) {
+    // The branch named is the branch meant: a constraint of its own that the wire could not carry (uniqueItems,
+    // dependentRequired...) still holds, though another branch of the contract would take the value.
+    return failAt(ctx, "contract-violation", `the value breaks alternative ${i} of this union, the one its wire names`);
+  }
   if (value !== FAIL || node.rule.by !== "type") return value;
   // Several identity branches may share a JSON type; the rule names the first. Try the others.
   const t = jsonTypeOf(wire);

@@ -3,7 +3,7 @@
  * built in memory (`compileDecoder`, generate/decoder.ts) or one a module
  * carries as code (`--emit module`), so that nothing is generated at start-up.
  */
-import { FAIL, TRIAL, type WalkContext } from "../constructs/context.js";
+import { type BranchHolds, FAIL, TRIAL, type WalkContext } from "../constructs/context.js";
 import { decodeNode, WALK } from "../constructs/registry.js";
 import type { Node, Plan, UnionNode } from "../ir/nodes.js";
 import { canonicalJson, setOwn, unescapeToken } from "../json.js";
@@ -14,6 +14,8 @@ import type { ParseLimits } from "../parse/parser.js";
 /** The walk state a decode carries: the parser's, and the limits a json-text node parses with. */
 export interface DecodeState extends Walk {
   readonly limits: ParseLimits;
+  /** For a union whose wire names its branch (read by the interpreted walk): that branch's source holds. */
+  readonly holds: BranchHolds | undefined;
 }
 
 /** The wire value's original value, or FAIL: the interpreted path then decides and words the refusal. */
@@ -27,7 +29,7 @@ export function instantiate(factory: DecoderFactory, plan: Plan, table: readonly
   const interpreted = (i: number, w: unknown, d: number, s: DecodeState): unknown => {
     if (!checkWithin(w, d, s)) return FAIL;
     // Errors are never read from here: the interpreted path runs again to word them.
-    const ctx: WalkContext = { defs: plan.defs, walk: WALK, path: [], error: TRIAL, limits: s.limits };
+    const ctx: WalkContext = { defs: plan.defs, walk: WALK, path: [], error: TRIAL, limits: s.limits, holds: s.holds };
     return decodeNode(table[i]!, w === 0 ? 0 : w, ctx);
   };
   const discriminated = (i: number, v: unknown): number => {

@@ -74,4 +74,5 @@ export const decodeState = (): DecodeState => ({
   nodes: 1,
   members: 0,
   limits: DEFAULT_PARSE_LIMITS,
+  holds: undefined,
 });

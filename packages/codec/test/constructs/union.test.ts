@@ -121,6 +121,53 @@ describe("union: the branch the wire names holds", () => {
     }
   });
 
+  test("a constraint of the named branch that the wire cannot carry holds too, read whole or through the generated code", () => {
+    // Found by pnpm fuzz (structural, seed 1373500541): uniqueItems is left to the final validation, which the
+    // second branch passed; decode read the value through the first, and encode (openObjects "close") could not
+    // write it back.
+    const tags = { type: "array", items: { type: "string" }, uniqueItems: true, maxItems: 4 };
+    const schema = {
+      type: "object",
+      properties: {
+        v: {
+          anyOf: [
+            { type: "object", properties: { tags }, required: ["tags"], additionalProperties: { const: "fixed" } },
+            { type: "object", properties: { note: { type: "string" } } },
+          ],
+        },
+      },
+      required: ["v"],
+    };
+    for (const openObjects of ["close", "preserve"] as const) {
+      const relaxed = compileCodec(schema, { name: "t", openObjects });
+      if (!relaxed.ok) throw new Error(relaxed.error.message);
+      const c = relaxed.value;
+      expect(namesBranches(c.bundle.plan, WALK)).toBe(true);
+      // The wire of a value read through the first branch, its items then repeated.
+      const encoded = c.encode({ v: { tags: ["a", "b"], x: "fixed" } });
+      if (!encoded.ok) throw new Error(encoded.error.message);
+      const good = JSON.stringify(encoded.value);
+      expect(good).toContain('"branch":0');
+      const text = (items: string[]) => good.replace('["a","b"]', JSON.stringify(items));
+      // The second branch takes the value, so the contract alone would let it through.
+      expect(c.validate({ v: { tags: ["a", "a"], x: "fixed" } }).ok).toBe(true);
+      for (const interpreted of [false, true]) {
+        const r = c.decode(text(["a", "a"]), { interpreted });
+        expect(r.ok ? "accepted" : [r.error.code, r.error.path], `${openObjects} ${interpreted}`).toEqual([
+          "contract-violation",
+          "/v",
+        ]);
+        const fine = c.decode(text(["a", "b"]), { interpreted });
+        expect(fine).toStrictEqual({ ok: true, value: { v: { tags: ["a", "b"], x: "fixed" } } });
+        // What decode gives, encode writes back.
+        if (fine.ok) {
+          const back = c.encode(fine.value);
+          expect(back.ok && c.decode(JSON.stringify(back.value))).toStrictEqual(fine);
+        }
+      }
+    }
+  });
+
   test("a plan whose unions are told apart otherwise is not held to the wire schema as well", () => {
     const plain = compileCodec({
       type: "object",

@@ -12,7 +12,7 @@ import type { Walk } from "../context.js";
 import { constantsOf, resolveObject } from "../union.js";
 import type { ConstructCompiler } from "./construct.js";
 import type { WireContext } from "./context.js";
-import { counted, type DecodeGenerator, openObject } from "./decode-generator.js";
+import type { DecodeGenerator } from "./decode-generator.js";
 
 function unionWire(node: UnionNode, wctx: WireContext): JsonObject {
   const annotations = node.schema;
@@ -152,16 +152,10 @@ ${join(cases)}
 default: return F;
 }`;
     }
-    case "tag": {
-      const cases = node.branches.map((_b, i) => _`case ${i}: return ${call(i, _`w.value`, _`d + 1`)};`);
-      return _`${openObject(_`w`, _`d`)}
-if (w.value === undefined) return F;
-${counted(2)}
-switch (w.branch) {
-${join(cases)}
-default: return F;
-}`;
-    }
+    case "tag":
+      // The interpreted walk reads it: the branch named must hold by its own source schema (s.holds), which only
+      // a validator can say.
+      return _`return X(${here}, w, d, s);`;
   }
 }
 
