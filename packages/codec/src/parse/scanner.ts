@@ -24,7 +24,6 @@ import {
   tooManyNodes,
   unsafeNumber,
 } from "./describe.js";
-import { hashName, NameLog } from "./names.js";
 
 /** Where and why the scanner stopped, in the terms of the text it read. */
 export interface ScanFailure extends Problem {
@@ -67,7 +66,7 @@ const RBRACE = 125;
 const ARRAY = 1;
 const OBJECT = 2;
 
-/** Objects with up to this many members compare names linearly; bigger ones log them (names.ts). */
+/** Objects with up to this many members compare names linearly; bigger ones are checked at once (firstRepeat). */
 const LINEAR_NAMES = 12;
 
 /** Strings are scanned char by char up to this length, then by native searches. */
@@ -102,13 +101,16 @@ class Scanner {
   private readonly nameStart: number[] = [0];
   private readonly nameEnd: number[] = [0];
   private readonly namesBase: number[] = [0];
-  /** A big object's names, checked for a repeat when it closes or the scan stops inside it (names.ts). */
-  private readonly nameLog: (NameLog | undefined)[] = [undefined];
-  /** Logs made so far, by depth, for the next big object at that depth. */
-  private readonly logs: (NameLog | undefined)[] = [];
-  /** The depths whose objects have a log, outermost first. */
-  private readonly logged: number[] = [];
-  /** Name spans of the open objects still in linear mode, innermost last. */
+  /**
+   * The depths of the open objects past LINEAR_NAMES names, outermost first:
+   * their names are checked for a repeat at once (firstRepeat), when the
+   * object closes or the scan stops inside it.
+   */
+  private readonly big: number[] = [];
+  /** For a big object's names: their hashes, beside their spans. */
+  private readonly namesHash: number[] = [];
+  private keys = new Float64Array(0);
+  /** Name spans of the open objects, innermost last. */
   private readonly namesStart: number[] = [];
   private readonly namesEnd: number[] = [];
   private namesLen = 0;
@@ -252,38 +254,42 @@ class Scanner {
 
   private openObject(depth: number): void {
     this.namesBase[depth] = this.namesLen;
-    this.nameLog[depth] = undefined;
   }
 
-  /** Closes the object at depth; a repeated name its log holds is the scan's failure. */
+  /** Closes the object at depth; in a big one, a repeated name is the scan's failure. */
   private closeObject(depth: number): ScanFailure | undefined {
-    const base = this.namesBase[depth];
-    if (base !== undefined) this.namesLen = base;
-    const log = this.nameLog[depth];
-    if (log === undefined) return undefined;
-    this.nameLog[depth] = undefined;
-    this.logged.pop();
-    const place = this.firstRepeatOf(log);
-    if (place < 0) return undefined;
-    // An outer log's repeat was written before this object began: the first problem is its.
-    return this.loggedRepeat() ?? this.repeatFailure(depth, log, place);
+    const base = this.namesBase[depth]!;
+    let repeat: ScanFailure | undefined;
+    if (this.big.at(-1) === depth) {
+      this.big.pop();
+      const at = this.repeatIn(base, this.namesLen);
+      // An outer object's repeat was written before this object began: the first problem is its.
+      if (at >= 0) repeat = this.bigRepeat(depth) ?? this.repeatAt(depth, at);
+    }
+    this.namesLen = base;
+    return repeat;
   }
 
   /**
    * Records a member name of the object at depth; true if it was already
    * there. Small objects compare spans of the text, allocating nothing; names
-   * with escapes are compared decoded. A big object's names are logged and
-   * checked once (closeObject, failAt).
+   * with escapes are compared decoded. A big object's names are kept with
+   * their hashes and checked at once (closeObject, failAt): a hash table as
+   * large as the object, read at random, costs more per name once it outgrows
+   * the processor's caches (350,000 names in a Set took 8 to 14 times as long
+   * as 87,000), while sorting keeps to sequential passes.
    */
   private isDuplicate(start: number, end: number, depth: number): boolean {
-    const log = this.nameLog[depth];
-    if (log !== undefined) {
-      log.add(this.hashOf(start, end), start, end);
-      return false;
-    }
-    const { s, namesStart, namesEnd } = this;
+    const { s, namesStart, namesEnd, namesHash } = this;
     const base = this.namesBase[depth]!;
     const len = this.namesLen;
+    this.namesLen = len + 1;
+    namesStart[len] = start;
+    namesEnd[len] = end;
+    if (len - base > LINEAR_NAMES) {
+      namesHash[len] = this.hashOf(len);
+      return false;
+    }
     const length = end - start;
     for (let k = base; k < len; k++) {
       const otherStart = namesStart[k]!;
@@ -294,58 +300,67 @@ class Scanner {
         return true;
       }
     }
-    if (len - base < LINEAR_NAMES) {
-      namesStart[len] = start;
-      namesEnd[len] = end;
-      this.namesLen = len + 1;
-      return false;
+    if (len - base === LINEAR_NAMES) {
+      for (let k = base; k <= len; k++) namesHash[k] = this.hashOf(k);
+      this.big.push(depth);
     }
-    // Big object: its names move to a log, checked when it closes, so the check stays linear overall.
-    let big = this.logs[depth];
-    if (big === undefined) {
-      big = new NameLog();
-      this.logs[depth] = big;
-    } else big.clear();
-    for (let k = base; k < len; k++) big.add(this.hashOf(namesStart[k]!, namesEnd[k]!), namesStart[k]!, namesEnd[k]!);
-    big.add(this.hashOf(start, end), start, end);
-    this.nameLog[depth] = big;
-    this.logged.push(depth);
-    this.namesLen = base;
     return false;
   }
 
-  /** The hash of a name's span, decoded first when it has escapes (so that equal names hash alike). */
-  private hashOf(start: number, end: number): number {
-    if (start >= 0) return hashName(this.s, start, end);
-    const name = this.name(start, end);
-    return hashName(name, 0, name.length);
+  /** FNV-1a of the name's code units (decoded first when it has escapes, so that equal names hash alike), 31 bits. */
+  private hashOf(k: number): number {
+    let name = this.s;
+    let from = this.namesStart[k]!;
+    let to = this.namesEnd[k]!;
+    if (from < 0) {
+      name = this.name(from, to);
+      from = 0;
+      to = name.length;
+    }
+    let h = 0x811c9dc5;
+    for (let i = from; i < to; i++) h = Math.imul(h ^ name.charCodeAt(i), 0x01000193);
+    return h >>> 1;
   }
 
   /**
-   * The first repeated name any open object's log holds, as the failure the
-   * scan would have stopped at: the outermost log's first (an outer object's
-   * names were all written before what is open inside it).
+   * The first repeated name of an open big object, as the failure the scan
+   * would have stopped at: the outermost one's first (an outer object's names
+   * were all written before what is open inside it).
    */
-  private loggedRepeat(): ScanFailure | undefined {
-    for (const depth of this.logged) {
-      const log = this.nameLog[depth]!;
-      const place = this.firstRepeatOf(log);
-      if (place >= 0) return this.repeatFailure(depth, log, place);
+  private bigRepeat(depth: number): ScanFailure | undefined {
+    for (const d of this.big) {
+      // Its names run to the next open object's first (the objects open inside it put theirs after its).
+      let to = this.namesLen;
+      for (let e = d + 1; e <= depth; e++) {
+        if (this.index[e] === -1) {
+          to = this.namesBase[e]!;
+          break;
+        }
+      }
+      const at = this.repeatIn(this.namesBase[d]!, to);
+      if (at >= 0) return this.repeatAt(d, at);
     }
     return undefined;
   }
 
-  private firstRepeatOf(log: NameLog): number {
-    return log.firstRepeat(
-      (a, b) => this.sameName(log.start(a), log.end(a), log.start(b), log.end(b)),
-      (k) => this.name(log.start(k), log.end(k)),
+  /** The first of the names from..to whose name an earlier one has, or -1. */
+  private repeatIn(from: number, to: number): number {
+    if (this.keys.length < to - from) this.keys = new Float64Array(2 * (to - from));
+    const at = firstRepeat(
+      this.namesHash,
+      from,
+      to,
+      this.keys,
+      (a, b) => this.sameName(this.namesStart[a]!, this.namesEnd[a]!, this.namesStart[b]!, this.namesEnd[b]!),
+      (k) => this.name(this.namesStart[k]!, this.namesEnd[k]!),
     );
+    return at;
   }
 
-  /** A logged repeat reported as member() reports one: at the name's opening quote, the path ending in the name. */
-  private repeatFailure(depth: number, log: NameLog, place: number): ScanFailure {
-    const start = log.start(place);
-    const name = this.name(start, log.end(place));
+  /** A repeat reported as member() reports one: at the name's opening quote, the path ending in the name. */
+  private repeatAt(depth: number, k: number): ScanFailure {
+    const start = this.namesStart[k]!;
+    const name = this.name(start, this.namesEnd[k]!);
     const quote = (start >= 0 ? start : ~start) - 1;
     return { ok: false, ...duplicateKey(name), offset: quote, path: pointerJoin(this.pathTo(depth - 1), name) };
   }
@@ -474,9 +489,9 @@ class Scanner {
   }
 
   private failAt(offset: number, depth: number, includeTop: boolean, problem: Problem): ScanFailure {
-    // A repeated name a log holds was written before the point of this failure.
-    if (this.logged.length > 0) {
-      const repeat = this.loggedRepeat();
+    // A repeated name of a big object was written before the point of this failure.
+    if (this.big.length > 0) {
+      const repeat = this.bigRepeat(depth);
       if (repeat !== undefined) return repeat;
     }
     return { ok: false, ...problem, offset, path: this.pathTo(includeTop ? depth : depth - 1) };
@@ -494,6 +509,53 @@ class Scanner {
     }
     return path;
   }
+}
+
+/** Members of one hash beyond this many are compared through a Set: hashes an adversary made collide stay linear. */
+const PAIRWISE = 16;
+
+/**
+ * The first index in from..to whose name an earlier one has, or -1: each
+ * index a key (its hash's top bits, then its place, in one double's 53 exact
+ * bits: all 31 bits of the hash up to 2^22 names), the keys sorted, and only
+ * names of one hash compared (`same`, or through `nameOf` in a Set).
+ * `scratch` holds at least to - from keys.
+ */
+export function firstRepeat(
+  hashes: ArrayLike<number>,
+  from: number,
+  to: number,
+  scratch: Float64Array,
+  same: (a: number, b: number) => boolean,
+  nameOf: (k: number) => string,
+): number {
+  const n = to - from;
+  const placeBits = Math.max(1, Math.ceil(Math.log2(n)));
+  const shift = Math.max(0, placeBits - 22);
+  const span = 2 ** placeBits;
+  const keys = scratch.subarray(0, n);
+  for (let k = 0; k < n; k++) keys[k] = (hashes[from + k]! >>> shift) * span + k;
+  keys.sort();
+  let first = -1;
+  for (let a = 0; a < n; ) {
+    const hash = Math.floor(keys[a]! / span);
+    let b = a + 1;
+    while (b < n && Math.floor(keys[b]! / span) === hash) b++;
+    // Places ascend within a hash: the first whose name an earlier one has.
+    const seen = b - a > PAIRWISE ? new Set<string>() : undefined;
+    for (let k = a; k < b && (first < 0 || keys[k]! % span < first); k++) {
+      const place = from + (keys[k]! % span);
+      let repeated = false;
+      if (seen !== undefined) {
+        const name = nameOf(place);
+        repeated = seen.has(name);
+        seen.add(name);
+      } else for (let m = a; m < k && !repeated; m++) repeated = same(from + (keys[m]! % span), place);
+      if (repeated) first = keys[k]! % span;
+    }
+    a = b;
+  }
+  return first < 0 ? -1 : from + first;
 }
 
 function skipWs(s: string, i: number, n: number): number {
