@@ -107,8 +107,6 @@ class Scanner {
    * object closes or the scan stops inside it.
    */
   private readonly big: number[] = [];
-  /** For a big object's names: their hashes, beside their spans. */
-  private readonly namesHash: number[] = [];
   private keys = new Float64Array(0);
   /** Name spans of the open objects, innermost last. */
   private readonly namesStart: number[] = [];
@@ -272,54 +270,22 @@ class Scanner {
 
   /**
    * Records a member name of the object at depth; true if it was already
-   * there. Small objects compare spans of the text, allocating nothing; names
-   * with escapes are compared decoded. A big object's names are kept with
-   * their hashes and checked at once (closeObject, failAt): a hash table as
-   * large as the object, read at random, costs more per name once it outgrows
-   * the processor's caches (350,000 names in a Set took 8 to 14 times as long
-   * as 87,000), while sorting keeps to sequential passes.
+   * there. Small objects compare names as they come (spans of the text,
+   * allocating nothing; names with escapes decoded). A big object's names are
+   * checked at once (closeObject, failAt): a hash table as large as the
+   * object, read at random, costs more per name once it outgrows the
+   * processor's caches (350,000 names in a Set took 8 to 14 times as long as
+   * 87,000), while sorting keeps to sequential passes.
    */
   private isDuplicate(start: number, end: number, depth: number): boolean {
-    const { s, namesStart, namesEnd, namesHash } = this;
     const base = this.namesBase[depth]!;
-    const len = this.namesLen;
-    this.namesLen = len + 1;
-    namesStart[len] = start;
-    namesEnd[len] = end;
-    if (len - base > LINEAR_NAMES) {
-      namesHash[len] = this.hashOf(len);
-      return false;
-    }
-    const length = end - start;
-    for (let k = base; k < len; k++) {
-      const otherStart = namesStart[k]!;
-      const otherEnd = namesEnd[k]!;
-      if (start >= 0 && otherStart >= 0) {
-        if (otherEnd - otherStart === length && sameText(s, otherStart, start, length)) return true;
-      } else if (this.name(otherStart, otherEnd) === this.name(start, end)) {
-        return true;
-      }
-    }
-    if (len - base === LINEAR_NAMES) {
-      for (let k = base; k <= len; k++) namesHash[k] = this.hashOf(k);
-      this.big.push(depth);
-    }
+    const len = this.namesLen++;
+    this.namesStart[len] = start;
+    this.namesEnd[len] = end;
+    if (len - base === LINEAR_NAMES) this.big.push(depth);
+    if (len - base > LINEAR_NAMES) return false;
+    for (let k = base; k < len; k++) if (this.sameName(k, len)) return true;
     return false;
-  }
-
-  /** FNV-1a of the name's code units (decoded first when it has escapes, so that equal names hash alike), 31 bits. */
-  private hashOf(k: number): number {
-    let name = this.s;
-    let from = this.namesStart[k]!;
-    let to = this.namesEnd[k]!;
-    if (from < 0) {
-      name = this.name(from, to);
-      from = 0;
-      to = name.length;
-    }
-    let h = 0x811c9dc5;
-    for (let i = from; i < to; i++) h = Math.imul(h ^ name.charCodeAt(i), 0x01000193);
-    return h >>> 1;
   }
 
   /**
@@ -331,12 +297,7 @@ class Scanner {
     for (const d of this.big) {
       // Its names run to the next open object's first (the objects open inside it put theirs after its).
       let to = this.namesLen;
-      for (let e = d + 1; e <= depth; e++) {
-        if (this.index[e] === -1) {
-          to = this.namesBase[e]!;
-          break;
-        }
-      }
+      for (let e = depth; e > d; e--) if (this.index[e] === -1) to = this.namesBase[e]!;
       const at = this.repeatIn(this.namesBase[d]!, to);
       if (at >= 0) return this.repeatAt(d, at);
     }
@@ -346,31 +307,40 @@ class Scanner {
   /** The first of the names from..to whose name an earlier one has, or -1. */
   private repeatIn(from: number, to: number): number {
     if (this.keys.length < to - from) this.keys = new Float64Array(2 * (to - from));
-    const at = firstRepeat(
-      this.namesHash,
+    return firstRepeat(
       from,
       to,
       this.keys,
-      (a, b) => this.sameName(this.namesStart[a]!, this.namesEnd[a]!, this.namesStart[b]!, this.namesEnd[b]!),
+      (k) => {
+        const name = this.name(this.namesStart[k]!, this.namesEnd[k]!);
+        let h = 0x811c9dc5;
+        for (let i = 0; i < name.length; i++) h = Math.imul(h ^ name.charCodeAt(i), 0x01000193);
+        return h >>> 1;
+      },
       (k) => this.name(this.namesStart[k]!, this.namesEnd[k]!),
     );
-    return at;
   }
 
   /** A repeat reported as member() reports one: at the name's opening quote, the path ending in the name. */
   private repeatAt(depth: number, k: number): ScanFailure {
     const start = this.namesStart[k]!;
     const name = this.name(start, this.namesEnd[k]!);
-    const quote = (start >= 0 ? start : ~start) - 1;
-    return { ok: false, ...duplicateKey(name), offset: quote, path: pointerJoin(this.pathTo(depth - 1), name) };
+    return {
+      ok: false,
+      ...duplicateKey(name),
+      offset: (start < 0 ? ~start : start) - 1,
+      path: pointerJoin(this.pathTo(depth - 1), name),
+    };
   }
 
-  private sameName(aStart: number, aEnd: number, bStart: number, bEnd: number): boolean {
-    if (aStart >= 0 && bStart >= 0) {
-      const length = aEnd - aStart;
-      return bEnd - bStart === length && sameText(this.s, aStart, bStart, length);
-    }
-    return this.name(aStart, aEnd) === this.name(bStart, bEnd);
+  /** Whether the names recorded at a and b are one. */
+  private sameName(a: number, b: number): boolean {
+    const aStart = this.namesStart[a]!;
+    const bStart = this.namesStart[b]!;
+    const length = this.namesEnd[a]! - aStart;
+    if (aStart >= 0 && bStart >= 0)
+      return this.namesEnd[b]! - bStart === length && sameText(this.s, aStart, bStart, length);
+    return this.name(aStart, this.namesEnd[a]!) === this.name(bStart, this.namesEnd[b]!);
   }
 
   /** Scans a string body from i (just after the quote). Returns the closing quote's index, or ~offset of the fault. */
@@ -511,51 +481,44 @@ class Scanner {
   }
 }
 
-/** Members of one hash beyond this many are compared through a Set: hashes an adversary made collide stay linear. */
-const PAIRWISE = 16;
-
 /**
  * The first index in from..to whose name an earlier one has, or -1: each
- * index a key (its hash's top bits, then its place, in one double's 53 exact
- * bits: all 31 bits of the hash up to 2^22 names), the keys sorted, and only
- * names of one hash compared (`same`, or through `nameOf` in a Set).
+ * index a key (the top bits of its `hash` (31 bits), then its place, in one
+ * double's 53 exact bits: the whole hash up to 2^22 names), the keys sorted,
+ * and only names of one hash compared, through a Set (`nameOf`), so that
+ * hashes an adversary made collide cost no more than names that differ.
  * `scratch` holds at least to - from keys.
  */
 export function firstRepeat(
-  hashes: ArrayLike<number>,
   from: number,
   to: number,
   scratch: Float64Array,
-  same: (a: number, b: number) => boolean,
+  hash: (k: number) => number,
   nameOf: (k: number) => string,
 ): number {
   const n = to - from;
   const placeBits = Math.max(1, Math.ceil(Math.log2(n)));
-  const shift = Math.max(0, placeBits - 22);
   const span = 2 ** placeBits;
   const keys = scratch.subarray(0, n);
-  for (let k = 0; k < n; k++) keys[k] = (hashes[from + k]! >>> shift) * span + k;
+  for (let k = 0; k < n; k++) keys[k] = (hash(from + k) >>> Math.max(0, placeBits - 22)) * span + k;
   keys.sort();
-  let first = -1;
-  for (let a = 0; a < n; ) {
-    const hash = Math.floor(keys[a]! / span);
-    let b = a + 1;
-    while (b < n && Math.floor(keys[b]! / span) === hash) b++;
+  let first = n;
+  for (let a = 0, b = 1; a < n; a = b++) {
+    const group = Math.floor(keys[a]! / span);
+    while (b < n && Math.floor(keys[b]! / span) === group) b++;
+    if (b - a === 1) continue;
     // Places ascend within a hash: the first whose name an earlier one has.
-    const seen = b - a > PAIRWISE ? new Set<string>() : undefined;
-    for (let k = a; k < b && (first < 0 || keys[k]! % span < first); k++) {
-      const place = from + (keys[k]! % span);
-      let repeated = false;
-      if (seen !== undefined) {
-        const name = nameOf(place);
-        repeated = seen.has(name);
-        seen.add(name);
-      } else for (let m = a; m < k && !repeated; m++) repeated = same(from + (keys[m]! % span), place);
-      if (repeated) first = keys[k]! % span;
+    const seen = new Set<string>();
+    for (let k = a; k < b; k++) {
+      const name = nameOf(from + (keys[k]! % span));
+      if (seen.has(name)) {
+        first = Math.min(first, keys[k]! % span);
+        break;
+      }
+      seen.add(name);
     }
-    a = b;
   }
-  return first < 0 ? -1 : from + first;
+  return first === n ? -1 : from + first;
 }
 
 function skipWs(s: string, i: number, n: number): number {
