@@ -101,8 +101,12 @@ interface Frame {
   field: Field | undefined;
   member: Candidates | undefined;
   count: number;
-  /** Member names read, to refuse a repeated one (hands over); its room kept with the frame. */
+  /**
+   * Member names read, to refuse a repeated one (hands over): the first `namesAt`. The array is kept with the
+   * frame and written over (`length = 0` would give its room back, and each object would grow it again).
+   */
   readonly names: string[];
+  namesAt: number;
   /** The key under which the member being written is shown in `out` (undefined: nothing shown being written). */
   openKey: string | number | undefined;
   /** Tagged member: the state string once complete; entry: the key once complete. */
@@ -163,8 +167,7 @@ const HAND_OVER: unique symbol = Symbol("hand over");
 /** The text kept flat in chunks of this many UTF-16 units; a string made flat first at this length. */
 const CHUNK = 4096;
 const FLAT_GROWN = 1024;
-/** Delta lengths kept in a plain array up to this many, then in typed blocks of LENGTHS_BLOCK (see `lengths`). */
-const HEAD_LENGTHS = 1024;
+/** The lengths of the deltas joined into chunks, in typed blocks of this many (see `lengths`). */
 const LENGTHS_BLOCK = 8192;
 const EMPTY_BLOCK = new Uint32Array(0);
 /** Where a string is converted to a number to make it flat (exported: the conversion is not left out as unused). */
@@ -403,17 +406,22 @@ function fieldsOf(node: Node & { readonly fields: readonly Field[] }): ReadonlyM
 }
 
 export class LockstepDecoder<T> implements StreamDecoder<T> {
-  /** The text so far, and each delta's length: the deltas are pushed again, as they came, when the stream is handed over. */
+  /**
+   * The text so far: the deltas themselves until they make CHUNK units, then joined into a flat chunk. A call's
+   * text is one join at its end: no rope node per delta (kept alive and marked again at every collection) and no
+   * record of lengths. The deltas are pushed again, as they came, when the stream is handed over.
+   */
   private chunks: string[] = [];
-  private recent = "";
+  /** The deltas since the last chunk are the first `deltasAt`; the array is kept, so a long stream grows it once. */
+  private readonly deltas: string[] = [];
+  private deltasAt = 0;
+  private deltasLength = 0;
   private length = 0;
   /**
-   * Each delta's length: a call's first HEAD_LENGTHS in a plain array (a typed array costs more to make than a
-   * short call's pushes), the rest in typed blocks, whose room is outside the collected heap: a long growing array
-   * of numbers is copied as it grows and moved by the collector, which showed as a push costing more the longer the
-   * stream (stream-scaling's long string).
+   * The lengths of the deltas joined into chunks, in typed blocks, whose room is outside the collected heap: a long
+   * growing array of numbers is copied as it grows and moved by the collector, which showed as a push costing more
+   * the longer the stream (stream-scaling's long string).
    */
-  private headLengths: number[] = [];
   private lengths: Uint32Array[] = [];
   private lengthsBlock: Uint32Array = EMPTY_BLOCK;
   private lengthsAt = 0;
@@ -500,7 +508,8 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
 
   /** The text so far. */
   private text(): string {
-    return this.chunks.length === 0 ? this.recent : this.chunks.join("") + this.recent;
+    const recent = this.joined();
+    return this.chunks.length === 0 ? recent : this.chunks.join("") + recent;
   }
 
   /** Whether the stream was handed to the walking decoder. */
@@ -515,23 +524,12 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
   push(delta: string): StreamStep {
     const walking = this.walking;
     if (walking !== undefined) return walking.push(delta);
-    // A rope keeps a node per delta alive, which the collector marks again at every pass: made flat once CHUNK long.
-    this.recent += delta;
+    if (this.deltasAt < this.deltas.length) this.deltas[this.deltasAt] = delta;
+    else this.deltas.push(delta);
+    this.deltasAt++;
     this.length += delta.length;
-    if (this.recent.length >= CHUNK) {
-      flatSink = (this.recent as unknown as number) | 0;
-      this.chunks.push(this.recent);
-      this.recent = "";
-    }
-    if (this.headLengths.length < HEAD_LENGTHS) this.headLengths.push(delta.length);
-    else {
-      if (this.lengthsAt === this.lengthsBlock.length) {
-        this.lengthsBlock = new Uint32Array(LENGTHS_BLOCK);
-        this.lengths.push(this.lengthsBlock);
-        this.lengthsAt = 0;
-      }
-      this.lengthsBlock[this.lengthsAt++] = delta.length;
-    }
+    this.deltasLength += delta.length;
+    if (this.deltasLength >= CHUNK) this.joinDeltas();
     this.pushes++;
     this.changed = false;
     try {
@@ -594,10 +592,6 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
     let step: StreamStep | undefined;
     const text = this.text();
     let at = 0;
-    for (const n of this.headLengths) {
-      step = walking.push(text.slice(at, at + n));
-      at += n;
-    }
     const blocks = this.lengths;
     for (let b = 0; b < blocks.length; b++) {
       const block = blocks[b]!;
@@ -608,15 +602,38 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
         at += n;
       }
     }
+    for (let k = 0; k < this.deltasAt; k++) step = walking.push(this.deltas[k]!);
     this.walking = walking;
     this.chunks = [];
-    this.recent = "";
-    this.headLengths = [];
+    this.deltas.length = 0;
+    this.deltasAt = 0;
     this.lengths = [];
     // The partial value is the walking decoder's object now: said changed, whatever it showed.
     if (step!.ok && step!.value !== this.shown && !step!.changed)
       return Object.freeze({ ok: true, value: step!.value, changed: true, completed: step!.completed });
     return step!;
+  }
+
+  /** The deltas kept so far joined into one flat chunk, their lengths kept for a hand-over. */
+  private joinDeltas(): void {
+    for (let k = 0; k < this.deltasAt; k++) {
+      if (this.lengthsAt === this.lengthsBlock.length) {
+        this.lengthsBlock = new Uint32Array(LENGTHS_BLOCK);
+        this.lengths.push(this.lengthsBlock);
+        this.lengthsAt = 0;
+      }
+      this.lengthsBlock[this.lengthsAt++] = this.deltas[k]!.length;
+    }
+    this.chunks.push(this.joined());
+    this.deltasAt = 0;
+    this.deltasLength = 0;
+  }
+
+  /** The deltas since the last chunk as one flat string (the entries past them, an earlier chunk's, emptied first). */
+  private joined(): string {
+    const deltas = this.deltas;
+    for (let k = this.deltasAt; k < deltas.length; k++) deltas[k] = "";
+    return deltas.join("");
   }
 
   private step(): StreamStep {
@@ -722,10 +739,14 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
   /** A member name is complete. */
   private endName(name: string): void {
     const f = this.top!;
-    if (f.names.length > 0 && f.names.includes(name)) throw HAND_OVER; // a repeated name: the JSON is refused
+    const names = f.names;
+    const at = f.namesAt;
+    for (let k = 0; k < at; k++) if (names[k] === name) throw HAND_OVER; // a repeated name: the JSON is refused
     // An undecided object's first member decides it: shown only once decided, so any other first hands over.
     if (f.kind === INLINE ? name !== "state" : f.kind === CHOOSING && name !== discriminatorOf(f)) throw HAND_OVER;
-    f.names.push(name);
+    if (at < names.length) names[at] = name;
+    else names.push(name);
+    f.namesAt = at + 1;
     this.namesRead++;
     const member = f.cand.at(name);
     if (member.empty) throw HAND_OVER;
@@ -1034,6 +1055,7 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
         member: undefined,
         count: 0,
         names: [],
+        namesAt: 0,
         openKey: undefined,
         word: undefined,
         keys: undefined,
@@ -1059,7 +1081,7 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
     f.field = undefined;
     f.member = undefined;
     f.count = 0;
-    if (f.names.length > 0) f.names.length = 0;
+    f.namesAt = 0;
     f.openKey = undefined;
     f.word = undefined;
     f.keys = undefined;
