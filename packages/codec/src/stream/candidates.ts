@@ -125,8 +125,10 @@ export class Candidates {
   private anyNameRead = false;
   private namesRead: readonly string[] = [];
   private anyStringRead = false;
-  /** The const and enum strings the string candidates allow (read where none allows every string). */
-  private stringsRead: readonly string[] = [];
+  /** The const and enum strings the string candidates allow (read where none allows every string), sorted for PrefixMatch. */
+  private stringsSorted: readonly string[] = [];
+  /** namesRead, sorted for PrefixMatch. */
+  private namesSorted: readonly string[] = [];
   private valuedRead = false;
   private prefixRead = 0;
   /** The member names some candidate allowing an object declares (in `properties`). */
@@ -222,7 +224,7 @@ export class Candidates {
     const strings = this.allowing("string");
     strings.facts();
     if (strings.anyStringRead) return undefined;
-    return reuse === undefined ? new PrefixMatch(strings.stringsRead) : reuse.restart(strings.stringsRead);
+    return reuse === undefined ? new PrefixMatch(strings.stringsSorted) : reuse.restart(strings.stringsSorted);
   }
 
   /** Whether some candidate allows every string (no const or enum): a string's growth is never impossible. */
@@ -247,7 +249,7 @@ export class Candidates {
   nameMatch(reuse?: PrefixMatch): PrefixMatch | undefined {
     this.facts();
     if (this.anyNameRead) return undefined;
-    return reuse === undefined ? new PrefixMatch(this.namesRead) : reuse.restart(this.namesRead);
+    return reuse === undefined ? new PrefixMatch(this.namesSorted) : reuse.restart(this.namesSorted);
   }
 
   /**
@@ -295,70 +297,87 @@ export class Candidates {
       if (prefix !== undefined && prefix.length > this.prefixRead) this.prefixRead = prefix.length;
     }
     this.namesRead = names;
+    this.namesSorted = [...names].sort();
     this.declared = declared;
     const strings: string[] = [];
     for (const c of this.list) {
       for (const v of allowedValues(c) ?? []) if (typeof v === "string" && allowsType(c, "string")) strings.push(v);
     }
-    this.stringsRead = strings;
+    this.stringsSorted = strings.sort();
     this.anyStringRead = this.list.some((c) => allowsType(c, "string") && allowedValues(c) === undefined);
     this.valuedRead = this.list.some((c) => allowedValues(c) !== undefined);
   }
 }
 
 /**
- * Whether a string being written still begins one of `values`, asked again
- * each time it grows: it remembers the first value that matched and how far,
- * so a push compares only the characters it added (never the string so far:
- * it is a rope, and reading it makes it flat). A value that failed a shorter
- * prefix fails every longer one, so the values are tried in order, each from
- * the start once: a string costs its length plus what the values tried cost,
- * never its length per push.
+ * Whether a string being written still begins one of `values` (sorted by
+ * UTF-16 code units), asked again each time it grows. It keeps the range of
+ * values that begin with the string so far: a push compares only the
+ * characters it added, never the string so far (a rope, made flat if read).
+ * The first value of the range is checked first, one comparison per
+ * character; when it stops matching, the range is narrowed by binary search
+ * over the characters read since it was last exact, each position once. A
+ * string costs its length times the log of the values, however many values
+ * share its beginning (a wide object's names `member_1` … `member_999`).
  */
 export class PrefixMatch {
-  /** values[index] begins with the string so far, whose length is `at`. */
-  private index = 0;
+  /** values[lo..hi) holds every value that begins with the string so far (whose length is `at`). */
+  private lo = 0;
+  private hi = 0;
   private at = 0;
+  /** The range is exactly those values for the first `exact` characters; values[lo] begins with all `at`. */
+  private exact = 0;
 
-  constructor(private values: readonly string[]) {}
+  constructor(private values: readonly string[]) {
+    this.hi = values.length;
+  }
 
-  /** This matcher, for a new string against `values`. */
+  /** This matcher, for a new string against `values` (sorted). */
   restart(values: readonly string[]): PrefixMatch {
     this.values = values;
-    this.index = 0;
+    this.lo = 0;
+    this.hi = values.length;
     this.at = 0;
+    this.exact = 0;
     return this;
   }
 
-  /**
-   * Whether some value begins with the string so far, given what it gained
-   * since last asked (all of it, the first time). `whole` is the string so
-   * far: read only when the value that matched fails, at most once per value
-   * (passed as itself, not read: a rope stays a rope until then).
-   */
-  grow(added: string, whole: string): boolean {
+  /** Whether some value begins with the string so far, given what it gained since last asked. */
+  grow(added: string): boolean {
     const values = this.values;
-    if (this.index >= values.length) return false;
-    const value = values[this.index]!;
-    const at = this.at;
-    const n = added.length;
-    if (at + n <= value.length) {
-      let i = 0;
-      while (i < n && value.charCodeAt(at + i) === added.charCodeAt(i)) i++;
-      if (i === n) {
-        this.at = at + n;
-        return true;
-      }
+    let lo = this.lo;
+    let hi = this.hi;
+    let at = this.at;
+    for (let i = 0; i < added.length && lo < hi; i++, at++) {
+      const c = added.charCodeAt(i);
+      const first = values[lo]!;
+      if (at < first.length && first.charCodeAt(at) === c) continue;
+      // The first value left stops matching: the range made exact to here, then narrowed by c.
+      for (let k = this.exact; k < at; k++) hi = firstFrom(values, lo, hi, k, first.charCodeAt(k) + 1);
+      lo = firstFrom(values, lo, hi, at, c);
+      hi = firstFrom(values, lo, hi, at, c + 1);
+      this.exact = at + 1;
     }
-    const prefix = whole;
-    for (this.index++; this.index < values.length; this.index++) {
-      if (values[this.index]!.startsWith(prefix)) {
-        this.at = prefix.length;
-        return true;
-      }
-    }
-    return false;
+    this.lo = lo;
+    this.hi = hi;
+    this.at = at;
+    return lo < hi;
   }
+}
+
+/**
+ * The first index in lo..hi whose value's character at `at` is at least `c`
+ * (a value that ends at `at` counts as less than any): values[lo..hi) sorted
+ * and alike before `at`.
+ */
+function firstFrom(values: readonly string[], lo: number, hi: number, at: number, c: number): number {
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const v = values[mid]!;
+    if ((at < v.length ? v.charCodeAt(at) : -1) < c) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /**

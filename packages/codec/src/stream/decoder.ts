@@ -697,7 +697,7 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
           parser.takeAppended(true);
           added = value;
         } else added = parser.takeAppended(true);
-        return m.match.grow(added, value) ? undefined : this.spinePath(length);
+        return m.match.grow(added) ? undefined : this.spinePath(length);
       }
       const type = scalarType(parser.reading);
       return type !== undefined && reached!.allowing(type).empty ? this.spinePath(length) : undefined;
@@ -733,7 +733,7 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
       parser.takeAppended(true);
       added = prefix;
     } else added = parser.takeAppended(true);
-    return m.match.grow(added, prefix);
+    return m.match.grow(added);
   }
 
   /** The parser's spine, its first `n` steps. */

@@ -107,6 +107,8 @@ interface Frame {
    */
   readonly names: string[];
   namesAt: number;
+  /** The names read, once there are more than LINEAR_NAMES (then `names` keeps only the first ones). */
+  nameSet: Set<string> | undefined;
   /** The key under which the member being written is shown in `out` (undefined: nothing shown being written). */
   openKey: string | number | undefined;
   /** Tagged member: the state string once complete; entry: the key once complete. */
@@ -167,6 +169,8 @@ const HAND_OVER: unique symbol = Symbol("hand over");
 /** The text kept flat in chunks of this many UTF-16 units; a string made flat first at this length. */
 const CHUNK = 4096;
 const FLAT_GROWN = 1024;
+/** An object's names compared one by one up to this many; past it through a Set, so a wide object stays linear. */
+const LINEAR_NAMES = 16;
 /** The lengths of the deltas joined into chunks, in typed blocks of this many (see `lengths`). */
 const LENGTHS_BLOCK = 8192;
 const EMPTY_BLOCK = new Uint32Array(0);
@@ -733,7 +737,7 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
     if (f.cand.namePossible(undefined)) this.nameMatch = undefined;
     else this.nameMatch = this.nameSpare = f.cand.nameMatch(this.nameSpare);
     // A name begun where no name is declared.
-    if (this.nameMatch !== undefined && !this.nameMatch.grow("", "")) throw HAND_OVER;
+    if (this.nameMatch !== undefined && !this.nameMatch.grow("")) throw HAND_OVER;
   }
 
   /** A member name is complete. */
@@ -741,11 +745,19 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
     const f = this.top!;
     const names = f.names;
     const at = f.namesAt;
-    for (let k = 0; k < at; k++) if (names[k] === name) throw HAND_OVER; // a repeated name: the JSON is refused
+    // A repeated name: the JSON is refused.
+    if (at < LINEAR_NAMES) {
+      for (let k = 0; k < at; k++) if (names[k] === name) throw HAND_OVER;
+    } else {
+      let seen = f.nameSet;
+      if (seen === undefined) f.nameSet = seen = new Set(names.slice(0, at));
+      if (seen.has(name)) throw HAND_OVER;
+      seen.add(name);
+    }
     // An undecided object's first member decides it: shown only once decided, so any other first hands over.
     if (f.kind === INLINE ? name !== "state" : f.kind === CHOOSING && name !== discriminatorOf(f)) throw HAND_OVER;
     if (at < names.length) names[at] = name;
-    else names.push(name);
+    else if (at < LINEAR_NAMES) names.push(name);
     f.namesAt = at + 1;
     this.namesRead++;
     const member = f.cand.at(name);
@@ -797,7 +809,7 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
       if (strings.empty) throw HAND_OVER;
       if (strings.anyString) this.strMatch = undefined;
       else this.strMatch = this.strSpare = strings.stringMatch(this.strSpare);
-      if (this.strMatch !== undefined && !this.strMatch.grow("", "")) throw HAND_OVER;
+      if (this.strMatch !== undefined && !this.strMatch.grow("")) throw HAND_OVER;
       this.mode = STRING;
       this.inName = false;
       this.str = "";
@@ -1056,6 +1068,7 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
         count: 0,
         names: [],
         namesAt: 0,
+        nameSet: undefined,
         openKey: undefined,
         word: undefined,
         keys: undefined,
@@ -1082,6 +1095,7 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
     f.member = undefined;
     f.count = 0;
     f.namesAt = 0;
+    f.nameSet = undefined;
     f.openKey = undefined;
     f.word = undefined;
     f.keys = undefined;
@@ -1434,7 +1448,7 @@ export class LockstepDecoder<T> implements StreamDecoder<T> {
     if (added === "") return;
     this.strGrew = true;
     const match = this.inName ? this.nameMatch : this.strMatch;
-    if (match !== undefined && !match.grow(added, this.str)) throw HAND_OVER;
+    if (match !== undefined && !match.grow(added)) throw HAND_OVER;
   }
 
   private endString(): void {

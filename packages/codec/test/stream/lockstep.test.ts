@@ -547,6 +547,50 @@ describe("the stream decoder's fast path, push by push against the walking decod
     expect(tally).toEqual({ streams: 4, handedOver: 2 });
   });
 
+  it("refuses a repeated name of a wide object (past the names compared one by one) as the walking decoder does", () => {
+    const names = Array.from({ length: 40 }, (_, i) => `m${i}`);
+    const wide = {
+      type: "object",
+      properties: Object.fromEntries(names.map((n) => [n, { type: "integer" }])),
+      required: names,
+      additionalProperties: false,
+    };
+    const codec = inStep(wide, '"m39"');
+    const member = (n: string, i: number) => `"${n}":${i}`;
+    const whole = names.map(member);
+    const tally: Tally = { streams: 0, handedOver: 0 };
+    for (const sizes of [[1], [3], [7]]) expectSame(codec, split(`{${whole.join(",")}}`, sizes), tally);
+    // Wide objects one after another, each with the same names: none is a repeat.
+    const list = inStep(
+      {
+        type: "object",
+        properties: { list: { type: "array", items: wide } },
+        required: ["list"],
+        additionalProperties: false,
+      },
+      '"m39"',
+    );
+    expectSame(list, split(`{"list":[{${whole.join(",")}},{${whole.join(",")}}]}`, [5]), tally);
+    expect(tally).toEqual({ streams: 4, handedOver: 0 });
+    // Repeated: one of the first names once the Set has them all, one past them, one where the Set is made.
+    for (const [repeat, at] of [
+      [3, 30],
+      [25, 39],
+      [0, 16],
+    ] as const) {
+      const members = [...whole.slice(0, at), member(names[repeat]!, 7), ...whole.slice(at)];
+      const text = `{${members.join(",")}}`;
+      const fast = new LockstepDecoder(codec, {}, () => new CodecStreamDecoder(codec, {}));
+      for (const delta of split(text, [2])) fast.push(delta);
+      expect(fast.handedOver).toBe(true);
+      const ended = fast.end();
+      expect(ended.ok).toBe(false);
+      if (!ended.ok) expect(ended.error.code).toBe("duplicate-key");
+      expectSame(codec, split(text, [2]), tally);
+    }
+    expect(tally).toEqual({ streams: 7, handedOver: 3 });
+  });
+
   it("ends a text it read whole with decode's own result, a broken contract or a lone surrogate refused in decode's words", () => {
     const compiled = compileCodec({
       type: "object",
