@@ -181,6 +181,8 @@ export interface ParserView {
   readonly openCount: number;
   /** The open container `i` levels below the root (0: the root), for `i` below openCount. */
   openAt(i: number): object;
+  /** The members named so far in open container `i` (below openCount), if an object. */
+  membersAt(i: number): number;
   /** spine()'s length: openCount, less one unless a string, number or literal value is being read. */
   readonly spineLength: number;
   /**
@@ -498,6 +500,10 @@ export class IncrementalParser implements ParserView {
   }
 
   /** The open container `i` levels below the root (0: the root), for `i` below openCount. */
+  membersAt(i: number): number {
+    return this.members[i + 1] ?? 0;
+  }
+
   openAt(i: number): object {
     return this.containers[i + 1]!;
   }

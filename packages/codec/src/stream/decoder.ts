@@ -266,6 +266,7 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
       child: (node, wire, holder, key) => this.child(node, wire, holder, key),
       aside: (node, wire) => partialNode(node, wire, aside, blankMemo()),
       complete: (wire, holder, key) => this.complete(wire, holder, key),
+      placed: (wire) => this.membersPlaced(wire),
       put: (out, key, value) => this.put(out, key, value),
       repeatedKey: (entries, index) => this.repeatedKey(entries, index),
       passed: (wire) => this.passed(wire),
@@ -850,6 +851,19 @@ export class CodecStreamDecoder<T> implements StreamDecoder<T> {
     this.leafValue = (holder as Record<string | number, unknown>)[key];
   }
 
+  /**
+   * How many members an open wire object has placed: those named in it, less the last if its value is not placed
+   * yet (a number or literal is placed once complete). Undefined when it is not on the spine (complete).
+   */
+  private membersPlaced(wire: object): number | undefined {
+    const i = this.onSpine(wire);
+    if (i < 0) return undefined;
+    const named = this.parser.membersAt(i);
+    if (named === 0) return 0;
+    const key = this.parser.stepAt(i);
+    return typeof key === "string" && Object.hasOwn(wire, key) ? named : named - 1;
+  }
+
   /** Where a container is on the spine the last walk read (-1: not there, so complete). */
   private onSpine(wire: object): number {
     for (let i = this.openCount - 1; i >= 0; i--) if (this.open[i] === wire) return i;
@@ -1168,6 +1182,7 @@ function asideContext(defs: Readonly<Record<string, Node>>, limits: ParseLimits)
     child: (node, wire) => partialNode(node, wire, ctx, blankMemo()),
     aside: (node, wire) => partialNode(node, wire, ctx, blankMemo()),
     complete: () => true,
+    placed: () => undefined,
     put: (out, key, value) => {
       if (Array.isArray(out)) out[key as number] = value;
       else setOwn(out, String(key), value);
@@ -1179,7 +1194,7 @@ function asideContext(defs: Readonly<Record<string, Node>>, limits: ParseLimits)
 }
 
 function blankMemo(): PartialMemo {
-  return { value: undefined, read: 0, settled: undefined, keys: undefined };
+  return { value: undefined, read: 0, settled: undefined, fields: undefined, keys: undefined };
 }
 
 /** A memo let go, made new for `node` (every field written, as newShown does). */
@@ -1187,6 +1202,7 @@ function resetShown(memo: Shown, node: Node | undefined, next: Shown | undefined
   memo.value = undefined;
   memo.read = 0;
   memo.settled = undefined;
+  memo.fields = undefined;
   memo.keys = undefined;
   memo.done = false;
   (memo as { node: Node | undefined }).node = node;
@@ -1202,6 +1218,7 @@ function newShown(node: Node | undefined, next: Shown | undefined): Shown {
     value: undefined,
     read: 0,
     settled: undefined,
+    fields: undefined,
     keys: undefined,
     done: false,
     node,

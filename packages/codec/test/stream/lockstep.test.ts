@@ -560,6 +560,10 @@ describe("the stream decoder's fast path, push by push against the walking decod
     const whole = names.map(member);
     const tally: Tally = { streams: 0, handedOver: 0 };
     for (const sizes of [[1], [3], [7]]) expectSame(codec, split(`{${whole.join(",")}}`, sizes), tally);
+    // Out of declared order: the walking reader finds members placed since its last read wherever they are declared.
+    const reversed = [...whole].reverse();
+    const interleaved = whole.map((_, i) => whole[(i * 7) % whole.length]!);
+    for (const members of [reversed, interleaved]) expectSame(codec, split(`{${members.join(",")}}`, [1, 9, 2]), tally);
     // Wide objects one after another, each with the same names: none is a repeat.
     const list = inStep(
       {
@@ -571,7 +575,7 @@ describe("the stream decoder's fast path, push by push against the walking decod
       '"m39"',
     );
     expectSame(list, split(`{"list":[{${whole.join(",")}},{${whole.join(",")}}]}`, [5]), tally);
-    expect(tally).toEqual({ streams: 4, handedOver: 0 });
+    expect(tally).toEqual({ streams: 6, handedOver: 0 });
     // Repeated: one of the first names once the Set has them all, one past them, one where the Set is made.
     for (const [repeat, at] of [
       [3, 30],
@@ -588,7 +592,7 @@ describe("the stream decoder's fast path, push by push against the walking decod
       if (!ended.ok) expect(ended.error.code).toBe("duplicate-key");
       expectSame(codec, split(text, [2]), tally);
     }
-    expect(tally).toEqual({ streams: 7, handedOver: 3 });
+    expect(tally).toEqual({ streams: 9, handedOver: 3 });
   });
 
   it("ends a text it read whole with decode's own result, a broken contract or a lone surrogate refused in decode's words", () => {

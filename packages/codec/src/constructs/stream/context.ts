@@ -34,6 +34,12 @@ export interface PartialContext {
    * without them, by its value, which may wrongly say false, never wrongly true).
    */
   complete(wire: unknown, holder?: object, key?: string | number): boolean;
+  /**
+   * How many members an open wire object has placed (in text order), or
+   * undefined when it is written to its end: a construct that read it before
+   * need read only the member then being written and those placed since.
+   */
+  placed(wire: object): number | undefined;
   /** Sets `out[key]` (an own data member), noting whether that changed the partial value. */
   put(out: Record<string, unknown> | unknown[], key: string | number, value: unknown): void;
   /** The entry at `index` of a map's wire entries has a complete key an earlier entry has: no completion decodes. */
@@ -55,8 +61,26 @@ export interface PartialContext {
 export interface PartialMemo {
   value: unknown;
   read: number;
-  /** Per declared member (by index), whether it is written to its end and shown: not read again. */
+  /** Per union branch (by index), whether it is ruled out. */
   settled: boolean[] | undefined;
+  /** An object's declared members, as read so far (object.ts `fieldsPartial`). */
+  fields: FieldsRead | undefined;
   /** A map's keys of the entries written to their end, to find a key written twice. */
   keys: Set<string> | undefined;
+}
+
+/** How far an object's declared members are read (object.ts `fieldsPartial`). */
+export interface FieldsRead {
+  /** Per declared member (by index), whether it is written to its end and shown: not read again. */
+  readonly settled: boolean[];
+  /** Every member before this index is settled. */
+  from: number;
+  /** The declared members found placed so far. */
+  found: number;
+  /** The member placed and not settled at the last read (the one being written), or -1. */
+  open: number;
+}
+
+export function newFieldsRead(): FieldsRead {
+  return { settled: [], from: 0, found: 0, open: -1 };
 }

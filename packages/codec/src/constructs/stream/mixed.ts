@@ -4,7 +4,7 @@ import type { MixedNode } from "../../ir/nodes.js";
 import { isPlainObject } from "../../json.js";
 import { ABSENT } from "../context.js";
 import type { ConstructStreamer } from "./construct.js";
-import type { PartialContext, PartialMemo } from "./context.js";
+import { newFieldsRead, type PartialContext, type PartialMemo } from "./context.js";
 import { entriesPartial } from "./map.js";
 import { fieldsPartial } from "./object.js";
 
@@ -12,8 +12,8 @@ import { fieldsPartial } from "./object.js";
 function partialMixed(node: MixedNode, wire: unknown, ctx: PartialContext, memo: PartialMemo): unknown {
   if (!isPlainObject(wire)) return ABSENT;
   const out = (memo.value as Record<string, unknown> | undefined) ?? {};
-  memo.settled ??= [];
-  if (isPlainObject(wire.fields)) fieldsPartial(node.fields, wire.fields, out, ctx, memo.settled);
+  memo.fields ??= newFieldsRead();
+  if (isPlainObject(wire.fields)) fieldsPartial(node.fields, wire.fields, out, ctx, memo.fields);
   entriesPartial(node.value, wire.entries, out, memo, ctx);
   return out;
 }
