@@ -434,12 +434,15 @@ async function main(): Promise<void> {
     out.streamScaling = {
       goal: r.goal,
       slopes: Object.fromEntries(r.rows.map((row) => [row.key, row.slope])),
+      overFloorGoal: r.overFloorGoal,
+      overFloor: Object.fromEntries(r.rows.map((row) => [row.key, row.overFloor])),
       rows: r.rows.map((row) => ({
         texts: row.label,
         slope: row.slope,
         points: row.points,
         floorSlope: row.floorSlope,
         floorPoints: row.floorPoints,
+        overFloor: row.overFloor,
       })),
     };
   }
@@ -506,10 +509,14 @@ async function main(): Promise<void> {
     goals.streamDecoder100KBVsFloor = streamDecoder.largeVsFloor <= FLOOR_GOALS.large;
     goals.streamDecoderAnyJsonVsFloor = streamDecoder.anyJsonVsFloor <= FLOOR_GOALS.anyJson;
   }
-  const scaling = out.streamScaling as { slopes: Record<string, number> } | undefined;
+  const scaling = out.streamScaling as
+    | { slopes: Record<string, number>; overFloor: Record<string, number>; overFloorGoal: number }
+    | undefined;
   if (scaling !== undefined) {
     for (const [key, slope] of Object.entries(scaling.slopes))
       goals[`streamScaling${key[0]!.toUpperCase()}${key.slice(1)}`] = slope <= GOALS.streamScalingSlope;
+    // Beside the issue's goal, not in its place: the slope of stream / floor in the same rounds.
+    goals.streamScalingOverFloor = Object.values(scaling.overFloor).every((x) => x <= scaling.overFloorGoal);
   }
   const hostile = out.hostile as { slopes: Record<string, number> } | undefined;
   if (hostile !== undefined)
